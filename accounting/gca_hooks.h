@@ -1,0 +1,189 @@
+/*
+ * gca_hooks.h: the contract between bdwgc and gcacc's accounting.
+ *
+ * This is the only gcacc header the upstream patches include (at the end of
+ * include/private/gc_priv.h).  Each GC_ACC_ON_<EVENT> macro below stands at
+ * one or more points in upstream's sources; docs/hooks.md lists every site.
+ *
+ * Cost when accounting is off: one load and one predictable branch, as with
+ * bdwgc's own COND_DUMP.  Configured with --disable-accounting (GC_ACC_DISABLE
+ * defined), every macro expands to nothing at all.  Each macro is an
+ * expression of type void, so it can also stand inside another macro's
+ * argument (the thread-local allocation path needs that).
+ *
+ * What a hook body must never do: allocate from the GC heap, take the
+ * allocation lock, block on I/O or on another thread, or call back into
+ * the embedder.  Bodies are GC_INNER (static inside the one-file
+ * extra/gc.c build), so nothing here is exported from libgc.
+ *
+ *   GC_ACC_ON_INIT()            misc.c GC_init, at the end; lock not held.
+ *                               Reads GC_ACC_* settings, starts dumping.
+ *   GC_ACC_ON_ALLOC(p, lb, k)   after an object p of kind k was taken for a
+ *                               request of lb bytes (p may be NULL: ignored).
+ *                               Sites: every place upstream adds to
+ *                               GC_bytes_allocd for one object: malloc.c
+ *                               (GC_generic_malloc_inner small and large,
+ *                               GC_generic_malloc_inner_ignore_off_page,
+ *                               GC_generic_malloc large,
+ *                               GC_malloc_kind_global,
+ *                               GC_generic_malloc_uncollectable), gcj_mlc.c
+ *                               (both free-list pops), typd_mlc.c, mallocx.c
+ *                               (GC_generic_malloc_ignore_off_page).  Lock
+ *                               held.
+ *   GC_ACC_ON_ALLOC_TL(p, lb, granules, k)
+ *                               thread_local_alloc.c GC_malloc_kind and
+ *                               GC_gcj_malloc, only on the branch that pops
+ *                               p from the thread's own free list.  Lock NOT
+ *                               held: the body touches only this thread's
+ *                               counters, with plain loads and stores.
+ *   GC_ACC_ON_ALLOC_MANY_BEGIN(result)
+ *   GC_ACC_ON_ALLOC_MANY_END(result, lb, k)
+ *                               mallocx.c GC_generic_malloc_many, at entry
+ *                               and at every exit.  *result is the list
+ *                               handed out.  A list for the calling thread's
+ *                               own thread-local free lists is not counted
+ *                               (each object is counted when popped); any
+ *                               other list (GC_malloc_many, gc_inline.h) is
+ *                               counted when handed out.  Lock may or may not
+ *                               be held (parallel-mark exits drop it).
+ *   GC_ACC_ON_DEBUG_ALLOC(p, sz)
+ *                               dbg_mlc.c GC_store_debug_info_inner: p (the
+ *                               base of an object already counted) carries a
+ *                               debug header for a client object of sz bytes.
+ *                               Lock held.
+ *   GC_ACC_ON_HBLK_REQUEST(sz, kind, flags)
+ *                               allchblk.c GC_allochblk, at entry: a heap
+ *                               block for objects of sz bytes is wanted.
+ *                               Lock held.
+ *   GC_ACC_ON_HBLK_ALLOC(h, hhdr)
+ *                               allchblk.c GC_allochblk_nth, on success: h is
+ *                               set up for hhdr->hb_obj_kind, hhdr->hb_sz.
+ *   GC_ACC_ON_HBLK_FREE(h, hhdr)
+ *                               allchblk.c GC_freehblk, at entry (header
+ *                               still describes the in-use block).
+ *   GC_ACC_ON_FREELIST_ADD(hhdr, index)
+ *   GC_ACC_ON_FREELIST_DEL(hhdr, index)
+ *                               allchblk.c GC_add_to_fl / GC_remove_from_fl_at:
+ *                               a free block of hhdr->hb_sz bytes enters or
+ *                               leaves GC_hblkfreelist[index].
+ *   GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index)
+ *                               allchblk.c GC_split_block, at entry: the free
+ *                               block of hhdr->hb_sz bytes on list index keeps
+ *                               its place but loses its first h_size bytes
+ *                               (re-added separately through ADD).
+ *   GC_ACC_ON_FREELIST_UNMAP(hhdr) / GC_ACC_ON_FREELIST_REMAP(hhdr)
+ *                               allchblk.c: a block on a free list was just
+ *                               unmapped / remapped in place.
+ *   GC_ACC_ON_HEAP_GROW(p, bytes)
+ *                               alloc.c GC_add_to_heap, before the new
+ *                               section enters the free lists.  Lock held.
+ *   GC_ACC_ON_MARK_BEGIN()      alloc.c GC_stopped_mark, at entry.
+ *   GC_ACC_ON_MARK_END(done)    alloc.c GC_stopped_mark, right after the world
+ *                               restarts; done is FALSE if marking was
+ *                               abandoned (incremental time limit).
+ *   GC_ACC_ON_COLLECTION_END()  alloc.c GC_finish_collection, after the sweep
+ *                               was started and old blocks unmapped; mark
+ *                               bits are still those of this collection.
+ *                               Lock held, world running.
+ *   GC_ACC_ON_THREAD_EXIT()     pthread_support.c
+ *                               GC_unregister_my_thread_inner and
+ *                               win32_threads.c GC_unregister_my_thread, in
+ *                               the exiting thread, lock held.
+ */
+
+#ifndef GCA_HOOKS_H
+#define GCA_HOOKS_H
+
+#ifdef GC_ACC_DISABLE
+
+# define GC_ACC_ON_INIT()                                 (void)0
+# define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
+# define GC_ACC_ON_ALLOC_TL(p, lb, granules, k)           (void)0
+# define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
+# define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
+# define GC_ACC_ON_DEBUG_ALLOC(p, sz)                     (void)0
+# define GC_ACC_ON_HBLK_REQUEST(sz, kind, flags)          (void)0
+# define GC_ACC_ON_HBLK_ALLOC(h, hhdr)                    (void)0
+# define GC_ACC_ON_HBLK_FREE(h, hhdr)                     (void)0
+# define GC_ACC_ON_FREELIST_ADD(hhdr, index)              (void)0
+# define GC_ACC_ON_FREELIST_DEL(hhdr, index)              (void)0
+# define GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index)    (void)0
+# define GC_ACC_ON_FREELIST_UNMAP(hhdr)                   (void)0
+# define GC_ACC_ON_FREELIST_REMAP(hhdr)                   (void)0
+# define GC_ACC_ON_HEAP_GROW(p, bytes)                    (void)0
+# define GC_ACC_ON_MARK_BEGIN()                           (void)0
+# define GC_ACC_ON_MARK_END(done)                         (void)0
+# define GC_ACC_ON_COLLECTION_END()                       (void)0
+# define GC_ACC_ON_THREAD_EXIT()                          (void)0
+
+#else
+
+/* Nonzero while accounting is on.  Set by GC_ACC_ON_INIT from the       */
+/* environment, or by GC_acc_enable(); read racily by the hooks (a hook  */
+/* that sees a stale value only misses or adds one early event).         */
+GC_EXTERN int gca_on;
+
+/* Heap-structure hooks (free lists, heap growth) must run from the      */
+/* first heap block on, whether or not counting is on, so that           */
+/* turning accounting on later finds the free-list books already right.  */
+/* They cost a few adds under the allocation lock, on block operations   */
+/* only, never on object allocation.                                     */
+GC_EXTERN int gca_track_heap;
+
+GC_INNER void gca_hook_init(void);
+GC_INNER void gca_hook_alloc(void *p, size_t lb, int k);
+GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k);
+GC_INNER void gca_hook_alloc_many_begin(void **result);
+GC_INNER void gca_hook_alloc_many_end(void **result, size_t lb, int k);
+GC_INNER void gca_hook_debug_alloc(void *p, word sz);
+GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags);
+GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index);
+GC_INNER void gca_hook_freelist_del(hdr *hhdr, int index);
+GC_INNER void gca_hook_freelist_split(hdr *hhdr, word h_size, int index);
+GC_INNER void gca_hook_freelist_unmap(hdr *hhdr, int unmapped);
+GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes);
+GC_INNER void gca_hook_mark_begin(void);
+GC_INNER void gca_hook_mark_end(int done);
+GC_INNER void gca_hook_collection_end(void);
+GC_INNER void gca_hook_thread_exit(void);
+
+# define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
+
+# define GC_ACC_ON_INIT() gca_hook_init()
+# define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
+# define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
+        GCA_IF(gca_on, gca_hook_alloc_tl(p, lb, granules, k))
+# define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
+        GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
+# define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \
+        GCA_IF(gca_on, gca_hook_alloc_many_end(result, lb, k))
+# define GC_ACC_ON_DEBUG_ALLOC(p, sz) \
+        GCA_IF(gca_on, gca_hook_debug_alloc(p, sz))
+# define GC_ACC_ON_HBLK_REQUEST(sz, kind, flags) \
+        GCA_IF(gca_track_heap, gca_hook_hblk_request(sz, kind, flags))
+# define GC_ACC_ON_HBLK_ALLOC(h, hhdr) \
+        GCA_IF(gca_track_heap, gca_hook_hblk_alloc(h, hhdr))
+# define GC_ACC_ON_HBLK_FREE(h, hhdr) \
+        GCA_IF(gca_track_heap, gca_hook_hblk_free(h, hhdr))
+# define GC_ACC_ON_FREELIST_ADD(hhdr, index) \
+        GCA_IF(gca_track_heap, gca_hook_freelist_add(hhdr, index))
+# define GC_ACC_ON_FREELIST_DEL(hhdr, index) \
+        GCA_IF(gca_track_heap, gca_hook_freelist_del(hhdr, index))
+# define GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index) \
+        GCA_IF(gca_track_heap, gca_hook_freelist_split(hhdr, h_size, index))
+# define GC_ACC_ON_FREELIST_UNMAP(hhdr) \
+        GCA_IF(gca_track_heap, gca_hook_freelist_unmap(hhdr, 1))
+# define GC_ACC_ON_FREELIST_REMAP(hhdr) \
+        GCA_IF(gca_track_heap, gca_hook_freelist_unmap(hhdr, 0))
+# define GC_ACC_ON_HEAP_GROW(p, bytes) \
+        GCA_IF(gca_track_heap, gca_hook_heap_grow(p, bytes))
+# define GC_ACC_ON_MARK_BEGIN() GCA_IF(gca_on, gca_hook_mark_begin())
+# define GC_ACC_ON_MARK_END(done) GCA_IF(gca_on, gca_hook_mark_end(done))
+# define GC_ACC_ON_COLLECTION_END() GCA_IF(gca_on, gca_hook_collection_end())
+# define GC_ACC_ON_THREAD_EXIT() GCA_IF(gca_on, gca_hook_thread_exit())
+
+#endif /* !GC_ACC_DISABLE */
+
+#endif /* GCA_HOOKS_H */

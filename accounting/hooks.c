@@ -1,0 +1,151 @@
+/*
+ * hooks.c: the out-of-line bodies behind the GC_ACC_ON_* macros.
+ *
+ * Each body only dispatches to the module that keeps the books
+ * (counters.c, freelist.c, ...); the contract of every hook (site, locks,
+ * arguments) is stated in gca_hooks.h.  Also the few totals no module owns
+ * (collections, heap growths) and the OS-page allocator for our tables.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+# include <windows.h>
+#else
+# include <sys/mman.h>
+#endif
+
+GC_INNER int gca_on = 0;
+GC_INNER int gca_track_heap = 0;
+GC_INNER word gca_collections = 0;
+GC_INNER word gca_heap_grows = 0;
+
+GC_INNER void *gca_os_alloc(size_t bytes)
+{
+# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+    return VirtualAlloc(NULL, bytes, MEM_COMMIT | MEM_RESERVE,
+                        PAGE_READWRITE);
+# else
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANON, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+# endif
+}
+
+GC_INNER void gca_hook_init(void)
+{
+  gca_env_read();
+}
+
+GC_INNER void gca_set_on(int on)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  if (on && !gca_track_heap) {
+    gca_freelist_rebuild();
+    gca_track_heap = 1;
+  }
+  gca_on = on != 0;
+  UNLOCK();
+}
+
+/* ---- allocation --------------------------------------------------------- */
+
+GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
+{
+  (void)k;      /* the block header says the kind */
+  gca_counters_alloc(p, lb);
+}
+
+GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
+{
+  (void)granules;
+  (void)k;
+  gca_counters_alloc_tl(p, lb);
+}
+
+GC_INNER void gca_hook_alloc_many_begin(void **result)
+{
+  gca_counters_many_begin(result);
+}
+
+GC_INNER void gca_hook_alloc_many_end(void **result, size_t lb, int k)
+{
+  (void)k;
+  gca_counters_many_end(result, lb);
+}
+
+GC_INNER void gca_hook_debug_alloc(void *p, word sz)
+{
+  (void)sz;
+  gca_counters_debug(p);
+}
+
+GC_INNER void gca_hook_thread_exit(void)
+{
+  gca_counters_thread_exit();
+}
+
+/* ---- heap blocks and free lists ----------------------------------------- */
+
+GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
+{
+  (void)sz; (void)kind; (void)flags;
+}
+
+GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
+{
+  (void)h; (void)hhdr;
+}
+
+GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
+{
+  (void)h; (void)hhdr;
+}
+
+GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index)
+{
+  gca_freelist_add(hhdr, index);
+}
+
+GC_INNER void gca_hook_freelist_del(hdr *hhdr, int index)
+{
+  gca_freelist_del(hhdr, index);
+}
+
+GC_INNER void gca_hook_freelist_split(hdr *hhdr, word h_size, int index)
+{
+  gca_freelist_split(hhdr, h_size, index);
+}
+
+GC_INNER void gca_hook_freelist_unmap(hdr *hhdr, int unmapped)
+{
+  gca_freelist_unmap(hhdr, unmapped);
+}
+
+GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
+{
+  (void)p; (void)bytes;
+  gca_heap_grows++;
+}
+
+/* ---- collections -------------------------------------------------------- */
+
+GC_INNER void gca_hook_mark_begin(void)
+{
+}
+
+GC_INNER void gca_hook_mark_end(int done)
+{
+  (void)done;
+}
+
+GC_INNER void gca_hook_collection_end(void)
+{
+  gca_collections++;
+}
+
+#endif /* !GC_ACC_DISABLE */
