@@ -134,8 +134,6 @@ apt_fetch() {
       "got      $(sha256sum "$a/dl/$debian_orig" | cut -d' ' -f1)" \
       "supply the bdwgc $version release tarball with BDWGC_TARBALL=/path/$tarball"
   fi
-  mkdir -p "$cache_dir" 2>/dev/null && cp "$a/dl/$debian_orig" "$cached.tmp" \
-    2>/dev/null && mv "$cached.tmp" "$cached" || true
   src="$a/dl/$debian_orig"
 }
 
@@ -147,6 +145,13 @@ if [ -z "$src" ]; then
     "  3. let apt fetch Debian's source package '$debian_source' (needs apt-get" \
     "     and a reachable Debian mirror in /etc/apt/sources.list*)" \
     "the tarball must have sha256 $sha256"
+fi
+
+# Keep a verified copy in the cache for the next tree (and for the tests
+# and benchmarks, which build pristine and patched variants from it).
+if [ "$src" != "$cached" ]; then
+  mkdir -p "$cache_dir" 2>/dev/null && cp "$src" "$cached.tmp.$$" 2>/dev/null &&
+    mv "$cached.tmp.$$" "$cached" || rm -f "$cached.tmp.$$"
 fi
 
 # ---- unpack and patch ----------------------------------------------------

@@ -1,0 +1,35 @@
+#!/bin/sh
+# amalgam.sh: the accounting builds and counts inside IL2CPP's build mode.
+#
+# IL2CPP compiles bdwgc as the one file extra/gc.c, with Unity's define set
+# (shared/IL2CPP.md section 3): no getenv, no thread-local allocation, no
+# parallel marking, manual VDB, LARGE_CONFIG.  This compiles the patched
+# extra/gc.c that way, links our counter test against it, and runs it, so
+# a hook that relies on one build mode's paths fails here.
+set -eu
+: "${srcdir:=.}"
+: "${CC:=cc}"
+up="$srcdir/bdwgc/upstream"
+out=tests/il2cpp
+mkdir -p "$out"
+il2cpp_defs="-DALL_INTERIOR_POINTERS=1 -DGC_GCJ_SUPPORT=1 -DJAVA_FINALIZATION=1
+  -DNO_EXECUTE_PERMISSION=1 -DGC_NO_THREADS_DISCOVERY=1
+  -DIGNORE_DYNAMIC_LOADING=1 -DGC_DONT_REGISTER_MAIN_STATIC_DATA=1
+  -DGC_THREADS=1 -DUSE_MMAP=1 -DUSE_MUNMAP=1 -DNO_GETENV=1
+  -DNO_DEBUGGING=1 -DDONT_USE_ATEXIT=1 -DMANUAL_VDB -DLARGE_CONFIG"
+# shellcheck disable=SC2086
+$CC -c -O1 -w -o "$out/gc-il2cpp.o" -I "$up/include" $il2cpp_defs \
+  "$up/extra/gc.c"
+# The amalgamation must not export our internals: only GC_acc_* is public.
+if nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' gca_'; then
+  echo "FAIL: internal gca_* symbols are global in extra/gc.c" >&2
+  nm -g --defined-only "$out/gc-il2cpp.o" | grep ' gca_' >&2
+  exit 1
+fi
+nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' GC_acc_get_stats$' || {
+  echo "FAIL: GC_acc_get_stats missing from extra/gc.c" >&2; exit 1; }
+# shellcheck disable=SC2086
+$CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
+  -DGC_THREADS "$srcdir/tests/unit/test_counters.c" "$out/gc-il2cpp.o" \
+  -lpthread -lz ${GCACC_EXTRA_LIBS:-}
+"$out/test_counters-il2cpp"
