@@ -67,10 +67,120 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   }
   s.collections = gca_collections;
   s.heap_grows = gca_heap_grows;
+  s.live_bytes = gca_last_census.live_bytes;
+  s.live_objs = gca_last_census.live_objs;
+  s.reserved_bytes = gca_last_census.reserved_bytes;
+  s.free_bytes = gca_fl_total_bytes;
+  s.largest_free_bytes = gca_freelist_largest();
+  s.frag_index_ppm = gca_frag_index_ppm();
+  s.census_gc_no = gca_last_census.gc_no;
+  s.mark_ns = gca_last_census.mark_ns;
+  s.census_ns = gca_last_census.census_ns;
   UNLOCK();
   if (stats_sz > sizeof(s)) stats_sz = sizeof(s);
   BCOPY(&s, stats, stats_sz);
   return stats_sz;
+}
+
+#endif /* !GC_ACC_DISABLE */
+
+/* ---- census, fragmentation, heap growth (appended block) ------------ */
+
+#ifndef GC_ERROR
+# define GC_ERROR (-1)
+#endif
+
+#ifdef GC_ACC_DISABLE
+
+GC_API int GC_CALL GC_acc_record_now(void) { return GC_UNIMPLEMENTED; }
+GC_API unsigned GC_CALL GC_acc_size_class(size_t granted_bytes)
+{
+  (void)granted_bytes;
+  return (unsigned)-1;
+}
+GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
+                                struct GC_acc_class_stats_s *out,
+                                size_t out_sz)
+{
+  (void)kind; (void)cls; (void)out; (void)out_sz;
+  return 0;
+}
+GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s *out,
+                                           size_t out_sz)
+{
+  (void)out; (void)out_sz;
+  return 0;
+}
+
+#else
+
+GC_API int GC_CALL GC_acc_record_now(void)
+{
+  int res = GC_ERROR;
+  DCL_LOCK_STATE;
+
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  if (gca_dump_is_open()) {
+    gca_record_emit(0);
+    res = GC_SUCCESS;
+  }
+  UNLOCK();
+  return res;
+}
+
+GC_API unsigned GC_CALL GC_acc_size_class(size_t granted_bytes)
+{
+  return gca_class_of((word)granted_bytes);
+}
+
+GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
+                                struct GC_acc_class_stats_s *out,
+                                size_t out_sz)
+{
+  static struct gca_count sum[MAXOBJKINDS][GCA_N_CLASSES]; /* under lock */
+  struct GC_acc_class_stats_s s;
+  const struct gca_class_census *cc;
+  DCL_LOCK_STATE;
+
+  if (NULL == out || kind < 0 || kind >= MAXOBJKINDS
+      || cls >= GCA_N_CLASSES)
+    return 0;
+  LOCK();
+  cc = &gca_last_census.c[kind][cls];
+  s.live_objs = cc->live_objs;
+  s.live_bytes = cc->live_bytes;
+  s.reserved_bytes = cc->reserved_bytes;
+  s.free_slots = cc->free_slots;
+  gca_counters_sum(&sum[0][0]);
+  s.alloc_objs = sum[kind][cls].objs;
+  s.alloc_req_bytes = sum[kind][cls].req_bytes;
+  s.alloc_granted_bytes = sum[kind][cls].granted_bytes;
+  UNLOCK();
+  if (out_sz > sizeof(s)) out_sz = sizeof(s);
+  BCOPY(&s, out, out_sz);
+  return out_sz;
+}
+
+GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s *out,
+                                           size_t out_sz)
+{
+  struct GC_acc_grow_s s;
+  DCL_LOCK_STATE;
+
+  if (NULL == out) return 0;
+  LOCK();
+  s.t_ns = gca_last_grow.t_ns;
+  s.req_bytes = gca_last_grow.req_bytes;
+  s.req_kind = gca_last_grow.t_ns != 0 ? gca_last_grow.req_kind : -1;
+  s.free_bytes = gca_last_grow.free_bytes;
+  s.largest_free_bytes = gca_last_grow.largest_free_bytes;
+  s.grow_bytes = gca_last_grow.grow_bytes;
+  s.heap_bytes_after = gca_last_grow.heap_bytes_after;
+  UNLOCK();
+  if (out_sz > sizeof(s)) out_sz = sizeof(s);
+  BCOPY(&s, out, out_sz);
+  return out_sz;
 }
 
 #endif /* !GC_ACC_DISABLE */

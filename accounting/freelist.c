@@ -3,16 +3,156 @@
  *
  * Maintained incrementally from the free-list hooks, never by walking the
  * lists when a record is written: free blocks and bytes per free-list index
- * and mapped versus unmapped.  The books are built once by walking the
- * lists when accounting is switched on (gca_freelist_rebuild), then kept
- * by the hooks.  All entry points run with the allocation lock held.
+ * and mapped versus unmapped, the total free bytes, and the largest free
+ * block.  The largest comes from a multiset of free-block sizes (an
+ * open-addressing table of size -> count with a cached maximum, recomputed
+ * from the table only when the maximum's count drops to zero).  The books
+ * are built once by walking the heap sections when accounting is switched
+ * on (gca_freelist_rebuild), then kept by the hooks.  Also the reserved
+ * versus resident bytes of the heap sections (mincore, at record time).
+ * All entry points run with the allocation lock held; tables come from OS
+ * pages, never from the GC heap.
  */
 
 #include "gca_priv.h"
 
 #ifndef GC_ACC_DISABLE
 
+#if defined(LINUX) || defined(FREEBSD) || defined(NETBSD) \
+    || defined(OPENBSD) || defined(DARWIN)
+# include <sys/mman.h>
+# include <unistd.h>
+# define GCA_HAVE_MINCORE
+#endif
+
 GC_INNER struct gca_freelist_books gca_fl;
+GC_INNER word gca_fl_total_bytes = 0;
+
+/* ---- multiset of free-block sizes (in heap blocks) ------------------- */
+/* Keys are never deleted: a size whose count drops to zero keeps its     */
+/* slot until the table is rehashed (when more than half the slots hold  */
+/* keys), which drops zero counts and doubles the table if needed.        */
+struct ms_slot {
+  word key;             /* blocks; 0 = empty slot                        */
+  word count;
+};
+
+#define MS_STATIC_CAP 256
+static struct ms_slot ms_static[MS_STATIC_CAP];
+static struct ms_slot *ms_tab = ms_static;
+static word ms_cap = MS_STATIC_CAP;     /* a power of two                */
+static word ms_used = 0;                /* slots holding a key           */
+static word ms_max = 0;                 /* largest key with count > 0    */
+static int ms_broken = 0;   /* the OS refused memory: books approximate  */
+
+static word ms_hash(word key)
+{
+  return (key * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ / 2);
+}
+
+static struct ms_slot *ms_find(struct ms_slot *tab, word cap, word key)
+{
+  word i = ms_hash(key) & (cap - 1);
+
+  while (tab[i].key != 0 && tab[i].key != key)
+    i = (i + 1) & (cap - 1);
+  return &tab[i];
+}
+
+static void ms_rehash(void)
+{
+  word live = 0, i, cap;
+  struct ms_slot *tab;
+
+  for (i = 0; i < ms_cap; i++) {
+    if (ms_tab[i].count != 0) live++;
+  }
+  cap = ms_cap;
+  while (live * 4 >= cap) cap *= 2;
+  tab = (struct ms_slot *)gca_os_alloc(cap * sizeof(struct ms_slot));
+  if (NULL == tab) {
+    ms_broken = 1;
+    return;
+  }
+  for (i = 0; i < ms_cap; i++) {
+    if (ms_tab[i].count != 0) *ms_find(tab, cap, ms_tab[i].key) = ms_tab[i];
+  }
+  /* The old table is leaked when it came from the OS (at most as much  */
+  /* as the new one, over the whole run); the static one stays unused.   */
+  ms_tab = tab;
+  ms_cap = cap;
+  ms_used = live;
+}
+
+static void ms_add(word key)
+{
+  struct ms_slot *s;
+
+  if (ms_broken || 0 == key) return;
+  s = ms_find(ms_tab, ms_cap, key);
+  if (0 == s->key) {
+    if ((ms_used + 1) * 2 > ms_cap) {
+      ms_rehash();
+      if (ms_broken) return;
+      s = ms_find(ms_tab, ms_cap, key);
+    }
+    s->key = key;
+    ms_used++;
+  }
+  s->count++;
+  if (key > ms_max) ms_max = key;
+}
+
+static void ms_del(word key)
+{
+  struct ms_slot *s;
+  word i;
+
+  if (ms_broken || 0 == key) return;
+  s = ms_find(ms_tab, ms_cap, key);
+  if (0 == s->key || 0 == s->count) return;     /* not ours: ignore      */
+  if (--s->count != 0 || key != ms_max) return;
+  ms_max = 0;
+  for (i = 0; i < ms_cap; i++) {
+    if (ms_tab[i].count != 0 && ms_tab[i].key > ms_max)
+      ms_max = ms_tab[i].key;
+  }
+}
+
+static void ms_clear(void)
+{
+  BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
+  ms_used = 0;
+  ms_max = 0;
+  ms_broken = 0;
+}
+
+GC_INNER word gca_freelist_largest(void)
+{
+  if (ms_broken) {
+    /* Fallback: an upper bound from the highest nonempty list.          */
+    int i;
+
+    for (i = GCA_N_HBLK_FLS; i > 0; i--) {
+      if (gca_fl.blocks[i] != 0)
+        return i <= GCA_UNIQUE_THRESHOLD ? (word)i * HBLKSIZE
+                                         : gca_fl.bytes[i];
+    }
+    return 0;
+  }
+  return ms_max * HBLKSIZE;
+}
+
+GC_INNER word gca_frag_index_ppm(void)
+{
+  unsigned long long total = gca_fl_total_bytes;
+  unsigned long long largest = gca_freelist_largest();
+
+  if (0 == total || largest >= total) return 0;
+  return (word)((total - largest) * 1000000u / total);
+}
+
+/* ---- the books -------------------------------------------------------- */
 
 static void freelist_note(hdr *hhdr, int index, int sign)
 {
@@ -21,9 +161,13 @@ static void freelist_note(hdr *hhdr, int index, int sign)
   if (sign > 0) {
     gca_fl.blocks[index]++;
     gca_fl.bytes[index] += sz;
+    gca_fl_total_bytes += sz;
+    ms_add(divHBLKSZ(sz));
   } else {
     gca_fl.blocks[index]--;
     gca_fl.bytes[index] -= sz;
+    gca_fl_total_bytes -= sz;
+    ms_del(divHBLKSZ(sz));
   }
   if ((hhdr->hb_flags & WAS_UNMAPPED) != 0) {
     if (sign > 0) gca_fl.unmapped_bytes[index] += sz;
@@ -46,12 +190,14 @@ GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index)
   /* The block stays on list index, h_size bytes shorter; the split-off */
   /* head comes back through gca_freelist_add.                          */
   gca_fl.bytes[index] -= h_size;
+  gca_fl_total_bytes -= h_size;
+  ms_del(divHBLKSZ(hhdr->hb_sz));
+  ms_add(divHBLKSZ(hhdr->hb_sz - h_size));
   if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
     gca_fl.unmapped_bytes[index] -= h_size;
 }
 
-/* allchblk.c's GC_hblk_fl_from_blocks, which is static there.  The    */
-/* rebuild walk checks that the two agree (GC_ASSERT in freelist_visit). */
+/* allchblk.c's GC_hblk_fl_from_blocks, which is static there.           */
 GC_INNER int gca_freelist_index(word blocks)
 {
   if (blocks <= GCA_UNIQUE_THRESHOLD) return (int)blocks;
@@ -68,19 +214,83 @@ GC_INNER void gca_freelist_unmap(hdr *hhdr, int unmapped)
   else gca_fl.unmapped_bytes[index] -= hhdr->hb_sz;
 }
 
-static void freelist_visit(struct hblk *h, word dummy)
-{
-  hdr *hhdr = HDR(h);
-
-  (void)dummy;
-  if (HBLK_IS_FREE(hhdr))
-    freelist_note(hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)), 1);
-}
-
+/* GC_apply_to_all_blocks skips free blocks, so the rebuild walks the     */
+/* heap sections block by block instead.  A free block may run on into   */
+/* an adjacent section; the walk of that section then starts inside it,  */
+/* where the headers are nil or forwarding, and skips ahead.             */
 GC_INNER void gca_freelist_rebuild(void)
 {
+  word i;
+
   BZERO(&gca_fl, sizeof(gca_fl));
-  GC_apply_to_all_blocks(freelist_visit, 0);
+  gca_fl_total_bytes = 0;
+  ms_clear();
+  for (i = 0; i < GC_n_heap_sects; i++) {
+    ptr_t start = GC_heap_sects[i].hs_start;
+    ptr_t end = start + GC_heap_sects[i].hs_bytes;
+    struct hblk *h = (struct hblk *)start;
+
+    while ((word)h < (word)end) {
+      hdr *hhdr = HDR(h);
+
+      if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+        h++;
+      } else if (HBLK_IS_FREE(hhdr)) {
+        freelist_note(hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)), 1);
+        h += divHBLKSZ(hhdr->hb_sz);
+      } else {
+        h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
+      }
+    }
+  }
+}
+
+/* ---- reserved and resident ------------------------------------------- */
+
+GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
+{
+  word i, res = 0, rsd = 0;
+# ifdef GCA_HAVE_MINCORE
+    static unsigned char vec[4096];
+    word page = (word)sysconf(_SC_PAGESIZE);
+# endif
+
+  for (i = 0; i < GC_n_heap_sects; i++) {
+    ptr_t start = GC_heap_sects[i].hs_start;
+    word bytes = GC_heap_sects[i].hs_bytes;
+
+    res += bytes;
+#   ifdef GCA_HAVE_MINCORE
+    {
+      /* Sections are HBLKSIZE-aligned; pages may be larger, so round   */
+      /* the range out to pages and clip the resident count to it.      */
+      word lo = (word)start & ~(page - 1);
+      word hi = ((word)start + bytes + page - 1) & ~(page - 1);
+
+      while (lo < hi) {
+        word n = (hi - lo) / page, j;
+
+        if (n > sizeof(vec)) n = sizeof(vec);
+        if (mincore((void *)lo, (size_t)(n * page), (void *)vec) == 0) {
+          for (j = 0; j < n; j++) {
+            if (vec[j] & 1) {
+              word a = lo + j * page, b = a + page;
+
+              if (a < (word)start) a = (word)start;
+              if (b > (word)start + bytes) b = (word)start + bytes;
+              rsd += b - a;
+            }
+          }
+        }
+        lo += n * page;
+      }
+    }
+#   else
+      rsd += bytes;
+#   endif
+  }
+  *reserved = res;
+  *resident = rsd;
 }
 
 #endif /* !GC_ACC_DISABLE */

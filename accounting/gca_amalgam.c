@@ -8,9 +8,11 @@
  * (accounting.am); a file added to one list must be added to the other.
  */
 #include "api.c"
+#include "census.c"
 #include "counters.c"
 #include "env.c"
 #include "freelist.c"
+#include "heapgrow.c"
 #include "hooks.c"
 #include "record.c"
 #include "writer.c"

@@ -94,11 +94,107 @@ GC_INNER word gca_dump_take_dropped(void);
 /* Nonzero while a dump file is open for writing.                         */
 GC_INNER int gca_dump_is_open(void);
 
+/* ---- writer.c: dump settings (for env.c and the API) ------------------ */
+/* Smallest ring buffer; GC_ACC_DUMP_BUFFER and the API raise smaller      */
+/* values to it.                                                           */
+#define GCA_DUMP_MIN_BUFFER 4096
+/* Start dumping to path_template (%p: the pid), stopping any dump open:  */
+/* writes the header, starts the writer thread, turns accounting on.      */
+/* GC_SUCCESS, or nonzero after one warning.  Lock NOT held.              */
+GC_INNER int gca_dump_open(const char *path_template);
+/* Ring buffer size for the next dump (0: the default, 4 MiB).            */
+GC_INNER void gca_dump_set_buffer(size_t bytes);
+
 /* ---- records (record.c) ----------------------------------------------- */
 /* Build one record and submit it.  with_census: after a collection, with  */
 /* the census of this collection's mark bits; else counters and free-list  */
 /* books only (GC_acc_record_now between collections).  Lock held.         */
 GC_INNER void gca_record_emit(int with_census);
+
+/* ==== census, fragmentation, heap growth, records ===================== */
+/* (census.c, freelist.c additions, heapgrow.c, record.c.)                 */
+
+/* Monotonic time in nanoseconds (CLOCK_MONOTONIC where available).      */
+GC_INNER word gca_now_ns(void);
+
+/* One (kind, class) of a census: what this collection's mark bits say.   */
+struct gca_class_census {
+  word live_objs;       /* objects whose mark bit is set                 */
+  word live_bytes;      /* their granted bytes (slot, or whole blocks)   */
+  word reserved_bytes;  /* bytes of the in-use blocks of this class      */
+  word free_slots;      /* unmarked slots in those (small) blocks        */
+};
+
+struct gca_kind_census {
+  word large_live_objs;
+  word large_live_bytes;
+  word large_reserved_bytes;
+};
+
+struct gca_census {
+  word valid;           /* nonzero once a census was taken               */
+  word gc_no;           /* GC_gc_no of the collection counted            */
+  word t_start_ns;      /* mark begin of that collection                 */
+  word t_end_ns;        /* collection end (census start)                 */
+  word mark_ns;         /* time inside GC_stopped_mark (summed over       */
+                        /* abandoned incremental attempts)               */
+  word census_ns;       /* time the census took                          */
+  word live_objs, live_bytes, reserved_bytes;   /* totals                */
+  struct gca_kind_census kinds[MAXOBJKINDS];
+  struct gca_class_census c[MAXOBJKINDS][GCA_N_CLASSES];
+};
+GC_EXTERN struct gca_census gca_last_census;
+
+GC_INNER void gca_census_mark_begin(void);
+GC_INNER void gca_census_mark_end(int done);
+GC_INNER void gca_census_collection_end(void);   /* census, then record  */
+/* The census alone (gca_last_census); lock held, after a full mark.   */
+GC_INNER void gca_census_take(void);
+
+/* Free-block books beyond per-list counts (freelist.c).                 */
+GC_EXTERN word gca_fl_total_bytes;       /* all free blocks, bytes       */
+GC_INNER word gca_freelist_largest(void);   /* largest free block, bytes */
+/* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
+GC_INNER word gca_frag_index_ppm(void);
+
+/* Heap sections reserved by the collector and how much is resident.    */
+GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);
+
+/* Heap growth events (heapgrow.c).                                      */
+struct gca_grow_event {
+  word t_ns;            /* CLOCK_MONOTONIC when the heap grew            */
+  word req_bytes;       /* object size of the block request that forced */
+                        /* it, 0 if none was pending (explicit growth)   */
+  signed_word req_kind; /* its kind, -1 if none                          */
+  word free_bytes;      /* free-block bytes just before growing          */
+  word largest_free_bytes; /* largest free block just before growing     */
+  word grow_bytes;      /* bytes added                                   */
+  word heap_bytes_after;   /* GC_heapsize after                          */
+};
+#define GCA_MAX_GROWS 64
+GC_INNER void gca_heapgrow_request(size_t sz, int kind, unsigned flags);
+GC_INNER void gca_heapgrow_satisfied(void);
+GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
+/* Events since the previous take (at most GCA_MAX_GROWS), and how many */
+/* more were lost; resets the list.  Lock held.                          */
+GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
+                                    word *lost);
+GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
+
+/* Record columns (docs/dump-format.md), as JSON arrays of names, so     */
+/* the writer's header, the reader and the docs agree.                   */
+#define GCA_COLUMNS_CLASSES "[\"kind\",\"class\",\"live_objs\"," \
+  "\"live_bytes\",\"reserved_bytes\",\"free_slots\",\"alloc_objs\"," \
+  "\"alloc_req_bytes\",\"alloc_granted_bytes\"]"
+#define GCA_COLUMNS_KINDS "[\"kind\",\"debug_objs\",\"large_live_objs\"," \
+  "\"large_live_bytes\",\"large_reserved_bytes\"]"
+#define GCA_COLUMNS_LISTS "[\"index\",\"blocks\",\"bytes\"," \
+  "\"unmapped_bytes\"]"
+#define GCA_COLUMNS_GROWS "[\"t_ns\",\"req_bytes\",\"req_kind\"," \
+  "\"free_bytes\",\"largest_free_bytes\",\"grow_bytes\"," \
+  "\"heap_bytes_after\"]"
+
+/* ==== end of census/records section ==================================== */
 
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);

@@ -93,12 +93,13 @@ GC_INNER void gca_hook_thread_exit(void)
 
 GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
 {
-  (void)sz; (void)kind; (void)flags;
+  gca_heapgrow_request(sz, kind, flags);
 }
 
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   (void)h; (void)hhdr;
+  gca_heapgrow_satisfied();
 }
 
 GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
@@ -128,7 +129,7 @@ GC_INNER void gca_hook_freelist_unmap(hdr *hhdr, int unmapped)
 
 GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 {
-  (void)p; (void)bytes;
+  gca_heapgrow_note(p, bytes);
   gca_heap_grows++;
 }
 
@@ -136,16 +137,18 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 
 GC_INNER void gca_hook_mark_begin(void)
 {
+  gca_census_mark_begin();
 }
 
 GC_INNER void gca_hook_mark_end(int done)
 {
-  (void)done;
+  gca_census_mark_end(done);
 }
 
 GC_INNER void gca_hook_collection_end(void)
 {
   gca_collections++;
+  gca_census_collection_end();
 }
 
 #endif /* !GC_ACC_DISABLE */

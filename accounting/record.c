@@ -1,15 +1,179 @@
 /*
- * record.c: one record per collection.  (Placeholder until the census
- * lands: records carry nothing yet and are not submitted.)
+ * record.c: one JSON line per collection (docs/dump-format.md).
+ *
+ * gca_record_emit builds the record in a buffer of OS memory sized for
+ * the worst case (every kind and class nonzero), from the last census,
+ * the allocation counters (as deltas since the previous record), the
+ * free-block books, the heap-growth events since the previous record and
+ * the heap totals bdwgc keeps, then hands it to the writer
+ * (gca_dump_submit, which never blocks).  Only numbers and fixed keys, so
+ * no escaping.  Rows whose numbers are all zero are left out.  Runs with
+ * the allocation lock held; never allocates from the GC heap, never waits.
  */
 
 #include "gca_priv.h"
 
 #ifndef GC_ACC_DISABLE
 
+#include <stdio.h>
+#include <stdarg.h>
+
+/* Worst case: every (kind, class) row of 9 numbers, every free list,    */
+/* every growth event, each number at most 21 characters plus a comma.   */
+#define REC_NUM 22
+#define REC_BUF_SZ ((size_t)MAXOBJKINDS * GCA_N_CLASSES * (9 * REC_NUM + 3) \
+                    + (size_t)MAXOBJKINDS * (5 * REC_NUM + 3) \
+                    + (size_t)(GCA_N_HBLK_FLS + 1) * (4 * REC_NUM + 3) \
+                    + (size_t)GCA_MAX_GROWS * (7 * REC_NUM + 3) + 4096)
+
+static char *rec_buf = NULL;
+static size_t rec_len;
+static int rec_overflow;
+static word rec_seq = 0;
+
+static struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES];
+static struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
+static word rec_prev_debug[MAXOBJKINDS];
+static word rec_prev_total_allocd = 0;
+static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
+
+static void rec_printf(const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+
+  if (rec_overflow) return;
+  va_start(ap, fmt);
+  n = vsnprintf(rec_buf + rec_len, REC_BUF_SZ - rec_len, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= REC_BUF_SZ - rec_len) {
+    rec_overflow = 1;
+    return;
+  }
+  rec_len += (size_t)n;
+}
+
+#define U(x) ((unsigned long long)(x))
+
 GC_INNER void gca_record_emit(int with_census)
 {
-  (void)with_census;
+  const struct gca_census *c = &gca_last_census;
+  word heap_reserved, heap_resident, total_allocd, largest, lost, ppm;
+  unsigned k, cls, n, i;
+  const char *sep;
+  int use_census = with_census && c->valid;
+  word now = gca_now_ns();
+
+  if (NULL == rec_buf) {
+    rec_buf = (char *)gca_os_alloc(REC_BUF_SZ);
+    if (NULL == rec_buf) return;
+  }
+  rec_len = 0;
+  rec_overflow = 0;
+  rec_seq++;
+
+  rec_printf("{\"record\":\"%s\",\"seq\":%llu,\"gc_no\":%llu,"
+             "\"census\":%d,\"t_start_ns\":%llu,\"t_end_ns\":%llu,"
+             "\"mark_ns\":%llu,\"census_ns\":%llu,\"dropped\":%llu,"
+             "\"granule_bytes\":%u,\"hblk_bytes\":%u,",
+             with_census ? "collection" : "snapshot", U(rec_seq),
+             U(use_census ? c->gc_no : GC_gc_no), use_census,
+             U(use_census ? c->t_start_ns : now),
+             U(use_census ? c->t_end_ns : now),
+             U(use_census ? c->mark_ns : 0),
+             U(use_census ? c->census_ns : 0),
+             U(gca_dump_take_dropped()), (unsigned)GRANULE_BYTES,
+             (unsigned)HBLKSIZE);
+
+  /* heap */
+  gca_heap_reserved_resident(&heap_reserved, &heap_resident);
+  total_allocd = GC_bytes_allocd + GC_bytes_allocd_before_gc;
+  rec_printf("\"heap\":{\"heap_bytes\":%llu,\"free_bytes\":%llu,"
+             "\"unmapped_bytes\":%llu,\"allocd_since_prev_bytes\":%llu,"
+             "\"reserved_bytes\":%llu,\"resident_bytes\":%llu},",
+             U(GC_heapsize - GC_unmapped_bytes),
+             U(GC_large_free_bytes - GC_unmapped_bytes),
+             U(GC_unmapped_bytes), U(total_allocd - rec_prev_total_allocd),
+             U(heap_reserved), U(heap_resident));
+  rec_prev_total_allocd = total_allocd;
+
+  /* freelists */
+  largest = gca_freelist_largest();
+  ppm = gca_frag_index_ppm();
+  /* Fixed point by hand: a locale's decimal comma must not leak in.    */
+  rec_printf("\"freelists\":{\"total_free_bytes\":%llu,"
+             "\"largest_free_bytes\":%llu,\"frag_index\":%llu.%06llu,"
+             "\"lists\":[", U(gca_fl_total_bytes), U(largest),
+             U(ppm / 1000000u), U(ppm % 1000000u));
+  sep = "";
+  for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
+    if (0 == gca_fl.blocks[i] && 0 == gca_fl.bytes[i]) continue;
+    rec_printf("%s[%u,%llu,%llu,%llu]", sep, i, U(gca_fl.blocks[i]),
+               U(gca_fl.bytes[i]), U(gca_fl.unmapped_bytes[i]));
+    sep = ",";
+  }
+  rec_printf("]},");
+
+  /* grows */
+  n = gca_heapgrow_take(rec_grows, &lost);
+  rec_printf("\"grows_lost\":%llu,\"grows\":[", U(lost));
+  for (i = 0; i < n; i++) {
+    const struct gca_grow_event *e = &rec_grows[i];
+
+    rec_printf("%s[%llu,%llu,%lld,%llu,%llu,%llu,%llu]", i ? "," : "",
+               U(e->t_ns), U(e->req_bytes), (long long)e->req_kind,
+               U(e->free_bytes), U(e->largest_free_bytes), U(e->grow_bytes),
+               U(e->heap_bytes_after));
+  }
+  rec_printf("],");
+
+  /* kinds */
+  rec_printf("\"kinds\":[");
+  sep = "";
+  for (k = 0; k < MAXOBJKINDS; k++) {
+    word dbg = gca_counters_debug_objs((int)k);
+    word d = dbg - rec_prev_debug[k];
+    const struct gca_kind_census *kc = &c->kinds[k];
+    word lo = use_census ? kc->large_live_objs : 0;
+    word lb = use_census ? kc->large_live_bytes : 0;
+    word lr = use_census ? kc->large_reserved_bytes : 0;
+
+    rec_prev_debug[k] = dbg;
+    if (0 == (d | lo | lb | lr)) continue;
+    rec_printf("%s[%u,%llu,%llu,%llu,%llu]", sep, k, U(d), U(lo), U(lb),
+               U(lr));
+    sep = ",";
+  }
+  rec_printf("],");
+
+  /* classes */
+  gca_counters_sum(&rec_cur[0][0]);
+  rec_printf("\"classes\":[");
+  sep = "";
+  for (k = 0; k < MAXOBJKINDS; k++) {
+    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
+      const struct gca_class_census *cc = &c->c[k][cls];
+      const struct gca_count *cur = &rec_cur[k][cls];
+      struct gca_count *prev = &rec_prev[k][cls];
+      word lo = use_census ? cc->live_objs : 0;
+      word lb = use_census ? cc->live_bytes : 0;
+      word rb = use_census ? cc->reserved_bytes : 0;
+      word fs = use_census ? cc->free_slots : 0;
+      word ao = cur->objs - prev->objs;
+      word ar = cur->req_bytes - prev->req_bytes;
+      word ag = cur->granted_bytes - prev->granted_bytes;
+
+      *prev = *cur;
+      if (0 == (lo | lb | rb | fs | ao | ar | ag)) continue;
+      rec_printf("%s[%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu]", sep, k, cls,
+                 U(lo), U(lb), U(rb), U(fs), U(ao), U(ar), U(ag));
+      sep = ",";
+    }
+  }
+  rec_printf("]}\n");
+
+  if (rec_overflow) return;     /* cannot happen: sized for the worst */
+  (void)gca_dump_submit(rec_buf, rec_len);
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -1,32 +1,808 @@
 /*
- * writer.c: the dump file.  (Placeholder until the writer lands: no dump
- * is ever open, so every record counts as dropped.)
+ * writer.c: the dump file (docs/design.md, "Dump file and crash safety").
+ *
+ * Keeps the one open dump of this process: a gzip stream of JSON Lines,
+ * one record per line, each record followed by a zlib sync flush so that a
+ * process killed at any moment leaves a file readable up to its last
+ * whole record.  The collector side (gca_dump_submit, allocation lock
+ * held) only copies a line into a bounded ring of bytes, under a mutex
+ * taken with trylock; if the mutex is busy or the ring is full the record
+ * is dropped and counted, never waited for.  A plain writer thread (not
+ * registered with the collector, all signals blocked) compresses and
+ * writes.  Nothing here ever allocates from the GC heap: the ring and
+ * zlib's state come from mmap; only the header, built when a dump starts
+ * (lock not held), uses jansson and malloc.  Failures to open or write
+ * give one warning through WARN and turn dumping off; the program runs on.
+ * A forked child sees the dump as closed and never writes its parent's
+ * file.
  */
 
 #include "gca_priv.h"
 
-#ifndef GC_ACC_DISABLE
+#if !defined(GC_ACC_DISABLE) && defined(_WIN32) && !defined(__CYGWIN__)
+# define GCA_DUMP_UNSUPPORTED
+#endif
 
-static word writer_dropped = 0;
+#if !defined(GC_ACC_DISABLE) && !defined(GCA_DUMP_UNSUPPORTED)
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+#include <zlib.h>
+
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
+    || defined(__OpenBSD__) || defined(__DragonFly__)
+# define GCA_HAVE_DL_ITERATE_PHDR
+# include <link.h>
+# include <elf.h>
+#endif
+
+#ifndef PATH_MAX
+# define PATH_MAX 4096
+#endif
+#ifndef O_CLOEXEC
+# define O_CLOEXEC 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+# define GCA_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
+# define GCA_ADD(p, v) (void)__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
+#else
+  /* Callers hold the allocation lock; a lost update only miscounts. */
+# define GCA_XCHG(p, v) gca_xchg_int(p, v)
+  static int gca_xchg_int(int *p, int v) { int o = *p; *p = v; return o; }
+# define GCA_ADD(p, v) (void)(*(p) += (v))
+#endif
+
+#define DUMP_DEFAULT_BUFFER ((size_t)4 << 20)
+#define DUMP_OUT_CHUNK 16384
+
+/* The ring is single-producer, single-consumer: the producer (the    */
+/* collector, allocation lock held) copies a line past tail, then      */
+/* publishes tail (release); the writer reads [head, tail) and then    */
+/* publishes head.  Neither ever waits for the other on that path.     */
+/* dump_prod_mu only keeps producers one at a time (taken with         */
+/* trylock: contended means drop) and lets stop close the door.  The   */
+/* writer sleeps on dump_cv; a producer signals it if dump_mu is free  */
+/* (trylock), and the writer's timed wait covers a missed signal.      */
+static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
+#define DUMP_WAIT_NS 20000000   /* a missed wakeup costs at most 20 ms */
+
+#if defined(__GNUC__) || defined(__clang__)
+# define DUMP_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+# define DUMP_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+# define DUMP_LOAD_ACQ(p) (*(volatile size_t *)(p))
+# define DUMP_STORE_REL(p, v) (void)(*(volatile size_t *)(p) = (v))
+#endif
+
+static struct {
+  char *ring;             /* mmap'd, cap bytes                         */
+  size_t cap;
+  size_t head, tail;      /* free-running byte counts: used = tail-head */
+  int open;               /* accepting records (read racily too)       */
+  int stopping;
+  int running;            /* writer thread exists (control side only)  */
+  pid_t pid;              /* process that opened the dump              */
+  int fd;
+  int zs_ready;
+  z_stream zs;
+  pthread_t thread;
+  int err;                /* errno of the failed write (writer side)   */
+  int warn_pending;       /* a write failure not yet reported          */
+  char path[PATH_MAX];
+  unsigned char out[DUMP_OUT_CHUNK];
+} dump;
+
+/* Serializes start and stop (API callers, atexit); never taken by the  */
+/* collector side.                                                       */
+static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t dump_buffer_setting = DUMP_DEFAULT_BUFFER;
+static word dump_dropped = 0;
+static int dump_atexit_done = 0;
+
+/* ---- warnings ----------------------------------------------------------- */
+
+/* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
+/* dumping off".                                                          */
+static void dump_warn(const char *what, const char *path, int err)
+{
+  static char msg[PATH_MAX + 200];
+
+  (void)snprintf(msg, sizeof(msg), "gcacc: %s %.*s: %s; dumping off", what,
+                 PATH_MAX, path, strerror(err));
+  WARN("%s\n", (word)msg);
+}
+
+/* Report a write failure of the writer thread, once, from a thread of  */
+/* the program (never from the writer thread itself).                    */
+static void dump_report_pending(void)
+{
+  if (EXPECT(GCA_LOAD(&dump.warn_pending) == 0, TRUE)) return;
+  if (dump.pid != getpid()) return;   /* the parent's, not ours */
+  if (GCA_XCHG(&dump.warn_pending, 0) != 0)
+    dump_warn("cannot write dump file", dump.path, dump.err);
+}
+
+/* ---- zlib state from mmap (never the GC heap, nor a redirected malloc) - */
+
+static voidpf dump_zalloc(voidpf opaque, uInt items, uInt size)
+{
+  size_t n = (size_t)items * size + 16;
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON,
+                 -1, 0);
+
+  (void)opaque;
+  if (MAP_FAILED == p) return Z_NULL;
+  *(size_t *)p = n;
+  return (char *)p + 16;
+}
+
+static void dump_zfree(voidpf opaque, voidpf address)
+{
+  char *p = (char *)address - 16;
+
+  (void)opaque;
+  (void)munmap(p, *(size_t *)p);
+}
+
+/* ---- compressing and writing ------------------------------------------- */
+
+/* Write all n bytes to the dump's fd; 0 or an errno.                    */
+static int dump_write_all(const unsigned char *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t w = write(dump.fd, p, n);
+
+    if (w < 0) {
+      if (EINTR == errno) continue;
+      return errno != 0 ? errno : EIO;
+    }
+    if (0 == w) return ENOSPC;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Feed n bytes to deflate with the given flush mode and write what it   */
+/* produces; 0 or an errno.                                              */
+static int dump_deflate(const void *p, size_t n, int flush)
+{
+  dump.zs.next_in = (Bytef *)p;
+  dump.zs.avail_in = (uInt)n;
+  do {
+    int ret, err;
+    size_t have;
+
+    dump.zs.next_out = dump.out;
+    dump.zs.avail_out = sizeof(dump.out);
+    ret = deflate(&dump.zs, flush);
+    if (Z_STREAM_ERROR == ret) return EIO;
+    have = sizeof(dump.out) - dump.zs.avail_out;
+    if (have > 0 && (err = dump_write_all(dump.out, have)) != 0) return err;
+  } while (0 == dump.zs.avail_out || dump.zs.avail_in > 0);
+  return 0;
+}
+
+/* Compress ring bytes [from, to) (whole lines), one sync flush after   */
+/* each newline; 0 or an errno.                                          */
+static int dump_deflate_ring(size_t from, size_t to)
+{
+  while (from < to) {
+    size_t off = from % dump.cap;
+    size_t n = to - from;
+    const char *nl;
+    int flush = Z_NO_FLUSH;
+    int err;
+
+    if (n > dump.cap - off) n = dump.cap - off;     /* up to the wrap  */
+    nl = (const char *)memchr(dump.ring + off, '\n', n);
+    if (nl != NULL) {
+      n = (size_t)(nl - (dump.ring + off)) + 1;
+      flush = Z_SYNC_FLUSH;
+    } else if (from + n == to) {
+      flush = Z_SYNC_FLUSH;   /* a submitted line lacked its newline   */
+    }
+    if ((err = dump_deflate(dump.ring + off, n, flush)) != 0) return err;
+    from += n;
+  }
+  return 0;
+}
+
+/* The writer thread hit err: stop accepting records, remember to warn. */
+static void dump_fail(int err)
+{
+  dump.err = err;
+  GCA_STORE(&dump.open, 0);
+  GCA_STORE(&dump.warn_pending, 1);
+}
+
+static void *dump_writer_main(void *arg)
+{
+  int failed = 0;
+
+  (void)arg;
+  for (;;) {
+    size_t head, tail;
+
+    head = dump.head;                   /* only this thread writes it */
+    tail = DUMP_LOAD_ACQ(&dump.tail);
+    if (head == tail) {
+      struct timespec ts;
+
+      if (GCA_LOAD(&dump.stopping)) {
+        /* Stop closed the door before setting stopping: re-read once. */
+        if (DUMP_LOAD_ACQ(&dump.tail) == head) break;
+        continue;
+      }
+      (void)clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += DUMP_WAIT_NS;
+      if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+      }
+      (void)pthread_mutex_lock(&dump_mu);
+      if (DUMP_LOAD_ACQ(&dump.tail) == head && !GCA_LOAD(&dump.stopping))
+        (void)pthread_cond_timedwait(&dump_cv, &dump_mu, &ts);
+      (void)pthread_mutex_unlock(&dump_mu);
+      continue;
+    }
+
+    /* The producer writes only past tail, so [head, tail) is stable.  */
+    if (!failed) {
+      int err = dump_deflate_ring(head, tail);
+
+      if (err != 0) {
+        failed = 1;
+        dump_fail(err);
+      }
+    }
+    DUMP_STORE_REL(&dump.head, tail);
+  }
+  if (!failed) {
+    int err = dump_deflate(NULL, 0, Z_FINISH);  /* the gzip trailer */
+
+    if (err != 0) dump_fail(err);
+  }
+  return NULL;
+}
+
+/* ---- the header record -------------------------------------------------- */
+
+static json_t *dump_version_string(unsigned v)
+{
+  char s[40];
+
+  (void)snprintf(s, sizeof(s), "%u.%u.%u", (v >> 16) & 0xffff,
+                 (v >> 8) & 0xff, v & 0xff);
+  return json_string(s);
+}
+
+/* A path as a JSON string; jansson wants UTF-8, so a path that is not */
+/* gets its non-ASCII bytes replaced by '?'.                            */
+static json_t *dump_json_path(const char *path)
+{
+  json_t *j = json_string(path);
+  char buf[PATH_MAX];
+  size_t i;
+
+  if (j != NULL) return j;
+  for (i = 0; path[i] != '\0' && i < sizeof(buf) - 1; i++)
+    buf[i] = (unsigned char)path[i] < 0x80 ? path[i] : '?';
+  buf[i] = '\0';
+  return json_string(buf);
+}
+
+static json_int_t dump_clock_ns(clockid_t id)
+{
+  struct timespec ts;
+
+  if (clock_gettime(id, &ts) != 0) return 0;
+  return (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+#ifdef GCA_HAVE_DL_ITERATE_PHDR
+  /* The GNU build-id of a loaded module, as hex into buf, or "".       */
+  static void dump_build_id(struct dl_phdr_info *info, char *buf,
+                            size_t bufsz)
+  {
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+      const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+      const char *p, *end;
+
+      if (ph->p_type != PT_NOTE) continue;
+      p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+      end = p + ph->p_memsz;
+      while (p + sizeof(ElfW(Nhdr)) <= end) {
+        const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+        const char *name = p + sizeof(*nh);
+        const unsigned char *desc = (const unsigned char *)name
+                                    + ((nh->n_namesz + 3) & ~3u);
+
+        if ((const char *)desc + nh->n_descsz > end) break;
+        if (NT_GNU_BUILD_ID == nh->n_type && 4 == nh->n_namesz
+            && memcmp(name, "GNU", 4) == 0) {
+          size_t j;
+
+          for (j = 0; j < nh->n_descsz && 2 * j + 2 < bufsz; j++)
+            (void)snprintf(buf + 2 * j, 3, "%02x", desc[j]);
+          return;
+        }
+        p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
+      }
+    }
+  }
+
+  struct dump_modules_arg {
+    json_t *modules;
+    const char *exe;
+  };
+
+  static int dump_module_cb(struct dl_phdr_info *info, size_t size,
+                            void *data)
+  {
+    struct dump_modules_arg *a = (struct dump_modules_arg *)data;
+    const char *path = info->dlpi_name;
+    json_t *m = json_object();
+    char s[2 * 64 + 4];
+
+    (void)size;
+    if (NULL == m) return 0;
+    if (NULL == path || '\0' == path[0]) path = a->exe;
+    (void)json_object_set_new(m, "path", dump_json_path(path ? path : ""));
+    (void)snprintf(s, sizeof(s), "0x%lx", (unsigned long)info->dlpi_addr);
+    (void)json_object_set_new(m, "base", json_string(s));
+    dump_build_id(info, s, sizeof(s));
+    (void)json_object_set_new(m, "build_id", json_string(s));
+    (void)json_array_append_new(a->modules, m);
+    return 0;
+  }
+#endif /* GCA_HAVE_DL_ITERATE_PHDR */
+
+/* The header line (malloc'd, newline-terminated), or NULL.             */
+static char *dump_header(size_t *len)
+{
+  json_t *h = json_object();
+  json_t *c = json_object();
+  json_t *modules = json_array();
+  char exe[PATH_MAX];
+  ssize_t n;
+  char *s = NULL;
+
+  if (NULL == h || NULL == c || NULL == modules) goto out;
+
+  (void)json_object_set_new(h, "record", json_string("header"));
+  (void)json_object_set_new(h, "format_version", json_integer(1));
+  (void)snprintf(exe, sizeof(exe), "%u.%u.%u", GC_ACC_VERSION / 10000,
+                 GC_ACC_VERSION / 100 % 100, GC_ACC_VERSION % 100);
+  (void)json_object_set_new(h, "gcacc_version", json_string(exe));
+  (void)json_object_set_new(h, "bdwgc_version",
+                            dump_version_string(GC_get_version()));
+  (void)json_object_set_new(h, "pid", json_integer((json_int_t)getpid()));
+  (void)json_object_set_new(h, "start_time_ns",
+                            json_integer(dump_clock_ns(CLOCK_REALTIME)));
+  (void)json_object_set_new(h, "start_mono_ns",
+                            json_integer(dump_clock_ns(CLOCK_MONOTONIC)));
+
+  /* Effective GC_ACC_* settings.                                        */
+  (void)json_object_set_new(c, "enable", json_boolean(1));
+  (void)json_object_set_new(c, "dump", dump_json_path(dump.path));
+  (void)json_object_set_new(c, "dump_buffer",
+                            json_integer((json_int_t)dump.cap));
+  /* The collector's build and run-time configuration.                  */
+  (void)json_object_set_new(c, "word_bytes",
+                            json_integer((json_int_t)sizeof(word)));
+  (void)json_object_set_new(c, "granule_bytes", json_integer(GRANULE_BYTES));
+  (void)json_object_set_new(c, "hblksize", json_integer(HBLKSIZE));
+  (void)json_object_set_new(c, "max_small_bytes", json_integer(MAXOBJBYTES));
+  (void)json_object_set_new(c, "max_obj_kinds", json_integer(MAXOBJKINDS));
+  (void)json_object_set_new(c, "n_kinds", json_integer(GC_n_kinds));
+  (void)json_object_set_new(c, "n_classes", json_integer(GCA_N_CLASSES));
+  (void)json_object_set_new(c, "large_class0", json_integer(GCA_LARGE0));
+  (void)json_object_set_new(c, "large_log0", json_integer(GCA_LARGE_LOG0));
+  (void)json_object_set_new(c, "n_hblk_fls", json_integer(GCA_N_HBLK_FLS));
+# ifdef THREADS
+    (void)json_object_set_new(c, "threads", json_true());
+# else
+    (void)json_object_set_new(c, "threads", json_false());
+# endif
+# ifdef THREAD_LOCAL_ALLOC
+    (void)json_object_set_new(c, "thread_local_alloc", json_true());
+# else
+    (void)json_object_set_new(c, "thread_local_alloc", json_false());
+# endif
+# ifdef PARALLEL_MARK
+    (void)json_object_set_new(c, "parallel_mark", json_true());
+# else
+    (void)json_object_set_new(c, "parallel_mark", json_false());
+# endif
+  (void)json_object_set_new(c, "markers",
+                            json_integer((json_int_t)GC_get_parallel() + 1));
+  (void)json_object_set_new(c, "all_interior_pointers",
+                            json_boolean(GC_all_interior_pointers));
+  (void)json_object_set_new(c, "incremental",
+                            json_boolean(GC_is_incremental_mode()));
+# ifdef USE_MUNMAP
+    (void)json_object_set_new(c, "munmap", json_true());
+# else
+    (void)json_object_set_new(c, "munmap", json_false());
+# endif
+  (void)json_object_set_new(h, "config", c);
+  c = NULL;
+
+  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  (void)json_object_set_new(h, "executable", dump_json_path(exe));
+# ifdef GCA_HAVE_DL_ITERATE_PHDR
+    {
+      struct dump_modules_arg a;
+
+      a.modules = modules;
+      a.exe = exe;
+      (void)dl_iterate_phdr(dump_module_cb, &a);
+    }
+# endif
+  (void)json_object_set_new(h, "modules", modules);
+  modules = NULL;
+
+  s = json_dumps(h, JSON_COMPACT);
+  if (s != NULL) {
+    size_t l = strlen(s);
+    char *t = (char *)realloc(s, l + 2);
+
+    if (NULL == t) {
+      free(s);
+      s = NULL;
+    } else {
+      s = t;
+      s[l] = '\n';
+      s[l + 1] = '\0';
+      *len = l + 1;
+    }
+  }
+out:
+  json_decref(h);
+  json_decref(c);
+  json_decref(modules);
+  return s;
+}
+
+/* ---- start and stop ----------------------------------------------------- */
+
+/* Expand %p (the pid) and %% in tmpl into dump.path; 0 if it fits.     */
+static int dump_expand_path(const char *tmpl)
+{
+  size_t o = 0;
+  const char *p;
+
+  for (p = tmpl; *p != '\0'; p++) {
+    char pid[32];
+    const char *add = pid;
+
+    if ('%' == p[0] && 'p' == p[1]) {
+      (void)snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+      p++;
+    } else if ('%' == p[0] && '%' == p[1]) {
+      pid[0] = '%'; pid[1] = '\0';
+      p++;
+    } else {
+      pid[0] = *p; pid[1] = '\0';
+    }
+    if (o + strlen(add) >= sizeof(dump.path)) return -1;
+    strcpy(dump.path + o, add);
+    o += strlen(add);
+  }
+  dump.path[o] = '\0';
+  return 0;
+}
+
+/* Everything opened by a start that failed or a stop: closed, freed.   */
+static void dump_release(void)
+{
+  if (dump.zs_ready) (void)deflateEnd(&dump.zs);
+  dump.zs_ready = 0;
+  if (dump.fd >= 0) (void)close(dump.fd);
+  dump.fd = -1;
+  if (dump.ring != NULL) (void)munmap(dump.ring, dump.cap);
+  dump.ring = NULL;
+  dump.head = dump.tail = 0;
+  dump.stopping = 0;
+}
+
+/* dump_ctl held.  Flush everything queued, write the trailer, join.    */
+static int dump_stop_locked(void)
+{
+  if (!dump.running) return GC_SUCCESS;
+  if (dump.pid != getpid()) {
+    /* A forked child: the file is the parent's, and so is the writer  */
+    /* thread.  Free our copies without writing a byte; the mutexes    */
+    /* may have been caught held at fork().                             */
+    dump.running = 0;
+    dump.open = 0;
+    dump.warn_pending = 0;
+    dump_release();
+    (void)pthread_mutex_init(&dump_prod_mu, NULL);
+    (void)pthread_mutex_init(&dump_mu, NULL);
+    (void)pthread_cond_init(&dump_cv, NULL);
+    return GC_SUCCESS;
+  }
+  (void)pthread_mutex_lock(&dump_prod_mu);   /* no producer inside */
+  GCA_STORE(&dump.open, 0);
+  (void)pthread_mutex_unlock(&dump_prod_mu);
+  (void)pthread_mutex_lock(&dump_mu);
+  GCA_STORE(&dump.stopping, 1);
+  (void)pthread_cond_signal(&dump_cv);
+  (void)pthread_mutex_unlock(&dump_mu);
+  (void)pthread_join(dump.thread, NULL);
+  dump.running = 0;
+  dump_release();
+  dump_report_pending();
+  return GC_SUCCESS;
+}
+
+static void dump_atexit(void)
+{
+  if (dump.pid != getpid()) return;
+  (void)pthread_mutex_lock(&dump_ctl);
+  (void)dump_stop_locked();
+  (void)pthread_mutex_unlock(&dump_ctl);
+}
+
+/* dump_ctl held, no dump running.                                      */
+static int dump_start_locked(const char *tmpl)
+{
+  char *header;
+  size_t header_len = 0;
+  int err;
+  sigset_t all, old;
+
+  dump.fd = -1;
+  if (dump_expand_path(tmpl) != 0) {
+    (void)snprintf(dump.path, sizeof(dump.path), "%.64s...", tmpl);
+    dump_warn("cannot open dump file", dump.path, ENAMETOOLONG);
+    return GC_ERROR;
+  }
+  dump.fd = open(dump.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (dump.fd < 0) {
+    dump_warn("cannot open dump file", dump.path, errno);
+    return GC_ERROR;
+  }
+
+  dump.cap = dump_buffer_setting;
+  dump.ring = (char *)gca_os_alloc(dump.cap);
+  BZERO(&dump.zs, sizeof(dump.zs));
+  dump.zs.zalloc = dump_zalloc;
+  dump.zs.zfree = dump_zfree;
+  if (NULL == dump.ring
+      || deflateInit2(&dump.zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
+                      15 + 16 /* gzip */, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    dump_warn("cannot set up dump file", dump.path, ENOMEM);
+    dump_release();
+    return GC_NO_MEMORY;
+  }
+  dump.zs_ready = 1;
+
+  /* The header, written here rather than by the writer thread, so that */
+  /* a file that cannot be written (/dev/full) fails the start.         */
+  header = dump_header(&header_len);
+  if (NULL == header) {
+    dump_warn("cannot build the header of dump file", dump.path, ENOMEM);
+    dump_release();
+    return GC_NO_MEMORY;
+  }
+  err = dump_deflate(header, header_len, Z_SYNC_FLUSH);
+  free(header);
+  if (err != 0) {
+    dump_warn("cannot write dump file", dump.path, err);
+    dump_release();
+    return GC_ERROR;
+  }
+
+  dump.pid = getpid();
+  dump.head = dump.tail = 0;
+  dump.stopping = 0;
+  dump.warn_pending = 0;
+  /* The writer runs with every signal blocked: no handler of the       */
+  /* program, nor a process-directed signal, ever lands on it.          */
+  (void)sigfillset(&all);
+  (void)pthread_sigmask(SIG_SETMASK, &all, &old);
+  err = pthread_create(&dump.thread, NULL, dump_writer_main, NULL);
+  (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (err != 0) {
+    dump_warn("cannot start the writer of dump file", dump.path, err);
+    dump_release();
+    return GC_ERROR;
+  }
+  dump.running = 1;
+  (void)pthread_mutex_lock(&dump_prod_mu);
+  GCA_STORE(&dump.open, 1);
+  (void)pthread_mutex_unlock(&dump_prod_mu);
+  if (!dump_atexit_done) {
+    dump_atexit_done = 1;
+    (void)atexit(dump_atexit);
+  }
+  return GC_SUCCESS;
+}
+
+GC_INNER int gca_dump_open(const char *path_template)
+{
+  int res;
+
+  if (NULL == path_template || '\0' == path_template[0]) return GC_ERROR;
+  (void)pthread_mutex_lock(&dump_ctl);
+  (void)dump_stop_locked();
+  res = dump_start_locked(path_template);
+  (void)pthread_mutex_unlock(&dump_ctl);
+  if (GC_SUCCESS == res) gca_set_on(1);
+  return res;
+}
+
+GC_INNER void gca_dump_set_buffer(size_t bytes)
+{
+  if (0 == bytes) bytes = DUMP_DEFAULT_BUFFER;
+  if (bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
+  bytes = (bytes + 4095) & ~(size_t)4095;     /* whole pages for mmap */
+  dump_buffer_setting = bytes;
+}
+
+/* ---- the collector side ------------------------------------------------- */
 
 GC_INNER int gca_dump_submit(const char *line, size_t len)
 {
-  (void)line; (void)len;
-  writer_dropped++;
+  size_t off, first, tail;
+
+  dump_report_pending();
+  if (!GCA_LOAD(&dump.open) || 0 == len || dump.pid != getpid())
+    goto drop;
+  if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
+  tail = dump.tail;                   /* only producers write it */
+  if (!dump.open || dump.cap - (tail - DUMP_LOAD_ACQ(&dump.head)) < len) {
+    (void)pthread_mutex_unlock(&dump_prod_mu);
+    goto drop;
+  }
+  off = tail % dump.cap;
+  first = dump.cap - off;
+  if (first > len) first = len;
+  BCOPY(line, dump.ring + off, first);
+  if (first < len) BCOPY(line + first, dump.ring, len - first);
+  DUMP_STORE_REL(&dump.tail, tail + len);
+  (void)pthread_mutex_unlock(&dump_prod_mu);
+  if (pthread_mutex_trylock(&dump_mu) == 0) {
+    (void)pthread_cond_signal(&dump_cv);
+    (void)pthread_mutex_unlock(&dump_mu);
+  }
+  return 0;
+
+drop:
+  GCA_ADD(&dump_dropped, 1);
   return 1;
 }
 
 GC_INNER word gca_dump_take_dropped(void)
 {
-  word d = writer_dropped;
+# if defined(__GNUC__) || defined(__clang__)
+    return __atomic_exchange_n(&dump_dropped, 0, __ATOMIC_RELAXED);
+# else
+    word d = dump_dropped;
 
-  writer_dropped = 0;
-  return d;
+    dump_dropped = 0;
+    return d;
+# endif
 }
 
 GC_INNER int gca_dump_is_open(void)
 {
-  return 0;
+  dump_report_pending();
+  return GCA_LOAD(&dump.open) && dump.pid == getpid();
 }
 
-#endif /* !GC_ACC_DISABLE */
+/* ---- the public API (gc_accounting.h) ----------------------------------- */
+
+GC_API int GC_CALL GC_acc_dump_start(const char *path)
+{
+  if (NULL == path || '\0' == path[0]) return GC_ERROR;
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  return gca_dump_open(path);
+}
+
+GC_API int GC_CALL GC_acc_dump_stop(void)
+{
+  int res;
+
+  (void)pthread_mutex_lock(&dump_ctl);
+  res = dump_stop_locked();
+  (void)pthread_mutex_unlock(&dump_ctl);
+  return res;
+}
+
+GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+{
+  gca_dump_set_buffer(bytes);
+}
+
+/* Test-only (tests/unit/test_dump_*.c; not in gc_accounting.h): submit */
+/* one line as the collector would, with the allocation lock held.      */
+GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
+{
+  int res;
+  DCL_LOCK_STATE;
+
+  LOCK();
+  res = gca_dump_submit(line, len);
+  UNLOCK();
+  return res;
+}
+
+#else /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */
+
+# ifdef GCA_DUMP_UNSUPPORTED
+    static word dump_dropped = 0;
+
+    GC_INNER int gca_dump_submit(const char *line, size_t len)
+    {
+      (void)line; (void)len;
+      dump_dropped++;
+      return 1;
+    }
+
+    GC_INNER word gca_dump_take_dropped(void)
+    {
+      word d = dump_dropped;
+
+      dump_dropped = 0;
+      return d;
+    }
+
+    GC_INNER int gca_dump_is_open(void) { return 0; }
+
+    GC_INNER int gca_dump_open(const char *path_template)
+    {
+      (void)path_template;
+      WARN("gcacc: dump files are not supported on this platform\n", 0);
+      return GC_UNIMPLEMENTED;
+    }
+
+    GC_INNER void gca_dump_set_buffer(size_t bytes) { (void)bytes; }
+# endif
+
+GC_API int GC_CALL GC_acc_dump_start(const char *path)
+{
+  (void)path;
+  return GC_UNIMPLEMENTED;
+}
+
+GC_API int GC_CALL GC_acc_dump_stop(void)
+{
+  return GC_UNIMPLEMENTED;
+}
+
+GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+{
+  (void)bytes;
+}
+
+GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
+{
+  (void)line; (void)len;
+  return GC_UNIMPLEMENTED;
+}
+
+#endif /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */

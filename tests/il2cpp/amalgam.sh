@@ -31,5 +31,5 @@ nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' GC_acc_get_stats$' || {
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
   -DGC_THREADS "$srcdir/tests/unit/test_counters.c" "$out/gc-il2cpp.o" \
-  -lpthread -lz ${GCACC_EXTRA_LIBS:-}
+  -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_counters-il2cpp"

@@ -1,0 +1,188 @@
+/*
+ * census.c: what the mark bits say at the end of each collection.
+ *
+ * At GC_ACC_ON_COLLECTION_END (lock held, world running, the sweep only
+ * started, mark bits still this collection's) the census counts, per kind
+ * and size class, live objects and bytes, bytes of in-use blocks, and free
+ * slots, by visiting each in-use block header once (GC_apply_to_all_blocks)
+ * and counting the set mark bits (or mark bytes) of its object starts, a
+ * popcount over at most MARK_BITS_SZ words per block.  It never touches the
+ * objects themselves: no second walk of the heap.  Blocks the collection
+ * found empty were already freed by GC_start_reclaim and are free blocks
+ * now; lazily swept blocks keep their mark bits until the next mark, so the
+ * counts describe this collection's mark whatever the sweep does later.
+ * Also the timing of the collection (mark begin/end hooks).  Never
+ * allocates; all state is read and written under the allocation lock.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#include <time.h>
+
+GC_INNER struct gca_census gca_last_census;
+
+static word census_t_start = 0;     /* first mark begin of this cycle  */
+static word census_t_mark = 0;      /* current mark attempt's begin    */
+static word census_mark_ns = 0;     /* summed over attempts            */
+static int census_pending = 0;      /* a mark began, no end of cycle   */
+
+GC_INNER word gca_now_ns(void)
+{
+# if defined(CLOCK_MONOTONIC) && !defined(MSWIN32) && !defined(MSWINCE)
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+    return (word)ts.tv_sec * 1000000000u + (word)ts.tv_nsec;
+# elif !defined(NO_CLOCK)
+    /* Millisecond clock of the platform, from an arbitrary origin.     */
+    static CLOCK_TYPE t0;
+    static int t0_set = 0;
+    CLOCK_TYPE t;
+
+    GET_TIME(t);
+    if (!t0_set) {
+      t0 = t;
+      t0_set = 1;
+    }
+    return (word)MS_TIME_DIFF(t, t0) * 1000000u;
+# else
+    return 0;
+# endif
+}
+
+GC_INNER void gca_census_mark_begin(void)
+{
+  word now = gca_now_ns();
+
+  if (!census_pending) {
+    census_pending = 1;
+    census_t_start = now;
+    census_mark_ns = 0;
+  }
+  census_t_mark = now;
+}
+
+GC_INNER void gca_census_mark_end(int done)
+{
+  (void)done;   /* an abandoned attempt's time still counts as marking */
+  if (census_pending) census_mark_ns += gca_now_ns() - census_t_mark;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+# define census_popcount(w) \
+        ((word)__builtin_popcountll((unsigned long long)(w)))
+#else
+  static word census_popcount(word w)
+  {
+    word n = 0;
+
+    while (w != 0) {
+      w &= w - 1;
+      n++;
+    }
+    return n;
+  }
+#endif
+
+/* Set marks among mark indexes [0, limit).  Marks are only ever set at  */
+/* object starts, so counting every set bit (byte) below the final,      */
+/* always-set one counts the marked objects.                             */
+static word census_count_marks(hdr *hhdr, word limit)
+{
+  word n = 0, i;
+# ifdef USE_MARK_BYTES
+    /* Each mark byte is 0 or 1, so a word's popcount is its set bytes. */
+    const word *w = (const word *)(void *)hhdr->hb_marks;
+    word full = limit / sizeof(word);
+
+    for (i = 0; i < full; i++) {
+      if (w[i] != 0) n += census_popcount(w[i]);
+    }
+    for (i = full * sizeof(word); i < limit; i++)
+      n += hhdr->hb_marks[i] != 0;
+# else
+    word full = limit / CPP_WORDSZ;
+
+    for (i = 0; i < full; i++) {
+      if (hhdr->hb_marks[i] != 0) n += census_popcount(hhdr->hb_marks[i]);
+    }
+    if (limit % CPP_WORDSZ != 0)
+      n += census_popcount(hhdr->hb_marks[full]
+                & (((word)1 << (limit % CPP_WORDSZ)) - 1));
+# endif
+  return n;
+}
+
+static void census_visit(struct hblk *h, word dummy)
+{
+  hdr *hhdr = HDR(h);
+  word sz = hhdr->hb_sz;
+  unsigned k = hhdr->hb_obj_kind;
+  struct gca_census *c = &gca_last_census;
+
+  (void)dummy;
+  if (k >= MAXOBJKINDS) return;
+  if (sz > MAXOBJBYTES) {
+    word bytes = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
+    struct gca_class_census *cc = &c->c[k][gca_class_of(bytes)];
+    struct gca_kind_census *kc = &c->kinds[k];
+
+    cc->reserved_bytes += bytes;
+    kc->large_reserved_bytes += bytes;
+    if (mark_bit_from_hdr(hhdr, 0)) {
+      cc->live_objs++;
+      cc->live_bytes += bytes;
+      kc->large_live_objs++;
+      kc->large_live_bytes += bytes;
+    }
+  } else {
+    word n_objs = HBLK_OBJS(sz);
+    word marked = census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+    struct gca_class_census *cc = &c->c[k][gca_class_of(sz)];
+
+    if (marked > n_objs) marked = n_objs;   /* cannot happen */
+    cc->live_objs += marked;
+    cc->live_bytes += marked * sz;
+    cc->reserved_bytes += HBLKSIZE;
+    cc->free_slots += n_objs - marked;
+  }
+}
+
+GC_INNER void gca_census_take(void)
+{
+  struct gca_census *c = &gca_last_census;
+  unsigned k, cls;
+
+  BZERO(c, sizeof(*c));
+  GC_apply_to_all_blocks(census_visit, 0);
+  for (k = 0; k < MAXOBJKINDS; k++) {
+    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
+      c->live_objs += c->c[k][cls].live_objs;
+      c->live_bytes += c->c[k][cls].live_bytes;
+      c->reserved_bytes += c->c[k][cls].reserved_bytes;
+    }
+  }
+  c->gc_no = GC_gc_no;
+  c->valid = 1;
+}
+
+GC_INNER void gca_census_collection_end(void)
+{
+  word t_end = gca_now_ns();
+  word t_start = census_pending ? census_t_start : t_end;
+  word mark_ns = census_pending ? census_mark_ns : 0;
+  word t_done;
+
+  census_pending = 0;
+  gca_census_take();
+  t_done = gca_now_ns();
+  gca_last_census.t_start_ns = t_start;
+  gca_last_census.t_end_ns = t_end;
+  gca_last_census.mark_ns = mark_ns;
+  gca_last_census.census_ns = t_done - t_end;
+  if (gca_dump_is_open()) gca_record_emit(1);
+}
+
+#endif /* !GC_ACC_DISABLE */

@@ -1,0 +1,68 @@
+/*
+ * heapgrow.c: heap growth events.
+ *
+ * Remembers the last heap-block request (GC_allochblk entry) until a block
+ * is handed out; when the heap grows (GC_add_to_heap), records that
+ * request as the one that forced the growth, together with the free-block
+ * books at that moment (free bytes, largest free block: read from
+ * freelist.c's incremental books, never by walking the lists), the bytes
+ * added and the heap size after.  Events wait in a bounded array until the
+ * next record takes them; more than GCA_MAX_GROWS between two records are
+ * counted as lost.  Lock held throughout; no allocation at all.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+static struct gca_grow_event grow_events[GCA_MAX_GROWS];
+static unsigned grow_n = 0;
+static word grow_lost = 0;
+GC_INNER struct gca_grow_event gca_last_grow;
+
+static int grow_req_pending = 0;
+static word grow_req_bytes = 0;
+static int grow_req_kind = -1;
+
+GC_INNER void gca_heapgrow_request(size_t sz, int kind, unsigned flags)
+{
+  (void)flags;
+  grow_req_pending = 1;
+  grow_req_bytes = (word)sz;
+  grow_req_kind = kind;
+}
+
+GC_INNER void gca_heapgrow_satisfied(void)
+{
+  grow_req_pending = 0;
+}
+
+GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes)
+{
+  struct gca_grow_event e;
+
+  (void)p;
+  e.t_ns = gca_now_ns();
+  e.req_bytes = grow_req_pending ? grow_req_bytes : 0;
+  e.req_kind = grow_req_pending ? (signed_word)grow_req_kind : -1;
+  e.free_bytes = gca_fl_total_bytes;
+  e.largest_free_bytes = gca_freelist_largest();
+  e.grow_bytes = (word)bytes;
+  e.heap_bytes_after = GC_heapsize + (word)bytes;
+  gca_last_grow = e;
+  if (grow_n < GCA_MAX_GROWS) grow_events[grow_n++] = e;
+  else grow_lost++;
+}
+
+GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out, word *lost)
+{
+  unsigned n = grow_n;
+
+  BCOPY(grow_events, out, n * sizeof(struct gca_grow_event));
+  *lost = grow_lost;
+  grow_n = 0;
+  grow_lost = 0;
+  return n;
+}
+
+#endif /* !GC_ACC_DISABLE */

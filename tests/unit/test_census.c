@@ -1,0 +1,341 @@
+/*
+ * test_census.c: the census counts exactly the objects a collection marks.
+ *
+ * For every kind (normal, pointer-free, uncollectable, gcj, typed, and one
+ * made with GC_new_kind) allocates known numbers of objects in size classes
+ * of its own, keeps a known subset reachable from a global array, collects,
+ * and checks that the live counts of those classes grew by exactly the
+ * kept objects since a baseline census (uncollectable objects stay live
+ * until GC_free, reachable or not).  Then the same with 8 threads
+ * allocating concurrently, joined before the final collection.  Objects
+ * are allocated in functions that return, and the stack is cleared before
+ * collecting, so no stale pointer keeps a dropped object.
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_gcj.h"
+#include "gc_typed.h"
+#include "gc_mark.h"
+#include "gc_accounting.h"
+#include "../check.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define NOINLINE __attribute__((noinline))
+
+#define N_OBJS 120      /* allocated per kind (single thread)           */
+#define N_LARGE 9       /* large objects                                */
+#define N_THREADS 8
+#define T_OBJS 500      /* allocated per thread and kind                */
+
+struct vtable { void *dummy; GC_word descr; };
+static struct vtable vt = { NULL, 0 };
+
+enum { K_NORMAL, K_PTRFREE, K_UNCOLL, K_GCJ, K_TYPED, K_CUSTOM, K_LARGE,
+       N_CASES };
+static const char *case_name[N_CASES] = {
+  "normal", "ptrfree", "uncollectable", "gcj", "typed", "custom", "large"
+};
+/* Requested sizes: above the thread-local free lists' limit (so each    */
+/* object comes from the global lists, emptied by every collection) and */
+/* in distinct classes.                                                  */
+static const size_t case_size[N_CASES] = {
+  456, 520, 584, 648, 712, 776, 20000
+};
+
+static int case_kind[N_CASES];
+static unsigned case_class[N_CASES];
+static GC_word case_granted[N_CASES];
+static GC_descr typed_descr;
+static int custom_kind;
+
+/* Roots.  Volatile: stores nothing reads must not be optimized away.   */
+static void *volatile keep[N_CASES][N_OBJS];
+static void *volatile tkeep[N_THREADS][3][T_OBJS];
+/* Kept objects per thread, case and class of their granted size: the  */
+/* thread-local free lists may hand out a larger slot than the request */
+/* rounds to (their refill asks for whole granules plus bdwgc's extra  */
+/* byte), so the class is read from each object.                       */
+#define N_TCLS 64
+static GC_word tcount[N_THREADS][3][N_TCLS];
+
+static void *alloc_case(int c, size_t lb)
+{
+  switch (c) {
+  case K_NORMAL: case K_LARGE: return GC_malloc(lb);
+  case K_PTRFREE: return GC_malloc_atomic(lb);
+  case K_UNCOLL: return GC_malloc_uncollectable(lb);
+  case K_GCJ: return GC_gcj_malloc(lb, &vt);
+  case K_TYPED: return GC_malloc_explicitly_typed(lb, typed_descr);
+  default: return GC_generic_malloc(lb, custom_kind);
+  }
+}
+
+/* Zero a good part of the stack below us, where dead frames held       */
+/* pointers.                                                             */
+static NOINLINE void clear_stack(void)
+{
+  volatile char buf[64 * 1024];
+  size_t i;
+
+  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
+}
+
+static NOINLINE void collect(void)
+{
+  clear_stack();
+  GC_gcollect();
+}
+
+static GC_word live(int kind, unsigned cls, GC_word *bytes)
+{
+  struct GC_acc_class_stats_s s;
+
+  memset(&s, 0, sizeof(s));
+  CHECK_EQ(GC_acc_get_class_stats(kind, cls, &s, sizeof(s)), sizeof(s));
+  if (bytes != NULL) *bytes = s.live_bytes;
+  return s.live_objs;
+}
+
+/* Class of each case, from one probe object (freed again).             */
+static NOINLINE void probe_classes(void)
+{
+  int c;
+
+  for (c = 0; c < N_CASES; c++) {
+    void *p = alloc_case(c, case_size[c]);
+    GC_word g = GC_size(p);
+
+    if (case_size[c] > 2048) g = (g + 4095) / 4096 * 4096;
+    case_granted[c] = g;
+    case_class[c] = GC_acc_size_class(g);
+    GC_free(p);
+  }
+  case_kind[K_NORMAL] = case_kind[K_LARGE] = 1;  /* NORMAL */
+  case_kind[K_PTRFREE] = 0;                      /* PTRFREE */
+  case_kind[K_UNCOLL] = 2;                       /* UNCOLLECTABLE */
+}
+
+/* Allocate n objects of case c; keep those with i % 3 == 0 (and, for   */
+/* uncollectable ones, free those with i % 3 == 1).  Returns how many    */
+/* should be live.                                                       */
+static NOINLINE unsigned alloc_some(int c, unsigned n)
+{
+  unsigned i, expect = 0;
+
+  for (i = 0; i < n; i++) {
+    void *p = alloc_case(c, case_size[c]);
+
+    if (i % 3 == 0) {
+      keep[c][i] = p;
+      expect++;
+    } else if (c == K_UNCOLL) {
+      if (i % 3 == 1) GC_free(p);
+      else expect++;    /* unreachable, yet uncollectable: live */
+    }
+  }
+  return expect;
+}
+
+static unsigned expected[N_CASES];
+
+static void *alloc_all(void *arg)
+{
+  int c;
+
+  (void)arg;
+  for (c = 0; c < N_CASES; c++)
+    expected[c] = alloc_some(c, c == K_LARGE ? N_LARGE : N_OBJS);
+  return NULL;
+}
+
+static NOINLINE void keep_one(int c)
+{
+  keep[c][0] = alloc_case(c, case_size[c]);
+}
+
+static unsigned thread_case[3] = { K_NORMAL, K_PTRFREE, K_GCJ };
+/* Small sizes: these go through the thread-local free lists, which the */
+/* exiting thread hands back to the global lists.                        */
+static const size_t thread_size[3] = { 200, 264, 328 };
+
+static void *thread_main(void *arg)
+{
+  unsigned t = (unsigned)(GC_word)arg, i, j;
+
+  for (i = 0; i < T_OBJS; i++) {
+    for (j = 0; j < 3; j++) {
+      void *p;
+
+      switch (j) {
+      case 0: p = GC_malloc(thread_size[j]); break;
+      case 1: p = GC_malloc_atomic(thread_size[j]); break;
+      default: p = GC_gcj_malloc(thread_size[j], &vt); break;
+      }
+      if (i % 2 == 0) {
+        unsigned cls = GC_acc_size_class(GC_size(p));
+
+        tkeep[t][j][i] = p;
+        if (cls < N_TCLS) tcount[t][j][cls]++;
+      }
+    }
+  }
+  return NULL;
+}
+
+static NOINLINE void run_threads(void)
+{
+  pthread_t th[N_THREADS];
+  unsigned t;
+
+  for (t = 0; t < N_THREADS; t++)
+    CHECK_EQ(pthread_create(&th[t], NULL, thread_main, (void *)(GC_word)t),
+             0);
+  for (t = 0; t < N_THREADS; t++) CHECK_EQ(pthread_join(th[t], NULL), 0);
+}
+
+int main(void)
+{
+  GC_word bm[1] = { 0 };
+  GC_word base[N_CASES], base_bytes[N_CASES];
+  static GC_word tbase[3][N_TCLS], texpect[3][N_TCLS];
+  unsigned expect[N_CASES];
+  struct GC_acc_stats_s st;
+  int c;
+  unsigned j;
+
+  GC_INIT();
+  /* bdwgc keeps the address just past its last heap mapping in a static */
+  /* (os_dep.c GC_unix_mmap_get_mem: last_addr, a hint for the next      */
+  /* mmap).  The static is a conservative root: once the heap grows      */
+  /* adjacently, that address is the start of a heap block and pins the  */
+  /* object allocated there.  Growing the heap once, up front, keeps     */
+  /* every block this test allocates away from that address.             */
+  CHECK(GC_expand_hp(64 << 20));
+  CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+  GC_init_gcj_malloc(0, NULL);
+  GC_set_bit(bm, 0);
+  typed_descr = GC_make_descriptor(bm, 1);
+  custom_kind = GC_new_kind(GC_new_free_list(), GC_DS_LENGTH, 1, 1);
+  case_kind[K_GCJ] = -1;
+  probe_classes();
+  /* The kinds of gcj, typed and custom objects: the one whose count in */
+  /* the class grows by one when one object is kept.                     */
+  for (c = K_GCJ; c <= K_CUSTOM; c++) {
+    int k;
+    GC_word before[16];
+
+    collect();
+    for (k = 0; k < 16; k++) before[k] = live(k, case_class[c], NULL);
+    keep_one(c);
+    collect();
+    case_kind[c] = -1;
+    for (k = 0; k < 16; k++) {
+      if (live(k, case_class[c], NULL) == before[k] + 1) case_kind[c] = k;
+    }
+    if (!CHECK(case_kind[c] >= 3))
+      fprintf(stderr, "  no kind found for %s\n", case_name[c]);
+    keep[c][0] = NULL;
+  }
+  CHECK_EQ(case_kind[K_CUSTOM], custom_kind);
+
+  /* Baseline, then the allocations, then the census.                   */
+  collect();
+  for (c = 0; c < N_CASES; c++)
+    base[c] = live(case_kind[c] < 0 ? 0 : case_kind[c], case_class[c],
+                   &base_bytes[c]);
+  /* In a thread of its own, whose stack and registers die with it.     */
+  {
+    pthread_t th;
+
+    CHECK_EQ(pthread_create(&th, NULL, alloc_all, NULL), 0);
+    CHECK_EQ(pthread_join(th, NULL), 0);
+  }
+  for (c = 0; c < N_CASES; c++) expect[c] = expected[c];
+  collect();
+  for (c = 0; c < N_CASES; c++) {
+    GC_word bytes;
+    GC_word n = live(case_kind[c] < 0 ? 0 : case_kind[c], case_class[c],
+                     &bytes);
+    struct GC_acc_class_stats_s s;
+
+    if (!CHECK_EQ(n - base[c], expect[c]))
+      fprintf(stderr, "  case %s (kind %d, class %u)\n", case_name[c],
+              case_kind[c], case_class[c]);
+    CHECK_EQ(bytes - base_bytes[c], expect[c] * case_granted[c]);
+
+    GC_acc_get_class_stats(case_kind[c], case_class[c], &s, sizeof(s));
+    CHECK(s.reserved_bytes >= s.live_bytes);
+    if (c != K_LARGE) {
+      /* Every slot of every block of the class is live or free.        */
+      CHECK_EQ(s.reserved_bytes / 4096 * (4096 / case_granted[c]),
+               s.live_objs + s.free_slots);
+    } else {
+      CHECK_EQ(s.free_slots, 0);
+    }
+  }
+  CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
+  CHECK(st.live_objs > 0);
+  CHECK(st.reserved_bytes >= st.live_bytes);
+  CHECK_EQ(st.census_gc_no, GC_get_gc_no());
+  printf("census: %lu live objects, %lu live bytes, %lu reserved; "
+         "mark %lu ns, census %lu ns\n", (unsigned long)st.live_objs,
+         (unsigned long)st.live_bytes, (unsigned long)st.reserved_bytes,
+         (unsigned long)st.mark_ns, (unsigned long)st.census_ns);
+
+  /* Dropping the kept objects brings the counts back to the baseline.  */
+  memset((void *)keep, 0, sizeof(keep));
+  collect();
+  for (c = 0; c < N_CASES; c++) {
+    GC_word n = live(case_kind[c] < 0 ? 0 : case_kind[c], case_class[c],
+                     NULL);
+
+      /* Uncollectable objects never freed stay live.                   */
+    if (!CHECK_EQ(n - base[c], c == K_UNCOLL ? expect[c] : 0))
+      fprintf(stderr, "  case %s after drop\n", case_name[c]);
+  }
+
+  /* Threads.                                                            */
+  collect();
+  for (j = 0; j < 3; j++) {
+    unsigned cls;
+
+    for (cls = 0; cls < N_TCLS; cls++)
+      tbase[j][cls] = live(case_kind[thread_case[j]], cls, NULL);
+  }
+  run_threads();
+  collect();
+  CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
+  if (!CHECK_EQ(st.census_gc_no, GC_get_gc_no()))
+    fprintf(stderr, "  no census of the last collection\n");
+  {
+    unsigned t, cls;
+
+    for (t = 0; t < N_THREADS; t++) {
+      for (j = 0; j < 3; j++) {
+        for (cls = 0; cls < N_TCLS; cls++)
+          texpect[j][cls] += tcount[t][j][cls];
+      }
+    }
+    for (j = 0; j < 3; j++) {
+      GC_word total = 0;
+
+      for (cls = 0; cls < N_TCLS; cls++) {
+        GC_word n;
+
+        if (0 == texpect[j][cls]) continue;
+        total += texpect[j][cls];
+        n = live(case_kind[thread_case[j]], cls, NULL);
+        if (!CHECK_EQ(n - tbase[j][cls], texpect[j][cls]))
+          fprintf(stderr, "  threads, case %s, class %u (%lu %lu)\n",
+                  case_name[thread_case[j]], cls, (unsigned long)n,
+                  (unsigned long)tbase[j][cls]);
+      }
+      CHECK_EQ(total, N_THREADS * (T_OBJS / 2));
+    }
+  }
+  return check_done("test_census");
+}

@@ -1,0 +1,156 @@
+/*
+ * test_frag.c: the free-block books, the largest free block, the
+ * fragmentation index, and heap growth events.
+ *
+ * Allocates 65 large pointer-free objects of 16 heap blocks each, drops
+ * every other one inside the longest run of address-contiguous objects
+ * (so each hole lies between two live objects and merges with nothing),
+ * collects, and checks the books gained exactly those holes: 16-block
+ * free blocks, their bytes, the largest free block and the fragmentation
+ * index in exact integer arithmetic, and agreement with bdwgc's own free
+ * byte count.  Then, with collections disabled, requests an object larger
+ * than the largest free block and checks the heap growth it forces was
+ * recorded with that request and the free bytes of the moment.
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_accounting.h"
+#include "../check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NOINLINE __attribute__((noinline))
+#define N 65
+#define OBJ_BYTES ((GC_word)65536)       /* 16 blocks of 4 KiB           */
+#define LB (OBJ_BYTES - 64)      /* leaves room for bdwgc's extra byte */
+
+static void *objs[N];
+
+static int cmp_ptr(const void *a, const void *b)
+{
+  GC_word x = (GC_word)*(void *const *)a, y = (GC_word)*(void *const *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static NOINLINE void clear_stack(void)
+{
+  volatile char buf[64 * 1024];
+  size_t i;
+
+  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
+}
+
+static NOINLINE void collect(void)
+{
+  clear_stack();
+  GC_gcollect();
+}
+
+static NOINLINE void alloc_all(void)
+{
+  unsigned i;
+
+  for (i = 0; i < N; i++) objs[i] = GC_malloc_atomic(LB);
+  qsort(objs, N, sizeof(objs[0]), cmp_ptr);
+}
+
+static void stats(struct GC_acc_stats_s *s)
+{
+  CHECK_EQ(GC_acc_get_stats(s, sizeof(*s)), sizeof(*s));
+  /* The books agree with bdwgc's own count (free includes unmapped).  */
+  CHECK_EQ(s->free_bytes, GC_get_free_bytes() + GC_get_unmapped_bytes());
+  CHECK(s->largest_free_bytes <= s->free_bytes);
+  if (s->free_bytes != 0)
+    CHECK_EQ(s->frag_index_ppm,
+             (s->free_bytes - s->largest_free_bytes) * 1000000ull
+             / s->free_bytes);
+}
+
+int main(void)
+{
+  struct GC_acc_stats_s a, b, c;
+  struct GC_acc_grow_s g;
+  unsigned i, run_start = 0, run_len = 1, best_start = 0, best_len = 1;
+  unsigned holes = 0;
+  GC_word want;
+  void *big;
+
+  GC_INIT();
+  CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+  stats(&a);
+
+  /* An explicit expansion is a growth with no request behind it.       */
+  CHECK(GC_expand_hp(8u << 20));
+  CHECK_EQ(GC_acc_get_last_grow(&g, sizeof(g)), sizeof(g));
+  CHECK(g.t_ns != 0);
+  CHECK_EQ(g.req_bytes, 0);
+  CHECK_EQ(g.req_kind, -1);
+  CHECK(g.grow_bytes >= (8u << 20));
+  stats(&b);
+  CHECK_EQ(b.heap_grows, a.heap_grows + 1);
+  CHECK(b.largest_free_bytes >= (8u << 20));
+
+  alloc_all();
+  for (i = 1; i < N; i++) {
+    if ((GC_word)objs[i] == (GC_word)objs[i - 1] + OBJ_BYTES) {
+      run_len++;
+    } else {
+      run_start = i;
+      run_len = 1;
+    }
+    if (run_len > best_len) {
+      best_start = run_start;
+      best_len = run_len;
+    }
+  }
+  if (!CHECK(best_len >= 33))
+    fprintf(stderr, "  longest contiguous run: %u objects\n", best_len);
+  collect();
+  stats(&b);
+
+  /* Drop the odd objects of the run: each hole has live neighbours.    */
+  for (i = best_start + 1; i + 1 < best_start + best_len; i += 2) {
+    objs[i] = NULL;
+    holes++;
+  }
+  collect();
+  stats(&c);
+  CHECK_EQ(c.free_bytes - b.free_bytes, holes * OBJ_BYTES);
+  CHECK_EQ(c.largest_free_bytes,
+           b.largest_free_bytes > OBJ_BYTES ? b.largest_free_bytes
+                                            : OBJ_BYTES);
+  printf("holes %u, free %lu bytes, largest %lu, frag index %lu ppm\n",
+         holes, (unsigned long)c.free_bytes,
+         (unsigned long)c.largest_free_bytes,
+         (unsigned long)c.frag_index_ppm);
+  CHECK(c.frag_index_ppm > 0);
+
+  /* Larger than any free block, no collection allowed: the heap grows. */
+  want = c.largest_free_bytes + 16 * OBJ_BYTES;
+  GC_disable();
+  big = GC_malloc_atomic(want);
+  GC_enable();
+  CHECK(big != NULL);
+  stats(&a);
+  CHECK_EQ(a.heap_grows, c.heap_grows + 1);
+  CHECK_EQ(GC_acc_get_last_grow(&g, sizeof(g)), sizeof(g));
+  CHECK(g.req_bytes >= want);
+  CHECK_EQ(g.req_kind, 0);                /* PTRFREE */
+  CHECK_EQ(g.free_bytes, c.free_bytes);
+  CHECK(g.free_bytes >= holes * OBJ_BYTES);
+  CHECK_EQ(g.largest_free_bytes, c.largest_free_bytes);
+  CHECK(g.grow_bytes >= want);
+  CHECK_EQ(g.heap_bytes_after,
+           GC_get_heap_size() + GC_get_unmapped_bytes());
+  /* The holes are still there, with the rest of the grown section     */
+  /* beyond the big object.                                             */
+  CHECK(a.free_bytes >= c.free_bytes);
+
+  /* Without a dump, a record cannot be written.                        */
+  CHECK(GC_acc_record_now() != GC_SUCCESS);
+  return check_done("test_frag");
+}
