@@ -1,0 +1,247 @@
+/*
+ * gameloop.c: a game-loop allocation workload for the gcacc benchmarks.
+ *
+ *   gameloop [-f FRAMES] [-n OBJECTS] [-t WORKERS] [-s SEED]
+ *
+ * Every frame allocates OBJECTS (default 1500) short-lived entities, as a
+ * game's per-frame scratch state would be:
+ *   - an entity struct with pointers (GC_MALLOC), linked to a random
+ *     earlier entity of the same frame;
+ *   - its name, a string of 16..200 bytes (GC_MALLOC_ATOMIC);
+ *   - one entity in four also gets an array of 64..4096 bytes, half of
+ *     them pointer arrays (GC_MALLOC) into the frame, half plain data
+ *     (GC_MALLOC_ATOMIC);
+ *   - the frame's table of entities itself (GC_MALLOC).
+ * One entity in a hundred is kept in a retained list that lives for the
+ * whole run (its name and plain data with it; its links to the frame are
+ * cut), so the live heap grows slowly, as a level's persistent state does.
+ * Then the frame is "simulated" (every entity read) and dropped.
+ *
+ * FRAMES (default 3000) are shared between the main thread and WORKERS
+ * extra threads (default 0), each with its own retained list.  Everything
+ * is driven by a seeded xorshift PRNG, so a run is deterministic apart
+ * from the collector's timing.
+ *
+ * Only gc.h is used: it builds against pristine bdwgc 8.2.2 as well as
+ * against gcacc, whose accounting is switched on (or not) from the
+ * environment (GC_ACC_ENABLE=1, GC_ACC_DUMP=...).  Prints one line of
+ * totals ending in elapsed_ns=<wall time of the loop>.
+ */
+
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_WORKERS 16
+
+struct entity {
+  struct entity *target;   /* another entity of the same frame, or NULL  */
+  struct entity *keep;     /* next in the retained list                  */
+  char *name;              /* atomic, 16..200 bytes                      */
+  void *data;              /* 64..4096 bytes, pointers or plain data     */
+  unsigned data_len;
+  unsigned data_is_ptrs;
+  unsigned id;
+  int x, y;
+};
+
+struct worker {
+  unsigned long long rng;
+  int frames;
+  int objects;
+  struct entity *retained;       /* the long-lived set                  */
+  struct entity **volatile frame;/* the current frame (a root)          */
+  unsigned long allocs, bytes, kept;
+  unsigned long checksum;
+};
+
+static struct worker workers[MAX_WORKERS + 1];
+
+static unsigned long long next_rand(unsigned long long *s)
+{
+  /* xorshift64* */
+  unsigned long long x = *s;
+
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *s = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
+{
+  return lo + (unsigned)(next_rand(&w->rng) % (hi - lo + 1));
+}
+
+static void *die_oom(const char *what)
+{
+  fprintf(stderr, "gameloop: out of memory (%s)\n", what);
+  exit(1);
+}
+
+static void run_frame(struct worker *w, unsigned frame_no)
+{
+  int n = w->objects, i;
+  struct entity **frame;
+  unsigned long sum = 0;
+
+  frame = (struct entity **)GC_MALLOC(n * sizeof(*frame));
+  if (NULL == frame) die_oom("frame");
+  w->frame = frame;
+  w->allocs++;
+  w->bytes += n * sizeof(*frame);
+
+  for (i = 0; i < n; i++) {
+    struct entity *e = (struct entity *)GC_MALLOC(sizeof(*e));
+    unsigned len = rand_range(w, 16, 200);
+
+    if (NULL == e) die_oom("entity");
+    e->id = frame_no * (unsigned)n + (unsigned)i;
+    e->x = (int)rand_range(w, 0, 1023);
+    e->y = (int)rand_range(w, 0, 1023);
+    e->name = (char *)GC_MALLOC_ATOMIC(len);
+    if (NULL == e->name) die_oom("name");
+    (void)snprintf(e->name, len, "entity-%u-%d", frame_no, i);
+    e->target = i > 0 ? frame[rand_range(w, 0, (unsigned)i - 1)] : NULL;
+    w->allocs += 2;
+    w->bytes += sizeof(*e) + len;
+
+    if (rand_range(w, 0, 3) == 0) {
+      unsigned sz = rand_range(w, 64, 4096);
+
+      e->data_len = sz;
+      e->data_is_ptrs = rand_range(w, 0, 1);
+      if (e->data_is_ptrs) {
+        struct entity **p = (struct entity **)GC_MALLOC(sz);
+        unsigned k, np = sz / sizeof(*p);
+
+        if (NULL == p) die_oom("pointer array");
+        for (k = 0; k < np && i > 0; k += 8)
+          p[k] = frame[rand_range(w, 0, (unsigned)i - 1)];
+        e->data = p;
+      } else {
+        unsigned char *d = (unsigned char *)GC_MALLOC_ATOMIC(sz);
+
+        if (NULL == d) die_oom("data array");
+        memset(d, (int)(e->id & 0xff), sz);
+        e->data = d;
+      }
+      w->allocs++;
+      w->bytes += sz;
+    }
+    frame[i] = e;
+
+    if (rand_range(w, 0, 99) == 0) {
+      /* Keep it: cut its links into the frame so only it (and its own  */
+      /* name and plain data) outlive the frame.                        */
+      e->target = NULL;
+      if (e->data_is_ptrs) {
+        e->data = NULL;
+        e->data_len = 0;
+        e->data_is_ptrs = 0;
+      }
+      e->keep = w->retained;
+      w->retained = e;
+      w->kept++;
+    }
+  }
+
+  /* Simulate: every entity reads its neighbour and its data.            */
+  for (i = 0; i < n; i++) {
+    struct entity *e = frame[i];
+
+    sum += (unsigned long)e->x * 31u + (unsigned long)e->y + e->name[7];
+    if (e->target) sum ^= e->target->id;
+    if (e->data && !e->data_is_ptrs)
+      sum += ((unsigned char *)e->data)[e->data_len - 1];
+  }
+  w->checksum = w->checksum * 1000003u ^ sum;
+  w->frame = NULL;
+}
+
+static void *worker_main(void *arg)
+{
+  struct worker *w = (struct worker *)arg;
+  int f;
+
+  for (f = 0; f < w->frames; f++) run_frame(w, (unsigned)f);
+  return NULL;
+}
+
+static long long now_ns(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+  int frames = 3000, objects = 1500, nworkers = 0, i;
+  unsigned long long seed = 20240611ULL;
+  pthread_t th[MAX_WORKERS];
+  unsigned long allocs = 0, bytes = 0, kept = 0, checksum = 0;
+  long long t0, t1;
+
+  for (i = 1; i < argc; i++) {
+    if (i + 1 < argc && strcmp(argv[i], "-f") == 0) frames = atoi(argv[++i]);
+    else if (i + 1 < argc && strcmp(argv[i], "-n") == 0)
+      objects = atoi(argv[++i]);
+    else if (i + 1 < argc && strcmp(argv[i], "-t") == 0)
+      nworkers = atoi(argv[++i]);
+    else if (i + 1 < argc && strcmp(argv[i], "-s") == 0)
+      seed = strtoull(argv[++i], NULL, 10);
+    else {
+      fprintf(stderr, "usage: gameloop [-f FRAMES] [-n OBJECTS] "
+                      "[-t WORKERS] [-s SEED]\n");
+      return 2;
+    }
+  }
+  if (frames < 1 || objects < 1 || nworkers < 0 || nworkers > MAX_WORKERS) {
+    fprintf(stderr, "gameloop: bad arguments (workers: 0..%d)\n",
+            MAX_WORKERS);
+    return 2;
+  }
+
+  GC_INIT();
+  t0 = now_ns();
+  for (i = 0; i <= nworkers; i++) {
+    struct worker *w = &workers[i];
+
+    w->rng = seed * 2654435761ULL + (unsigned long long)i * 0x9E3779B97F4A7C15ULL + 1;
+    w->objects = objects;
+    w->frames = frames / (nworkers + 1) + (i < frames % (nworkers + 1));
+  }
+  for (i = 1; i <= nworkers; i++) {
+    if (pthread_create(&th[i - 1], NULL, worker_main, &workers[i]) != 0) {
+      fprintf(stderr, "gameloop: cannot create worker %d\n", i);
+      return 1;
+    }
+  }
+  worker_main(&workers[0]);
+  for (i = 1; i <= nworkers; i++) pthread_join(th[i - 1], NULL);
+  t1 = now_ns();
+
+  for (i = 0; i <= nworkers; i++) {
+    allocs += workers[i].allocs;
+    bytes += workers[i].bytes;
+    kept += workers[i].kept;
+    checksum ^= workers[i].checksum;
+  }
+  printf("gameloop frames=%d objects/frame=%d workers=%d allocs=%lu "
+         "bytes=%lu retained=%lu collections=%lu heap=%lu checksum=%lx "
+         "elapsed_ns=%lld\n",
+         frames, objects, nworkers, allocs, bytes, kept,
+         (unsigned long)GC_get_gc_no(), (unsigned long)GC_get_heap_size(),
+         checksum, t1 - t0);
+  return 0;
+}
