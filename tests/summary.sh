@@ -6,7 +6,7 @@ set -u
 dir=$1
 own=$2
 total_p=0; total_f=0
-for mode in off on; do
+for mode in off on faults; do
   if [ -f "$dir/upstream-$mode.count" ]; then
     read -r run p s f < "$dir/upstream-$mode.count"
   else

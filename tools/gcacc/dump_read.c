@@ -1,0 +1,332 @@
+/*
+ * dump_read.c: streaming reader of gcacc dump files (see dump_read.h).
+ *
+ * Decompression is zlib's inflate in gzip-or-zlib mode over fixed-size
+ * input chunks, so a file of any size is read in one pass with a buffer
+ * as long as its longest record.  Concatenated gzip members are read in
+ * turn; input that does not start with the gzip magic is read as plain
+ * JSON Lines.  Records are parsed with jansson.  This is the unit the
+ * fuzz target drives: it must never crash or loop on any input.
+ */
+
+#include "dump_read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define CHUNK (64 * 1024)
+#define MAX_RECORD ((size_t)256 << 20)
+
+struct dump_reader {
+  char name[512];
+  FILE *f;                      /* NULL for memory input */
+  const unsigned char *mem;     /* memory input          */
+  size_t mem_len, mem_pos;
+  int gzip;                     /* -1 unknown, 0 plain, 1 gzip/zlib */
+  int stream_end;               /* the current gzip member ended     */
+  int input_eof;
+  int inflate_ready;
+  z_stream zs;
+  unsigned char in[CHUNK];
+  unsigned char out[CHUNK];
+  size_t out_pos, out_len;      /* decompressed bytes not yet consumed */
+  char *line;                   /* the record being assembled */
+  size_t line_len, line_cap;
+  unsigned long records;
+  unsigned long long offset;    /* uncompressed bytes consumed */
+  unsigned long long coffset;   /* compressed bytes read        */
+  unsigned long long csize;
+  char err[768];
+};
+
+static char open_err[600];
+
+static struct dump_reader *reader_new(const char *name)
+{
+  struct dump_reader *r = calloc(1, sizeof(*r));
+
+  if (r == NULL) return NULL;
+  snprintf(r->name, sizeof(r->name), "%s", name);
+  r->gzip = -1;
+  return r;
+}
+
+struct dump_reader *dump_open(const char *path, const char **err)
+{
+  struct dump_reader *r;
+  struct stat st;
+
+  r = reader_new(strcmp(path, "-") == 0 ? "<stdin>" : path);
+  if (r == NULL) {
+    *err = "out of memory";
+    return NULL;
+  }
+  r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (r->f == NULL) {
+    snprintf(open_err, sizeof(open_err), "cannot open %s: %s", path,
+             strerror(errno));
+    *err = open_err;
+    free(r);
+    return NULL;
+  }
+  if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(open_err, sizeof(open_err), "cannot read %s: Is a directory",
+             path);
+    *err = open_err;
+    if (r->f != stdin) fclose(r->f);
+    free(r);
+    return NULL;
+  }
+  if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode))
+    r->csize = (unsigned long long)st.st_size;
+  return r;
+}
+
+struct dump_reader *dump_open_mem(const void *data, size_t len,
+                                  const char *name)
+{
+  struct dump_reader *r = reader_new(name);
+
+  if (r == NULL) return NULL;
+  r->mem = data;
+  r->mem_len = len;
+  r->csize = len;
+  return r;
+}
+
+/* Raw input: up to CHUNK bytes into r->in; 0 at end of input. */
+static size_t reader_fill(struct dump_reader *r)
+{
+  size_t n;
+
+  if (r->input_eof) return 0;
+  if (r->f != NULL) {
+    n = fread(r->in, 1, CHUNK, r->f);
+  } else {
+    n = r->mem_len - r->mem_pos;
+    if (n > CHUNK) n = CHUNK;
+    memcpy(r->in, r->mem + r->mem_pos, n);
+    r->mem_pos += n;
+  }
+  if (n == 0) r->input_eof = 1;
+  r->coffset += n;
+  return n;
+}
+
+/* Refill r->out with decompressed bytes.  Returns 1 if some are there,   */
+/* 0 at the end of input, -1 on corrupt compressed data (r->err set).     */
+static int reader_refill(struct dump_reader *r)
+{
+  r->out_pos = r->out_len = 0;
+  for (;;) {
+    int zr;
+
+    if (r->gzip == 0) {
+      size_t n = reader_fill(r);
+
+      if (n == 0) return 0;
+      memcpy(r->out, r->in, n);
+      r->out_len = n;
+      return 1;
+    }
+    if (r->zs.avail_in == 0) {
+      size_t n = reader_fill(r);
+
+      if (n == 0) return 0;
+      r->zs.next_in = r->in;
+      r->zs.avail_in = (uInt)n;
+    }
+    if (r->gzip < 0) {
+      /* First bytes decide: gzip magic or zlib header, else plain text. */
+      int gz = r->zs.avail_in >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b;
+
+      r->gzip = gz;
+      if (!gz) {
+        memcpy(r->out, r->zs.next_in, r->zs.avail_in);
+        r->out_len = r->zs.avail_in;
+        r->zs.avail_in = 0;
+        return 1;
+      }
+      if (inflateInit2(&r->zs, 15 + 32) != Z_OK) {
+        snprintf(r->err, sizeof(r->err), "cannot start decompressing %s",
+                 r->name);
+        return -1;
+      }
+      r->inflate_ready = 1;
+      r->zs.next_in = r->in;
+    }
+    if (r->stream_end) {
+      /* Another gzip member follows the one that ended. */
+      if (inflateReset(&r->zs) != Z_OK) return -1;
+      r->stream_end = 0;
+    }
+    r->zs.next_out = r->out;
+    r->zs.avail_out = CHUNK;
+    zr = inflate(&r->zs, Z_NO_FLUSH);
+    r->out_len = CHUNK - r->zs.avail_out;
+    if (zr == Z_STREAM_END) {
+      r->stream_end = 1;
+    } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+      snprintf(r->err, sizeof(r->err),
+               "corrupt compressed data in %s at compressed byte %llu "
+               "(after record %lu): %s", r->name,
+               r->coffset - r->zs.avail_in, r->records,
+               r->zs.msg ? r->zs.msg : "inflate failed");
+      return -1;
+    }
+    if (r->out_len > 0) return 1;
+    if (r->stream_end && r->zs.avail_in == 0 && r->input_eof) return 0;
+  }
+}
+
+/* Validate one parsed line as a record. */
+static enum dump_status reader_check(struct dump_reader *r, json_t *v,
+                                     unsigned long long at)
+{
+  json_t *kind = json_is_object(v) ? json_object_get(v, "record") : NULL;
+
+  if (!json_is_string(kind)) {
+    if (r->records == 0)
+      snprintf(r->err, sizeof(r->err),
+               "not a gcacc dump: %s (no header record at byte 0)", r->name);
+    else
+      snprintf(r->err, sizeof(r->err),
+               "corrupt record in %s at byte %llu (record %lu): "
+               "not an object with a \"record\" member", r->name, at,
+               r->records + 1);
+    return DUMP_ERROR;
+  }
+  if (r->records == 0 && strcmp(json_string_value(kind), "header") != 0) {
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (no header record at byte 0)", r->name);
+    return DUMP_ERROR;
+  }
+  return DUMP_RECORD;
+}
+
+enum dump_status dump_next(struct dump_reader *r, json_t **out)
+{
+  *out = NULL;
+  if (r->err[0] != '\0') return DUMP_ERROR;
+  for (;;) {
+    unsigned char *nl;
+
+    if (r->out_pos == r->out_len) {
+      int got = reader_refill(r);
+
+      if (got < 0) return DUMP_ERROR;
+      if (got == 0) {
+        int clean = r->gzip <= 0 || r->stream_end;
+
+        if (r->line_len == 0 && clean) return DUMP_END;
+        if (r->line_len == 0) {
+          snprintf(r->err, sizeof(r->err),
+                   "%s ends without its gzip trailer after byte %llu "
+                   "(the process was stopped?); using records 1-%lu",
+                   r->name, r->offset, r->records);
+        } else {
+          snprintf(r->err, sizeof(r->err),
+                   "%s ends mid-record after byte %llu; using records 1-%lu",
+                   r->name, r->offset, r->records);
+        }
+        if (r->records == 0 && r->line_len > 0) {
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (no whole header record)", r->name);
+          return DUMP_ERROR;
+        }
+        return DUMP_TRUNCATED;
+      }
+    }
+    nl = memchr(r->out + r->out_pos, '\n', r->out_len - r->out_pos);
+    {
+      size_t take = nl ? (size_t)(nl - (r->out + r->out_pos))
+                       : r->out_len - r->out_pos;
+
+      if (r->line_len + take + 1 > r->line_cap) {
+        size_t cap = r->line_cap ? r->line_cap : 4096;
+        char *p;
+
+        while (cap < r->line_len + take + 1) cap *= 2;
+        if (cap > MAX_RECORD) {
+          snprintf(r->err, sizeof(r->err),
+                   "corrupt record in %s at byte %llu (record %lu): "
+                   "longer than %zu MiB", r->name, r->offset,
+                   r->records + 1, MAX_RECORD >> 20);
+          return DUMP_ERROR;
+        }
+        p = realloc(r->line, cap);
+        if (p == NULL) {
+          snprintf(r->err, sizeof(r->err), "out of memory reading %s",
+                   r->name);
+          return DUMP_ERROR;
+        }
+        r->line = p;
+        r->line_cap = cap;
+      }
+      memcpy(r->line + r->line_len, r->out + r->out_pos, take);
+      r->line_len += take;
+      r->out_pos += take;
+    }
+    if (nl != NULL) {
+      unsigned long long at = r->offset;
+      json_error_t jerr;
+      json_t *v;
+      enum dump_status st;
+
+      r->out_pos++;                     /* the newline */
+      r->offset += r->line_len + 1;
+      if (r->line_len == 0) continue;   /* tolerate blank lines */
+      v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
+      r->line_len = 0;
+      if (v == NULL) {
+        if (r->records == 0)
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (no header record at byte 0)",
+                   r->name);
+        else
+          snprintf(r->err, sizeof(r->err),
+                   "corrupt record in %s at byte %llu (record %lu): %s",
+                   r->name, at + (unsigned long long)jerr.position,
+                   r->records + 1, jerr.text);
+        return DUMP_ERROR;
+      }
+      st = reader_check(r, v, at);
+      if (st != DUMP_RECORD) {
+        json_decref(v);
+        return st;
+      }
+      r->records++;
+      *out = v;
+      return DUMP_RECORD;
+    }
+  }
+}
+
+const char *dump_error(const struct dump_reader *r) { return r->err; }
+unsigned long dump_records(const struct dump_reader *r) { return r->records; }
+unsigned long long dump_offset(const struct dump_reader *r)
+{
+  return r->offset;
+}
+unsigned long long dump_compressed_offset(const struct dump_reader *r)
+{
+  return r->coffset;
+}
+unsigned long long dump_compressed_size(const struct dump_reader *r)
+{
+  return r->csize;
+}
+const char *dump_name(const struct dump_reader *r) { return r->name; }
+
+void dump_close(struct dump_reader *r)
+{
+  if (r == NULL) return;
+  if (r->inflate_ready) inflateEnd(&r->zs);
+  if (r->f != NULL && r->f != stdin) fclose(r->f);
+  free(r->line);
+  free(r);
+}

@@ -1,0 +1,256 @@
+/*
+ * emit.c: tables, CSV and JSON from one description (see emit.h).
+ * JSON strings are produced by jansson (json_dumps of a json_string), so
+ * names from a dump are escaped by the library, not by hand.
+ */
+
+#include "emit.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+union emit_val {
+  unsigned long long u;
+  double d;
+  char *s;
+};
+
+struct emit_table {
+  char *title;
+  struct emit_col *cols;
+  int ncols;
+  union emit_val *vals;
+  int nrows, cap;
+};
+
+static int json_first_table;
+
+struct emit_table *emit_table_new(const char *title,
+                                  const struct emit_col *cols, int ncols)
+{
+  struct emit_table *t = calloc(1, sizeof(*t));
+
+  if (t == NULL) abort();
+  t->title = strdup(title);
+  t->cols = malloc(sizeof(*cols) * (size_t)ncols);
+  if (t->title == NULL || t->cols == NULL) abort();
+  memcpy(t->cols, cols, sizeof(*cols) * (size_t)ncols);
+  t->ncols = ncols;
+  return t;
+}
+
+void emit_row(struct emit_table *t, ...)
+{
+  va_list ap;
+  int c;
+  union emit_val *row;
+
+  if (t->nrows == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 16;
+    t->vals = realloc(t->vals, sizeof(*t->vals) * (size_t)t->cap
+                               * (size_t)t->ncols);
+    if (t->vals == NULL) abort();
+  }
+  row = t->vals + (size_t)t->nrows * (size_t)t->ncols;
+  va_start(ap, t);
+  for (c = 0; c < t->ncols; c++) {
+    switch (t->cols[c].type) {
+    case COL_STR: {
+      const char *s = va_arg(ap, const char *);
+      row[c].s = strdup(s ? s : "");
+      if (row[c].s == NULL) abort();
+      break;
+    }
+    case COL_RATIO: case COL_PCT:
+      row[c].d = va_arg(ap, double);
+      break;
+    default:
+      row[c].u = va_arg(ap, unsigned long long);
+    }
+  }
+  va_end(ap);
+  t->nrows++;
+}
+
+int emit_nrows(const struct emit_table *t) { return t->nrows; }
+
+const char *emit_size(unsigned long long b, char *buf)
+{
+  if (b < 1024) snprintf(buf, 16, "%llu B", b);
+  else if (b < 1024ULL * 1024) snprintf(buf, 16, "%.1f KiB", b / 1024.0);
+  else if (b < 1024ULL * 1024 * 1024)
+    snprintf(buf, 16, "%.1f MiB", b / (1024.0 * 1024));
+  else snprintf(buf, 16, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+static void cell_text(const struct emit_col *col, const union emit_val *v,
+                      char *buf, size_t n)
+{
+  char sz[16];
+
+  switch (col->type) {
+  case COL_STR: snprintf(buf, n, "%s", v->s); break;
+  case COL_INT: snprintf(buf, n, "%llu", v->u); break;
+  case COL_BYTES: snprintf(buf, n, "%s", emit_size(v->u, sz)); break;
+  case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
+  case COL_RATIO: snprintf(buf, n, "%.3f", v->d); break;
+  case COL_PCT: snprintf(buf, n, "%.1f%%", v->d * 100.0); break;
+  }
+}
+
+/* One row of many columns reads better as "name  value" lines.        */
+static void print_vertical(const struct emit_table *t, FILE *out)
+{
+  int c, w = 0;
+  char buf[256];
+
+  for (c = 0; c < t->ncols; c++)
+    if ((int)strlen(t->cols[c].name) > w) w = (int)strlen(t->cols[c].name);
+  if (t->title[0] != '\0') fprintf(out, "%s\n", t->title);
+  for (c = 0; c < t->ncols; c++) {
+    cell_text(&t->cols[c], &t->vals[c], buf, sizeof(buf));
+    fprintf(out, "  %-*s  %s\n", w, t->cols[c].name, buf);
+  }
+}
+
+static void print_table(const struct emit_table *t, FILE *out)
+{
+  int c, r, *w = calloc((size_t)t->ncols, sizeof(int));
+  char buf[256];
+
+  if (w == NULL) abort();
+  for (c = 0; c < t->ncols; c++) {
+    w[c] = (int)strlen(t->cols[c].name);
+    if (t->cols[c].width > w[c]) w[c] = t->cols[c].width;
+    for (r = 0; r < t->nrows; r++) {
+      int l;
+
+      cell_text(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], buf,
+                sizeof(buf));
+      l = (int)strlen(buf);
+      if (l > w[c]) w[c] = l;
+    }
+  }
+  if (t->title[0] != '\0') fprintf(out, "%s\n", t->title);
+  for (c = 0; c < t->ncols; c++)
+    fprintf(out, c ? "  %*s" : "%-*s", w[c], t->cols[c].name);
+  fputc('\n', out);
+  for (r = 0; r < t->nrows; r++) {
+    for (c = 0; c < t->ncols; c++) {
+      cell_text(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], buf,
+                sizeof(buf));
+      if (t->cols[c].type == COL_STR && c == 0)
+        fprintf(out, "%-*s", w[c], buf);
+      else
+        fprintf(out, c ? "  %*s" : "%*s", w[c], buf);
+    }
+    fputc('\n', out);
+  }
+  free(w);
+}
+
+static void print_json_string(const char *s, FILE *out)
+{
+  json_t *j = json_string(s);
+  char *d = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+  fputs(d ? d : "\"\"", out);
+  free(d);
+  json_decref(j);
+}
+
+static void print_csv_string(const char *s, FILE *out)
+{
+  /* RFC 4180: quote when needed, double embedded quotes. */
+  if (strpbrk(s, ",\"\n\r") == NULL) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void print_raw(const struct emit_col *col, const union emit_val *v,
+                      FILE *out, int json)
+{
+  switch (col->type) {
+  case COL_STR:
+    if (json) print_json_string(v->s, out);
+    else print_csv_string(v->s, out);
+    break;
+  case COL_RATIO: case COL_PCT: fprintf(out, "%.6g", v->d); break;
+  default: fprintf(out, "%llu", v->u);
+  }
+}
+
+void emit_json_begin(FILE *out)
+{
+  fputc('{', out);
+  json_first_table = 1;
+}
+
+void emit_json_end(FILE *out)
+{
+  fputs("}\n", out);
+}
+
+void emit_print(struct emit_table *t, enum emit_format f, FILE *out)
+{
+  int c, r;
+
+  if (f == EMIT_TABLE) {
+    if (t->nrows == 1 && t->ncols > 6) print_vertical(t, out);
+    else print_table(t, out);
+  } else if (f == EMIT_CSV) {
+    for (c = 0; c < t->ncols; c++)
+      fprintf(out, "%s%s", c ? "," : "", t->cols[c].name);
+    fputc('\n', out);
+    for (r = 0; r < t->nrows; r++) {
+      for (c = 0; c < t->ncols; c++) {
+        if (c) fputc(',', out);
+        print_raw(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], out, 0);
+      }
+      fputc('\n', out);
+    }
+  } else {
+    if (!json_first_table) fputc(',', out);
+    json_first_table = 0;
+    print_json_string(t->title, out);
+    fputs(":[", out);
+    for (r = 0; r < t->nrows; r++) {
+      fputs(r ? ",{" : "{", out);
+      for (c = 0; c < t->ncols; c++) {
+        if (c) fputc(',', out);
+        print_json_string(t->cols[c].name, out);
+        fputc(':', out);
+        print_raw(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], out, 1);
+      }
+      fputc('}', out);
+    }
+    fputc(']', out);
+  }
+  emit_free(t);
+}
+
+void emit_free(struct emit_table *t)
+{
+  int c, r;
+
+  if (t == NULL) return;
+  for (c = 0; c < t->ncols; c++) {
+    if (t->cols[c].type != COL_STR) continue;
+    for (r = 0; r < t->nrows; r++)
+      free(t->vals[(size_t)r * t->ncols + c].s);
+  }
+  free(t->vals);
+  free(t->cols);
+  free(t->title);
+  free(t);
+}

@@ -1,0 +1,50 @@
+/*
+ * emit.h: one emitter for every view gcacc prints.
+ *
+ * A view is a table: named columns of a type, rows of values.  The same
+ * table is printed for a person (aligned, sizes in KiB/MiB, fitting 80
+ * columns), as CSV, or as JSON (an array of objects, raw numbers), so the
+ * three can never disagree.
+ */
+#ifndef GCACC_EMIT_H
+#define GCACC_EMIT_H
+
+#include <stdio.h>
+
+enum emit_format { EMIT_TABLE, EMIT_CSV, EMIT_JSON };
+
+enum emit_type {
+  COL_INT,      /* integer count                              */
+  COL_BYTES,    /* integer bytes: KiB/MiB in tables           */
+  COL_NS,       /* integer nanoseconds: ms in tables          */
+  COL_RATIO,    /* 0..1 fraction: 3 decimals                  */
+  COL_PCT,      /* 0..1 fraction shown as a percentage        */
+  COL_STR       /* text                                       */
+};
+
+struct emit_col {
+  const char *name;      /* snake_case, with unit: live_bytes, pause_ns */
+  enum emit_type type;
+  int width;             /* table width; 0: from the header           */
+};
+
+struct emit_table;
+
+struct emit_table *emit_table_new(const char *title,
+                                  const struct emit_col *cols, int ncols);
+/* Append a row: ncols values in order; COL_STR takes const char *,     */
+/* COL_RATIO/COL_PCT take double, the others unsigned long long.        */
+void emit_row(struct emit_table *t, ...);
+int emit_nrows(const struct emit_table *t);
+/* Print and free.  For EMIT_JSON, several tables printed in one run    */
+/* form one JSON object keyed by title: call emit_json_begin/end around. */
+void emit_print(struct emit_table *t, enum emit_format f, FILE *out);
+void emit_free(struct emit_table *t);
+
+void emit_json_begin(FILE *out);
+void emit_json_end(FILE *out);
+
+/* "12.3 MiB"-style size; buf must hold 16 bytes. */
+const char *emit_size(unsigned long long bytes, char *buf);
+
+#endif

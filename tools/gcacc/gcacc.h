@@ -1,0 +1,47 @@
+/*
+ * gcacc.h: what the reader's subcommands share.
+ *
+ * The reader depends only on the dump format (docs/dump-format.md), zlib
+ * and jansson: never on the collector.  Each subcommand lives in
+ * cmd_<name>.c as `int cmd_<name>(int argc, char **argv)`, with its usage
+ * lines and option table at the top of its file.
+ */
+#ifndef GCACC_H
+#define GCACC_H
+
+#include <stdio.h>
+#include "emit.h"
+
+/* Exit statuses, listed in `gcacc --help` and gcacc.1.md. */
+enum {
+  EXIT_OK = 0,          /* success                                          */
+  EXIT_FINDING = 1,     /* a finding a script may act on (diff over        */
+                        /* threshold, a leak found)                         */
+  EXIT_USAGE = 2        /* bad usage, or input that cannot be read          */
+};
+
+/* Messages in git's style: `gcacc: error: ...` / `gcacc <cmd>: error:`. */
+extern const char *gcacc_cmd;   /* the running subcommand, for messages */
+int error(const char *fmt, ...);          /* prints, returns -1         */
+void warning(const char *fmt, ...);
+int usage_error(const char *fmt, ...);    /* + "see 'gcacc X --help'";  */
+                                          /* returns EXIT_USAGE         */
+
+/* Options every view shares: --json, --csv, -o FILE, --no-progress.    */
+struct common_opts {
+  enum emit_format format;
+  const char *output;     /* NULL: stdout */
+  int progress;           /* -1 auto (only on a terminal), 0 off, 1 on */
+};
+/* If argv[*i] is a common option, consume it (and its argument) and   */
+/* return 1; 0 if it is not one; -1 on a missing argument.             */
+int common_opt(struct common_opts *o, int argc, char **argv, int *i);
+FILE *common_output(const struct common_opts *o);   /* NULL on error */
+void common_close(const struct common_opts *o, FILE *f);
+
+/* Progress on a terminal (stderr), throttled; quiet otherwise.         */
+void progress_update(int enabled, const char *what, unsigned long long done,
+                     unsigned long long total);
+void progress_done(int enabled);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * session.h: one pass over a dump, record by record.
+ *
+ * session_scan() reads a dump with dump_read.c and hands each collection
+ * or snapshot record to a visitor, parsed into the fixed fields of struct
+ * rec (sums over its rows included) and with the raw JSON for views that
+ * need the rows.  Nothing is kept between records unless the visitor keeps
+ * it, so memory is bounded by what views aggregate (per kind, class,
+ * type, callsite), never by the number of records.
+ */
+#ifndef GCACC_SESSION_H
+#define GCACC_SESSION_H
+
+#include <jansson.h>
+
+#define SESSION_MAX_KINDS 64
+#define SESSION_MAX_CLASSES 512
+
+typedef unsigned long long u64;
+
+struct rec {
+  int collection;               /* 1 "collection", 0 "snapshot"           */
+  int census;                   /* census columns filled                  */
+  u64 seq, gc_no, t_start_ns, t_end_ns, mark_ns, census_ns, dropped;
+  u64 heap_bytes, free_bytes, unmapped_bytes, allocd_since_prev_bytes;
+  u64 reserved_bytes, resident_bytes;
+  u64 total_free_bytes, largest_free_bytes;
+  double frag_index;
+  /* Sums over the record's "classes" rows.                              */
+  u64 live_objs, live_bytes, class_reserved_bytes, free_slots;
+  u64 alloc_objs, alloc_req_bytes, alloc_granted_bytes;
+  u64 debug_objs;
+  unsigned n_grows;
+  const json_t *json;           /* the whole record                       */
+};
+
+/* Column positions in a "classes" row (docs/dump-format.md).           */
+enum { CL_KIND, CL_CLASS, CL_LIVE_OBJS, CL_LIVE_BYTES, CL_RESERVED_BYTES,
+       CL_FREE_SLOTS, CL_ALLOC_OBJS, CL_ALLOC_REQ_BYTES,
+       CL_ALLOC_GRANTED_BYTES, CL_NCOLS };
+/* Column positions in a "grows" row.                                    */
+enum { GR_T_NS, GR_REQ_BYTES, GR_REQ_KIND, GR_FREE_BYTES,
+       GR_LARGEST_FREE_BYTES, GR_GROW_BYTES, GR_HEAP_BYTES_AFTER, GR_NCOLS };
+/* Column positions in a "freelists.lists" row.                          */
+enum { FL_INDEX, FL_BLOCKS, FL_BYTES, FL_UNMAPPED_BYTES, FL_NCOLS };
+
+/* Return nonzero to stop early (the scan then returns EXIT_OK).         */
+typedef int (*rec_visitor)(const struct rec *r, void *arg);
+
+struct session_info {
+  json_t *header;               /* the header record (caller json_decref) */
+  unsigned long records;        /* records read, header included          */
+  int truncated;                /* the dump ended mid-record              */
+};
+
+/* Scan path.  Prints a warning for a truncated dump (and still returns  */
+/* EXIT_OK), an error for an unreadable or corrupt one (returns          */
+/* EXIT_USAGE).  progress: -1 auto, 0 off, 1 on.  info may be NULL.      */
+int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
+                 struct session_info *info);
+
+/* Integer member of an object, or of a nested object ("heap.free_bytes"); */
+/* 0 if absent.                                                            */
+u64 jnum(const json_t *obj, const char *dotted);
+/* Element i of a row array as an integer (0 if absent or not a number). */
+u64 jrow(const json_t *row, size_t i);
+/* Header config value (e.g. "granule_bytes"), or dflt.                 */
+u64 header_config(const json_t *header, const char *key, u64 dflt);
+
+/* The class of a size (docs/dump-format.md), and the size range a class */
+/* stands for: [lo, hi].  Need the header's config.                      */
+void class_range(const json_t *header, unsigned cls, u64 *lo, u64 *hi);
+/* "48 B", "2-4 KiB" style label of a class; buf of 32 bytes.             */
+const char *class_label(const json_t *header, unsigned cls, char *buf);
+/* Name of a kind: "ptrfree", "normal", "uncollectable",                 */
+/* "atomic-uncollectable", else "kind N".  buf of 16 bytes.               */
+const char *kind_label(unsigned kind, char *buf);
+
+#endif
