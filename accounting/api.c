@@ -184,3 +184,184 @@ GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s *out,
 }
 
 #endif /* !GC_ACC_DISABLE */
+
+/* ---- types, callsites, ages, frames (appended block) ----------------- */
+
+#ifdef GC_ACC_DISABLE
+
+GC_API void GC_CALL GC_acc_set_next_type(GC_word cookie) { (void)cookie; }
+GC_API void * GC_CALL GC_acc_malloc_typed(size_t lb, GC_word cookie)
+{
+  (void)cookie;
+  return GC_malloc(lb);
+}
+GC_API void * GC_CALL GC_acc_malloc_atomic_typed(size_t lb, GC_word cookie)
+{
+  (void)cookie;
+  return GC_malloc_atomic(lb);
+}
+GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc fn)
+{
+  (void)fn;
+}
+GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
+{
+  (void)mask;
+}
+GC_API int GC_CALL GC_acc_frame(GC_word n)
+{
+  (void)n;
+  return GC_UNIMPLEMENTED;
+}
+GC_API size_t GC_CALL GC_acc_get_type_stats(GC_word cookie,
+                                struct GC_acc_group_stats_s *out,
+                                size_t out_sz)
+{
+  (void)cookie; (void)out; (void)out_sz;
+  return 0;
+}
+GC_API size_t GC_CALL GC_acc_get_site_stats(unsigned site,
+                                struct GC_acc_group_stats_s *out,
+                                size_t out_sz)
+{
+  (void)site; (void)out; (void)out_sz;
+  return 0;
+}
+GC_API int GC_CALL GC_acc_get_object_tag(const void *p, GC_word *cookie,
+                                         unsigned *site)
+{
+  (void)p; (void)cookie; (void)site;
+  return 0;
+}
+GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void) { return 0; }
+
+#else
+
+GC_API void GC_CALL GC_acc_set_next_type(GC_word cookie)
+{
+  gca_tags_set_next_type((word)cookie);
+}
+
+GC_API void * GC_CALL GC_acc_malloc_typed(size_t lb, GC_word cookie)
+{
+  void *p;
+
+  gca_tags_set_next_type((word)cookie);
+  p = GC_malloc(lb);
+  (void)gca_tags_take_next_type();      /* not left for another object */
+  return p;
+}
+
+GC_API void * GC_CALL GC_acc_malloc_atomic_typed(size_t lb, GC_word cookie)
+{
+  void *p;
+
+  gca_tags_set_next_type((word)cookie);
+  p = GC_malloc_atomic(lb);
+  (void)gca_tags_take_next_type();
+  return p;
+}
+
+GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc fn)
+{
+  DCL_LOCK_STATE;
+
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  gca_types_set_namer(fn);
+  UNLOCK();
+}
+
+GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
+{
+  DCL_LOCK_STATE;
+
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  gca_tags_set_first_word_kinds(mask);
+  UNLOCK();
+}
+
+GC_API int GC_CALL GC_acc_frame(GC_word n)
+{
+  DCL_LOCK_STATE;
+
+  if (!gca_on) return GC_ERROR;
+  LOCK();
+  gca_types_frame((word)n);
+  UNLOCK();
+  return GC_SUCCESS;
+}
+
+static size_t api_group_out(int ok, const struct GC_acc_group_stats_s *s,
+                            struct GC_acc_group_stats_s *out, size_t out_sz)
+{
+  if (!ok) return 0;
+  if (out_sz > sizeof(*s)) out_sz = sizeof(*s);
+  BCOPY(s, out, out_sz);
+  return out_sz;
+}
+
+GC_API size_t GC_CALL GC_acc_get_type_stats(GC_word cookie,
+                                struct GC_acc_group_stats_s *out,
+                                size_t out_sz)
+{
+  struct GC_acc_group_stats_s s;
+  int ok;
+  DCL_LOCK_STATE;
+
+  if (NULL == out) return 0;
+  BZERO(&s, sizeof(s));
+  LOCK();
+  ok = gca_types_get_type((word)cookie, &s);
+  UNLOCK();
+  return api_group_out(ok, &s, out, out_sz);
+}
+
+GC_API size_t GC_CALL GC_acc_get_site_stats(unsigned site,
+                                struct GC_acc_group_stats_s *out,
+                                size_t out_sz)
+{
+  struct GC_acc_group_stats_s s;
+  int ok;
+  DCL_LOCK_STATE;
+
+  if (NULL == out) return 0;
+  BZERO(&s, sizeof(s));
+  LOCK();
+  ok = gca_types_get_site(site, &s);
+  UNLOCK();
+  return api_group_out(ok, &s, out, out_sz);
+}
+
+GC_API int GC_CALL GC_acc_get_object_tag(const void *p, GC_word *cookie,
+                                         unsigned *site)
+{
+  word c = 0;
+  unsigned s = 0;
+  int ok;
+  DCL_LOCK_STATE;
+
+  if (NULL == p || !GC_is_initialized) return 0;
+  LOCK();
+  ok = gca_tags_of((void *)p, &c, &s);
+  UNLOCK();
+  if (cookie != NULL) *cookie = (GC_word)c;
+  if (site != NULL) *site = s;
+  return ok;
+}
+
+GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)
+{
+  GC_word r;
+  DCL_LOCK_STATE;
+
+  if (!GC_is_initialized) return 0;
+  LOCK();
+  r = gca_tags_memory_bytes() + gca_types_memory_bytes()
+      + gca_sites_memory_bytes() + gca_counters_memory_bytes();
+  UNLOCK();
+  return r;
+}
+
+#endif /* !GC_ACC_DISABLE */

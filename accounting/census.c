@@ -70,20 +70,36 @@ GC_INNER void gca_census_mark_end(int done)
   if (census_pending) census_mark_ns += gca_now_ns() - census_t_mark;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
+/* Set bits of a word.  The hardware instruction where the compiler may  */
+/* use it; otherwise the branch-free SWAR sum (no call into libgcc's     */
+/* __popcountdi2, which a plain __builtin_popcount becomes without       */
+/* -mpopcnt).                                                             */
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
 # define census_popcount(w) \
         ((word)__builtin_popcountll((unsigned long long)(w)))
 #else
-  static word census_popcount(word w)
+  GC_INLINE word census_popcount(word x)
   {
-    word n = 0;
-
-    while (w != 0) {
-      w &= w - 1;
-      n++;
-    }
-    return n;
+#   if CPP_WORDSZ == 64
+      x = x - ((x >> 1) & (word)0x5555555555555555ULL);
+      x = (x & (word)0x3333333333333333ULL)
+          + ((x >> 2) & (word)0x3333333333333333ULL);
+      x = (x + (x >> 4)) & (word)0x0f0f0f0f0f0f0f0fULL;
+      return (x * (word)0x0101010101010101ULL) >> 56;
+#   else
+      x = x - ((x >> 1) & (word)0x55555555UL);
+      x = (x & (word)0x33333333UL) + ((x >> 2) & (word)0x33333333UL);
+      x = (x + (x >> 4)) & (word)0x0f0f0f0fUL;
+      return (x * (word)0x01010101UL) >> 24;
+#   endif
   }
+#endif
+
+/* Set bytes of a word of mark bytes (each 0 or 1): their sum.            */
+#if CPP_WORDSZ == 64
+# define census_byte_sum(w) (((w) * (word)0x0101010101010101ULL) >> 56)
+#else
+# define census_byte_sum(w) (((w) * (word)0x01010101UL) >> 24)
 #endif
 
 /* Set marks among mark indexes [0, limit).  Marks are only ever set at  */
@@ -93,13 +109,11 @@ static word census_count_marks(hdr *hhdr, word limit)
 {
   word n = 0, i;
 # ifdef USE_MARK_BYTES
-    /* Each mark byte is 0 or 1, so a word's popcount is its set bytes. */
+    /* Each mark byte is 0 or 1: a word's set bytes are its byte sum.  */
     const word *w = (const word *)(void *)hhdr->hb_marks;
     word full = limit / sizeof(word);
 
-    for (i = 0; i < full; i++) {
-      if (w[i] != 0) n += census_popcount(w[i]);
-    }
+    for (i = 0; i < full; i++) n += census_byte_sum(w[i]);
     for (i = full * sizeof(word); i < limit; i++)
       n += hhdr->hb_marks[i] != 0;
 # else
@@ -177,6 +191,7 @@ GC_INNER void gca_census_collection_end(void)
 
   census_pending = 0;
   gca_census_take();
+  gca_tags_census();            /* per type and callsite (tags.c)      */
   t_done = gca_now_ns();
   gca_last_census.t_start_ns = t_start;
   gca_last_census.t_end_ns = t_end;

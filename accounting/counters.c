@@ -120,8 +120,10 @@ static void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
   GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
 }
 
-/* One object p, lb bytes requested.                                     */
-static void counters_count_one(struct gca_thread *t, void *p, size_t lb)
+/* One object p, lb bytes requested; locked: the caller holds the      */
+/* allocation lock.  Also tags p with its type and callsite (tags.c).   */
+static void counters_count_one(struct gca_thread *t, void *p, size_t lb,
+                               int locked)
 {
   hdr *hhdr = HDR(p);
   word granted = counters_granted(hhdr);
@@ -129,6 +131,7 @@ static void counters_count_one(struct gca_thread *t, void *p, size_t lb)
   unsigned cls = gca_class_of(granted);
 
   counters_add(t, k, cls, 1, (word)lb, granted);
+  gca_tags_alloc(p, hhdr, granted, locked);
   if (t->in_many) {
     /* Remember it: GC_generic_malloc_many may hand it out as its list.  */
     t->last_p = p;
@@ -145,14 +148,14 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb)
 
   if (NULL == p) return;
   t = counters_get_self();
-  if (t != NULL) counters_count_one(t, p, lb);
+  if (t != NULL) counters_count_one(t, p, lb, 1);
 }
 
 GC_INNER void gca_counters_alloc_tl(void *p, size_t lb)
 {
   struct gca_thread *t = counters_get_self();
 
-  if (t != NULL) counters_count_one(t, p, lb);
+  if (t != NULL) counters_count_one(t, p, lb, 0);
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */
@@ -204,13 +207,17 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
       GCA_STORE(&c->objs, c->objs - 1);
       GCA_STORE(&c->req_bytes, c->req_bytes - t->last_req);
       GCA_STORE(&c->granted_bytes, c->granted_bytes - t->last_granted);
+      gca_tags_untag(list);     /* tagged again when popped           */
     }
     return;
   }
   if (t->many_to_tl) return;    /* counted object by object on pop     */
-  for (q = list; q != NULL; q = obj_link(q)) n++;
   hhdr = HDR(list);
   granted = counters_granted(hhdr);
+  for (q = list; q != NULL; q = obj_link(q)) n++;
+  /* One callsite and type for the whole list (the lock may or may not  */
+  /* be held here).                                                     */
+  gca_tags_alloc_list(list, granted);
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);
 }
@@ -243,6 +250,17 @@ GC_INNER void gca_counters_sum(struct gca_count *out)
     }
   }
   COUNTERS_UNLOCK();
+}
+
+GC_INNER word gca_counters_memory_bytes(void)
+{
+  struct gca_thread *t;
+  word n = 0;
+
+  COUNTERS_LOCK();
+  for (t = counters_registry; t != NULL; t = t->next) n++;
+  COUNTERS_UNLOCK();
+  return n * (word)sizeof(struct gca_thread);
 }
 
 GC_INNER word gca_counters_debug_objs(int kind)

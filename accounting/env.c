@@ -11,13 +11,16 @@
 #include "gca_priv.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #ifndef GC_ACC_DISABLE
 
-enum env_kind { ENV_BOOL, ENV_PATH, ENV_SIZE };
+enum env_kind { ENV_BOOL, ENV_PATH, ENV_SIZE, ENV_STACKS, ENV_DEPTH,
+                ENV_UNWIND };
 
 /* apply gets the parsed value: 0/1 (ENV_BOOL), bytes (ENV_SIZE), or    */
-/* the string itself cast to word (ENV_PATH).                           */
+/* the string itself cast to word (ENV_PATH); ENV_STACKS, ENV_DEPTH and */
+/* ENV_UNWIND have parsers of their own below (apply unused).            */
 struct env_option {
   const char *name;
   enum env_kind kind;
@@ -43,10 +46,87 @@ static void env_apply_dump_buffer(word v)
   gca_dump_set_buffer((size_t)v);
 }
 
+static void env_warn_bad(const char *name, const char *value,
+                         const char *expected);
+
+/* GC_ACC_FIRST_WORD_TYPES: kinds whose word 0 is the type cookie, as a */
+/* comma-separated list of names (ptrfree, normal, uncollectable,      */
+/* atomic_uncollectable) or kind numbers, or one mask 0x...            */
+static int env_parse_kinds(const char *s, unsigned *out)
+{
+  static const char *const names[] = {
+    "ptrfree", "normal", "uncollectable", "atomic_uncollectable"
+  };
+  unsigned mask = 0;
+
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s += 2;
+    if ('\0' == *s) return -1;
+    for (; *s != '\0'; s++) {
+      unsigned d;
+
+      if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
+      else if (*s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
+      else if (*s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
+      else return -1;
+      if (mask >> 28) return -1;
+      mask = mask << 4 | d;
+    }
+    *out = mask;
+    return 0;
+  }
+  while (*s != '\0') {
+    size_t n = 0, i;
+    unsigned k = 0;
+    int found = 0;
+
+    while (s[n] != '\0' && s[n] != ',') n++;
+    if (0 == n) return -1;
+    if (s[0] >= '0' && s[0] <= '9') {
+      for (i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || k > 3) return -1;
+        k = k * 10 + (unsigned)(s[i] - '0');
+      }
+      found = k < 32 && k < MAXOBJKINDS;
+    } else {
+      for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strlen(names[i]) == n && 0 == strncmp(names[i], s, n)) {
+          k = (unsigned)i;
+          found = 1;
+        }
+      }
+    }
+    if (!found) return -1;
+    mask |= 1u << k;
+    s += n;
+    if (',' == *s) s++;
+  }
+  *out = mask;
+  return 0;
+}
+
+static void env_apply_first_word_types(word v)
+{
+  unsigned mask;
+
+  if (env_parse_kinds((const char *)v, &mask) != 0) {
+    env_warn_bad("GC_ACC_FIRST_WORD_TYPES", (const char *)v,
+                 "expected kinds (ptrfree, normal, uncollectable,"
+                 " atomic_uncollectable or numbers, comma-separated)"
+                 " or a mask 0x...");
+    return;
+  }
+  gca_tags_set_first_word_kinds(mask);
+}
+
 static const struct env_option env_options[] = {
   { "GC_ACC_ENABLE", ENV_BOOL, env_apply_enable },
   { "GC_ACC_DUMP", ENV_PATH, env_apply_dump },
   { "GC_ACC_DUMP_BUFFER", ENV_SIZE, env_apply_dump_buffer },
+  { "GC_ACC_FIRST_WORD_TYPES", ENV_PATH, env_apply_first_word_types },
+  { "GC_ACC_STACKS", ENV_STACKS, NULL },
+  { "GC_ACC_STACK_DEPTH", ENV_DEPTH, NULL },
+  { "GC_ACC_UNWIND", ENV_UNWIND, NULL },
 };
 
 /* Parse a size: decimal digits, then optionally k/K (KiB), m/M (MiB)   */
@@ -95,6 +175,67 @@ static void env_warn_bad(const char *name, const char *value,
   WARN("%s\n", (word)msg);
 }
 
+/* GC_ACC_STACKS: off, all, or sample=SIZE (SIZE as env_parse_size but */
+/* at least 1).  0 and sets the stack mode, or -1.                       */
+static int env_parse_stacks(const char *s)
+{
+  word w = 0, mul = 1;
+
+  if (strcmp(s, "off") == 0) {
+    gca_stacks_set(GCA_STACKS_OFF, 0);
+    return 0;
+  }
+  if (strcmp(s, "all") == 0) {
+    gca_stacks_set(GCA_STACKS_ALL, 0);
+    return 0;
+  }
+  if (strncmp(s, "sample=", 7) != 0) return -1;
+  s += 7;
+  if (*s < '0' || *s > '9') return -1;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    if (w > (GC_WORD_MAX - 9) / 10) return -1;
+    w = w * 10 + (word)(*s - '0');
+  }
+  switch (*s) {
+  case '\0': break;
+  case 'k': case 'K': mul = (word)1 << 10; s++; break;
+  case 'm': case 'M': mul = (word)1 << 20; s++; break;
+  case 'g': case 'G': mul = (word)1 << 30; s++; break;
+  default: return -1;
+  }
+  if (*s != '\0' || 0 == w || w > GC_WORD_MAX / mul) return -1;
+  gca_stacks_set(GCA_STACKS_SAMPLE, w * mul);
+  return 0;
+}
+
+/* GC_ACC_STACK_DEPTH: 1..GCA_STACKS_MAX_DEPTH.                          */
+static int env_parse_depth(const char *s)
+{
+  unsigned v = 0;
+
+  if (*s < '0' || *s > '9') return -1;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    v = v * 10 + (unsigned)(*s - '0');
+    if (v > GCA_STACKS_MAX_DEPTH) return -1;
+  }
+  if (*s != '\0' || 0 == v) return -1;
+  gca_stacks_set_depth(v);
+  return 0;
+}
+
+/* GC_ACC_UNWIND: fp or libgcc.                                          */
+static int env_parse_unwind(const char *s)
+{
+  if (strcmp(s, "fp") == 0) {
+    gca_unwinder = GCA_UNWIND_FP;
+  } else if (strcmp(s, "libgcc") == 0) {
+    gca_unwinder = GCA_UNWIND_LIBGCC;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
 GC_INNER void gca_env_read(void)
 {
   size_t i;
@@ -131,6 +272,20 @@ GC_INNER void gca_env_read(void)
         continue;
       }
       o->apply(w);
+      break;
+    case ENV_STACKS:
+      if (env_parse_stacks(s) != 0)
+        env_warn_bad(o->name, s,
+                     "expected off, all or sample=BYTES (BYTES at least 1,"
+                     " with an optional k, M or G suffix)");
+      break;
+    case ENV_DEPTH:
+      if (env_parse_depth(s) != 0)
+        env_warn_bad(o->name, s, "expected a stack depth from 1 to 64");
+      break;
+    case ENV_UNWIND:
+      if (env_parse_unwind(s) != 0)
+        env_warn_bad(o->name, s, "expected fp or libgcc");
       break;
     }
   }

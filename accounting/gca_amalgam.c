@@ -15,4 +15,8 @@
 #include "heapgrow.c"
 #include "hooks.c"
 #include "record.c"
+#include "sites.c"
+#include "tags.c"
+#include "types.c"
+#include "unwind.c"
 #include "writer.c"

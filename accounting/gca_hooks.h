@@ -61,6 +61,11 @@
  *   GC_ACC_ON_HBLK_FREE(h, hhdr)
  *                               allchblk.c GC_freehblk, at entry (header
  *                               still describes the in-use block).
+ *   GC_ACC_ON_FREE(p)           malloc.c GC_free, small objects only, with
+ *                               the lock held, before p goes back on its
+ *                               free list (its memory still intact).  Large
+ *                               objects reach GC_ACC_ON_HBLK_FREE instead.
+ *                               Counts p's tags as freed and clears them.
  *   GC_ACC_ON_FREELIST_ADD(hhdr, index)
  *   GC_ACC_ON_FREELIST_DEL(hhdr, index)
  *                               allchblk.c GC_add_to_fl / GC_remove_from_fl_at:
@@ -84,7 +89,15 @@
  *   GC_ACC_ON_COLLECTION_END()  alloc.c GC_finish_collection, after the sweep
  *                               was started and old blocks unmapped; mark
  *                               bits are still those of this collection.
- *                               Lock held, world running.
+ *                               Lock held, world running.  The census
+ *                               walks the tag tables too (tags.c), and the
+ *                               record it writes may call the embedder's
+ *                               type namer (GC_acc_set_type_namer) once
+ *                               per new type: the one callback a hook
+ *                               makes, documented as lock held, no GC
+ *                               allocation, no GC_ call.
+ *   (HBLK_ALLOC and HBLK_FREE also give each in-use block its tag table
+ *   and count the tags of a freed block as freed: tags.c.)
  *   GC_ACC_ON_THREAD_EXIT()     pthread_support.c
  *                               GC_unregister_my_thread_inner and
  *                               win32_threads.c GC_unregister_my_thread, in
@@ -105,6 +118,7 @@
 # define GC_ACC_ON_HBLK_REQUEST(sz, kind, flags)          (void)0
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr)                    (void)0
 # define GC_ACC_ON_HBLK_FREE(h, hhdr)                     (void)0
+# define GC_ACC_ON_FREE(p)                                (void)0
 # define GC_ACC_ON_FREELIST_ADD(hhdr, index)              (void)0
 # define GC_ACC_ON_FREELIST_DEL(hhdr, index)              (void)0
 # define GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index)    (void)0
@@ -139,6 +153,7 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz);
 GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags);
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
 GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_hook_free(void *p);
 GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index);
 GC_INNER void gca_hook_freelist_del(hdr *hhdr, int index);
 GC_INNER void gca_hook_freelist_split(hdr *hhdr, word h_size, int index);
@@ -167,6 +182,7 @@ GC_INNER void gca_hook_thread_exit(void);
         GCA_IF(gca_track_heap, gca_hook_hblk_alloc(h, hhdr))
 # define GC_ACC_ON_HBLK_FREE(h, hhdr) \
         GCA_IF(gca_track_heap, gca_hook_hblk_free(h, hhdr))
+# define GC_ACC_ON_FREE(p) GCA_IF(gca_on, gca_hook_free(p))
 # define GC_ACC_ON_FREELIST_ADD(hhdr, index) \
         GCA_IF(gca_track_heap, gca_hook_freelist_add(hhdr, index))
 # define GC_ACC_ON_FREELIST_DEL(hhdr, index) \

@@ -196,6 +196,117 @@ GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 
 /* ==== end of census/records section ==================================== */
 
+/* ---- callsites (sites.c, unwind.c) ---------------------------------- */
+/* Callsite ids.  0: stacks are off; 1: the allocation was not sampled   */
+/* (sample=BYTES mode); 2 and up: an interned call stack.                */
+#define GCA_SITE_NONE 0u
+#define GCA_SITE_UNSAMPLED 1u
+/* Decide whether this allocation (granted bytes) is sampled and, if it */
+/* is, capture and intern the calling stack.  Called from allocation    */
+/* hooks, with or without the allocation lock; per-thread state only on */
+/* the common path, never blocks (a new stack takes a short spin lock).  */
+GC_INNER unsigned gca_site_capture(word granted_bytes);
+/* Sampling weight of a sampled object of granted bytes: the number of  */
+/* bytes it stands for (1 object-equivalent = its size when not        */
+/* sampling).  Reader scaling uses the same formula (dump-format.md).    */
+GC_INNER double gca_site_weight(word granted_bytes);
+/* Visit the sites interned since the previous call (for the record):   */
+/* fn(arg, id, frames, n_frames).  Lock held.                            */
+GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
+                                            const word *frames, unsigned n),
+                                 void *arg);
+GC_INNER word gca_sites_memory_bytes(void);
+
+/* Settings (GC_ACC_STACKS, GC_ACC_STACK_DEPTH, GC_ACC_UNWIND and the    */
+/* GC_acc_set_stacks family; the GCA_STACKS_* values are the API's).     */
+#define GCA_STACKS_OFF 0
+#define GCA_STACKS_ALL 1
+#define GCA_STACKS_SAMPLE 2
+#define GCA_STACKS_DEFAULT_SAMPLE ((word)512 << 10)
+#define GCA_STACKS_DEFAULT_DEPTH 16u
+#define GCA_STACKS_MAX_DEPTH 64u
+#define GCA_UNWIND_FP 0
+#define GCA_UNWIND_LIBGCC 1
+GC_EXTERN int gca_stacks_mode;
+GC_EXTERN word gca_stacks_sample_bytes;
+GC_EXTERN unsigned gca_stacks_depth;
+GC_EXTERN int gca_unwinder;
+GC_INNER void gca_stacks_set(int mode, word sample_bytes); /* 0: default */
+GC_INNER void gca_stacks_set_depth(unsigned depth);   /* clamped 1..64   */
+/* The site of this thread's last gca_site_capture (0 if none).          */
+GC_INNER unsigned gca_site_last(void);
+/* Frames of a site into frames[0..max); its frame count, -1 if no such  */
+/* site.  Any lock state.                                                 */
+GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
+/* For the record: the sites gca_sites_take_new would visit, as           */
+/* "sites":[[id,"0x..",...],...], (trailing comma included; frames        */
+/* innermost first), at most about budget bytes (the rest wait for the    */
+/* next record; at least one site is written if any is new).  Shares      */
+/* gca_sites_take_new's cursor: a record uses one or the other.  Lock held.*/
+GC_INNER void gca_sites_emit_json(void (*out)(const char *fmt, ...),
+                                  size_t budget);
+/* unwind.c: up to max return addresses of the calling stack, innermost  */
+/* first, the collector's own frames dropped, then skip more frames.     */
+GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
+GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
+
+/* ---- type cookies and object tags (types.c, tags.c) ------------------ */
+/* Per-slot tags of every in-use heap block, in a table the block's      */
+/* header points to (hblkhdr.hb_acc, patch 0002).  A tag is 32 bits: a   */
+/* pair id (an interned (type cookie, site id) pair; 0 = untagged) in    */
+/* the top 24, an OLD bit, and the collection number at allocation       */
+/* modulo 128 (tags.c explains why 7 bits suffice).                      */
+#define GCA_MAX_PAIRS ((1u << 24) - 1)
+#define GCA_AGE_BINS 7          /* ages 0, 1, 2-3, 4-7, 8-15, 16-31, 32+ */
+#define GCA_AGE_OLD 32
+/* Where a type cookie came from (its default name says so).            */
+#define GCA_TYPE_EXPLICIT 1     /* GC_acc_set_next_type, *_typed        */
+#define GCA_TYPE_GCJ 2          /* gcj kind: the vtable at word 0       */
+#define GCA_TYPE_FIRST_WORD 3   /* "first word is the type" kinds       */
+
+/* tags.c.  gca_tags_alloc: any thread; locked says whether the caller  */
+/* holds the allocation lock (frame counts are exact then).  The rest:  */
+/* lock held.                                                            */
+GC_INNER void gca_tags_alloc(void *p, hdr *hhdr, word granted, int locked);
+GC_INNER void gca_tags_untag(void *p);
+GC_INNER void gca_tags_alloc_list(void *list, word granted);
+GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_tags_free(void *p);            /* GC_free              */
+GC_INNER void gca_tags_reset_all(int first);     /* on enable            */
+GC_INNER void gca_tags_census(void);             /* collection end       */
+GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
+GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
+GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
+GC_INNER word gca_tags_take_next_type(void);
+GC_INNER void gca_tags_set_first_word_kinds(unsigned mask);
+GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
+
+/* types.c: pairs (any thread), types and rows (lock held).             */
+struct types_pair;
+GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin);
+GC_INNER word gca_pair_cookie(unsigned pair);
+GC_INNER unsigned gca_pair_site(unsigned pair);
+GC_INNER unsigned gca_pair_type(unsigned pair);
+GC_INNER unsigned gca_age_bin(word age);
+GC_INNER void gca_types_census_begin(void);
+GC_INNER void gca_types_count_live(unsigned pair, word bytes, unsigned bin);
+GC_INNER void gca_types_count_alloc(unsigned pair, word bytes);
+GC_INNER void gca_types_count_freed(unsigned pair, word bytes);
+GC_INNER void gca_types_frame_count(unsigned pair, word bytes, int locked);
+GC_INNER void gca_types_frame(word n);
+GC_INNER void gca_types_thread_exit(void);
+GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn);
+GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s);
+GC_INNER int gca_types_get_site(unsigned site, struct GC_acc_group_stats_s *s);
+GC_INNER word gca_types_memory_bytes(void);
+/* Finish and submit a record whose text so far (without the closing    */
+/* "}") is head[0, len): appends the type and site tables (census       */
+/* records) and the accounting memory.  Lock held.                       */
+GC_INNER void gca_types_record_submit(const char *head, size_t len,
+                                      int with_census);
+GC_INNER word gca_counters_memory_bytes(void);
+
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);
 

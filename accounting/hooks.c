@@ -44,6 +44,11 @@ GC_INNER void gca_set_on(int on)
   DCL_LOCK_STATE;
 
   LOCK();
+  if (on && !gca_on) {
+    /* Every in-use block gets a clean tag table (types, sites, ages   */
+    /* start from here).                                               */
+    gca_tags_reset_all(!gca_track_heap);
+  }
   if (on && !gca_track_heap) {
     gca_freelist_rebuild();
     gca_track_heap = 1;
@@ -87,6 +92,12 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 GC_INNER void gca_hook_thread_exit(void)
 {
   gca_counters_thread_exit();
+  gca_types_thread_exit();
+}
+
+GC_INNER void gca_hook_free(void *p)
+{
+  gca_tags_free(p);
 }
 
 /* ---- heap blocks and free lists ----------------------------------------- */
@@ -98,13 +109,13 @@ GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
 
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
-  (void)h; (void)hhdr;
   gca_heapgrow_satisfied();
+  gca_tags_hblk_alloc(h, hhdr);
 }
 
 GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
 {
-  (void)h; (void)hhdr;
+  gca_tags_hblk_free(h, hhdr);
 }
 
 GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index)

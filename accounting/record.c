@@ -55,6 +55,37 @@ static void rec_printf(const char *fmt, ...)
 
 #define U(x) ((unsigned long long)(x))
 
+/* Append ",[v0,v1,...]" (no comma when first): the rows are most of a  */
+/* record, and vsnprintf per row cost more than the census itself.      */
+static void rec_row(int first, const word *v, unsigned n)
+{
+  char *p;
+  unsigned i;
+
+  if (rec_overflow) return;
+  if (REC_BUF_SZ - rec_len < (size_t)n * REC_NUM + 4) {
+    rec_overflow = 1;
+    return;
+  }
+  p = rec_buf + rec_len;
+  if (!first) *p++ = ',';
+  *p++ = '[';
+  for (i = 0; i < n; i++) {
+    char digits[24];
+    int d = 0;
+    word x = v[i];
+
+    if (i) *p++ = ',';
+    do {
+      digits[d++] = (char)('0' + x % 10);
+      x /= 10;
+    } while (x != 0);
+    while (d > 0) *p++ = digits[--d];
+  }
+  *p++ = ']';
+  rec_len = (size_t)(p - rec_buf);
+}
+
 GC_INNER void gca_record_emit(int with_census)
 {
   const struct gca_census *c = &gca_last_census;
@@ -108,8 +139,15 @@ GC_INNER void gca_record_emit(int with_census)
   sep = "";
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
     if (0 == gca_fl.blocks[i] && 0 == gca_fl.bytes[i]) continue;
-    rec_printf("%s[%u,%llu,%llu,%llu]", sep, i, U(gca_fl.blocks[i]),
-               U(gca_fl.bytes[i]), U(gca_fl.unmapped_bytes[i]));
+    {
+      word row[4];
+
+      row[0] = i;
+      row[1] = gca_fl.blocks[i];
+      row[2] = gca_fl.bytes[i];
+      row[3] = gca_fl.unmapped_bytes[i];
+      rec_row(sep[0] == '\0', row, 4);
+    }
     sep = ",";
   }
   rec_printf("]},");
@@ -165,15 +203,29 @@ GC_INNER void gca_record_emit(int with_census)
 
       *prev = *cur;
       if (0 == (lo | lb | rb | fs | ao | ar | ag)) continue;
-      rec_printf("%s[%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu]", sep, k, cls,
-                 U(lo), U(lb), U(rb), U(fs), U(ao), U(ar), U(ag));
+      {
+        word row[9];
+
+        row[0] = k;
+        row[1] = cls;
+        row[2] = lo;
+        row[3] = lb;
+        row[4] = rb;
+        row[5] = fs;
+        row[6] = ao;
+        row[7] = ar;
+        row[8] = ag;
+        rec_row(sep[0] == '\0', row, 9);
+      }
       sep = ",";
     }
   }
-  rec_printf("]}\n");
+  rec_printf("]");
 
   if (rec_overflow) return;     /* cannot happen: sized for the worst */
-  (void)gca_dump_submit(rec_buf, rec_len);
+  /* types.c adds the per-type and per-callsite tables and the tables' */
+  /* own memory, closes the record and submits it.                     */
+  gca_types_record_submit(rec_buf, rec_len, use_census);
 }
 
 #endif /* !GC_ACC_DISABLE */

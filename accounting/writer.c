@@ -40,6 +40,9 @@
 
 #include <jansson.h>
 #include <zlib.h>
+#if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
+# include <dlfcn.h>
+#endif
 
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
     || defined(__OpenBSD__) || defined(__DragonFly__)
@@ -65,7 +68,7 @@
 # define GCA_ADD(p, v) (void)(*(p) += (v))
 #endif
 
-#define DUMP_DEFAULT_BUFFER ((size_t)4 << 20)
+#define DUMP_DEFAULT_BUFFER ((size_t)512 << 10)
 #define DUMP_OUT_CHUNK 16384
 
 /* The ring is single-producer, single-consumer: the producer (the    */
@@ -230,6 +233,32 @@ static void dump_fail(int err)
   dump.err = err;
   GCA_STORE(&dump.open, 0);
   GCA_STORE(&dump.warn_pending, 1);
+}
+
+/* The writer is not the program's thread and must stay unknown to the  */
+/* collector: it never touches the GC heap, and a thread the collector   */
+/* knows must answer its stop-the-world signals, which the writer blocks. */
+/* On Linux bdwgc wraps pthread_create itself (GC_USE_DLOPEN_WRAP), so a  */
+/* plain call from inside libgc would register the writer; take the next */
+/* definition, the C library's, as bdwgc's own wrapper does.              */
+typedef int (*dump_pthread_create_t)(pthread_t *, const pthread_attr_t *,
+                                     void *(*)(void *), void *);
+
+static int dump_real_pthread_create(pthread_t *t, const pthread_attr_t *a,
+                                    void *(*fn)(void *), void *arg)
+{
+  static dump_pthread_create_t real = NULL;
+
+# if defined(RTLD_NEXT)
+    if (NULL == real) {
+      /* POSIX's way to turn dlsym's void * into a function pointer.    */
+      void *sym = dlsym(RTLD_NEXT, "pthread_create");
+
+      memcpy(&real, &sym, sizeof(real));
+    }
+# endif
+  if (NULL == real) real = pthread_create;
+  return real(t, a, fn, arg);
 }
 
 static void *dump_writer_main(void *arg)
@@ -624,7 +653,7 @@ static int dump_start_locked(const char *tmpl)
   /* program, nor a process-directed signal, ever lands on it.          */
   (void)sigfillset(&all);
   (void)pthread_sigmask(SIG_SETMASK, &all, &old);
-  err = pthread_create(&dump.thread, NULL, dump_writer_main, NULL);
+  err = dump_real_pthread_create(&dump.thread, NULL, dump_writer_main, NULL);
   (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (err != 0) {
     dump_warn("cannot start the writer of dump file", dump.path, err);

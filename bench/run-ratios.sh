@@ -4,13 +4,14 @@
 #   bench/run-ratios.sh [OUTDIR]            (default: _build/bench)
 #
 # Needs the variants bench/build-variants.sh builds into OUTDIR.  For each
-# workload (gameloop, upstream's gctest) it runs four configurations,
-# interleaved round by round (A B C D, then B C D A, ...: drift in the
+# workload (gameloop, upstream's gctest) it runs five configurations,
+# interleaved round by round (A B C D E, then B C D E A, ...: drift in the
 # machine's speed falls on all of them alike), BENCH_RUNS times (default 7):
 #
 #   unpatched     pristine bdwgc 8.2.2
 #   compiled-out  gcacc built with -DGC_ACC_DISABLE (hooks compiled out)
 #   patched-off   gcacc, accounting compiled in but not switched on
+#   patched-count gcacc with GC_ACC_ENABLE=1 only (counting, no dump)
 #   patched-on    gcacc with GC_ACC_ENABLE=1 GC_ACC_DUMP=<tmp>/<w>-%p.gz
 #                 (counters, census and dump, as far as the build has them)
 #
@@ -33,7 +34,7 @@ out=$(cd "${1:-$top/_build/bench}" && pwd)
 runs=${BENCH_RUNS:-7}
 workloads=${BENCH_WORKLOADS:-gameloop gctest}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
-configs="unpatched compiled-out patched-off patched-on"
+configs="unpatched compiled-out patched-off patched-count patched-on"
 
 die() { printf 'bench/run-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
 case $runs in ''|*[!0-9]*|0) die "BENCH_RUNS=$runs: want a positive integer" ;; esac
@@ -66,7 +67,10 @@ run() {
   rm -rf "$tmp/dump" && mkdir "$tmp/dump"
   # gctest chdirs nowhere and forks; every process writes its own %p file.
   # shellcheck disable=SC2086
-  if [ "$c" = patched-on ]; then
+  if [ "$c" = patched-count ]; then
+    line=$(cd "$tmp" && GC_ACC_ENABLE=1 \
+             "$out/runone" -o "$tmp/out" "$bin" $args)
+  elif [ "$c" = patched-on ]; then
     line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_DUMP="$tmp/dump/$w-%p.gz" \
              "$out/runone" -o "$tmp/out" "$bin" $args)
   else
@@ -75,8 +79,9 @@ run() {
   set -- $line
   status=$3
   if [ "$status" != 0 ]; then
-    printf 'bench: %s %s round %s exited with %s; its output ends:\n' \
-      "$w" "$c" "$r" "$status" >&2
+    printf 'bench: %s %s round %s exited with %s (>128: signal %s)%s\n' \
+      "$w" "$c" "$r" "$status" "$((status - 128))" \
+      "$([ -s "$tmp/out" ] && echo '; its output ends:')" >&2
     tail -5 "$tmp/out" | sed 's/^/  /' >&2
   fi
   dbytes=0 colls=0
@@ -94,7 +99,7 @@ for w in $workloads; do
   r=1
   while [ "$r" -le "$runs" ]; do
     printf 'bench: %s round %d/%d\n' "$w" "$r" "$runs" >&2
-    # Rotate the order each round: round r starts with config (r-1) mod 4.
+    # Rotate the order each round: round r starts with config r-1 (mod 5).
     set -- $configs
     i=0
     while [ "$i" -lt $(( (r - 1) % $# )) ]; do

@@ -124,7 +124,7 @@ GC_API int GC_CALL GC_acc_dump_stop(void);
 /* Set the size in bytes of the buffer between the collector and the    */
 /* dump's writer thread, for dumps started after this call.  Equivalent */
 /* to GC_ACC_DUMP_BUFFER in the environment.  0 restores the default    */
-/* (4 MiB); values below 4096 become 4096; sizes are rounded up to      */
+/* (512 KiB); values below 4096 become 4096; sizes are rounded up to    */
 /* whole 4 KiB pages.  When the buffer is full the collector does not   */
 /* wait: the record is dropped and counted (the next record reports the */
 /* drops).  No effect in a --disable-accounting build.                  */
@@ -190,6 +190,168 @@ struct GC_acc_grow_s {
 /* --disable-accounting build.                                          */
 GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s * /* out */,
                                            size_t /* out_sz */);
+
+/* ---- callsites: allocation call stacks (docs/environment.md,         */
+/* GC_ACC_STACKS; docs/dump-format.md, "Sampling") ---------------------- */
+
+/* Stack modes.  OFF: no stacks (every object's site is 0).  ALL: every */
+/* allocation's call stack is captured and interned into a site id.     */
+/* SAMPLE: Poisson sampling by bytes, a mean of one sampled allocation  */
+/* per sample_bytes allocated per thread (as jemalloc, tcmalloc, Go);   */
+/* unsampled allocations get site 1, and a sampled object of s bytes    */
+/* stands for s / (1 - exp(-s / sample_bytes)) bytes.                   */
+#define GC_ACC_STACKS_OFF 0
+#define GC_ACC_STACKS_ALL 1
+#define GC_ACC_STACKS_SAMPLE 2
+/* Site ids: 0 no stack (off), 1 not sampled, 2 and up a call stack.    */
+#define GC_ACC_SITE_NONE 0
+#define GC_ACC_SITE_UNSAMPLED 1
+
+/* Set the stack mode; sample_bytes is the mean sampling distance for   */
+/* GC_ACC_STACKS_SAMPLE (0: the default, 512 KiB) and ignored otherwise. */
+/* Equivalent to GC_ACC_STACKS in the environment.  Stacks are captured */
+/* only while accounting is on.  Set it before allocating: threads keep */
+/* a countdown drawn with the previous mean until their next sample.    */
+/* Returns GC_SUCCESS, GC_ERROR for an unknown mode, GC_UNIMPLEMENTED in */
+/* a --disable-accounting build.                                         */
+GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
+                                     size_t /* sample_bytes */);
+
+/* Return addresses kept per stack, innermost first (the collector's    */
+/* own frames are not counted).  Default 16; 0 restores the default;    */
+/* values above 64 become 64.  Equivalent to GC_ACC_STACK_DEPTH.  No    */
+/* effect in a --disable-accounting build.                               */
+GC_API void GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
+
+/* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
+/* fast, needs code built with frame pointers, never faults without     */
+/* them) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind       */
+/* tables, right without frame pointers, slower).  Equivalent to        */
+/* GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value,    */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
+#define GC_ACC_UNWIND_FP 0
+#define GC_ACC_UNWIND_LIBGCC 1
+GC_API int GC_CALL GC_acc_set_unwinder(int /* unwinder */);
+
+/* Run the sampler for an allocation of granted_bytes made here, as the */
+/* allocation hooks do, and return its site id (0 when stacks are off,  */
+/* 1 when not sampled).  For allocators of one's own built on top of the */
+/* collector, and for tests.  0 in a --disable-accounting build.         */
+GC_API unsigned GC_CALL GC_acc_capture_site(size_t /* granted_bytes */);
+
+/* The site id of the calling thread's most recent allocation (or       */
+/* GC_acc_capture_site) while stacks were on; 0 if none.                 */
+GC_API unsigned GC_CALL GC_acc_last_site(void);
+
+/* Copy the return addresses of site id (innermost first) into          */
+/* frames[0..max) and return how many the site has (may exceed max);    */
+/* -1 if id is not an interned stack.  Lock-free.                        */
+GC_API int GC_CALL GC_acc_site_frames(unsigned /* id */,
+                                      GC_word * /* frames */,
+                                      unsigned /* max */);
+
+/* Bytes a sampled object of granted_bytes stands for under the current */
+/* mode: granted_bytes / (1 - exp(-granted_bytes / sample_bytes)) when  */
+/* sampling, granted_bytes otherwise.                                   */
+GC_API double GC_CALL GC_acc_site_weight(size_t /* granted_bytes */);
+
+/* ---- types, callsites, ages, frames (docs/dump-format.md) --------- */
+/* With accounting on, every object carries a tag in a side table of    */
+/* the collector (never in the object: its size, layout and size class  */
+/* do not change): its type cookie, its callsite and the collection at  */
+/* which it was allocated.  Each collection record then gives, per type */
+/* and per callsite, live objects and bytes, allocations and frees      */
+/* since the previous record, and live objects by age.                  */
+/*                                                                       */
+/* A type cookie is an opaque nonzero word chosen by the embedder (a    */
+/* class pointer, a type index, ...); 0 means "no type".  It comes from */
+/* GC_acc_set_next_type / GC_acc_malloc_typed, or, for objects of the   */
+/* gcj kind, from their vtable pointer (word 0), or, for the kinds set  */
+/* with GC_acc_set_first_word_type_kinds, from word 0 of the object,    */
+/* read when a collection or a free first meets the object.             */
+
+/* The type cookie of the next object this thread allocates (any       */
+/* allocation function); consumed by that allocation.  No effect while  */
+/* accounting is off, or in a --disable-accounting build.               */
+GC_API void GC_CALL GC_acc_set_next_type(GC_word /* cookie */);
+
+/* GC_malloc / GC_malloc_atomic of an object whose type cookie is       */
+/* cookie.  Exactly the object GC_malloc(lb) (GC_malloc_atomic(lb))    */
+/* would return, in every build.                                        */
+GC_API GC_ATTR_MALLOC GC_ATTR_ALLOC_SIZE(1) void * GC_CALL
+        GC_acc_malloc_typed(size_t /* lb */, GC_word /* cookie */);
+GC_API GC_ATTR_MALLOC GC_ATTR_ALLOC_SIZE(1) void * GC_CALL
+        GC_acc_malloc_atomic_typed(size_t /* lb */, GC_word /* cookie */);
+
+/* Names a type: writes a NUL-terminated name of cookie into buf (at    */
+/* most buf_sz bytes) and returns nonzero, or returns 0 (the default    */
+/* name is used: "type 0x...", "gcj vtable 0x...", "class 0x...").     */
+/* Called once per type and dump, when a record first mentions the     */
+/* type: with the allocation lock held, from the thread that triggered */
+/* the collection or called GC_acc_frame.  It must not allocate from    */
+/* the collector, take locks the program may hold while allocating, or */
+/* call any GC_ function.  UTF-8 names are kept; other bytes become ?.  */
+typedef int (GC_CALLBACK * GC_acc_type_namer_proc)(GC_word /* cookie */,
+                                                   char * /* buf */,
+                                                   size_t /* buf_sz */);
+GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc);
+
+/* "First word is the type" mode: for objects of every kind k whose bit */
+/* (1 << k) is set in kind_mask, word 0 is the type cookie (IL2CPP:      */
+/* Il2CppObject starts with its klass; use (1 << GC_I_PTRFREE) |        */
+/* (1 << GC_I_NORMAL)).  Word 0 is read when a collection or a free     */
+/* first meets an object without an explicit type; a zero word, or one  */
+/* pointing into the collector's heap, is not a type.  Equivalent to    */
+/* GC_ACC_FIRST_WORD_TYPES in the environment.  Default 0 (off).        */
+GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
+
+/* Marks the end of frame n (a game's frame number, or any counter):    */
+/* writes a "frame" record with the allocations since the previous      */
+/* marker, per type and callsite, even when no collection happened.     */
+/* Takes the allocation lock.  Returns GC_SUCCESS, GC_ERROR if          */
+/* accounting is off, or GC_UNIMPLEMENTED.                               */
+GC_API int GC_CALL GC_acc_frame(GC_word /* n */);
+
+/* Number of age bins: objects that survived 0, 1, 2-3, 4-7, 8-15,      */
+/* 16-31 and 32 or more collections before the last one.                */
+#define GC_ACC_AGE_BINS 7
+
+/* One type's (or callsite's) numbers.  Fields are only ever appended.  */
+struct GC_acc_group_stats_s {
+  /* From the census of the last collection.                             */
+  GC_word live_objs;
+  GC_word live_bytes;       /* granted bytes                            */
+  /* Cumulative since accounting went on, as far as censuses and frees  */
+  /* have seen them (an object allocated after the last collection is   */
+  /* counted by the next one, or when freed).                           */
+  GC_word alloc_objs;
+  GC_word alloc_bytes;
+  GC_word freed_objs;       /* found unmarked, GC_free'd, block freed   */
+  GC_word freed_bytes;
+  GC_word age_objs[GC_ACC_AGE_BINS];    /* live objects by age bin      */
+};
+
+/* Fill *out (out_sz bytes of it) for type cookie (0: objects without   */
+/* a type) or callsite id.  Take the allocation lock.  Return the bytes */
+/* written; 0 if the type or site is unknown or in a                    */
+/* --disable-accounting build.                                          */
+GC_API size_t GC_CALL GC_acc_get_type_stats(GC_word /* cookie */,
+                                struct GC_acc_group_stats_s * /* out */,
+                                size_t /* out_sz */);
+GC_API size_t GC_CALL GC_acc_get_site_stats(unsigned /* site */,
+                                struct GC_acc_group_stats_s * /* out */,
+                                size_t /* out_sz */);
+
+/* The tag of object p (the base of a collector object): its type       */
+/* cookie (0 if none known yet) and callsite id.  Takes the allocation  */
+/* lock.  Returns 1, or 0 if p carries no tag.                          */
+GC_API int GC_CALL GC_acc_get_object_tag(const void * /* p */,
+                                         GC_word * /* cookie */,
+                                         unsigned * /* site */);
+
+/* Bytes of OS memory the accounting tables use now (tags, types,       */
+/* callsites, counters); the records give the same as acc_memory_bytes. */
+GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void);
 
 #ifdef __cplusplus
   } /* extern "C" */

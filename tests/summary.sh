@@ -1,12 +1,13 @@
 #!/bin/sh
 # summary.sh BDWGC_BUILD_DIR OWN_TEST_SUITE_LOG
-# The closing lines of `make check`: upstream's two passes and our tests,
+# The closing lines of `make check`: upstream's passes (off, on, faults,
+# stacks-all, stacks-sample) and our tests,
 # then the plain 'N passed, N failed' line.
 set -u
 dir=$1
 own=$2
 total_p=0; total_f=0
-for mode in off on faults; do
+for mode in off on faults stacks-all stacks-sample; do
   if [ -f "$dir/upstream-$mode.count" ]; then
     read -r run p s f < "$dir/upstream-$mode.count"
   else

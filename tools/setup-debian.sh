@@ -4,7 +4,9 @@
 # installs; otherwise it says which packages to install and fails.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config patch
-      libatomic-ops-dev zlib1g-dev libjansson-dev jq ca-certificates"
+      libatomic-ops-dev zlib1g-dev libjansson-dev jq ca-certificates
+      clang libclang-rt-14-dev binutils
+      chromium fonts-dejavu-core"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -10,6 +10,11 @@
 #             must be a whole gzip file whose records all parse (jq).
 #   MODE faults: gctest with GC_ACC_DUMP at /dev/full, at a directory and
 #             in a missing directory: each run passes and warns once.
+#   MODE stacks-all, stacks-sample: accounting on with every object tagged
+#             by type and callsite, every allocation's stack captured
+#             (GC_ACC_STACKS=all) or one sampled per 512 KiB
+#             (GC_ACC_STACKS=sample=524288); no dump (the census and the
+#             per-type and per-site books still run at every collection).
 # Prints one count line and the tests by result; writes the counts to
 # BDWGC_BUILD_DIR/upstream-MODE.count for tests/summary.sh.  Exit status:
 # upstream's.
@@ -18,8 +23,8 @@ set -u
 mode=$1
 dir=$2
 case $mode in
-  off|on|faults) ;;
-  *) echo "run-upstream.sh: error: mode must be off, on or faults, not '$mode'" >&2
+  off|on|faults|stacks-all|stacks-sample) ;;
+  *) echo "run-upstream.sh: error: mode must be off, on, faults, stacks-all or stacks-sample, not '$mode'" >&2
      exit 2 ;;
 esac
 
@@ -58,6 +63,13 @@ if [ "$mode" = on ]; then
   GC_ACC_ENABLE=1
   GC_ACC_DUMP="$dumps/%p.jsonl.gz"
   export GC_ACC_ENABLE GC_ACC_DUMP
+fi
+
+if [ "$mode" = stacks-all ] || [ "$mode" = stacks-sample ]; then
+  GC_ACC_ENABLE=1
+  if [ "$mode" = stacks-all ]; then GC_ACC_STACKS=all
+  else GC_ACC_STACKS=sample=524288; fi
+  export GC_ACC_ENABLE GC_ACC_STACKS
 fi
 
 log="test-suite-acc-$mode.log"

@@ -1,7 +1,339 @@
-/* cmd_export.c: PLACEHOLDER while this session's helper writes it. */
+/*
+ * cmd_export.c: a dump in other tools' formats.
+ *
+ *   --folded        folded stacks for flamegraph.pl, speedscope, inferno:
+ *                   "frame;frame value" lines.  Dumps carry no callsites
+ *                   yet, so the stack is kind;size-class and the value the
+ *                   live bytes at the last census (--bytes live) or the
+ *                   granted bytes allocated over the session (--bytes
+ *                   alloc).  A later format puts real stacks there.
+ *   --chrome-trace  Chrome trace-event JSON (Perfetto, chrome://tracing):
+ *                   per collection one "C" counter event (heap, live,
+ *                   reserved, free, unmapped bytes, frag index), "X"
+ *                   events for its mark and census, and an instant event
+ *                   per heap growth.  Built with jansson, event by event.
+ *   --csv TABLE     the raw rows of every record's classes, grows or
+ *                   freelists.lists, with gc_no and seq first.
+ *
+ * The trace and the CSV are written while the dump is read; --folded
+ * keeps one record (live) or one kind x class array (alloc).
+ */
+
 #include "gcacc.h"
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char export_usage[] =
+  "usage: gcacc export --folded [--bytes live|alloc] [<options>] <dump>\n"
+  "       gcacc export --chrome-trace [<options>] <dump>\n"
+  "       gcacc export --csv classes|grows|freelists [<options>] <dump>\n"
+  "\n"
+  "  --folded            folded stacks (flamegraph.pl, speedscope):\n"
+  "                      `kind;size-class bytes` lines.  Dumps have no\n"
+  "                      callsites yet, so the stack is the kind and size\n"
+  "                      class; a later format puts real stacks there.\n"
+  "  --bytes live        value: live bytes at the last census (default)\n"
+  "  --bytes alloc       value: bytes allocated (granted) in the session\n"
+  "  --chrome-trace      Chrome trace-event JSON for Perfetto or\n"
+  "                      chrome://tracing: a counter event per collection\n"
+  "                      (heap, live, reserved, free, unmapped bytes, frag\n"
+  "                      index), its mark and census as duration events,\n"
+  "                      heap growths as instant events; ts in us on the\n"
+  "                      dump's monotonic clock\n"
+  "  --csv <table>       raw rows of every record, gc_no and seq first:\n"
+  "                      classes, grows or freelists\n"
+  "  -o <file>           write to <file>\n"
+  "  --no-progress       no progress display on a terminal\n";
+
+enum mode { M_NONE, M_FOLDED, M_TRACE, M_CSV };
+
+struct exp {
+  enum mode mode;
+  int alloc;                     /* --bytes alloc                       */
+  const char *table;             /* --csv: "classes", "grows", ...      */
+  const char *key;               /* its array in a record               */
+  size_t ncols;
+  FILE *out;
+  json_t *last;                  /* --folded live: last census          */
+  u64 *alloc_bytes;              /* --folded alloc: [kinds * classes]   */
+  unsigned long events;
+};
+
+static const char *csv_classes =
+  "gc_no,seq,kind,class,live_objs,live_bytes,reserved_bytes,free_slots,"
+  "alloc_objs,alloc_req_bytes,alloc_granted_bytes";
+static const char *csv_grows =
+  "gc_no,seq,t_ns,req_bytes,req_kind,free_bytes,largest_free_bytes,"
+  "grow_bytes,heap_bytes_after";
+static const char *csv_freelists =
+  "gc_no,seq,index,blocks,bytes,unmapped_bytes";
+
+static void trace_event(struct exp *e, json_t *ev)
+{
+  if (e->events++) fputs(",\n", e->out);
+  json_dumpf(ev, e->out, JSON_COMPACT | JSON_REAL_PRECISION(16));
+  json_decref(ev);
+}
+
+static json_t *trace_base(const char *name, const char *ph, u64 t_ns)
+{
+  return json_pack("{s:s, s:s, s:f, s:i, s:i}", "name", name, "ph", ph,
+                   "ts", (double)t_ns / 1000.0, "pid", 1, "tid", 1);
+}
+
+static void trace_record(struct exp *e, const struct rec *r)
+{
+  const json_t *grows = json_object_get(r->json, "grows"), *g;
+  size_t i;
+  json_t *ev;
+
+  json_array_foreach(grows, i, g) {
+    ev = trace_base("heap growth", "i", jrow(g, GR_T_NS));
+    json_object_set_new(ev, "s", json_string("p"));
+    json_object_set_new(ev, "args", json_pack(
+        "{s:I, s:I, s:I, s:I, s:I, s:I}",
+        "req_bytes", (json_int_t)jrow(g, GR_REQ_BYTES),
+        "req_kind", json_integer_value(json_array_get(g, GR_REQ_KIND)),
+        "free_bytes", (json_int_t)jrow(g, GR_FREE_BYTES),
+        "largest_free_bytes", (json_int_t)jrow(g, GR_LARGEST_FREE_BYTES),
+        "grow_bytes", (json_int_t)jrow(g, GR_GROW_BYTES),
+        "heap_bytes_after", (json_int_t)jrow(g, GR_HEAP_BYTES_AFTER)));
+    trace_event(e, ev);
+  }
+  if (!r->collection) return;
+  ev = trace_base("heap", "C", r->t_end_ns);
+  json_object_set_new(ev, "args", json_pack(
+      "{s:I, s:I, s:I, s:I, s:I, s:f}",
+      "heap_bytes", (json_int_t)r->heap_bytes,
+      "live_bytes", (json_int_t)r->live_bytes,
+      "reserved_bytes", (json_int_t)r->class_reserved_bytes,
+      "free_bytes", (json_int_t)r->free_bytes,
+      "unmapped_bytes", (json_int_t)r->unmapped_bytes,
+      "frag_index", r->frag_index));
+  trace_event(e, ev);
+  ev = trace_base("mark", "X", r->t_start_ns);
+  json_object_set_new(ev, "dur", json_real((double)r->mark_ns / 1000.0));
+  json_object_set_new(ev, "args", json_pack("{s:I, s:I}", "gc_no",
+                                            (json_int_t)r->gc_no, "seq",
+                                            (json_int_t)r->seq));
+  trace_event(e, ev);
+  if (r->census_ns != 0) {
+    ev = trace_base("census", "X", r->t_end_ns);
+    json_object_set_new(ev, "dur",
+                        json_real((double)r->census_ns / 1000.0));
+    json_object_set_new(ev, "args", json_pack("{s:I}", "gc_no",
+                                              (json_int_t)r->gc_no));
+    trace_event(e, ev);
+  }
+}
+
+static void csv_record(struct exp *e, const struct rec *r)
+{
+  const json_t *rows, *row;
+  size_t i, c;
+
+  if (strcmp(e->table, "freelists") == 0)
+    rows = json_object_get(json_object_get(r->json, "freelists"), "lists");
+  else
+    rows = json_object_get(r->json, e->key);
+  json_array_foreach(rows, i, row) {
+    fprintf(e->out, "%llu,%llu", r->gc_no, r->seq);
+    for (c = 0; c < e->ncols; c++) {
+      const json_t *v = json_array_get(row, c);
+
+      fprintf(e->out, ",%lld",
+              json_is_integer(v) ? (long long)json_integer_value(v) : 0LL);
+    }
+    fputc('\n', e->out);
+  }
+}
+
+static int export_visit(const struct rec *r, void *arg)
+{
+  struct exp *e = arg;
+  const json_t *classes, *row;
+  size_t i;
+
+  switch (e->mode) {
+  case M_TRACE: trace_record(e, r); break;
+  case M_CSV: csv_record(e, r); break;
+  case M_FOLDED:
+    if (!e->alloc) {
+      if (r->collection && r->census) {
+        json_t *old = e->last;
+
+        e->last = json_incref((json_t *)r->json);
+        json_decref(old);
+      }
+      break;
+    }
+    classes = json_object_get(r->json, "classes");
+    json_array_foreach(classes, i, row) {
+      u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+
+      if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
+        e->alloc_bytes[k * SESSION_MAX_CLASSES + c]
+          += jrow(row, CL_ALLOC_GRANTED_BYTES);
+    }
+    break;
+  default: break;
+  }
+  return 0;
+}
+
+/* A frame name without spaces or semicolons: "normal", "kind_7",      */
+/* "512B", "16.0KiB-32.0KiB".                                           */
+static void folded_line(FILE *out, const json_t *header, unsigned kind,
+                        unsigned cls, u64 v)
+{
+  char kb[16], cb[32], *p, *q;
+  const char *k = kind_label(kind, kb);
+
+  if (kind >= 4) {
+    snprintf(kb, sizeof(kb), "kind_%u", kind);
+    k = kb;
+  }
+  class_label(header, cls, cb);
+  for (p = q = cb; *p; p++)
+    if (*p != ' ' && *p != ';') *q++ = *p;
+  *q = '\0';
+  fprintf(out, "%s;%s %llu\n", k, cb, v);
+}
+
 int cmd_export(int argc, char **argv)
 {
-  (void)argc; (void)argv;
-  return usage_error("'export' is not written yet");
+  struct common_opts o = { EMIT_TABLE, NULL, -1 };
+  struct session_info info;
+  struct exp e;
+  const char *path = NULL, *bytes = NULL;
+  int i, rc;
+
+  memset(&e, 0, sizeof(e));
+  for (i = 1; i < argc; i++) {
+    int c;
+    const char *a = argv[i];
+
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(export_usage, stdout);
+      return EXIT_OK;
+    }
+    if (strcmp(a, "--folded") == 0 || strcmp(a, "--chrome-trace") == 0
+        || strcmp(a, "--csv") == 0) {
+      enum mode m = a[2] == 'f' ? M_FOLDED : a[3] == 'h' ? M_TRACE : M_CSV;
+
+      if (e.mode != M_NONE && e.mode != m)
+        return usage_error("one of --folded, --chrome-trace, --csv");
+      e.mode = m;
+      if (m == M_CSV) {
+        if (i + 1 >= argc)
+          return usage_error("--csv needs a table: classes, grows or "
+                             "freelists");
+        e.table = argv[++i];
+      }
+      continue;
+    }
+    if (strcmp(a, "--bytes") == 0) {
+      if (i + 1 >= argc) return usage_error("--bytes needs live or alloc");
+      bytes = argv[++i];
+      continue;
+    }
+    if (strcmp(a, "--json") == 0)
+      return usage_error("--json does not apply: choose --folded, "
+                         "--chrome-trace or --csv <table>");
+    c = common_opt(&o, argc, argv, &i);
+    if (c < 0) return EXIT_USAGE;
+    if (c > 0) continue;
+    if (a[0] == '-' && a[1] != '\0')
+      return usage_error("unknown option '%s'", a);
+    if (path != NULL) return usage_error("one dump at a time");
+    path = a;
+  }
+  if (e.mode == M_NONE)
+    return usage_error("choose --folded, --chrome-trace or --csv <table>");
+  if (bytes != NULL) {
+    if (e.mode != M_FOLDED)
+      return usage_error("--bytes goes with --folded");
+    if (strcmp(bytes, "alloc") == 0) e.alloc = 1;
+    else if (strcmp(bytes, "live") != 0)
+      return usage_error("--bytes: 'live' or 'alloc', not '%s'", bytes);
+  }
+  if (e.mode == M_CSV) {
+    if (strcmp(e.table, "classes") == 0) {
+      e.key = "classes";
+      e.ncols = CL_NCOLS;
+    } else if (strcmp(e.table, "grows") == 0) {
+      e.key = "grows";
+      e.ncols = GR_NCOLS;
+    } else if (strcmp(e.table, "freelists") == 0) {
+      e.key = "lists";
+      e.ncols = FL_NCOLS;
+    } else {
+      return usage_error("--csv: unknown table '%s' (classes, grows, "
+                         "freelists)", e.table);
+    }
+  }
+  if (path == NULL) return usage_error("no dump given");
+
+  e.out = common_output(&o);
+  if (e.out == NULL) return EXIT_USAGE;
+  if (e.mode == M_FOLDED && e.alloc) {
+    e.alloc_bytes = calloc((size_t)SESSION_MAX_KINDS * SESSION_MAX_CLASSES,
+                           sizeof(u64));
+    if (e.alloc_bytes == NULL) abort();
+  }
+  if (e.mode == M_TRACE) fputs("{\"traceEvents\":[\n", e.out);
+  if (e.mode == M_CSV)
+    fprintf(e.out, "%s\n", e.ncols == CL_NCOLS ? csv_classes
+                           : e.ncols == GR_NCOLS ? csv_grows
+                           : csv_freelists);
+
+  rc = session_scan(path, o.progress, export_visit, &e, &info);
+
+  if (e.mode == M_TRACE) {
+    /* Names last: event order does not matter in a trace.             */
+    const char *exe = json_string_value(json_object_get(info.header,
+                                                        "executable"));
+    char name[512];
+    json_t *ev;
+
+    snprintf(name, sizeof(name), "%s (pid %llu)", exe ? exe : path,
+             info.header ? jnum(info.header, "pid") : 0ULL);
+    ev = json_pack("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "process_name",
+                   "ph", "M", "pid", 1, "tid", 1, "args", "name", name);
+    trace_event(&e, ev);
+    ev = json_pack("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name",
+                   "ph", "M", "pid", 1, "tid", 1, "args", "name",
+                   "collector");
+    trace_event(&e, ev);
+    fputs("\n],\"displayTimeUnit\":\"ms\"}\n", e.out);
+  } else if (e.mode == M_FOLDED && rc == EXIT_OK) {
+    unsigned k, c;
+
+    if (e.alloc) {
+      for (k = 0; k < SESSION_MAX_KINDS; k++)
+        for (c = 0; c < SESSION_MAX_CLASSES; c++) {
+          u64 v = e.alloc_bytes[(size_t)k * SESSION_MAX_CLASSES + c];
+
+          if (v != 0) folded_line(e.out, info.header, k, c, v);
+        }
+    } else {
+      const json_t *classes = json_object_get(e.last, "classes"), *row;
+      size_t j;
+
+      json_array_foreach(classes, j, row) {
+        u64 v = jrow(row, CL_LIVE_BYTES);
+
+        if (v != 0)
+          folded_line(e.out, info.header, (unsigned)jrow(row, CL_KIND),
+                      (unsigned)jrow(row, CL_CLASS), v);
+      }
+    }
+  }
+  common_close(&o, e.out);
+  json_decref(e.last);
+  json_decref(info.header);
+  free(e.alloc_bytes);
+  return rc;
 }

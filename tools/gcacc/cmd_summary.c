@@ -17,61 +17,11 @@ static const char summary_usage[] =
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n";
 
-struct summary {
-  u64 t0, t_last;
-  u64 collections, snapshots, records_dropped, last_seq, seq_gaps;
-  u64 heap_peak, live_peak, reserved_peak, resident_peak;
-  u64 live_peak_gc;
-  double worst_frag;
-  u64 worst_frag_gc, worst_frag_t, worst_frag_free;
-  u64 alloc_objs, alloc_req, alloc_granted, grows, mark_ns, census_ns;
-  u64 max_pause_ns;
-};
-
-static int summary_visit(const struct rec *r, void *arg)
-{
-  struct summary *s = arg;
-
-  if (s->t0 == 0 || (r->t_start_ns && r->t_start_ns < s->t0))
-    s->t0 = r->t_start_ns;
-  if (r->t_end_ns > s->t_last) s->t_last = r->t_end_ns;
-  if (r->collection) s->collections++;
-  else s->snapshots++;
-  s->records_dropped += r->dropped;
-  if (s->last_seq && r->seq > s->last_seq + 1)
-    s->seq_gaps += r->seq - s->last_seq - 1;
-  s->last_seq = r->seq;
-  if (r->heap_bytes + r->unmapped_bytes > s->heap_peak)
-    s->heap_peak = r->heap_bytes + r->unmapped_bytes;
-  if (r->census && r->live_bytes > s->live_peak) {
-    s->live_peak = r->live_bytes;
-    s->live_peak_gc = r->gc_no;
-  }
-  if (r->census && r->class_reserved_bytes > s->reserved_peak)
-    s->reserved_peak = r->class_reserved_bytes;
-  if (r->resident_bytes > s->resident_peak)
-    s->resident_peak = r->resident_bytes;
-  if (r->frag_index > s->worst_frag) {
-    s->worst_frag = r->frag_index;
-    s->worst_frag_gc = r->gc_no;
-    s->worst_frag_t = r->t_end_ns;
-    s->worst_frag_free = r->total_free_bytes;
-  }
-  s->alloc_objs += r->alloc_objs;
-  s->alloc_req += r->alloc_req_bytes;
-  s->alloc_granted += r->alloc_granted_bytes;
-  s->grows += r->n_grows;
-  s->mark_ns += r->mark_ns;
-  s->census_ns += r->census_ns;
-  if (r->mark_ns > s->max_pause_ns) s->max_pause_ns = r->mark_ns;
-  return 0;
-}
-
 int cmd_summary(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
   struct session_info info;
-  struct summary s;
+  struct session_summary s;
   const char *path = NULL;
   struct emit_table *t;
   FILE *out;
@@ -120,10 +70,10 @@ int cmd_summary(int argc, char **argv)
   if (path == NULL) return usage_error("no dump given");
 
   memset(&s, 0, sizeof(s));
-  rc = session_scan(path, o.progress, summary_visit, &s, &info);
+  rc = session_scan(path, o.progress, session_summary_visit, &s,
+                    &info);
   if (rc != EXIT_OK) return rc;
-  start = info.header ? jnum(info.header, "start_mono_ns") : 0;
-  if (start == 0 || start > s.t0) start = s.t0;
+  start = session_summary_start(&s, info.header);
   json_decref(info.header);
 
   out = common_output(&o);
@@ -139,7 +89,7 @@ int cmd_summary(int argc, char **argv)
            s.alloc_granted ? (double)(s.alloc_granted - s.alloc_req)
                                / (double)s.alloc_granted : 0.0,
            s.grows, s.mark_ns, s.max_pause_ns, s.census_ns,
-           s.records_dropped > s.seq_gaps ? s.records_dropped : s.seq_gaps);
+           session_summary_dropped(&s));
   if (o.format == EMIT_JSON) emit_json_begin(out);
   emit_print(t, o.format, out);
   if (o.format == EMIT_JSON) emit_json_end(out);

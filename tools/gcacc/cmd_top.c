@@ -1,7 +1,353 @@
-/* cmd_top.c: PLACEHOLDER while this session's helper writes it. */
+/*
+ * cmd_top.c: the TopN view: which keys hold the most live bytes, allocate
+ * the most, or hold the most objects, at one collection (--at, --peak, the
+ * last one by default) or over the whole session (--session).  A key is
+ * today a (kind, size class) pair, the dump's "classes" rows; the
+ * aggregation is written over a generic source of keyed rows (struct
+ * top_source: which record array, how a row gives its key and values, how
+ * a key is labelled) so that the type and callsite rows a later format
+ * brings plug in as further sources.  Memory grows with the keys, never
+ * with the records: at one collection only that record is kept.
+ */
+
 #include "gcacc.h"
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char top_usage[] =
+  "usage: gcacc top [<options>] <dump>\n"
+  "\n"
+  "The top (kind, size class) rows: live objects and bytes, reserved\n"
+  "bytes (their in-use heap blocks), objects and bytes allocated, and the\n"
+  "row's share of the sort column's total (over all rows, not just the\n"
+  "ones shown).\n"
+  "\n"
+  "  -n <N>              show N rows (default 10; 0: all)\n"
+  "  --by <key>          sort by live (live bytes, the default), alloc\n"
+  "                      (bytes allocated) or count (live objects)\n"
+  "  --at <gc_no>        the census of collection <gc_no>; allocations\n"
+  "                      are those since the previous record\n"
+  "  --peak              the collection with the most live bytes in all\n"
+  "                      (the first of equals)\n"
+  "  --session           the whole session: allocations summed over every\n"
+  "                      record, live and reserved the maximum of each\n"
+  "                      row over the session\n"
+  "                      (default: the last collection with a census)\n"
+  "  --json, --csv       machine-readable output (the same numbers)\n"
+  "  -o <file>           write to <file>\n"
+  "  --no-progress       no progress display on a terminal\n";
+
+/* The values every source gives per key. */
+struct top_vals {
+  u64 live_objs, live_bytes, reserved_bytes, alloc_objs, alloc_bytes;
+};
+
+/* A source of keyed rows in a record. */
+struct top_source {
+  const char *array;                    /* the record's member            */
+  const char *what;                     /* for titles                      */
+  u64 (*key)(const json_t *row);
+  void (*vals)(const json_t *row, struct top_vals *v);
+  /* Two label columns (the second may be ""), buffers of 32 bytes.       */
+  void (*label)(const json_t *header, u64 key, char *a, char *b);
+  const char *label_a, *label_b;        /* their column names              */
+};
+
+static u64 class_key(const json_t *row)
+{
+  return jrow(row, CL_KIND) << 32 | (jrow(row, CL_CLASS) & 0xffffffffULL);
+}
+
+static void class_vals(const json_t *row, struct top_vals *v)
+{
+  v->live_objs = jrow(row, CL_LIVE_OBJS);
+  v->live_bytes = jrow(row, CL_LIVE_BYTES);
+  v->reserved_bytes = jrow(row, CL_RESERVED_BYTES);
+  v->alloc_objs = jrow(row, CL_ALLOC_OBJS);
+  v->alloc_bytes = jrow(row, CL_ALLOC_GRANTED_BYTES);
+}
+
+static void class_labels(const json_t *header, u64 key, char *a, char *b)
+{
+  char kb[16];
+
+  snprintf(a, 32, "%s", kind_label((unsigned)(key >> 32), kb));
+  class_label(header, (unsigned)(key & 0xffffffffULL), b);
+}
+
+static const struct top_source source_classes = {
+  "classes", "(kind, class)", class_key, class_vals, class_labels,
+  "kind", "class"
+};
+
+enum top_mode { AT_LAST, AT_GC, AT_PEAK, SESSION };
+enum top_by { BY_LIVE, BY_ALLOC, BY_COUNT };
+
+struct top {
+  const struct top_source *src;
+  enum top_mode mode;
+  u64 at_gc;
+  json_t *chosen;               /* the record (not SESSION), a reference */
+  u64 chosen_gc, chosen_live;
+  struct keymap *m;             /* SESSION: key -> struct top_vals       */
+  u64 records;
+};
+
+static int top_visit(const struct rec *r, void *arg)
+{
+  struct top *t = arg;
+  int take = 0;
+
+  t->records++;
+  if (t->mode == SESSION) {
+    const json_t *row;
+    size_t i;
+
+    json_array_foreach(json_object_get(r->json, t->src->array), i, row) {
+      struct top_vals v, *a = keymap_get(t->m, t->src->key(row), 1);
+
+      t->src->vals(row, &v);
+      a->alloc_objs += v.alloc_objs;
+      a->alloc_bytes += v.alloc_bytes;
+      if (!r->census) continue;
+      if (v.live_objs > a->live_objs) a->live_objs = v.live_objs;
+      if (v.live_bytes > a->live_bytes) a->live_bytes = v.live_bytes;
+      if (v.reserved_bytes > a->reserved_bytes)
+        a->reserved_bytes = v.reserved_bytes;
+    }
+    return 0;
+  }
+  if (!r->collection || !r->census) return 0;
+  switch (t->mode) {
+  case AT_LAST: take = 1; break;
+  case AT_GC: take = r->gc_no == t->at_gc; break;
+  case AT_PEAK: take = t->chosen == NULL || r->live_bytes > t->chosen_live;
+                break;
+  default: break;
+  }
+  if (take) {
+    json_decref(t->chosen);
+    t->chosen = json_incref((json_t *)r->json);
+    t->chosen_gc = r->gc_no;
+    t->chosen_live = r->live_bytes;
+  }
+  return t->mode == AT_GC && take;      /* found: stop reading */
+}
+
+static u64 metric(const struct top_vals *v, enum top_by by)
+{
+  return by == BY_LIVE ? v->live_bytes
+         : by == BY_ALLOC ? v->alloc_bytes : v->live_objs;
+}
+
+static enum top_by sort_by;
+static struct keymap *sort_map;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+  size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+  u64 ka, kb;
+  const struct top_vals *va = keymap_at(sort_map, a, &ka);
+  const struct top_vals *vb = keymap_at(sort_map, b, &kb);
+  u64 ma = metric(va, sort_by), mb = metric(vb, sort_by);
+
+  if (ma != mb) return ma > mb ? -1 : 1;
+  if (va->live_bytes != vb->live_bytes)
+    return va->live_bytes > vb->live_bytes ? -1 : 1;
+  return ka < kb ? -1 : ka > kb;
+}
+
+static int parse_u64(const char *s, u64 *out)
+{
+  char *end;
+
+  if (s == NULL || *s < '0' || *s > '9') return -1;
+  errno = 0;
+  *out = strtoull(s, &end, 10);
+  return errno || *end != '\0' ? -1 : 0;
+}
+
 int cmd_top(int argc, char **argv)
 {
-  (void)argc; (void)argv;
-  return usage_error("'top' is not written yet");
+  struct common_opts o = { EMIT_TABLE, NULL, -1 };
+  struct session_info info;
+  struct top t;
+  const char *path = NULL, *by = "live";
+  struct emit_table *tab;
+  FILE *out;
+  size_t i, n, *idx;
+  u64 limit = 10, total = 0;
+  int a, rc, modes = 0;
+  char title[160], la[32], lb[32];
+  struct emit_col cols[] = {
+    { "kind", COL_STR, 0 },
+    { "class", COL_STR, 0 },
+    { "live_objs", COL_INT, 0 },
+    { "live_bytes", COL_BYTES, 0 },
+    { "reserved_bytes", COL_BYTES, 0 },
+    { "alloc_objs", COL_INT, 0 },
+    { "alloc_bytes", COL_BYTES, 0 },
+    { "share", COL_PCT, 0 },
+  };
+  /* The table's headers: short, so that it fits 80 columns.             */
+  static const char *short_names[] = { NULL, NULL, "objs", "live",
+                                       "reserved", "allocs", "alloc",
+                                       "share" };
+  static const struct emit_col at_cols[] = {
+    { "mode", COL_STR, 0 },
+    { "gc_no", COL_INT, 0 },
+    { "total_live_bytes", COL_BYTES, 0 },
+  };
+
+  memset(&t, 0, sizeof(t));
+  t.src = &source_classes;
+  t.mode = AT_LAST;
+  for (a = 1; a < argc; a++) {
+    int c;
+    const char *v;
+
+    if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+      fputs(top_usage, stdout);
+      return EXIT_OK;
+    }
+    c = common_opt(&o, argc, argv, &a);
+    if (c < 0) return EXIT_USAGE;
+    if (c > 0) continue;
+    if (strcmp(argv[a], "-n") == 0 || strcmp(argv[a], "--by") == 0
+        || strcmp(argv[a], "--at") == 0) {
+      if (a + 1 >= argc)
+        return usage_error("option '%s' needs a value", argv[a]);
+      v = argv[a + 1];
+      if (argv[a][1] == 'n') {
+        if (parse_u64(v, &limit) != 0)
+          return usage_error("-n needs a number, not '%s'", v);
+      } else if (argv[a][2] == 'b') {
+        by = v;
+      } else {
+        if (parse_u64(v, &t.at_gc) != 0)
+          return usage_error("--at needs a collection number, not '%s'", v);
+        t.mode = AT_GC;
+        modes++;
+      }
+      a++;
+      continue;
+    }
+    if (strncmp(argv[a], "--by=", 5) == 0) { by = argv[a] + 5; continue; }
+    if (strcmp(argv[a], "--peak") == 0) {
+      t.mode = AT_PEAK;
+      modes++;
+      continue;
+    }
+    if (strcmp(argv[a], "--session") == 0) {
+      t.mode = SESSION;
+      modes++;
+      continue;
+    }
+    if (argv[a][0] == '-' && argv[a][1] != '\0')
+      return usage_error("unknown option '%s'", argv[a]);
+    if (path != NULL) return usage_error("one dump at a time");
+    path = argv[a];
+  }
+  if (strcmp(by, "live") == 0) sort_by = BY_LIVE;
+  else if (strcmp(by, "alloc") == 0) sort_by = BY_ALLOC;
+  else if (strcmp(by, "count") == 0) sort_by = BY_COUNT;
+  else
+    return usage_error("unknown sort key '%s'; expected live, alloc or count",
+                       by);
+  if (modes > 1)
+    return usage_error("--at, --peak and --session exclude each other");
+  if (path == NULL) return usage_error("no dump given");
+
+  t.m = keymap_new(sizeof(struct top_vals));
+  rc = session_scan(path, o.progress, top_visit, &t, &info);
+  if (rc != EXIT_OK) goto done;
+  if (t.mode != SESSION) {
+    const json_t *row;
+
+    if (t.chosen == NULL) {
+      if (t.mode == AT_GC)
+        error("%s: no collection %llu with a census in this dump", path,
+              t.at_gc);
+      else
+        error("%s: no collection with a census in this dump", path);
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    json_array_foreach(json_object_get(t.chosen, t.src->array), i, row) {
+      struct top_vals v, *p = keymap_get(t.m, t.src->key(row), 1);
+
+      t.src->vals(row, &v);
+      p->live_objs += v.live_objs;
+      p->live_bytes += v.live_bytes;
+      p->reserved_bytes += v.reserved_bytes;
+      p->alloc_objs += v.alloc_objs;
+      p->alloc_bytes += v.alloc_bytes;
+    }
+  }
+
+  n = keymap_count(t.m);
+  idx = malloc((n ? n : 1) * sizeof(*idx));
+  if (idx == NULL) abort();
+  for (i = 0; i < n; i++) {
+    idx[i] = i;
+    total += metric(keymap_at(t.m, i, NULL), sort_by);
+  }
+  sort_map = t.m;
+  qsort(idx, n, sizeof(*idx), cmp_rows);
+  if (limit != 0 && limit < n) n = (size_t)limit;
+
+  out = common_output(&o);
+  if (out == NULL) {
+    free(idx);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  cols[0].name = t.src->label_a;
+  cols[1].name = t.src->label_b;
+  if (o.format == EMIT_TABLE) {
+    for (i = 2; i < sizeof(cols) / sizeof(cols[0]); i++)
+      cols[i].name = short_names[i];
+    if (t.mode == SESSION)
+      snprintf(title, sizeof(title), "top %s by %s over the session "
+               "(%llu records)", t.src->what, by, t.records);
+    else
+      snprintf(title, sizeof(title), "top %s by %s at gc %llu (%s)",
+               t.src->what, by, t.chosen_gc,
+               t.mode == AT_PEAK ? "peak live bytes"
+               : t.mode == AT_LAST ? "last collection" : "--at");
+  } else {
+    snprintf(title, sizeof(title), "top");
+  }
+  if (o.format == EMIT_JSON) {
+    static const char *mode_names[] = { "last", "at", "peak", "session" };
+
+    emit_json_begin(out);
+    tab = emit_table_new("at", at_cols, 3);
+    emit_row(tab, mode_names[t.mode],
+             t.mode == SESSION ? 0ULL : t.chosen_gc,
+             t.mode == SESSION ? 0ULL : t.chosen_live);
+    emit_print(tab, o.format, out);
+  }
+  tab = emit_table_new(title, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+  for (i = 0; i < n; i++) {
+    u64 key;
+    const struct top_vals *v = keymap_at(t.m, idx[i], &key);
+
+    t.src->label(info.header, key, la, lb);
+    emit_row(tab, la, lb, v->live_objs, v->live_bytes, v->reserved_bytes,
+             v->alloc_objs, v->alloc_bytes,
+             total ? (double)metric(v, sort_by) / (double)total : 0.0);
+  }
+  emit_print(tab, o.format, out);
+  if (o.format == EMIT_JSON) emit_json_end(out);
+  common_close(&o, out);
+  free(idx);
+done:
+  json_decref(info.header);
+  json_decref(t.chosen);
+  keymap_free(t.m);
+  return rc;
 }

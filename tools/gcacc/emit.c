@@ -98,6 +98,14 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
   case COL_RATIO: snprintf(buf, n, "%.3f", v->d); break;
   case COL_PCT: snprintf(buf, n, "%.1f%%", v->d * 100.0); break;
+  case COL_SBYTES: {
+    long long x = (long long)v->u;
+    unsigned long long m = x < 0 ? 0ULL - v->u : v->u;
+
+    snprintf(buf, n, "%s%s", x < 0 ? "-" : x > 0 ? "+" : "",
+             emit_size(m, sz));
+    break;
+  }
   }
 }
 
@@ -186,6 +194,7 @@ static void print_raw(const struct emit_col *col, const union emit_val *v,
     else print_csv_string(v->s, out);
     break;
   case COL_RATIO: case COL_PCT: fprintf(out, "%.6g", v->d); break;
+  case COL_SBYTES: fprintf(out, "%lld", (long long)v->u); break;
   default: fprintf(out, "%llu", v->u);
   }
 }
@@ -253,4 +262,111 @@ void emit_free(struct emit_table *t)
   free(t->cols);
   free(t->title);
   free(t);
+}
+
+/* ---- streaming (emit_stream_*, see emit.h) ---------------------------- */
+
+struct emit_stream {
+  struct emit_table *t;         /* the columns, and one row of storage   */
+  enum emit_format f;
+  FILE *out;
+  int *w;                       /* table widths, fixed at the start      */
+  int nrows;
+};
+
+struct emit_stream *emit_stream_new(const char *title,
+                                    const struct emit_col *cols, int ncols,
+                                    enum emit_format f, FILE *out)
+{
+  struct emit_stream *s = calloc(1, sizeof(*s));
+  int c;
+
+  if (s == NULL) abort();
+  s->t = emit_table_new(title, cols, ncols);
+  s->t->vals = calloc((size_t)ncols, sizeof(*s->t->vals));
+  s->t->cap = 1;
+  s->w = calloc((size_t)ncols, sizeof(int));
+  if (s->t->vals == NULL || s->w == NULL) abort();
+  s->f = f;
+  s->out = out;
+  if (f == EMIT_TABLE) {
+    if (title[0] != '\0') fprintf(out, "%s\n", title);
+    for (c = 0; c < ncols; c++) {
+      s->w[c] = (int)strlen(cols[c].name);
+      if (cols[c].width > s->w[c]) s->w[c] = cols[c].width;
+      if (c == 0 && cols[c].type == COL_STR)
+        fprintf(out, "%-*s", s->w[c], cols[c].name);
+      else
+        fprintf(out, c ? "  %*s" : "%*s", s->w[c], cols[c].name);
+    }
+    fputc('\n', out);
+  } else if (f == EMIT_CSV) {
+    for (c = 0; c < ncols; c++)
+      fprintf(out, "%s%s", c ? "," : "", cols[c].name);
+    fputc('\n', out);
+  } else {
+    if (!json_first_table) fputc(',', out);
+    json_first_table = 0;
+    print_json_string(title, out);
+    fputs(":[", out);
+  }
+  return s;
+}
+
+void emit_stream_row(struct emit_stream *s, ...)
+{
+  struct emit_table *t = s->t;
+  union emit_val *row = t->vals;
+  va_list ap;
+  int c;
+  char buf[256];
+
+  va_start(ap, s);
+  for (c = 0; c < t->ncols; c++) {
+    switch (t->cols[c].type) {
+    case COL_STR: {
+      const char *v = va_arg(ap, const char *);
+      row[c].s = (char *)(v ? v : "");   /* printed before returning */
+      break;
+    }
+    case COL_RATIO: case COL_PCT:
+      row[c].d = va_arg(ap, double);
+      break;
+    default:
+      row[c].u = va_arg(ap, unsigned long long);
+    }
+  }
+  va_end(ap);
+  if (s->f == EMIT_JSON) fputs(s->nrows ? ",{" : "{", s->out);
+  for (c = 0; c < t->ncols; c++) {
+    if (s->f == EMIT_TABLE) {
+      cell_text(&t->cols[c], &row[c], buf, sizeof(buf));
+      if (t->cols[c].type == COL_STR && c == 0)
+        fprintf(s->out, "%-*s", s->w[c], buf);
+      else
+        fprintf(s->out, c ? "  %*s" : "%*s", s->w[c], buf);
+    } else {
+      if (c) fputc(',', s->out);
+      if (s->f == EMIT_JSON) {
+        print_json_string(t->cols[c].name, s->out);
+        fputc(':', s->out);
+      }
+      print_raw(&t->cols[c], &row[c], s->out, s->f == EMIT_JSON);
+    }
+  }
+  fputs(s->f == EMIT_JSON ? "}" : "\n", s->out);
+  for (c = 0; c < t->ncols; c++) row[c].s = NULL;
+  s->nrows++;
+}
+
+int emit_stream_nrows(const struct emit_stream *s) { return s->nrows; }
+
+void emit_stream_end(struct emit_stream *s)
+{
+  if (s == NULL) return;
+  if (s->f == EMIT_JSON) fputc(']', s->out);
+  s->t->nrows = 0;              /* no strings of ours to free */
+  emit_free(s->t);
+  free(s->w);
+  free(s);
 }

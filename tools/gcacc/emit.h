@@ -19,7 +19,9 @@ enum emit_type {
   COL_NS,       /* integer nanoseconds: ms in tables          */
   COL_RATIO,    /* 0..1 fraction: 3 decimals                  */
   COL_PCT,      /* 0..1 fraction shown as a percentage        */
-  COL_STR       /* text                                       */
+  COL_STR,      /* text                                       */
+  COL_SBYTES    /* signed bytes (pass a long long cast to     */
+                /* unsigned long long): "+1.2 MiB", "-512 B"  */
 };
 
 struct emit_col {
@@ -46,5 +48,20 @@ void emit_json_end(FILE *out);
 
 /* "12.3 MiB"-style size; buf must hold 16 bytes. */
 const char *emit_size(unsigned long long bytes, char *buf);
+
+/* Streaming: a table printed row by row as rows come, for views of one  */
+/* row per record (memory bounded however long the dump).  The header is */
+/* printed by emit_stream_new; table widths are fixed there (the larger  */
+/* of the column's width and its name), so wider cells shift the row.    */
+/* For EMIT_JSON the table is one member of the object opened by         */
+/* emit_json_begin, as with emit_print.  emit_stream_row takes values    */
+/* as emit_row does; emit_stream_end closes the table and frees it.      */
+struct emit_stream;
+struct emit_stream *emit_stream_new(const char *title,
+                                    const struct emit_col *cols, int ncols,
+                                    enum emit_format f, FILE *out);
+void emit_stream_row(struct emit_stream *s, ...);
+int emit_stream_nrows(const struct emit_stream *s);
+void emit_stream_end(struct emit_stream *s);
 
 #endif

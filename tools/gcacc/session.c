@@ -29,7 +29,15 @@ u64 jnum(const json_t *obj, const char *dotted)
     json_int_t i = json_integer_value(v);
     return i < 0 ? 0 : (u64)i;
   }
-  if (json_is_real(v)) return (u64)json_real_value(v);
+  if (json_is_real(v)) {
+    /* Clamped: converting a double out of u64's range (or NaN) is       */
+    /* undefined behaviour (found by tests/fuzz).                        */
+    double d = json_real_value(v);
+
+    if (!(d > 0)) return 0;
+    if (d >= 18446744073709551615.0) return ~(u64)0;
+    return (u64)d;
+  }
   return 0;
 }
 
@@ -61,10 +69,12 @@ void class_range(const json_t *header, unsigned cls, u64 *lo, u64 *hi)
   if (cls < l0) {
     *lo = *hi = (u64)cls * g;
   } else {
-    unsigned b = cls - (unsigned)l0;
+    /* Saturated: a class or large_log0 from a corrupt dump could ask    */
+    /* for a shift of 64 or more, undefined behaviour (found by fuzzing). */
+    u64 sh = (u64)(cls - (unsigned)l0) + lg;
 
-    *lo = (u64)1 << (b + lg);
-    *hi = ((u64)1 << (b + lg + 1)) - 1;
+    *lo = sh < 64 ? (u64)1 << sh : ~(u64)0;
+    *hi = sh < 63 ? ((u64)1 << (sh + 1)) - 1 : ~(u64)0;
   }
 }
 
@@ -180,4 +190,144 @@ int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
   if (info != NULL) info->records = dump_records(d);
   dump_close(d);
   return rc;
+}
+
+int session_summary_visit(const struct rec *r, void *arg)
+{
+  struct session_summary *s = arg;
+
+  if (s->t0 == 0 || (r->t_start_ns && r->t_start_ns < s->t0))
+    s->t0 = r->t_start_ns;
+  if (r->t_end_ns > s->t_last) s->t_last = r->t_end_ns;
+  if (r->collection) s->collections++;
+  else s->snapshots++;
+  s->records_dropped += r->dropped;
+  if (s->last_seq && r->seq > s->last_seq + 1)
+    s->seq_gaps += r->seq - s->last_seq - 1;
+  s->last_seq = r->seq;
+  if (r->heap_bytes + r->unmapped_bytes > s->heap_peak)
+    s->heap_peak = r->heap_bytes + r->unmapped_bytes;
+  if (r->census && r->live_bytes > s->live_peak) {
+    s->live_peak = r->live_bytes;
+    s->live_peak_gc = r->gc_no;
+  }
+  if (r->census && r->class_reserved_bytes > s->reserved_peak)
+    s->reserved_peak = r->class_reserved_bytes;
+  if (r->resident_bytes > s->resident_peak)
+    s->resident_peak = r->resident_bytes;
+  if (r->frag_index > s->worst_frag) {
+    s->worst_frag = r->frag_index;
+    s->worst_frag_gc = r->gc_no;
+    s->worst_frag_t = r->t_end_ns;
+    s->worst_frag_free = r->total_free_bytes;
+  }
+  s->alloc_objs += r->alloc_objs;
+  s->alloc_req += r->alloc_req_bytes;
+  s->alloc_granted += r->alloc_granted_bytes;
+  s->grows += r->n_grows;
+  s->mark_ns += r->mark_ns;
+  s->census_ns += r->census_ns;
+  if (r->mark_ns > s->max_pause_ns) s->max_pause_ns = r->mark_ns;
+  return 0;
+}
+
+u64 session_summary_start(const struct session_summary *s,
+                          const json_t *header)
+{
+  u64 start = header ? jnum(header, "start_mono_ns") : 0;
+
+  if (start == 0 || start > s->t0) start = s->t0;
+  return start;
+}
+
+u64 session_summary_dropped(const struct session_summary *s)
+{
+  return s->records_dropped > s->seq_gaps ? s->records_dropped : s->seq_gaps;
+}
+
+/* ---- keymap (see session.h) --------------------------------------------- */
+
+struct keymap {
+  size_t val_size, n, cap;      /* entries in insertion order            */
+  u64 *keys;
+  unsigned char *vals;
+  size_t *slot, nslots;         /* open addressing: index + 1, 0 empty   */
+};
+
+struct keymap *keymap_new(size_t val_size)
+{
+  struct keymap *m = calloc(1, sizeof(*m));
+
+  if (m == NULL) abort();
+  m->val_size = val_size;
+  return m;
+}
+
+static size_t keymap_hash(u64 k, size_t nslots)
+{
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  return (size_t)(k & (nslots - 1));
+}
+
+static void keymap_rehash(struct keymap *m, size_t nslots)
+{
+  size_t i, h;
+
+  free(m->slot);
+  m->slot = calloc(nslots, sizeof(*m->slot));
+  if (m->slot == NULL) abort();
+  m->nslots = nslots;
+  for (i = 0; i < m->n; i++) {
+    for (h = keymap_hash(m->keys[i], nslots); m->slot[h];
+         h = (h + 1) & (nslots - 1)) {}
+    m->slot[h] = i + 1;
+  }
+}
+
+void *keymap_get(struct keymap *m, u64 key, int create)
+{
+  size_t h;
+
+  if (m->nslots != 0) {
+    for (h = keymap_hash(key, m->nslots); m->slot[h];
+         h = (h + 1) & (m->nslots - 1))
+      if (m->keys[m->slot[h] - 1] == key)
+        return m->vals + (m->slot[h] - 1) * m->val_size;
+  }
+  if (!create) return NULL;
+  if (m->n == m->cap) {
+    m->cap = m->cap ? 2 * m->cap : 64;
+    m->keys = realloc(m->keys, m->cap * sizeof(*m->keys));
+    m->vals = realloc(m->vals, m->cap * m->val_size);
+    if (m->keys == NULL || m->vals == NULL) abort();
+  }
+  m->keys[m->n] = key;
+  memset(m->vals + m->n * m->val_size, 0, m->val_size);
+  m->n++;
+  if (2 * m->n > m->nslots) keymap_rehash(m, m->nslots ? 2 * m->nslots : 128);
+  else {
+    for (h = keymap_hash(key, m->nslots); m->slot[h];
+         h = (h + 1) & (m->nslots - 1)) {}
+    m->slot[h] = m->n;
+  }
+  return m->vals + (m->n - 1) * m->val_size;
+}
+
+size_t keymap_count(const struct keymap *m) { return m->n; }
+
+void *keymap_at(const struct keymap *m, size_t i, u64 *key)
+{
+  if (key != NULL) *key = m->keys[i];
+  return m->vals + i * m->val_size;
+}
+
+void keymap_free(struct keymap *m)
+{
+  if (m == NULL) return;
+  free(m->keys);
+  free(m->vals);
+  free(m->slot);
+  free(m);
 }

@@ -76,4 +76,37 @@ const char *class_label(const json_t *header, unsigned cls, char *buf);
 /* "atomic-uncollectable", else "kind N".  buf of 16 bytes.               */
 const char *kind_label(unsigned kind, char *buf);
 
+/* The session at a glance (`gcacc summary`, `gcacc report`): fold every  */
+/* record with session_summary_visit (arg: a zeroed struct), then         */
+/* session_summary_start gives the time origin from the header.           */
+struct session_summary {
+  u64 t0, t_last;
+  u64 collections, snapshots, records_dropped, last_seq, seq_gaps;
+  u64 heap_peak, live_peak, reserved_peak, resident_peak;
+  u64 live_peak_gc;
+  double worst_frag;
+  u64 worst_frag_gc, worst_frag_t, worst_frag_free;
+  u64 alloc_objs, alloc_req, alloc_granted, grows, mark_ns, census_ns;
+  u64 max_pause_ns;
+};
+int session_summary_visit(const struct rec *r, void *arg);
+u64 session_summary_start(const struct session_summary *s,
+                          const json_t *header);
+/* Records lost: the larger of "dropped" counts and seq gaps.             */
+u64 session_summary_dropped(const struct session_summary *s);
+
+/* A map from a 64-bit key (a (kind, class) pair as kind << 32 | class,  */
+/* later a type id or a callsite address) to a fixed-size value block,   */
+/* zeroed when created: the keyed aggregations of top and leaks.  Memory */
+/* grows with the keys, never with the records.  keymap_get returns NULL */
+/* for a missing key unless create; keymap_at(m, i, &key) walks entries  */
+/* 0 .. keymap_count - 1 in insertion order.  Pointers into the map are  */
+/* valid until the next keymap_get that creates.                         */
+struct keymap;
+struct keymap *keymap_new(size_t val_size);
+void *keymap_get(struct keymap *m, u64 key, int create);
+size_t keymap_count(const struct keymap *m);
+void *keymap_at(const struct keymap *m, size_t i, u64 *key);
+void keymap_free(struct keymap *m);
+
 #endif

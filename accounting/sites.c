@@ -1,0 +1,556 @@
+/*
+ * sites.c: callsite ids -- sampling, and interning call stacks into ids.
+ *
+ * gca_site_capture runs on the allocation path (from the allocation
+ * hooks, with or without the allocation lock).  GC_ACC_STACKS:
+ *
+ *  - off (the default): no stacks, every object gets site 0.
+ *  - all: every allocation's stack (gca_unwind) is captured and interned.
+ *  - sample=BYTES: Poisson sampling by bytes (as jemalloc, tcmalloc and
+ *    Go's heap profiler): sample points fall on the stream of allocated
+ *    bytes of each thread at exponentially distributed distances of mean
+ *    BYTES; an allocation of s bytes that contains a point is sampled
+ *    (probability 1 - exp(-s/BYTES)).  The per-thread countdown to the next
+ *    point is all the common path touches: one subtraction and a branch.
+ *    Unsampled allocations get site 1.  A sampled object stands for
+ *    s / (1 - exp(-s/BYTES)) bytes (gca_site_weight): summing that over
+ *    the sampled objects of a site estimates the site's bytes without
+ *    bias (docs/dump-format.md, "Sampling").
+ *
+ * Interning: a stack (up to GC_ACC_STACK_DEPTH return addresses) hashes to
+ * a word; each thread keeps a small direct-mapped cache hash -> site
+ * (checked frame by frame), then a global open-addressing table is probed
+ * without a lock (sites are immutable once published; the table is only
+ * replaced, never changed in place, when it grows).  Only a stack never
+ * seen before takes the spin lock, to be added; it gets the next id (2,
+ * 3, ...) and is listed for the next record (gca_sites_take_new).
+ *
+ * Memory: our own OS pages, never the GC heap; at most GCA_SITES_MAX
+ * sites and GCA_SITES_MAX_ARENA bytes of stacks.  Past either bound new
+ * stacks all get one site, the empty stack (no frames: "stack unknown").
+ * Old tables are kept (a reader may still probe one), so tables take at
+ * most twice the last one's size.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#include <string.h>
+
+#define GCA_SITES_MAX ((unsigned)1 << 18)
+#define GCA_SITES_MAX_ARENA ((word)64 << 20)
+#define SITES_DIR_CHUNK 4096u
+#define SITES_DIR_N (GCA_SITES_MAX / SITES_DIR_CHUNK + 1)
+#define SITES_ARENA_CHUNK ((word)256 << 10)
+#define SITES_CACHE 64u     /* per thread, direct-mapped */
+
+struct gca_site {
+  word hash;
+  unsigned id;
+  unsigned n;
+  word frames[1];   /* n of them (at least 1 allocated) */
+};
+
+struct sites_table {
+  word cap;         /* power of two */
+  struct gca_site *slot[1];
+};
+
+/* ---- settings ----------------------------------------------------------- */
+GC_INNER int gca_stacks_mode = GCA_STACKS_OFF;
+GC_INNER word gca_stacks_sample_bytes = GCA_STACKS_DEFAULT_SAMPLE;
+GC_INNER unsigned gca_stacks_depth = GCA_STACKS_DEFAULT_DEPTH;
+
+/* ---- shared state (new sites: under sites_lock) ------------------------ */
+static volatile int sites_lock = 0;
+static struct sites_table *sites_tab = NULL;   /* published, acquire loads */
+static word sites_count = 0;                   /* in sites_tab             */
+static struct gca_site **sites_dir[SITES_DIR_N];   /* id -> site          */
+static unsigned sites_next_id = 2;             /* release stores           */
+static unsigned sites_taken = 2;               /* next id for the record   */
+static char *arena_p = NULL;
+static word arena_left = 0;
+static word sites_arena_used = 0;
+static word sites_mem = 0;                     /* OS bytes, all tables     */
+static word sites_dropped = 0;                 /* stacks past the bounds   */
+
+/* ---- per thread ----------------------------------------------------------- */
+struct sites_tls {
+  signed_word countdown;    /* bytes to the next sample point            */
+  word rng;                 /* xorshift64*, 0: not seeded               */
+  unsigned last_site;
+  int busy;                 /* inside a capture (no re-entry)           */
+  struct gca_site *cache[SITES_CACHE];
+};
+static GCA_TLS struct sites_tls sites_self;
+
+static void sites_spin_lock(void)
+{
+  while (__atomic_exchange_n(&sites_lock, 1, __ATOMIC_ACQUIRE)) {
+    while (__atomic_load_n(&sites_lock, __ATOMIC_RELAXED)) {
+#     if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#     endif
+    }
+  }
+}
+
+static void sites_spin_unlock(void)
+{
+  __atomic_store_n(&sites_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Each frame is multiplied on its own and rotated by its position, and */
+/* the products summed: no chain of dependent multiplies (a serial      */
+/* multiply-xor cost ~4 ns a frame), then one final mix.  Equal hashes   */
+/* are always checked frame by frame, so this only needs to spread.     */
+static word sites_hash(const word *f, unsigned n)
+{
+  word h = (word)n * (word)0x9E3779B97F4A7C15ULL;
+  unsigned i;
+
+  for (i = 0; i < n; i++) {
+    word x = (f[i] ^ (f[i] >> 31)) * (word)0xff51afd7ed558ccdULL;
+    unsigned r = (i * 7) & (CPP_WORDSZ - 1);
+
+    h += r != 0 ? (x << r) | (x >> (CPP_WORDSZ - r)) : x;
+  }
+  h ^= h >> 33;
+  h *= (word)0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 29;
+  return h;
+}
+
+static int sites_same(const struct gca_site *s, word h, const word *f,
+                      unsigned n)
+{
+  return s->hash == h && s->n == n
+         && (0 == n || memcmp(s->frames, f, n * sizeof(word)) == 0);
+}
+
+static struct gca_site *sites_probe(struct sites_table *t, word h,
+                                    const word *f, unsigned n)
+{
+  word mask, i;
+
+  if (NULL == t) return NULL;
+  mask = t->cap - 1;
+  for (i = h & mask;; i = (i + 1) & mask) {
+    struct gca_site *s = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
+
+    if (NULL == s) return NULL;
+    if (sites_same(s, h, f, n)) return s;
+  }
+}
+
+static struct sites_table *sites_new_table(word cap)
+{
+  size_t bytes = sizeof(struct sites_table)
+                 + (size_t)(cap - 1) * sizeof(struct gca_site *);
+  struct sites_table *t = (struct sites_table *)gca_os_alloc(bytes);
+
+  if (t != NULL) {
+    t->cap = cap;
+    sites_mem += bytes;
+  }
+  return t;
+}
+
+static void sites_put(struct sites_table *t, struct gca_site *s)
+{
+  word mask = t->cap - 1, i;
+
+  for (i = s->hash & mask; t->slot[i] != NULL; i = (i + 1) & mask) {}
+  __atomic_store_n(&t->slot[i], s, __ATOMIC_RELEASE);
+}
+
+/* Lock held.  A new site for (h, f, n), or NULL past the bounds.      */
+static struct gca_site *sites_add(word h, const word *f, unsigned n)
+{
+  struct sites_table *t = sites_tab;
+  struct gca_site *s;
+  size_t bytes = sizeof(struct gca_site)
+                 + (size_t)(n > 0 ? n - 1 : 0) * sizeof(word);
+  unsigned id = sites_next_id, chunk = id / SITES_DIR_CHUNK;
+
+  bytes = (bytes + sizeof(word) - 1) & ~(sizeof(word) - 1);
+  if (id >= GCA_SITES_MAX + (n == 0)
+      || (n > 0 && sites_arena_used + bytes > GCA_SITES_MAX_ARENA))
+    return NULL;
+  if (NULL == t || (sites_count + 1) * 2 > t->cap) {
+    struct sites_table *nt = sites_new_table(t != NULL ? t->cap * 2 : 1024);
+    word i;
+
+    if (NULL == nt) return NULL;
+    if (t != NULL)
+      for (i = 0; i < t->cap; i++)
+        if (t->slot[i] != NULL) sites_put(nt, t->slot[i]);
+    __atomic_store_n(&sites_tab, nt, __ATOMIC_RELEASE);
+    t = nt;
+  }
+  if (NULL == sites_dir[chunk]) {
+    sites_dir[chunk] = (struct gca_site **)gca_os_alloc(
+                                SITES_DIR_CHUNK * sizeof(struct gca_site *));
+    if (NULL == sites_dir[chunk]) return NULL;
+    sites_mem += SITES_DIR_CHUNK * sizeof(struct gca_site *);
+  }
+  if (arena_left < bytes) {
+    arena_p = (char *)gca_os_alloc(SITES_ARENA_CHUNK);
+    if (NULL == arena_p) {
+      arena_left = 0;
+      return NULL;
+    }
+    arena_left = SITES_ARENA_CHUNK;
+    sites_mem += SITES_ARENA_CHUNK;
+  }
+  s = (struct gca_site *)arena_p;
+  arena_p += bytes;
+  arena_left -= bytes;
+  sites_arena_used += bytes;
+  s->hash = h;
+  s->id = id;
+  s->n = n;
+  if (n > 0) memcpy(s->frames, f, n * sizeof(word));
+  sites_dir[chunk][id % SITES_DIR_CHUNK] = s;
+  __atomic_store_n(&sites_next_id, id + 1, __ATOMIC_RELEASE);
+  sites_put(t, s);
+  sites_count++;
+  return s;
+}
+
+static struct gca_site *sites_intern(struct sites_tls *me, const word *f,
+                                     unsigned n)
+{
+  word h = sites_hash(f, n);
+  struct gca_site **c = &me->cache[h % SITES_CACHE];
+  struct gca_site *s = *c;
+
+  if (s != NULL && sites_same(s, h, f, n)) return s;
+  s = sites_probe(__atomic_load_n(&sites_tab, __ATOMIC_ACQUIRE), h, f, n);
+  if (NULL == s) {
+    sites_spin_lock();
+    s = sites_probe(sites_tab, h, f, n);
+    if (NULL == s) s = sites_add(h, f, n);
+    if (NULL == s) {
+      /* past the bounds: the empty stack ("unknown")                    */
+      sites_dropped++;
+      h = sites_hash(f, 0);
+      s = sites_probe(sites_tab, h, f, 0);
+      if (NULL == s) s = sites_add(h, f, 0);
+    }
+    sites_spin_unlock();
+    if (NULL == s) return NULL;
+  }
+  *c = s;
+  return s;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+static word sites_rng_next(struct sites_tls *me)
+{
+  word x = me->rng;
+
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  me->rng = x;
+  return x * (word)0x2545F4914F6CDD1DULL;
+}
+
+static void sites_seed(struct sites_tls *me)
+{
+  static volatile word seq = 0;
+  word s = gca_now_ns() ^ ((word)me * (word)0x9E3779B97F4A7C15ULL)
+           ^ (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED)
+              * (word)0xBF58476D1CE4E5B9ULL);
+
+  me->rng = s != 0 ? s : 1;
+  (void)sites_rng_next(me);
+}
+
+/* No libm (embedders' links, the IL2CPP one among them, may lack      */
+/* -lm): the two functions sampling needs, to about 1e-12.               */
+
+/* -ln(u), 0 < u <= 1: u = m 2^e with m in [1, 2); ln m = 2 atanh(t),   */
+/* t = (m - 1) / (m + 1) <= 1/3.                                          */
+static double sites_neg_log(double u)
+{
+  union { double d; unsigned long long b; } v;
+  double m, t, t2, sum, term;
+  int e, k;
+
+  v.d = u;
+  e = (int)((v.b >> 52) & 0x7ff) - 1023;
+  v.b = (v.b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+  m = v.d;
+  t = (m - 1) / (m + 1);
+  t2 = t * t;
+  sum = 0;
+  term = t;
+  for (k = 1; k <= 25; k += 2) {
+    sum += term / k;
+    term *= t2;
+  }
+  return -(e * 0.69314718055994530942 + 2 * sum);
+}
+
+/* 1 - exp(-x), x >= 0, without cancellation for small x.               */
+static double sites_one_minus_exp_neg(double x)
+{
+  double sum = 0, term = x, r, e;
+  int k, n;
+
+  if (x < 0.5) {                /* x - x^2/2! + x^3/3! - ...             */
+    for (k = 1; k <= 16; k++) {
+      sum += term;
+      term *= -x / (k + 1);
+    }
+    return sum;
+  }
+  if (x > 60) return 1;
+  n = (int)(x / 0.69314718055994530942);      /* exp(-x) = 2^-n e^-r  */
+  r = x - n * 0.69314718055994530942;         /* 0 <= r < ln 2         */
+  e = 1;
+  term = 1;
+  for (k = 1; k <= 20; k++) {
+    term *= -r / k;
+    e += term;
+  }
+  while (n-- > 0) e *= 0.5;
+  return 1 - e;
+}
+
+/* Bytes to the next sample point: exponential, mean sample bytes.     */
+static signed_word sites_draw(struct sites_tls *me)
+{
+  double u = ((double)(sites_rng_next(me) >> 11) + 1.0)
+             * (1.0 / 9007199254740992.0);          /* (0, 1]          */
+  double d = sites_neg_log(u) * (double)gca_stacks_sample_bytes;
+
+  if (d >= (double)((word)1 << 62)) d = (double)((word)1 << 62);
+  return (signed_word)d + 1;
+}
+
+GC_INNER unsigned gca_site_capture(word granted_bytes)
+{
+  struct sites_tls *me;
+  int mode = GCA_LOAD(&gca_stacks_mode);
+  word frames[GCA_STACKS_MAX_DEPTH];
+  struct gca_site *s;
+  unsigned n;
+
+  if (GCA_STACKS_OFF == mode) return GCA_SITE_NONE;
+  me = &sites_self;
+  if (GCA_STACKS_SAMPLE == mode) {
+    signed_word c = me->countdown - (signed_word)granted_bytes;
+
+    if (EXPECT(c > 0, TRUE)) {
+      me->countdown = c;
+      me->last_site = GCA_SITE_UNSAMPLED;
+      return GCA_SITE_UNSAMPLED;
+    }
+    if (0 == me->rng) {
+      /* a new thread: its first sample point is a draw away, too         */
+      sites_seed(me);
+      c = sites_draw(me) - (signed_word)granted_bytes;
+      if (c > 0) {
+        me->countdown = c;
+        me->last_site = GCA_SITE_UNSAMPLED;
+        return GCA_SITE_UNSAMPLED;
+      }
+    }
+    me->countdown = sites_draw(me);
+  }
+  if (me->busy) return GCA_SITE_UNSAMPLED;  /* an allocation inside ours */
+  me->busy = 1;
+  n = gca_stacks_depth;
+  if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
+  n = gca_unwind(frames, n, 0);
+  s = sites_intern(me, frames, n);
+  me->busy = 0;
+  me->last_site = s != NULL ? s->id : GCA_SITE_UNSAMPLED;
+  return me->last_site;
+}
+
+GC_INNER double gca_site_weight(word granted_bytes)
+{
+  double s = (double)granted_bytes, b;
+
+  if (GCA_LOAD(&gca_stacks_mode) != GCA_STACKS_SAMPLE) return s;
+  b = (double)gca_stacks_sample_bytes;
+  return s / sites_one_minus_exp_neg(s / b);
+}
+
+GC_INNER unsigned gca_site_last(void)
+{
+  return sites_self.last_site;
+}
+
+/* ---- settings ------------------------------------------------------------- */
+
+GC_INNER void gca_stacks_set(int mode, word sample_bytes)
+{
+  if (GCA_STACKS_SAMPLE == mode) {
+    if (0 == sample_bytes) sample_bytes = GCA_STACKS_DEFAULT_SAMPLE;
+    GCA_STORE(&gca_stacks_sample_bytes, sample_bytes);
+  }
+  if (mode != GCA_STACKS_OFF) gca_unwind_init();
+  GCA_STORE(&gca_stacks_mode, mode);
+}
+
+GC_INNER void gca_stacks_set_depth(unsigned depth)
+{
+  if (0 == depth) depth = GCA_STACKS_DEFAULT_DEPTH;
+  if (depth > GCA_STACKS_MAX_DEPTH) depth = GCA_STACKS_MAX_DEPTH;
+  GCA_STORE(&gca_stacks_depth, depth);
+}
+
+/* ---- for records and the API ------------------------------------------------ */
+
+static struct gca_site *sites_get(unsigned id)
+{
+  struct gca_site **chunk;
+
+  if (id < 2 || id >= __atomic_load_n(&sites_next_id, __ATOMIC_ACQUIRE))
+    return NULL;
+  chunk = sites_dir[id / SITES_DIR_CHUNK];
+  return chunk != NULL ? chunk[id % SITES_DIR_CHUNK] : NULL;
+}
+
+GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max)
+{
+  struct gca_site *s = sites_get(id);
+  unsigned n;
+
+  if (NULL == s) return -1;
+  n = s->n < max ? s->n : max;
+  if (n > 0) memcpy(frames, s->frames, n * sizeof(word));
+  return (int)s->n;
+}
+
+GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
+                                            const word *frames, unsigned n),
+                                 void *arg)
+{
+  unsigned end = __atomic_load_n(&sites_next_id, __ATOMIC_ACQUIRE);
+
+  for (; sites_taken < end; sites_taken++) {
+    struct gca_site *s = sites_get(sites_taken);
+
+    if (s != NULL) fn(arg, s->id, s->frames, s->n);
+  }
+}
+
+GC_INNER void gca_sites_emit_json(void (*out)(const char *fmt, ...),
+                                  size_t budget)
+{
+  unsigned end = __atomic_load_n(&sites_next_id, __ATOMIC_ACQUIRE);
+  const char *sep = "";
+  size_t used = 12;
+
+  out("\"sites\":[");
+  for (; sites_taken < end; sites_taken++) {
+    struct gca_site *s = sites_get(sites_taken);
+    size_t need;
+    unsigned i;
+
+    if (NULL == s) continue;
+    need = 16 + (size_t)s->n * (3 + 2 * sizeof(word) + 3);
+    if (used + need > budget && *sep != '\0') break;   /* next record */
+    used += need;
+    out("%s[%u", sep, s->id);
+    for (i = 0; i < s->n; i++)
+      out(",\"0x%llx\"", (unsigned long long)s->frames[i]);
+    out("]");
+    sep = ",";
+  }
+  out("],");
+}
+
+GC_INNER word gca_sites_memory_bytes(void)
+{
+  return GCA_LOAD(&sites_mem);
+}
+
+#endif /* !GC_ACC_DISABLE */
+
+/* ---- the public API (gc_accounting.h, "callsites") --------------------- */
+
+#ifdef GC_ACC_DISABLE
+
+GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
+{
+  (void)mode; (void)sample_bytes;
+  return GC_UNIMPLEMENTED;
+}
+GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth) { (void)depth; }
+GC_API int GC_CALL GC_acc_set_unwinder(int u)
+{
+  (void)u;
+  return GC_UNIMPLEMENTED;
+}
+GC_API unsigned GC_CALL GC_acc_capture_site(size_t granted_bytes)
+{
+  (void)granted_bytes;
+  return 0;
+}
+GC_API unsigned GC_CALL GC_acc_last_site(void) { return 0; }
+GC_API int GC_CALL GC_acc_site_frames(unsigned id, GC_word *frames,
+                                      unsigned max)
+{
+  (void)id; (void)frames; (void)max;
+  return -1;
+}
+GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
+{
+  return (double)granted_bytes;
+}
+
+#else
+
+GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
+{
+  if (mode != GCA_STACKS_OFF && mode != GCA_STACKS_ALL
+      && mode != GCA_STACKS_SAMPLE)
+    return GC_ERROR;
+  gca_stacks_set(mode, (word)sample_bytes);
+  return GC_SUCCESS;
+}
+
+GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth)
+{
+  gca_stacks_set_depth(depth);
+}
+
+GC_API int GC_CALL GC_acc_set_unwinder(int u)
+{
+  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC) return GC_ERROR;
+  GCA_STORE(&gca_unwinder, u);
+  return GC_SUCCESS;
+}
+
+GC_API unsigned GC_CALL GC_acc_capture_site(size_t granted_bytes)
+{
+  return gca_site_capture((word)granted_bytes);
+}
+
+GC_API unsigned GC_CALL GC_acc_last_site(void)
+{
+  return gca_site_last();
+}
+
+GC_API int GC_CALL GC_acc_site_frames(unsigned id, GC_word *frames,
+                                      unsigned max)
+{
+  if (NULL == frames) max = 0;
+  return gca_site_frames(id, (word *)frames, max);
+}
+
+GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
+{
+  return gca_site_weight((word)granted_bytes);
+}
+
+#endif /* GC_ACC_DISABLE */

@@ -1,0 +1,418 @@
+/*
+ * unwind.c: the allocating call stack, as raw return addresses.
+ *
+ * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder):
+ *
+ *  - fp (the default): a frame-pointer walk from our own frame.  Return
+ *    address at fp[1], the caller's frame pointer at fp[0].  Every frame
+ *    pointer is checked before it is read: word-aligned, strictly above
+ *    the previous one and below the top of the current thread's stack
+ *    (bounds cached per thread: pthread_getattr_np), and the walk only
+ *    starts when our own frame lies on that stack (not on a signal stack
+ *    or a fiber's); every return address must lie in a loaded module's
+ *    code, else the walk ends there (see "where code is" below).  So code built without frame pointers (rbp used as an
+ *    ordinary register) can shorten or garble a stack but never make the
+ *    walk read outside the thread's stack.  Cost: a few ns per frame.
+ *    The walk can only leave the collector if the collector itself keeps
+ *    frame pointers: the build adds -fno-omit-frame-pointer to libgc's
+ *    CFLAGS (configure.ac); embedders compiling extra/gc.c themselves
+ *    (IL2CPP) need the same flag, or the libgcc unwinder.
+ *
+ *  - libgcc: _Unwind_Backtrace (DWARF call-frame information, the
+ *    unwinder C++ exceptions use): right without frame pointers, several
+ *    times slower (bench/stacks/stackcost).
+ *
+ * The collector's own frames are dropped: leading return addresses that
+ * lie inside libgc.  When libgc is a shared library of its own (a module
+ * whose file name starts with "libgc."), "inside" is its executable
+ * segments (dl_iterate_phdr).  When it is linked into a larger module (a
+ * static link, the extra/gc.c amalgamation inside a program or
+ * libil2cpp.so) its code cannot be told from its neighbours' by module,
+ * so "inside" is the span from the lowest to the highest entry address
+ * of a fixed set of collector functions (allocation entry points,
+ * allocation internals, the accounting hooks): one object file's code is
+ * contiguous in a link, and the allocation path runs through functions
+ * of that set.  Parts the compiler moves out of line (.text.unlikely
+ * "cold" parts) may fall outside the span; such a frame then stays as the
+ * innermost frame of the stack (the stack is still right, one frame
+ * longer).
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#include <stddef.h>
+#include <unwind.h>
+
+#if defined(__linux__) && defined(GC_PTHREADS) || defined(HAVE_PTHREAD_GETATTR_NP)
+# include <pthread.h>
+# define GCA_HAVE_GETATTR_NP 1
+#endif
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
+    || defined(__OpenBSD__)
+# include <link.h>
+# include <string.h>
+# define GCA_HAVE_PHDR 1
+#endif
+
+GC_INNER int gca_unwinder = GCA_UNWIND_FP;
+
+/* ---- the current thread's stack ---------------------------------------- */
+
+/* [lo, hi) of this thread's stack; hi 0: not yet known, 1: unknown.    */
+static GCA_TLS word unw_stack_lo = 0;
+static GCA_TLS word unw_stack_hi = 0;
+
+static void unw_find_stack(void)
+{
+  unw_stack_hi = 1;
+# ifdef GCA_HAVE_GETATTR_NP
+  {
+    pthread_attr_t a;
+    void *addr;
+    size_t sz;
+
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &addr, &sz) == 0 && sz != 0) {
+        unw_stack_lo = (word)addr;
+        unw_stack_hi = (word)addr + sz;
+      }
+      (void)pthread_attr_destroy(&a);
+    }
+  }
+# elif !defined(THREADS) && defined(STACK_GROWS_DOWN)
+  if (GC_stackbottom != NULL) {
+    unw_stack_lo = 0;
+    unw_stack_hi = (word)GC_stackbottom;
+  }
+# endif
+}
+
+/* ---- which return addresses are the collector's ------------------------ */
+
+#define UNW_MAX_RANGES 8
+static word unw_lo[UNW_MAX_RANGES], unw_hi[UNW_MAX_RANGES];
+static unsigned unw_n_ranges = 0;
+static volatile int unw_ranges_ready = 0;
+GC_INNER int gca_unwind_libgc_shared = 0;   /* for the tests' and docs' sake */
+
+#ifdef GCA_HAVE_PHDR
+struct unw_find {
+  word addr;
+  int found;
+};
+
+static int unw_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct unw_find *f = (struct unw_find *)data;
+  const char *name = info->dlpi_name;
+  const char *base;
+  unsigned n = 0;
+  int i, mine = 0;
+
+  (void)size;
+  for (i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    word lo = (word)info->dlpi_addr + (word)ph->p_vaddr;
+
+    if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz)
+      mine = 1;
+  }
+  if (!mine) return 0;
+  f->found = 1;
+  base = name != NULL ? strrchr(name, '/') : NULL;
+  base = base != NULL ? base + 1 : name;
+  if (NULL == base || strncmp(base, "libgc.", 6) != 0) return 1;
+  for (i = 0; i < info->dlpi_phnum && n < UNW_MAX_RANGES; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) != 0) {
+      unw_lo[n] = (word)info->dlpi_addr + (word)ph->p_vaddr;
+      unw_hi[n] = unw_lo[n] + (word)ph->p_memsz;
+      n++;
+    }
+  }
+  unw_n_ranges = n;
+  gca_unwind_libgc_shared = n > 0;
+  return 1;
+}
+#endif
+
+/* The span of these functions stands for the collector's code when it */
+/* shares its module with other code.                                  */
+/* (code after the last one: other archive members, not the program's */
+/* own objects, which a static link places first).                     */
+static void unw_span(void)
+{
+  word a[] = {
+    (word)GC_malloc, (word)GC_malloc_atomic, (word)GC_malloc_kind,
+    (word)GC_generic_malloc, (word)GC_malloc_uncollectable,
+    (word)GC_malloc_ignore_off_page, (word)GC_generic_malloc_many,
+    (word)GC_malloc_many, (word)GC_realloc, (word)GC_memalign,
+    (word)GC_debug_malloc, (word)GC_debug_malloc_atomic,
+    (word)GC_malloc_explicitly_typed, (word)GC_generic_malloc_inner,
+    (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
+    (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
+    (word)GC_posix_memalign,
+    (word)gca_counters_alloc, (word)gca_counters_alloc_tl,
+    (word)gca_site_capture, (word)gca_unwind, (word)GC_acc_capture_site,
+    (word)gca_hook_alloc, (word)gca_hook_alloc_tl
+  };
+  word lo = ~(word)0, hi = 0;
+  size_t i;
+
+  for (i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+    if (a[i] < lo) lo = a[i];
+    if (a[i] > hi) hi = a[i];
+  }
+  unw_lo[0] = lo;
+  unw_hi[0] = hi + 4096;   /* the last function's body (about) */
+  unw_n_ranges = 1;
+}
+
+GC_INNER void gca_unwind_init(void)
+{
+  if (unw_ranges_ready) return;
+# ifdef GCA_HAVE_PHDR
+  {
+    struct unw_find f;
+
+    f.addr = (word)gca_site_capture;
+    f.found = 0;
+    (void)dl_iterate_phdr(unw_phdr_cb, &f);
+  }
+# endif
+  if (0 == unw_n_ranges) unw_span();
+  __atomic_store_n(&unw_ranges_ready, 1, __ATOMIC_RELEASE);
+}
+
+static int unw_in_libgc(word ra)
+{
+  unsigned i;
+
+  for (i = 0; i < unw_n_ranges; i++)
+    if (ra >= unw_lo[i] && ra < unw_hi[i]) return 1;
+  return 0;
+}
+
+/* ---- where code is: the fp walk's stopping rule ------------------------ */
+/* A frame-pointer chain has no end marker a walk can trust: threads    */
+/* start in libc code built without frame pointers, whose rbp may point */
+/* at thread-control data on the stack.  So every return address must   */
+/* lie in an executable segment of a loaded module; the walk stops at    */
+/* the first that does not (else such a tail would be different in      */
+/* every thread, and each thread would get sites of its own).  The       */
+/* segments are listed once (dl_iterate_phdr) and listed again, at most  */
+/* once per collection, when a walk stops that way and the loader says  */
+/* a module came or went (dlpi_adds, dlpi_subs): a module dlopen'd     */
+/* since the last listing ends stacks early until the next collection.  */
+#define UNW_MAX_CODE 512
+struct unw_code {
+  volatile word gc_no;     /* GC_gc_no when listed or last checked      */
+  word loads;              /* dlpi_adds + dlpi_subs when listed         */
+  unsigned n;
+  word lo[UNW_MAX_CODE], hi[UNW_MAX_CODE];   /* sorted by lo            */
+};
+static struct unw_code *unw_code = NULL;    /* published, acquire loads */
+static volatile int unw_code_lock = 0;
+
+#ifdef GCA_HAVE_PHDR
+static int unw_code_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct unw_code *c = (struct unw_code *)data;
+  int i;
+
+  (void)size;
+  for (i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    word lo, hi;
+    unsigned j;
+
+    if (ph->p_type != PT_LOAD || (ph->p_flags & PF_X) == 0) continue;
+    if (c->n >= UNW_MAX_CODE) return 1;
+    lo = (word)info->dlpi_addr + (word)ph->p_vaddr;
+    hi = lo + (word)ph->p_memsz;
+    for (j = c->n; j > 0 && c->lo[j - 1] > lo; j--) {   /* insertion */
+      c->lo[j] = c->lo[j - 1];
+      c->hi[j] = c->hi[j - 1];
+    }
+    c->lo[j] = lo;
+    c->hi[j] = hi;
+    c->n++;
+  }
+  return 0;
+}
+#endif
+
+#ifdef GCA_HAVE_PHDR
+static int unw_loads_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+  if (size >= offsetof(struct dl_phdr_info, dlpi_subs)
+               + sizeof(info->dlpi_subs))
+    *(word *)data = (word)(info->dlpi_adds + info->dlpi_subs);
+  return 1;
+}
+#endif
+
+/* Modules loaded and unloaded so far (0 if unknown).                   */
+static word unw_loads(void)
+{
+  word n = 0;
+
+# ifdef GCA_HAVE_PHDR
+    (void)dl_iterate_phdr(unw_loads_cb, &n);
+# endif
+  return n;
+}
+
+/* (Re)list the code segments; old lists are kept for walks in flight  */
+/* (one list, a few KiB, per collection that saw a new module at most). */
+static void unw_code_list(void)
+{
+  struct unw_code *c;
+
+  if (__atomic_exchange_n(&unw_code_lock, 1, __ATOMIC_ACQUIRE)) return;
+  c = unw_code;
+  if (c != NULL && c->loads != 0 && c->loads == unw_loads()) {
+    c->gc_no = (word)GC_gc_no;   /* no module came or went: keep it    */
+    __atomic_store_n(&unw_code_lock, 0, __ATOMIC_RELEASE);
+    return;
+  }
+  c = (struct unw_code *)gca_os_alloc(sizeof(struct unw_code));
+  if (c != NULL) {
+    c->gc_no = (word)GC_gc_no;
+    c->loads = unw_loads();
+#   ifdef GCA_HAVE_PHDR
+      (void)dl_iterate_phdr(unw_code_cb, c);
+#   endif
+    __atomic_store_n(&unw_code, c, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&unw_code_lock, 0, __ATOMIC_RELEASE);
+}
+
+static GCA_TLS unsigned unw_code_hint = 0;   /* the last segment hit    */
+
+/* *hint: the segment last hit (the walk keeps it in a local; the      */
+/* thread's copy is read and written once per walk, TLS being a call    */
+/* in a shared library).                                                */
+static int unw_is_code(const struct unw_code *c, word ra, unsigned *hint)
+{
+  unsigned lo = 0, hi, h = *hint;
+
+  if (h < c->n && ra >= c->lo[h] && ra < c->hi[h]) return 1;
+  hi = c->n;
+  while (lo < hi) {             /* the last segment with lo <= ra        */
+    unsigned mid = (lo + hi) / 2;
+
+    if (c->lo[mid] <= ra) lo = mid + 1; else hi = mid;
+  }
+  if (0 == lo || ra >= c->hi[lo - 1]) return 0;
+  *hint = lo - 1;
+  return 1;
+}
+
+/* ---- the two walks --------------------------------------------------- */
+
+/* noinline: __builtin_frame_address(0) gives this function a frame     */
+/* pointer whatever the flags; its return address (libgc's) is dropped. */
+static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
+                                        unsigned skip, int *not_code)
+{
+  word *fp = (word *)__builtin_frame_address(0);
+  word lo = unw_stack_lo, hi = unw_stack_hi;
+  const struct unw_code *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+  unsigned n = 0, hint = unw_code_hint;
+  int in_gc = 1;
+
+  if ((word)fp < lo || (word)fp >= hi) return 0;   /* another stack */
+  while (n < max) {
+    word ra, next;
+
+    if (((word)fp & (sizeof(word) - 1)) != 0
+        || (word)fp > hi - 2 * sizeof(word))
+      break;
+    ra = fp[1];
+    next = fp[0];
+    if (0 == ra) break;
+    if (code != NULL && !unw_is_code(code, ra, &hint)) {
+      *not_code = 1;
+      break;
+    }
+    if (in_gc && unw_in_libgc(ra)) {
+      /* the collector's own frame */
+    } else if (skip > 0) {
+      in_gc = 0;
+      skip--;
+    } else {
+      in_gc = 0;
+      frames[n++] = ra;
+    }
+    if (next <= (word)fp) break;   /* must strictly increase */
+    fp = (word *)next;
+  }
+  unw_code_hint = hint;
+  return n;
+}
+
+struct unw_gcc {
+  word *frames;
+  unsigned max, n, skip;
+  int in_gc;
+};
+
+static _Unwind_Reason_Code unw_gcc_cb(struct _Unwind_Context *ctx, void *arg)
+{
+  struct unw_gcc *s = (struct unw_gcc *)arg;
+  word ra = (word)_Unwind_GetIP(ctx);
+
+  if (0 == ra) return _URC_END_OF_STACK;
+  if (s->in_gc && unw_in_libgc(ra)) return _URC_NO_REASON;
+  s->in_gc = 0;
+  if (s->skip > 0) {
+    s->skip--;
+    return _URC_NO_REASON;
+  }
+  s->frames[s->n++] = ra;
+  return s->n >= s->max ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
+                                         unsigned skip)
+{
+  struct unw_gcc s;
+
+  s.frames = frames;
+  s.max = max;
+  s.n = 0;
+  s.skip = skip;
+  s.in_gc = 1;
+  if (max > 0) (void)_Unwind_Backtrace(unw_gcc_cb, &s);
+  return s.n;
+}
+
+GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip)
+{
+  if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
+    gca_unwind_init();
+  if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
+  {
+    const struct unw_code *c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+    int not_code = 0;
+    unsigned n;
+
+    if (0 == unw_stack_hi) unw_find_stack();
+    if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
+    if (NULL == c) unw_code_list();
+    n = unw_fp(frames, max, skip, &not_code);
+    if (not_code && n < max
+        && (c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) != NULL
+        && c->gc_no != (word)GC_gc_no) {
+      unw_code_list();   /* a module loaded since?  then walk again */
+      n = unw_fp(frames, max, skip, &not_code);
+    }
+    return n;
+  }
+}
+
+#endif /* !GC_ACC_DISABLE */

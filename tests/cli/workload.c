@@ -1,0 +1,135 @@
+/*
+ * workload.c: a frame loop with known answers for the gcacc CLI tests
+ * (tests/cli/timeline.sh, top.sh, leaks.sh).  Every frame allocates
+ * short-lived objects of several kinds and sizes, replaces RING_STEP of
+ * the RING long-lived 1000-byte normal objects of a ring (churn, flat
+ * live bytes), and fills a cache of 2000-byte pointer-free objects that
+ * is dropped every CACHE_PERIOD frames (a sawtooth); a collection every
+ * GC_EVERY frames and a snapshot record every SNAP_EVERY frames.
+ *
+ *   workload leak  [dump]   also keeps LEAK_PER_FRAME more 1000-byte
+ *                           normal objects per frame, forever (the leak)
+ *   workload steady [dump]  no growth
+ *
+ * The dump goes where GC_ACC_DUMP says, or to the optional argument.
+ * What the tests check against is printed on stdout as `name value`
+ * lines: the leaking class's granted size and kind, and the objects of
+ * that class kept reachable at the last collection.
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_accounting.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOINLINE __attribute__((noinline))
+
+#define FRAMES 200
+#define SHORT_PER_FRAME 1500
+#define RING 300
+#define RING_STEP 30
+#define LEAK_BYTES 1000
+#define LEAK_PER_FRAME 25
+#define CACHE_BYTES 2000
+#define CACHE_PER_FRAME 20
+#define CACHE_PERIOD 40
+#define GC_EVERY 4
+#define SNAP_EVERY 10
+
+struct node { struct node *next; void *data; };
+
+/* Roots.  Volatile: stores nothing reads must not be optimized away.   */
+static void *volatile ring[RING];
+static struct node *leaked;
+static void *volatile cache[CACHE_PERIOD * CACHE_PER_FRAME];
+static unsigned long n_leaked;
+
+static NOINLINE void clear_stack(void)
+{
+  volatile char buf[64 * 1024];
+  size_t i;
+
+  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
+}
+
+static NOINLINE void frame(int f, int leak)
+{
+  int i;
+  static unsigned ring_next;
+
+  for (i = 0; i < SHORT_PER_FRAME; i++) {
+    struct node *n = GC_MALLOC(sizeof(struct node));
+    char *s = GC_MALLOC_ATOMIC(16 + (size_t)(i % 64));
+
+    s[0] = 'x';
+    n->data = s;
+    if (i % 100 == 0) {
+      int *arr = GC_MALLOC_ATOMIC(512);
+      arr[0] = f;
+    }
+  }
+  for (i = 0; i < RING_STEP; i++) {
+    ring[ring_next] = GC_MALLOC(LEAK_BYTES);
+    ring_next = (ring_next + 1) % RING;
+  }
+  if (f % CACHE_PERIOD == 0)
+    for (i = 0; i < CACHE_PERIOD * CACHE_PER_FRAME; i++) cache[i] = NULL;
+  for (i = 0; i < CACHE_PER_FRAME; i++)
+    cache[(f % CACHE_PERIOD) * CACHE_PER_FRAME + i]
+      = GC_MALLOC_ATOMIC(CACHE_BYTES);
+  if (leak) {
+    for (i = 0; i < LEAK_PER_FRAME; i++) {
+      struct node *n = GC_MALLOC(LEAK_BYTES);
+
+      n->next = leaked;
+      leaked = n;
+      n_leaked++;
+    }
+  }
+}
+
+static NOINLINE void collect(void)
+{
+  clear_stack();
+  GC_gcollect();
+}
+
+int main(int argc, char **argv)
+{
+  int f, leak;
+  void *probe;
+
+  if (argc < 2 || (strcmp(argv[1], "leak") != 0
+                   && strcmp(argv[1], "steady") != 0)) {
+    fprintf(stderr, "usage: workload leak|steady [dump]\n");
+    return 2;
+  }
+  leak = strcmp(argv[1], "leak") == 0;
+  GC_INIT();
+  if (argc > 2 && GC_acc_dump_start(argv[2]) != GC_SUCCESS) {
+    fprintf(stderr, "workload: cannot start the dump %s\n", argv[2]);
+    return 1;
+  }
+  if (!GC_acc_is_enabled() && GC_acc_enable(1) != GC_SUCCESS) {
+    fprintf(stderr, "workload: this libgc was built without accounting\n");
+    return 1;
+  }
+  for (f = 0; f < FRAMES; f++) {
+    frame(f, leak);
+    if (f % GC_EVERY == GC_EVERY - 1) collect();
+    if (f % SNAP_EVERY == SNAP_EVERY - 1) GC_acc_record_now();
+  }
+  collect();
+  printf("gc_no %lu\n", (unsigned long)GC_get_gc_no());
+  probe = GC_MALLOC(LEAK_BYTES);
+  printf("leak_kind 1\n");
+  printf("leak_class_bytes %lu\n", (unsigned long)GC_size(probe));
+  printf("leak_class %u\n", GC_acc_size_class(GC_size(probe)));
+  printf("leaked_objs %lu\n", n_leaked);
+  printf("kept_objs %lu\n", n_leaked + RING);
+  return GC_acc_dump_stop() == GC_SUCCESS ? 0 : 1;
+}

@@ -1,0 +1,466 @@
+/*
+ * test_types.c: type cookies, callsites, ages and frames, exactly.
+ *
+ * With every stack captured (GC_ACC_STACKS_ALL), three call paths
+ * allocate objects of three explicit types (GC_acc_malloc_typed,
+ * GC_acc_malloc_atomic_typed, GC_acc_set_next_type + GC_malloc), keep a
+ * known subset reachable and drop the rest; after a collection each type
+ * and each path's callsites must report exactly the kept objects live,
+ * every object allocated and the dropped ones freed (for the large type,
+ * where one stray conservative reference keeps a whole block, "kept" is
+ * what the collector kept, within two of the subset), and the sites'
+ * stacks must contain the path's own function (dladdr; -rdynamic).
+ * GC_free'd objects count as freed at once.  Objects kept across N
+ * collections sit in the age bin of N - 1 (0 = allocated since the
+ * previous collection), past 32 and past the 128-collection wrap of the
+ * tags' birth field.  A frame marker with no collection reports the
+ * frame's allocations per type.  Finally the size-class invariance: the
+ * same workload, run in two fresh processes with tagging on and off,
+ * gives every object the same GC_size and the same class histogram.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_accounting.h"
+#include "../check.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#define NOINLINE __attribute__((noinline))
+
+#define TYPE_A ((GC_word)0xA000)
+#define TYPE_B ((GC_word)0xB000)
+#define TYPE_C ((GC_word)0xC000)
+#define TYPE_D ((GC_word)0xD000)
+#define TYPE_E ((GC_word)0xE000)
+#define TYPE_F ((GC_word)0xF000)
+
+#define NA 100
+#define NB 90
+#define NC 80
+#define MAX_SITES 64
+
+static void *volatile keep_a[NA], *volatile keep_b[NB], *volatile keep_c[NC];
+static void *volatile keep_d[10];
+
+struct site_set { unsigned id[MAX_SITES]; unsigned n; };
+static struct site_set sites_a, sites_b, sites_c;
+/* Every type C (large) object, hidden from the collector.             */
+static GC_word hidden_c[NC];
+
+static void note_site(struct site_set *s, void *p, GC_word want_cookie)
+{
+  GC_word cookie = 0;
+  unsigned site = 0, i;
+
+  CHECK(GC_acc_get_object_tag(p, &cookie, &site));
+  CHECK_EQ(cookie, want_cookie);
+  CHECK(site >= 2);
+  for (i = 0; i < s->n; i++)
+    if (s->id[i] == site) return;
+  if (s->n < MAX_SITES) s->id[s->n++] = site;
+}
+
+static NOINLINE void clear_stack(void)
+{
+  volatile char buf[64 * 1024];
+  size_t i;
+
+  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
+}
+
+static NOINLINE void collect(void)
+{
+  clear_stack();
+  GC_gcollect();
+}
+
+/* The three paths; not static, so dladdr names them (-rdynamic).      */
+NOINLINE void path_a(void)
+{
+  int i;
+
+  for (i = 0; i < NA; i++) {
+    void *p = GC_acc_malloc_typed(48, TYPE_A);
+
+    note_site(&sites_a, p, TYPE_A);
+    if (i % 4 == 0) keep_a[i] = p;
+  }
+}
+
+NOINLINE void path_b(void)
+{
+  int i;
+
+  for (i = 0; i < NB; i++) {
+    void *p;
+
+    GC_acc_set_next_type(TYPE_B);
+    p = GC_malloc(200);
+    note_site(&sites_b, p, TYPE_B);
+    if (i % 3 == 0) keep_b[i] = p;
+    else if (i % 3 == 1 && i < 30) GC_free(p);  /* freed explicitly */
+  }
+}
+
+NOINLINE void path_c(void)
+{
+  int i;
+
+  for (i = 0; i < NC; i++) {
+    void *p = GC_acc_malloc_atomic_typed(3000, TYPE_C);  /* large */
+
+    note_site(&sites_c, p, TYPE_C);
+    hidden_c[i] = ~(GC_word)p;
+    if (i % 2 == 0) keep_c[i] = p;
+  }
+}
+
+static struct GC_acc_group_stats_s type_stats(GC_word cookie)
+{
+  struct GC_acc_group_stats_s s;
+
+  memset(&s, 0, sizeof(s));
+  CHECK_EQ(GC_acc_get_type_stats(cookie, &s, sizeof(s)), sizeof(s));
+  return s;
+}
+
+static struct GC_acc_group_stats_s sites_stats(const struct site_set *ss)
+{
+  struct GC_acc_group_stats_s sum, s;
+  unsigned i, b;
+
+  memset(&sum, 0, sizeof(sum));
+  for (i = 0; i < ss->n; i++) {
+    memset(&s, 0, sizeof(s));
+    CHECK_EQ(GC_acc_get_site_stats(ss->id[i], &s, sizeof(s)), sizeof(s));
+    sum.live_objs += s.live_objs;
+    sum.live_bytes += s.live_bytes;
+    sum.alloc_objs += s.alloc_objs;
+    sum.alloc_bytes += s.alloc_bytes;
+    sum.freed_objs += s.freed_objs;
+    sum.freed_bytes += s.freed_bytes;
+    for (b = 0; b < GC_ACC_AGE_BINS; b++) sum.age_objs[b] += s.age_objs[b];
+  }
+  return sum;
+}
+
+/* Every site of the set has fn among its frames.                      */
+static void check_site_frames(const struct site_set *ss, const char *fn)
+{
+  unsigned i;
+
+  CHECK(ss->n >= 1);
+  for (i = 0; i < ss->n; i++) {
+    GC_word frames[64];
+    int n = GC_acc_site_frames(ss->id[i], frames, 64), j, found = 0;
+
+    CHECK(n > 0);
+    for (j = 0; j < n && j < 64; j++) {
+      Dl_info info;
+
+      /* A return address points just after the call: look it up one  */
+      /* byte back, inside the calling function.                       */
+      if (dladdr((void *)(frames[j] - 1), &info) && info.dli_sname != NULL
+          && 0 == strcmp(info.dli_sname, fn))
+        found = 1;
+    }
+    if (!CHECK(found)) fprintf(stderr, "  site %u lacks %s\n", ss->id[i], fn);
+  }
+}
+
+static void check_group(const char *what, struct GC_acc_group_stats_s s,
+                        GC_word live, GC_word alloc, GC_word freed,
+                        GC_word obj_bytes)
+{
+  int ok = 1;
+
+  ok &= CHECK_EQ(s.live_objs, live);
+  ok &= CHECK_EQ(s.live_bytes, live * obj_bytes);
+  ok &= CHECK_EQ(s.alloc_objs, alloc);
+  ok &= CHECK_EQ(s.alloc_bytes, alloc * obj_bytes);
+  ok &= CHECK_EQ(s.freed_objs, freed);
+  ok &= CHECK_EQ(s.freed_bytes, freed * obj_bytes);
+  if (!ok) fprintf(stderr, "  (%s)\n", what);
+}
+
+static void test_types_and_sites(void)
+{
+  GC_word sa, sb, sc, live_c;
+  struct GC_acc_group_stats_s s;
+
+  GC_disable();         /* no collection until the one we make below */
+  path_a();
+  path_b();
+  path_c();
+  GC_enable();
+  sa = GC_size(keep_a[0]);
+  sb = GC_size(keep_b[0]);
+  sc = (GC_size(keep_c[0]) + 4095) / 4096 * 4096;
+
+  /* Before any collection, GC_free'd objects already count.           */
+  s = type_stats(TYPE_B);
+  CHECK_EQ(s.freed_objs, 10);
+  CHECK_EQ(s.alloc_objs, 10);
+
+  collect();
+  check_group("type A", type_stats(TYPE_A), NA / 4, NA, NA - NA / 4, sa);
+  check_group("type B", type_stats(TYPE_B), NB / 3, NB, NB - NB / 3, sb);
+  /* Large objects: a conservative false reference anywhere inside a   */
+  /* dropped block keeps it, so the truth is what the collector kept:  */
+  /* the blocks still in use (a freed block has no GC_base).  At most   */
+  /* two such accidents are allowed.                                    */
+  {
+    int i;
+
+    live_c = 0;
+    for (i = 0; i < NC; i++)
+      if (GC_base((void *)~hidden_c[i]) != NULL) live_c++;
+    CHECK(live_c >= NC / 2 && live_c <= NC / 2 + 2);
+  }
+  check_group("type C", type_stats(TYPE_C), live_c, NC, NC - live_c, sc);
+  check_group("sites A", sites_stats(&sites_a), NA / 4, NA, NA - NA / 4, sa);
+  check_group("sites B", sites_stats(&sites_b), NB / 3, NB, NB - NB / 3, sb);
+  check_group("sites C", sites_stats(&sites_c), live_c, NC, NC - live_c,
+              sc);
+  /* All kept objects were allocated since the previous collection.    */
+  CHECK_EQ(type_stats(TYPE_A).age_objs[0], NA / 4);
+  check_site_frames(&sites_a, "path_a");
+  check_site_frames(&sites_b, "path_b");
+  check_site_frames(&sites_c, "path_c");
+
+  /* Nothing changes for a second collection but the ages and nothing  */
+  /* is counted twice.                                                 */
+  collect();
+  check_group("type A again", type_stats(TYPE_A), NA / 4, NA, NA - NA / 4,
+              sa);
+  CHECK_EQ(type_stats(TYPE_A).age_objs[1], NA / 4);
+  memset((void *)keep_a, 0, sizeof(keep_a));
+  collect();
+  check_group("type A dropped", type_stats(TYPE_A), 0, NA, NA, sa);
+}
+
+static NOINLINE void alloc_d(void)
+{
+  int i;
+
+  for (i = 0; i < 10; i++) keep_d[i] = GC_acc_malloc_typed(32, TYPE_D);
+}
+
+/* Bin of an age (collections survived before the last one).           */
+static unsigned bin_of(unsigned age)
+{
+  unsigned b = 0;
+
+  if (age < 2) return age;
+  while (age > 1 && b < 5) {
+    age >>= 1;
+    b++;
+  }
+  return b + 1;
+}
+
+static void test_ages(void)
+{
+  unsigned n, b;
+  static const unsigned at[] = { 1, 2, 3, 5, 9, 17, 33, 40, 140 };
+  unsigned k = 0;
+
+  alloc_d();
+  for (n = 1; n <= 140; n++) {
+    collect();
+    if (k < sizeof(at) / sizeof(at[0]) && at[k] == n) {
+      struct GC_acc_group_stats_s s = type_stats(TYPE_D);
+      unsigned want = bin_of(n - 1);
+
+      k++;
+      CHECK_EQ(s.live_objs, 10);
+      for (b = 0; b < GC_ACC_AGE_BINS; b++) {
+        if (!CHECK_EQ(s.age_objs[b], b == want ? 10 : 0))
+          fprintf(stderr, "  after %u collections, bin %u\n", n, b);
+      }
+    }
+  }
+  CHECK_EQ(type_stats(TYPE_D).alloc_objs, 10);
+  CHECK_EQ(type_stats(TYPE_D).freed_objs, 0);
+}
+
+/* A frame without a collection: its allocations per type.            */
+static GC_word e_granted;
+
+static NOINLINE void frame_allocs(void)
+{
+  int i;
+
+  for (i = 0; i < 7; i++) e_granted = GC_size(GC_acc_malloc_typed(64, TYPE_E));
+  for (i = 0; i < 5; i++) (void)GC_acc_malloc_atomic_typed(128, TYPE_F);
+}
+
+static void test_frames(const char *path)
+{
+  char cmd[512], line[1 << 16];
+  FILE *f;
+  GC_word gc_before;
+  long type_e = -1, type_f = -1;
+  unsigned long objs_e = 0, objs_f = 0, bytes_e = 0, frames = 0;
+  int saw_frame = 0;
+
+  CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS);
+  CHECK_EQ(GC_acc_frame(1), GC_SUCCESS);        /* start of frame 2   */
+  gc_before = GC_get_gc_no();
+  frame_allocs();
+  CHECK_EQ(GC_acc_frame(2), GC_SUCCESS);
+  CHECK_EQ(GC_get_gc_no(), gc_before);          /* no collection      */
+  collect();                                    /* a census record    */
+  CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
+
+  snprintf(cmd, sizeof(cmd), "zcat '%s'", path);
+  f = popen(cmd, "r");
+  if (!CHECK(f != NULL)) return;
+  while (fgets(line, sizeof(line), f) != NULL) {
+    json_error_t err;
+    json_t *r = json_loads(line, 0, &err), *v;
+    const char *kind;
+    size_t i;
+
+    if (!CHECK(r != NULL)) continue;
+    kind = json_string_value(json_object_get(r, "record"));
+    v = json_object_get(r, "types");
+    for (i = 0; v != NULL && i < json_array_size(v); i++) {
+      json_t *t = json_array_get(v, i);
+      const char *cookie = json_string_value(json_array_get(t, 1));
+      long id = (long)json_integer_value(json_array_get(t, 0));
+
+      if (cookie && 0 == strcmp(cookie, "0xe000")) type_e = id;
+      if (cookie && 0 == strcmp(cookie, "0xf000")) type_f = id;
+      CHECK(json_is_string(json_array_get(t, 2)));
+    }
+    if (kind && 0 == strcmp(kind, "frame")) {
+      frames++;
+      if (2 == json_integer_value(json_object_get(r, "frame"))) {
+        saw_frame = 1;
+        v = json_object_get(r, "rows");
+        for (i = 0; i < json_array_size(v); i++) {
+          json_t *row = json_array_get(v, i);
+          long t = (long)json_integer_value(json_array_get(row, 0));
+
+          if (t == type_e) {
+            objs_e += (unsigned long)json_integer_value(json_array_get(row, 2));
+            bytes_e += (unsigned long)json_integer_value(json_array_get(row, 3));
+          }
+          if (t == type_f)
+            objs_f += (unsigned long)json_integer_value(json_array_get(row, 2));
+        }
+      }
+    }
+    if (kind && 0 == strcmp(kind, "collection")) {
+      CHECK(json_integer_value(json_object_get(r, "acc_memory_bytes")) > 0);
+      CHECK(json_is_array(json_object_get(r, "type_rows")));
+      CHECK(json_is_array(json_object_get(r, "site_rows")));
+    }
+    json_decref(r);
+  }
+  pclose(f);
+  CHECK(saw_frame);
+  CHECK_EQ(frames, 2);
+  CHECK(type_e > 0 && type_f > 0);
+  CHECK_EQ(objs_e, 7);
+  CHECK_EQ(bytes_e, 7 * e_granted);     /* granted bytes          */
+  CHECK_EQ(objs_f, 5);
+}
+
+/* ---- size classes with tagging on and off ---------------------------- */
+
+static NOINLINE int workload(int on)
+{
+  static void *volatile objs[4000];
+  unsigned long hist[64], h = 5381;
+  int i;
+
+  GC_INIT();
+  if (on) {
+    GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0);
+    GC_acc_enable(1);
+  }
+  memset(hist, 0, sizeof(hist));
+  for (i = 0; i < 4000; i++) {
+    size_t lb = (size_t)(i * 37 % 2600) + 1;
+    void *p = (i & 1) ? GC_acc_malloc_typed(lb, TYPE_A)
+                      : GC_malloc_atomic(lb);
+    size_t g = GC_size(p);
+
+    if (i % 3 == 0) objs[i] = p;
+    h = h * 33 + g;
+    hist[g <= 2048 ? g / 16 % 64 : 63]++;
+    if (i % 500 == 0) GC_gcollect();
+  }
+  (void)objs[0];
+  printf("size-hash %lu", h);
+  for (i = 0; i < 64; i++) printf(" %lu", hist[i]);
+  printf(" tags-%s\n", on && GC_acc_get_memory_bytes() > 0 ? "yes" : "no");
+  return 0;
+}
+
+static void test_size_invariance(const char *self)
+{
+  char cmd[600], a[4096], b[4096];
+  FILE *f;
+
+  snprintf(cmd, sizeof(cmd), "'%s' workload 1", self);
+  f = popen(cmd, "r");
+  CHECK(f != NULL && fgets(a, sizeof(a), f) != NULL);
+  if (f) pclose(f);
+  snprintf(cmd, sizeof(cmd), "'%s' workload 0", self);
+  f = popen(cmd, "r");
+  CHECK(f != NULL && fgets(b, sizeof(b), f) != NULL);
+  if (f) pclose(f);
+  CHECK(strstr(a, " tags-yes") != NULL);
+  CHECK(strstr(b, " tags-no") != NULL);
+  *strstr(a, " tags-") = '\0';
+  *strstr(b, " tags-") = '\0';
+  if (!CHECK(0 == strcmp(a, b)))
+    fprintf(stderr, "  on:  %s\n  off: %s\n", a, b);
+}
+
+int main(int argc, char **argv)
+{
+  char path[256];
+
+  if (argc == 3 && 0 == strcmp(argv[1], "workload"))
+    return workload(atoi(argv[2]));
+  unsetenv("GC_ACC_DUMP");
+  GC_INIT();
+  /* Roots by hand too: IL2CPP's build registers no static data.        */
+  GC_add_roots((void *)keep_a, (void *)(keep_a + NA));
+  GC_add_roots((void *)keep_b, (void *)(keep_b + NB));
+  GC_add_roots((void *)keep_c, (void *)(keep_c + NC));
+  GC_add_roots((void *)keep_d, (void *)(keep_d + 10));
+  CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
+  GC_acc_enable(1);
+  collect();
+  test_types_and_sites();
+  test_ages();
+  snprintf(path, sizeof(path), "/tmp/gcacc-test-types-%d.jsonl.gz",
+           (int)getpid());
+  test_frames(path);
+  unlink(path);
+  {
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+    if (CHECK(n > 0)) {
+      self[n] = '\0';
+      test_size_invariance(self);
+    }
+  }
+  return check_done("test_types");
+}
