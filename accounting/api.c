@@ -234,8 +234,20 @@ GC_API int GC_CALL GC_acc_get_object_tag(const void *p, GC_word *cookie,
   return 0;
 }
 GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void) { return 0; }
+GC_API int GC_CALL GC_acc_set_tags(int on)
+{
+  (void)on;
+  return GC_UNIMPLEMENTED;
+}
 
 #else
+
+GC_API int GC_CALL GC_acc_set_tags(int on)
+{
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  gca_tags_set(on);
+  return GC_SUCCESS;
+}
 
 GC_API void GC_CALL GC_acc_set_next_type(GC_word cookie)
 {

@@ -98,8 +98,13 @@ GC_INNER void gca_census_mark_end(int done)
 /* Set bytes of a word of mark bytes (each 0 or 1): their sum.            */
 #if CPP_WORDSZ == 64
 # define census_byte_sum(w) (((w) * (word)0x0101010101010101ULL) >> 56)
+  /* Sum of the four 16-bit lanes (each at most 255).                    */
+# define census_lane16_sum(w) (((w) * (word)0x0001000100010001ULL) >> 48)
+# define CENSUS_M16 ((word)0x00ff00ff00ff00ffULL)
 #else
 # define census_byte_sum(w) (((w) * (word)0x01010101UL) >> 24)
+# define census_lane16_sum(w) (((w) * (word)0x00010001UL) >> 16)
+# define CENSUS_M16 ((word)0x00ff00ffUL)
 #endif
 
 /* Set marks among mark indexes [0, limit).  Marks are only ever set at  */
@@ -110,10 +115,18 @@ static word census_count_marks(hdr *hhdr, word limit)
   word n = 0, i;
 # ifdef USE_MARK_BYTES
     /* Each mark byte is 0 or 1: a word's set bytes are its byte sum.  */
+    /* Words are summed first (each byte lane counts at most 255 set  */
+    /* bytes before it could carry), then the lanes once per chunk.     */
     const word *w = (const word *)(void *)hhdr->hb_marks;
     word full = limit / sizeof(word);
 
-    for (i = 0; i < full; i++) n += census_byte_sum(w[i]);
+    for (i = 0; i < full;) {
+      word lim = full - i > 255 ? i + 255 : full, acc = 0;
+
+      for (; i < lim; i++) acc += w[i];
+      n += census_lane16_sum(acc & CENSUS_M16)
+           + census_lane16_sum((acc >> 8) & CENSUS_M16);
+    }
     for (i = full * sizeof(word); i < limit; i++)
       n += hhdr->hb_marks[i] != 0;
 # else
@@ -129,6 +142,8 @@ static word census_count_marks(hdr *hhdr, word limit)
   return n;
 }
 
+static int census_with_tags = 0;
+
 static void census_visit(struct hblk *h, word dummy)
 {
   hdr *hhdr = HDR(h);
@@ -137,6 +152,7 @@ static void census_visit(struct hblk *h, word dummy)
   struct gca_census *c = &gca_last_census;
 
   (void)dummy;
+  if (census_with_tags) gca_tags_census_block(h, hhdr);
   if (k >= MAXOBJKINDS) return;
   if (sz > MAXOBJBYTES) {
     word bytes = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
@@ -170,7 +186,11 @@ GC_INNER void gca_census_take(void)
   unsigned k, cls;
 
   BZERO(c, sizeof(*c));
+  /* The tags of each block (tags.c) in the same walk of the blocks.   */
+  census_with_tags = gca_tags_on;
+  if (census_with_tags) gca_tags_census_begin();
   GC_apply_to_all_blocks(census_visit, 0);
+  if (census_with_tags) gca_tags_census_end();
   for (k = 0; k < MAXOBJKINDS; k++) {
     for (cls = 0; cls < GCA_N_CLASSES; cls++) {
       c->live_objs += c->c[k][cls].live_objs;
@@ -190,8 +210,7 @@ GC_INNER void gca_census_collection_end(void)
   word t_done;
 
   census_pending = 0;
-  gca_census_take();
-  gca_tags_census();            /* per type and callsite (tags.c)      */
+  gca_census_take();            /* with the tags' census (tags.c)     */
   t_done = gca_now_ns();
   gca_last_census.t_start_ns = t_start;
   gca_last_census.t_end_ns = t_end;

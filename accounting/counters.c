@@ -36,7 +36,7 @@ struct gca_thread {
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
-static GCA_TLS struct gca_thread *counters_self = NULL;
+GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
 #ifdef THREADS
   static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
@@ -52,12 +52,10 @@ static GCA_TLS struct gca_thread *counters_self = NULL;
 /* The calling thread's record, claimed on first use (the only time a    */
 /* hook may spin, briefly, on the registry lock).  NULL if the OS gives  */
 /* no memory: the allocation then goes uncounted rather than failing.    */
-static struct gca_thread *counters_get_self(void)
+static struct gca_thread *counters_claim(struct gca_tl *me)
 {
-  struct gca_thread *t = counters_self;
+  struct gca_thread *t;
 
-  if (EXPECT(t != NULL, TRUE))
-    return t;
   COUNTERS_LOCK();
   for (t = counters_registry; t != NULL; t = t->next) {
     if (!t->owned) break;
@@ -71,20 +69,33 @@ static struct gca_thread *counters_get_self(void)
   }
   if (t != NULL) t->owned = 1;
   COUNTERS_UNLOCK();
-  counters_self = t;
+  me->counters = t;
   return t;
+}
+
+GC_INLINE struct gca_thread *counters_get(struct gca_tl *me)
+{
+  struct gca_thread *t = me->counters;
+
+  return EXPECT(t != NULL, TRUE) ? t : counters_claim(me);
+}
+
+static struct gca_thread *counters_get_self(void)
+{
+  return counters_get(&gca_tl_self);
 }
 
 GC_INNER void gca_counters_thread_exit(void)
 {
-  struct gca_thread *t = counters_self;
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
 
   if (NULL == t) return;
   t->in_many = 0;
   COUNTERS_LOCK();
   t->owned = 0;
   COUNTERS_UNLOCK();
-  counters_self = NULL;
+  me->counters = NULL;
 }
 
 GC_INNER unsigned gca_class_of(word granted)
@@ -110,7 +121,7 @@ static word counters_granted(hdr *hhdr)
   return sz <= MAXOBJBYTES ? sz : OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
 }
 
-static void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
+GC_INLINE void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
                          word n, word req, word granted)
 {
   struct gca_count *c = &t->c[k][cls];
@@ -120,19 +131,17 @@ static void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
   GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
 }
 
-/* One object p, lb bytes requested; locked: the caller holds the      */
+/* One object p (header hhdr, NULL if not looked up: tags off), of kind */
+/* k and class cls, lb bytes requested; locked: the caller holds the   */
 /* allocation lock.  Also tags p with its type and callsite (tags.c).   */
-static void counters_count_one(struct gca_thread *t, void *p, size_t lb,
-                               int locked)
+GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
+                                  void *p, hdr *hhdr, size_t lb,
+                                  word granted, unsigned k, unsigned cls,
+                                  int locked)
 {
-  hdr *hhdr = HDR(p);
-  word granted = counters_granted(hhdr);
-  unsigned k = hhdr->hb_obj_kind;
-  unsigned cls = gca_class_of(granted);
-
   counters_add(t, k, cls, 1, (word)lb, granted);
-  gca_tags_alloc(p, hhdr, granted, locked);
-  if (t->in_many) {
+  if (hhdr != NULL) gca_tags_alloc(me, p, hhdr, granted, locked);
+  if (EXPECT(t->in_many, FALSE)) {
     /* Remember it: GC_generic_malloc_many may hand it out as its list.  */
     t->last_p = p;
     t->last_kind = k;
@@ -144,18 +153,71 @@ static void counters_count_one(struct gca_thread *t, void *p, size_t lb,
 
 GC_INNER void gca_counters_alloc(void *p, size_t lb)
 {
+  struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t;
+  hdr *hhdr;
+  word granted;
 
   if (NULL == p) return;
-  t = counters_get_self();
-  if (t != NULL) counters_count_one(t, p, lb, 1);
+  t = counters_get(me);
+  if (NULL == t) return;
+  hhdr = HDR(p);
+  granted = counters_granted(hhdr);
+  counters_count_one(me, t, p, gca_tags_on ? hhdr : NULL, lb, granted,
+                     hhdr->hb_obj_kind, gca_class_of(granted), 1);
 }
 
-GC_INNER void gca_counters_alloc_tl(void *p, size_t lb)
+static void counters_alloc_tl_slow(struct gca_tl *me, void *p, size_t lb,
+                                   size_t granules, int k)
 {
-  struct gca_thread *t = counters_get_self();
+  struct gca_thread *t = counters_get(me);
+  hdr *hhdr = NULL;
+  word granted;
 
-  if (t != NULL) counters_count_one(t, p, lb, 0);
+  if (NULL == t) return;
+  if (gca_tags_on) {
+    hhdr = HDR(p);
+    granted = hhdr->hb_sz;      /* small: thread-local lists only */
+    k = (int)hhdr->hb_obj_kind;
+  } else {
+    /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).     */
+    granted = GRANULES_TO_BYTES(granules != 0 ? (word)granules : 1);
+  }
+  counters_count_one(me, t, p, hhdr, lb, granted, (unsigned)k,
+                     (unsigned)BYTES_TO_GRANULES(granted), 0);
+}
+
+/* The thread-local fast path: the hook knows the object's granules and */
+/* kind (its free list's), so without tags this is three adds; the     */
+/* header is only looked up for tags.                                    */
+GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
+                                    int k)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+  struct gca_count *c;
+  word g;
+
+  if (EXPECT(NULL == t || t->in_many, FALSE)) {
+    counters_alloc_tl_slow(me, p, lb, granules, k);
+    return;
+  }
+  if (gca_tags_on) {
+    hdr *hhdr = HDR(p);
+    word granted = hhdr->hb_sz; /* small: thread-local lists only */
+
+    c = &t->c[hhdr->hb_obj_kind][BYTES_TO_GRANULES(granted)];
+    GCA_STORE(&c->objs, c->objs + 1);
+    GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
+    GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
+    gca_tags_alloc_tl(me, p, hhdr, granted);
+    return;
+  }
+  g = granules != 0 ? (word)granules : 1;
+  c = &t->c[k][g];
+  GCA_STORE(&c->objs, c->objs + 1);
+  GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
+  GCA_STORE(&c->granted_bytes, c->granted_bytes + GRANULES_TO_BYTES(g));
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */
@@ -217,7 +279,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   for (q = list; q != NULL; q = obj_link(q)) n++;
   /* One callsite and type for the whole list (the lock may or may not  */
   /* be held here).                                                     */
-  gca_tags_alloc_list(list, granted);
+  if (gca_tags_on) gca_tags_alloc_list(&gca_tl_self, list, granted);
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);
 }

@@ -41,6 +41,11 @@ static void env_apply_dump(word v)
   env_dump_path = (const char *)v;
 }
 
+static void env_apply_tags(word v)
+{
+  gca_tags_set((int)v);
+}
+
 static void env_apply_dump_buffer(word v)
 {
   gca_dump_set_buffer((size_t)v);
@@ -120,6 +125,7 @@ static void env_apply_first_word_types(word v)
 }
 
 static const struct env_option env_options[] = {
+  { "GC_ACC_TAGS", ENV_BOOL, env_apply_tags },
   { "GC_ACC_ENABLE", ENV_BOOL, env_apply_enable },
   { "GC_ACC_DUMP", ENV_PATH, env_apply_dump },
   { "GC_ACC_DUMP_BUFFER", ENV_SIZE, env_apply_dump_buffer },

@@ -33,6 +33,51 @@ struct gca_count {
   word granted_bytes;
 };
 
+/* ---- portability ----------------------------------------------------- */
+#if defined(THREADS)
+# if defined(_MSC_VER)
+#   define GCA_TLS __declspec(thread)
+# else
+#   define GCA_TLS __thread
+# endif
+#else
+# define GCA_TLS /* one thread */
+#endif
+/* The allocation path's one thread-local struct (gca_tl_self, a few    */
+/* dozen bytes): initial-exec on ELF, so a hook reads it at a fixed      */
+/* offset from the thread pointer instead of calling __tls_get_addr.     */
+/* Static TLS fits it even when libgc is dlopen'ed (glibc keeps spare   */
+/* static TLS for such small variables); define GCA_NO_IE_TLS to opt out.*/
+#if defined(THREADS) && !defined(_MSC_VER) && !defined(GCA_NO_IE_TLS) \
+    && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
+# define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("initial-exec")))
+#else
+# define GCA_TLS_FAST GCA_TLS
+#endif
+
+/* ---- the calling thread's hot state (counters.c owns it) ------------- */
+/* Everything the allocation path reads per object, in one thread-local  */
+/* struct, so that a hook costs one thread-local lookup, not one per     */
+/* module.  Written by the owner thread only.                            */
+struct gca_thread;
+struct frame_tl;
+struct frame_tl_ent {           /* one pair's frame counts, per thread  */
+  unsigned pair;
+  word objs, bytes;             /* cumulative, owner writes             */
+  word taken_objs, taken_bytes; /* the marker's, under the lock         */
+};
+struct gca_tl {
+  struct gca_thread *counters;  /* counters.c record, NULL until claimed */
+  word next_type;               /* GC_acc_set_next_type (tags.c)         */
+  /* One-entry cache of the last (cookie, site) -> pair (tags.c), and   */
+  /* of that pair's frame-count entry (types.c), NULL if none yet.       */
+  word c_cookie;
+  unsigned c_site, c_pair;
+  struct frame_tl_ent *c_ent;
+  struct frame_tl *frame_tl;    /* types.c per-thread frame counts       */
+};
+GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
+
 /* ---- per-thread counters (counters.c) -------------------------------- */
 /* Each thread that allocates owns one gca_thread; only the owner writes */
 /* it (plain loads and stores, no locks, no read-modify-write atomics).  */
@@ -78,7 +123,8 @@ GC_INNER void gca_freelist_rebuild(void);   /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
 GC_INNER void gca_counters_alloc(void *p, size_t lb);
-GC_INNER void gca_counters_alloc_tl(void *p, size_t lb);
+GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
+                                    int k);
 GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
@@ -238,13 +284,6 @@ GC_INNER unsigned gca_site_last(void);
 /* Frames of a site into frames[0..max); its frame count, -1 if no such  */
 /* site.  Any lock state.                                                 */
 GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
-/* For the record: the sites gca_sites_take_new would visit, as           */
-/* "sites":[[id,"0x..",...],...], (trailing comma included; frames        */
-/* innermost first), at most about budget bytes (the rest wait for the    */
-/* next record; at least one site is written if any is new).  Shares      */
-/* gca_sites_take_new's cursor: a record uses one or the other.  Lock held.*/
-GC_INNER void gca_sites_emit_json(void (*out)(const char *fmt, ...),
-                                  size_t budget);
 /* unwind.c: up to max return addresses of the calling stack, innermost  */
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
@@ -267,20 +306,58 @@ GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* tags.c.  gca_tags_alloc: any thread; locked says whether the caller  */
 /* holds the allocation lock (frame counts are exact then).  The rest:  */
 /* lock held.                                                            */
-GC_INNER void gca_tags_alloc(void *p, hdr *hhdr, word granted, int locked);
+GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, int locked);
+/* The same without the lock, from the thread-local fast path.          */
+GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                word granted);
 GC_INNER void gca_tags_untag(void *p);
-GC_INNER void gca_tags_alloc_list(void *list, word granted);
+GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
+                                  word granted);
 GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr);
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr);
 GC_INNER void gca_tags_free(void *p);            /* GC_free              */
 GC_INNER void gca_tags_reset_all(int first);     /* on enable            */
-GC_INNER void gca_tags_census(void);             /* collection end       */
+/* The census of the tags (census.c drives it, one visit per block).    */
+GC_INNER void gca_tags_census_begin(void);
+GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr);
+GC_INNER void gca_tags_census_end(void);
 GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
 GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
 GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
 GC_INNER word gca_tags_take_next_type(void);
 GC_INNER void gca_tags_set_first_word_kinds(unsigned mask);
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
+/* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
+/* get tags (types, callsites, ages, frames); read racily by the hooks. */
+GC_EXTERN int gca_tags_on;
+GC_INNER void gca_tags_set(int on);              /* lock NOT held        */
+
+/* Per-pair accumulators (types.c): the census, GC_free and block frees */
+/* count into a flat array indexed by pair id; gca_types_fold adds them */
+/* into the type and site rows (once per record or API read, not per   */
+/* object).  Lock held.                                                  */
+struct gca_acc {
+  word stamp;                   /* == gca_acc_stamp: in use this round   */
+  word live_objs, live_bytes;
+  word alloc_objs, alloc_bytes;
+  word freed_objs, freed_bytes;
+  word age[GCA_AGE_BINS];
+};
+GC_EXTERN struct gca_acc *gca_acc_tab;
+GC_EXTERN word gca_acc_cap;
+GC_EXTERN word gca_acc_stamp;
+GC_INNER struct gca_acc *gca_acc_slow(unsigned pair);   /* NULL: no memory */
+GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
+{
+  struct gca_acc *a;
+
+  if (EXPECT(pair >= gca_acc_cap, FALSE)) return gca_acc_slow(pair);
+  a = &gca_acc_tab[pair];
+  if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return gca_acc_slow(pair);
+  return a;
+}
+GC_INNER void gca_types_fold(void);
 
 /* types.c: pairs (any thread), types and rows (lock held).             */
 struct types_pair;
@@ -290,10 +367,8 @@ GC_INNER unsigned gca_pair_site(unsigned pair);
 GC_INNER unsigned gca_pair_type(unsigned pair);
 GC_INNER unsigned gca_age_bin(word age);
 GC_INNER void gca_types_census_begin(void);
-GC_INNER void gca_types_count_live(unsigned pair, word bytes, unsigned bin);
-GC_INNER void gca_types_count_alloc(unsigned pair, word bytes);
-GC_INNER void gca_types_count_freed(unsigned pair, word bytes);
-GC_INNER void gca_types_frame_count(unsigned pair, word bytes, int locked);
+GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
+                                    word bytes, int locked);
 GC_INNER void gca_types_frame(word n);
 GC_INNER void gca_types_thread_exit(void);
 GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn);
@@ -313,16 +388,6 @@ GC_INNER void gca_env_read(void);
 /* Turn on/off; called with the lock NOT held.                           */
 GC_INNER void gca_set_on(int on);
 
-/* ---- portability ----------------------------------------------------- */
-#if defined(THREADS)
-# if defined(_MSC_VER)
-#   define GCA_TLS __declspec(thread)
-# else
-#   define GCA_TLS __thread
-# endif
-#else
-# define GCA_TLS /* one thread */
-#endif
 
 /* Relaxed single-word load/store: a reader on another thread sees a      */
 /* whole value, never a torn one; no read-modify-write is ever emitted.   */

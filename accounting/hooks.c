@@ -67,9 +67,7 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
 {
-  (void)granules;
-  (void)k;
-  gca_counters_alloc_tl(p, lb);
+  gca_counters_alloc_tl(p, lb, granules, k);
 }
 
 GC_INNER void gca_hook_alloc_many_begin(void **result)

@@ -443,32 +443,6 @@ GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
   }
 }
 
-GC_INNER void gca_sites_emit_json(void (*out)(const char *fmt, ...),
-                                  size_t budget)
-{
-  unsigned end = __atomic_load_n(&sites_next_id, __ATOMIC_ACQUIRE);
-  const char *sep = "";
-  size_t used = 12;
-
-  out("\"sites\":[");
-  for (; sites_taken < end; sites_taken++) {
-    struct gca_site *s = sites_get(sites_taken);
-    size_t need;
-    unsigned i;
-
-    if (NULL == s) continue;
-    need = 16 + (size_t)s->n * (3 + 2 * sizeof(word) + 3);
-    if (used + need > budget && *sep != '\0') break;   /* next record */
-    used += need;
-    out("%s[%u", sep, s->id);
-    for (i = 0; i < s->n; i++)
-      out(",\"0x%llx\"", (unsigned long long)s->frames[i]);
-    out("]");
-    sep = ",";
-  }
-  out("],");
-}
-
 GC_INNER word gca_sites_memory_bytes(void)
 {
   return GCA_LOAD(&sites_mem);

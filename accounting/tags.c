@@ -38,6 +38,11 @@
 # include "gc_gcj.h"            /* GC_gcj_kind */
 #endif
 
+#include <string.h>
+#if !defined(MSWIN32) && !defined(MSWINCE) && !defined(CYGWIN32)
+# include <sys/mman.h>
+#endif
+
 #define TAG_OLD 0x80u
 #define TAG_BIRTH 0x7fu
 #define TAG_PAIR(t) ((t) >> 8)
@@ -45,22 +50,85 @@
 
 typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 
-static GCA_TLS word tags_next_type = 0;
+GC_INNER int gca_tags_on = 1;
 static unsigned tags_first_word_kinds = 0;      /* kind bit mask       */
 static word tags_prev_census_gc_no = 0;
 
+/* ---- the table of a block ------------------------------------------------ */
+/* A table is a header, one hint byte per group of TAB_GROUP slots      */
+/* (nonzero: a slot of the group may be tagged), padded to a word, then */
+/* the tags.  The allocation path stores the tag, then the hint (plain  */
+/* byte stores: idempotent, so threads sharing a block never lose one); */
+/* the census and block frees visit only groups whose hint is set, a    */
+/* word of hints at a time, so their cost follows the tagged objects    */
+/* (live ones, and those allocated since the previous census), not the  */
+/* slots of the heap.                                                    */
+#define TAB_GROUP_LOG 3
+#define TAB_GROUP ((word)1 << TAB_GROUP_LOG)
+#define TAB_HINT_BYTES(n) (((((n) + TAB_GROUP - 1) >> TAB_GROUP_LOG) \
+                            + sizeof(word) - 1) & ~(word)(sizeof(word) - 1))
+/* Slot of an object from its offset in the block: granule index times  */
+/* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
+/* below 2^12 granules (the error stays under 2^-12, the gap to the     */
+/* next integer is at least 1/granules).  Large objects: offset 0.       */
+#define TAB_INV_SHIFT 24
+
+struct tag_slab;
+struct tag_tab {
+  struct tag_slab *slab;
+  gca_tag_t *tags;
+  unsigned n;                   /* slots                                */
+  unsigned inv;
+  /* unsigned char hint[TAB_HINT_BYTES(n)]; gca_tag_t tags[n];           */
+};
+
+#define TAB_HINTS(tb) ((unsigned char *)((tb) + 1))
+
+GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
+{
+  return (BYTES_TO_GRANULES((word)p & (HBLKSIZE - 1)) * (word)tb->inv)
+         >> TAB_INV_SHIFT;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+# define HINT_SET(h) __atomic_store_n((h), (unsigned char)1, __ATOMIC_RELEASE)
+# define TAGS_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#else
+# define HINT_SET(h) (void)(*(volatile unsigned char *)(h) = 1)
+# define TAGS_FENCE() AO_nop_full()
+#endif
+
 /* ---- slab allocator for the tables ------------------------------------ */
+/* Size-segregated slabs: each slab (a few pages from the OS) holds      */
+/* tables of one size class only and counts them; a slab left empty is   */
+/* returned to the OS at the next census once the empty slabs exceed a  */
+/* small slack, so the mapped bytes follow the bytes in use.             */
 
 #define SLAB_UNIT 16            /* table sizes are multiples of this    */
-/* 16 tables of the largest class (16 KiB with 4 KiB blocks).        */
-#define SLAB_CHUNK ((size_t)16 * SLAB_MAX_SLOTS * sizeof(gca_tag_t))
 #define SLAB_MAX_SLOTS (HBLKSIZE / GRANULE_BYTES)
-#define SLAB_N_CLASSES ((SLAB_MAX_SLOTS * sizeof(gca_tag_t) + SLAB_UNIT - 1) \
-                        / SLAB_UNIT + 1)
+#define SLAB_MAX_TAB (sizeof(struct tag_tab) + TAB_HINT_BYTES(SLAB_MAX_SLOTS) \
+                      + SLAB_MAX_SLOTS * sizeof(gca_tag_t))
+#define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
+#define SLAB_PAGE 4096
+#define SLAB_MAX_PAGES 16
 
-static void *slab_free[SLAB_N_CLASSES];
-static char *slab_cur = NULL;
-static size_t slab_left = 0;
+struct tag_slab {
+  struct tag_slab *next, *prev;         /* class list: slabs with room  */
+  struct tag_slab *enext, *eprev;       /* empty slabs                  */
+  void *free;                           /* freed tables                 */
+  char *bump;                           /* never used yet, up to end    */
+  char *end;
+  size_t bytes;
+  unsigned used, cls;
+  int in_empty;                         /* on the empty list            */
+};
+#define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
+                  & ~(size_t)(SLAB_UNIT - 1))
+
+static struct tag_slab *slab_avail[SLAB_N_CLASSES];
+static size_t slab_bytes_of[SLAB_N_CLASSES];    /* 0: not computed     */
+static struct tag_slab *slab_empty = NULL;
+static word slab_empty_bytes = 0;
 static word slab_mapped = 0;    /* bytes taken from the OS             */
 static word slab_in_use = 0;    /* bytes in live tables                */
 
@@ -71,49 +139,142 @@ static word tags_n_slots(hdr *hhdr)
   return sz > MAXOBJBYTES ? 1 : HBLK_OBJS(sz);
 }
 
-static unsigned slab_class(word n_slots)
+static word tab_bytes(word n)
 {
-  return (unsigned)((n_slots * sizeof(gca_tag_t) + SLAB_UNIT - 1)
-                    / SLAB_UNIT);
+  return sizeof(struct tag_tab) + TAB_HINT_BYTES(n) + n * sizeof(gca_tag_t);
 }
 
-static gca_tag_t *slab_alloc(word n_slots)
+static unsigned slab_class(word n_slots)
+{
+  return (unsigned)((tab_bytes(n_slots) + SLAB_UNIT - 1) / SLAB_UNIT);
+}
+
+/* Slab size for class c: the fewest pages with at most 1/32 waste and  */
+/* at least 8 tables (or SLAB_MAX_PAGES).                                */
+static size_t slab_size(unsigned c)
+{
+  size_t t = (size_t)c * SLAB_UNIT, k;
+
+  if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
+  for (k = 1; k < SLAB_MAX_PAGES; k++) {
+    size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
+
+    if (fit >= 8 && (b - SLAB_HDR - fit * t) * 32 <= b) break;
+  }
+  slab_bytes_of[c] = k * SLAB_PAGE;
+  return k * SLAB_PAGE;
+}
+
+static void slab_unmap(struct tag_slab *s)
+{
+  size_t bytes = s->bytes;
+
+  slab_mapped -= bytes;
+# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+    VirtualFree(s, 0, MEM_RELEASE);
+# else
+    (void)munmap((void *)s, bytes);
+# endif
+}
+
+static void slab_avail_unlink(struct tag_slab *s)
+{
+  if (s->prev != NULL) s->prev->next = s->next;
+  else slab_avail[s->cls] = s->next;
+  if (s->next != NULL) s->next->prev = s->prev;
+  s->next = s->prev = NULL;
+}
+
+static void slab_avail_push(struct tag_slab *s)
+{
+  s->prev = NULL;
+  s->next = slab_avail[s->cls];
+  if (s->next != NULL) s->next->prev = s;
+  slab_avail[s->cls] = s;
+}
+
+static void slab_empty_unlink(struct tag_slab *s)
+{
+  if (s->eprev != NULL) s->eprev->enext = s->enext;
+  else slab_empty = s->enext;
+  if (s->enext != NULL) s->enext->eprev = s->eprev;
+  s->enext = s->eprev = NULL;
+  s->in_empty = 0;
+  slab_empty_bytes -= s->bytes;
+}
+
+static struct tag_tab *slab_alloc(word n_slots)
 {
   unsigned c = slab_class(n_slots);
   size_t bytes = (size_t)c * SLAB_UNIT;
-  void *p = slab_free[c];
+  struct tag_slab *s = slab_avail[c];
+  struct tag_tab *tb;
 
-  if (p != NULL) {
-    slab_free[c] = *(void **)p;
-    BZERO(p, bytes);
-  } else {
-    if (slab_left < bytes) {
-      slab_cur = (char *)gca_os_alloc(SLAB_CHUNK);
-      if (NULL == slab_cur) {
-        slab_left = 0;
-        return NULL;
-      }
-      slab_mapped += SLAB_CHUNK;
-      slab_left = SLAB_CHUNK;   /* the rest of the old chunk is lost   */
-    }
-    p = slab_cur;
-    slab_cur += bytes;
-    slab_left -= bytes;
-    /* Our statics are roots to the collector (libgc's data is scanned): */
-    /* a pointer just past our mapping may be a heap block's address.  */
-    if (0 == slab_left) slab_cur = NULL;
+  if (NULL == s) {
+    size_t sb = slab_size(c);
+
+    s = (struct tag_slab *)gca_os_alloc(sb);
+    if (NULL == s) return NULL;
+    slab_mapped += sb;
+    s->bytes = sb;
+    s->cls = c;
+    s->bump = (char *)s + SLAB_HDR;
+    s->end = (char *)s + sb;
+    slab_avail_push(s);
   }
+  if (s->free != NULL) {
+    tb = (struct tag_tab *)s->free;
+    s->free = *(void **)tb;
+    BZERO(tb, bytes);
+  } else {
+    tb = (struct tag_tab *)s->bump;     /* fresh pages: zero already */
+    s->bump += bytes;
+  }
+  s->used++;
+  if (s->in_empty) slab_empty_unlink(s);
+  if (NULL == s->free && s->bump + bytes > s->end) slab_avail_unlink(s);
   slab_in_use += bytes;
-  return (gca_tag_t *)p;
+  tb->slab = s;
+  tb->n = (unsigned)n_slots;
+  tb->tags = (gca_tag_t *)(TAB_HINTS(tb) + TAB_HINT_BYTES(n_slots));
+  return tb;
 }
 
-static void slab_release(gca_tag_t *t, word n_slots)
+static void slab_release(struct tag_tab *tb)
 {
-  unsigned c = slab_class(n_slots);
+  struct tag_slab *s = tb->slab;
+  size_t bytes = (size_t)s->cls * SLAB_UNIT;
+  int was_full = NULL == s->free && s->bump + bytes > s->end;
 
-  *(void **)t = slab_free[c];
-  slab_free[c] = t;
-  slab_in_use -= (word)c * SLAB_UNIT;
+  *(void **)tb = s->free;
+  s->free = tb;
+  slab_in_use -= bytes;
+  if (was_full) slab_avail_push(s);
+  if (0 == --s->used) {
+    s->eprev = NULL;
+    s->enext = slab_empty;
+    if (slab_empty != NULL) slab_empty->eprev = s;
+    slab_empty = s;
+    s->in_empty = 1;
+    slab_empty_bytes += s->bytes;
+  }
+}
+
+/* Return empty slabs to the OS beyond a slack of 1/8 of the bytes in   */
+/* use (at least 256 KiB), so a block freed and another allocated soon   */
+/* after do not each cost a system call.  Lock held.                     */
+static void slab_trim(void)
+{
+  word slack = slab_in_use / 8;
+
+  if (slack < ((word)256 << 10)) slack = (word)256 << 10;
+  while (slab_empty != NULL && slab_empty_bytes > slack) {
+    struct tag_slab *s = slab_empty;
+
+    slab_empty_unlink(s);
+    slab_avail_unlink(s);
+    slab_unmap(s);
+  }
 }
 
 GC_INNER word gca_tags_memory_bytes(void)
@@ -126,18 +287,33 @@ GC_INNER word gca_tags_in_use_bytes(void)
   return slab_in_use;
 }
 
+/* A new table for a block of hhdr's geometry, or NULL.                 */
+static struct tag_tab *tab_new(hdr *hhdr)
+{
+  word n = tags_n_slots(hhdr), sz = hhdr->hb_sz;
+  struct tag_tab *tb = slab_alloc(n);
+
+  if (tb != NULL) {
+    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
+
+    tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
+  }
+  return tb;
+}
+
 /* ---- settings ---------------------------------------------------------- */
 
 GC_INNER void gca_tags_set_next_type(word cookie)
 {
-  tags_next_type = cookie;
+  gca_tl_self.next_type = cookie;
 }
 
 GC_INNER word gca_tags_take_next_type(void)
 {
-  word c = tags_next_type;
+  struct gca_tl *me = &gca_tl_self;
+  word c = me->next_type;
 
-  tags_next_type = 0;
+  me->next_type = 0;
   return c;
 }
 
@@ -160,17 +336,14 @@ static int tags_resolvable_kind(unsigned k)
   return 0;
 }
 
-/* The pair of a tagged object, with its type read from word 0 if its   */
-/* kind says so and it has none yet.  Lock held.                        */
-static unsigned tags_resolve(unsigned pair, hdr *hhdr, ptr_t obj)
+/* The pair of a tagged object of a resolvable kind (origin), with its  */
+/* type read from word 0 if it has none yet.  Lock held.                */
+static unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
 {
-  int origin;
   word w;
   unsigned np;
 
   if (gca_pair_cookie(pair) != 0) return pair;
-  origin = tags_resolvable_kind(hhdr->hb_obj_kind);
-  if (0 == origin) return pair;
   w = *(word *)obj;
   if (0 == w || HDR(w) != 0) return pair;       /* nothing, or a link */
   if (GCA_TYPE_FIRST_WORD == origin) {
@@ -187,50 +360,91 @@ static unsigned tags_resolve(unsigned pair, hdr *hhdr, ptr_t obj)
 
 /* ---- allocation ---------------------------------------------------------- */
 
-/* Slot index of object p in its block.                                 */
-static word tags_slot(void *p, hdr *hhdr)
+/* The pair of this thread's next object: its type (GC_acc_set_next_type, */
+/* taken) and callsite, through the thread's one-entry cache.            */
+static unsigned tags_pair_for(struct gca_tl *me, word granted)
 {
-  word sz = hhdr->hb_sz;
+  word cookie = me->next_type;
+  unsigned site, pair;
 
-  if (sz > MAXOBJBYTES) return 0;
-  return ((word)p - (word)HBLKPTR(p)) / sz;
+  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
+  site = EXPECT(GCA_STACKS_OFF == gca_stacks_mode, TRUE) ? GCA_SITE_NONE
+         : gca_site_capture(granted);
+  if (EXPECT(cookie == me->c_cookie && site == me->c_site
+             && me->c_pair != 0, TRUE))
+    return me->c_pair;
+  pair = gca_pair_intern(cookie, site, cookie != 0 ? GCA_TYPE_EXPLICIT : 0);
+  if (pair != 0) {
+    me->c_cookie = cookie;
+    me->c_site = site;
+    me->c_pair = pair;
+    me->c_ent = NULL;
+  }
+  return pair;
 }
 
-GC_INNER void gca_tags_alloc(void *p, hdr *hhdr, word granted, int locked)
+GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, int locked)
 {
-  word cookie = tags_next_type;
-  unsigned site, pair;
-  gca_tag_t *t;
+  unsigned pair = tags_pair_for(me, granted);
+  struct tag_tab *tb;
 
-  tags_next_type = 0;
-  site = gca_site_capture(granted);
-  pair = gca_pair_intern(cookie, site,
-                         cookie != 0 ? GCA_TYPE_EXPLICIT : 0);
-  gca_types_frame_count(pair, granted, locked);
-  t = (gca_tag_t *)hhdr->hb_acc;
-  if (t != NULL && pair != 0)
-    GCA_STORE(&t[tags_slot(p, hhdr)],
-              TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
+  gca_types_frame_count(me, pair, granted, locked);
+  tb = (struct tag_tab *)hhdr->hb_acc;
+  if (EXPECT(tb != NULL && pair != 0, TRUE)) {
+    word i = tab_slot(tb, p);
+
+    GCA_STORE(&tb->tags[i], TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
+    HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+  }
+}
+
+/* The common case inline: no explicit type, no stacks, and the       */
+/* thread's cached pair with its frame-count entry.                      */
+GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                word granted)
+{
+  struct tag_tab *tb;
+  struct frame_tl_ent *e;
+  word i;
+
+  if (EXPECT(me->next_type != 0 || gca_stacks_mode != GCA_STACKS_OFF
+             || me->c_cookie != 0 || me->c_site != GCA_SITE_NONE
+             || NULL == me->c_ent, FALSE)) {
+    gca_tags_alloc(me, p, hhdr, granted, 0);
+    return;
+  }
+  e = me->c_ent;
+  GCA_STORE(&e->objs, e->objs + 1);
+  GCA_STORE(&e->bytes, e->bytes + granted);
+  tb = (struct tag_tab *)hhdr->hb_acc;
+  if (EXPECT(NULL == tb, FALSE)) return;
+  i = tab_slot(tb, p);
+  GCA_STORE(&tb->tags[i], TAG_MAKE(me->c_pair,
+                                   (unsigned)GC_gc_no & TAG_BIRTH));
+  HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */
 /* callsite and type for all; objects may come from several blocks).   */
-GC_INNER void gca_tags_alloc_list(void *list, word granted)
+GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
+                                  word granted)
 {
-  word cookie = tags_next_type;
-  unsigned site, pair, low = (unsigned)GC_gc_no & TAG_BIRTH;
+  unsigned pair = tags_pair_for(me, granted);
+  unsigned low = (unsigned)GC_gc_no & TAG_BIRTH;
   void *q;
 
-  tags_next_type = 0;
-  site = gca_site_capture(granted);
-  pair = gca_pair_intern(cookie, site, cookie != 0 ? GCA_TYPE_EXPLICIT : 0);
   for (q = list; q != NULL; q = obj_link(q)) {
     hdr *hhdr = HDR(q);
-    gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
+    struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
-    gca_types_frame_count(pair, granted, 0);
-    if (t != NULL && pair != 0)
-      GCA_STORE(&t[tags_slot(q, hhdr)], TAG_MAKE(pair, low));
+    gca_types_frame_count(me, pair, granted, 0);
+    if (tb != NULL && pair != 0) {
+      word i = tab_slot(tb, q);
+
+      GCA_STORE(&tb->tags[i], TAG_MAKE(pair, low));
+      HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+    }
   }
 }
 
@@ -238,9 +452,9 @@ GC_INNER void gca_tags_alloc_list(void *list, word granted)
 GC_INNER void gca_tags_untag(void *p)
 {
   hdr *hhdr = HDR(p);
-  gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
+  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
-  if (t != NULL) GCA_STORE(&t[tags_slot(p, hhdr)], 0);
+  if (tb != NULL) GCA_STORE(&tb->tags[tab_slot(tb, p)], 0);
 }
 
 /* Age (collections survived before this one) of a tag; lock held.     */
@@ -250,12 +464,11 @@ static word tags_age(gca_tag_t tag)
 }
 
 /* Was the object of tag allocated after the previous census?          */
-static int tags_is_new(gca_tag_t tag)
+GC_INLINE int tags_is_new(gca_tag_t tag, word since)
 {
   word d = ((word)GC_gc_no - (tag & TAG_BIRTH)) & TAG_BIRTH;
 
-  return (tag & TAG_OLD) == 0
-         && d <= (word)GC_gc_no - tags_prev_census_gc_no;
+  return (tag & TAG_OLD) == 0 && d <= since;
 }
 
 static word tags_obj_bytes(hdr *hhdr)
@@ -265,26 +478,40 @@ static word tags_obj_bytes(hdr *hhdr)
   return sz <= MAXOBJBYTES ? sz : OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
 }
 
-/* Count the object in slot i as freed and clear its tag; lock held.   */
-static void tags_count_freed(gca_tag_t *t, word i, hdr *hhdr, ptr_t obj)
+/* Count a tagged object as freed (and allocated if it is new); the     */
+/* caller clears its tag.  Lock held.                                    */
+GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
+                                word bytes, word since)
 {
-  gca_tag_t tag = t[i];
-  unsigned pair;
-  word bytes = tags_obj_bytes(hhdr);
+  unsigned pair = TAG_PAIR(tag);
+  struct gca_acc *a;
 
-  if (0 == tag) return;
-  pair = tags_resolve(TAG_PAIR(tag), hhdr, obj);
-  if (tags_is_new(tag)) gca_types_count_alloc(pair, bytes);
-  gca_types_count_freed(pair, bytes);
-  t[i] = 0;
+  if (origin != 0) pair = tags_resolve(pair, origin, obj);
+  a = gca_acc_get(pair);
+  if (NULL == a) return;
+  if (tags_is_new(tag, since)) {
+    a->alloc_objs++;
+    a->alloc_bytes += bytes;
+  }
+  a->freed_objs++;
+  a->freed_bytes += bytes;
 }
 
 GC_INNER void gca_tags_free(void *p)
 {
   hdr *hhdr = HDR(p);
-  gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
+  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
+  word i;
+  gca_tag_t tag;
 
-  if (t != NULL) tags_count_freed(t, tags_slot(p, hhdr), hhdr, (ptr_t)p);
+  if (NULL == tb) return;
+  i = tab_slot(tb, p);
+  tag = tb->tags[i];
+  if (0 == tag) return;
+  tags_count_freed(tag, tags_resolvable_kind(hhdr->hb_obj_kind), (ptr_t)p,
+                   tags_obj_bytes(hhdr),
+                   (word)GC_gc_no - tags_prev_census_gc_no);
+  tb->tags[i] = 0;
 }
 
 /* ---- blocks --------------------------------------------------------------- */
@@ -292,25 +519,57 @@ GC_INNER void gca_tags_free(void *p)
 GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   (void)h;
-  hhdr->hb_acc = gca_on ? slab_alloc(tags_n_slots(hhdr)) : NULL;
+  hhdr->hb_acc = gca_on && gca_tags_on ? tab_new(hhdr) : NULL;
 }
+
+/* Lowest set byte of a word of hint bytes (each 0 or 1).               */
+#if defined(__GNUC__) || defined(__clang__)
+# define HINT_FIRST(w) ((unsigned)__builtin_ctzll((unsigned long long)(w)) >> 3)
+#else
+  static unsigned HINT_FIRST(word w)
+  {
+    unsigned j = 0;
+
+    while (0 == (w & 0xff)) {
+      w >>= 8;
+      j++;
+    }
+    return j;
+  }
+#endif
 
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
 {
-  gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
-  word i, n, sz;
+  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
-  if (NULL == t) return;
-  n = tags_n_slots(hhdr);
-  sz = hhdr->hb_sz;
+  if (NULL == tb) return;
   if (gca_on) {
-    for (i = 0; i < n; i++) {
-      if (t[i] != 0)
-        tags_count_freed(t, i, hhdr, (ptr_t)h + (sz > MAXOBJBYTES ? 0
-                                                 : i * sz));
+    word n = tb->n, nh = TAB_HINT_BYTES(n), g8, sz = hhdr->hb_sz;
+    word bytes = tags_obj_bytes(hhdr);
+    word since = (word)GC_gc_no - tags_prev_census_gc_no;
+    int origin = tags_resolvable_kind(hhdr->hb_obj_kind);
+    const unsigned char *hint = TAB_HINTS(tb);
+    gca_tag_t *t = tb->tags;
+
+    for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
+      word w = *(const word *)(hint + g8);
+
+      while (w != 0) {
+        word g = g8 + HINT_FIRST(w), s, lim;
+
+        w &= w - 1;     /* the hint bytes are 0 or 1: one bit each    */
+        lim = (g + 1) << TAB_GROUP_LOG;
+        if (lim > n) lim = n;
+        for (s = g << TAB_GROUP_LOG; s < lim; s++) {
+          if (t[s] != 0)
+            tags_count_freed(t[s], origin,
+                             (ptr_t)h + (sz > MAXOBJBYTES ? 0 : s * sz),
+                             bytes, since);
+        }
+      }
     }
   }
-  slab_release(t, n);
+  slab_release(tb);
   hhdr->hb_acc = NULL;
 }
 
@@ -319,18 +578,24 @@ static int tags_reset_first;
 static void tags_reset_visit(struct hblk *h, word dummy)
 {
   hdr *hhdr = HDR(h);
-  gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
+  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   (void)dummy;
-  if (tags_reset_first || NULL == t)
-    hhdr->hb_acc = slab_alloc(tags_n_slots(hhdr));
-  else
-    BZERO(t, tags_n_slots(hhdr) * sizeof(gca_tag_t));
+  if (!gca_tags_on) {
+    if (!tags_reset_first && tb != NULL) slab_release(tb);
+    hhdr->hb_acc = NULL;
+  } else if (tags_reset_first || NULL == tb) {
+    hhdr->hb_acc = tab_new(hhdr);
+  } else {
+    BZERO(TAB_HINTS(tb), TAB_HINT_BYTES(tb->n)
+                         + tb->n * sizeof(gca_tag_t));
+  }
 }
 
-/* Accounting goes on (lock held): every in-use block gets a clean      */
-/* table.  first: heap tracking was off until now, so hb_acc of the     */
-/* blocks in use may be anything (headers are recycled).                */
+/* Accounting goes on, or tagging is switched (lock held): every in-use */
+/* block gets a clean table (none with tags off).  first: heap tracking */
+/* was off until now, so hb_acc of the blocks in use may be anything    */
+/* (headers are recycled).                                               */
 GC_INNER void gca_tags_reset_all(int first)
 {
   tags_reset_first = first;
@@ -338,62 +603,147 @@ GC_INNER void gca_tags_reset_all(int first)
   tags_prev_census_gc_no = GC_gc_no;
 }
 
+GC_INNER void gca_tags_set(int on)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  on = on != 0;
+  if (on != gca_tags_on) {
+    gca_tags_on = on;
+    /* With accounting off hb_acc is kept NULL by the block hooks      */
+    /* (tracking on) or reset when accounting goes on.                  */
+    if (gca_on || gca_track_heap) gca_tags_reset_all(0);
+  }
+  UNLOCK();
+}
+
 /* ---- census ------------------------------------------------------------- */
 
-static void tags_census_visit(struct hblk *h, word dummy)
+static word census_since;       /* collections since the previous census */
+static unsigned census_now;     /* GC_gc_no mod 128                     */
+static unsigned char age_bin_of[GCA_AGE_OLD + 1];
+
+GC_INNER void gca_tags_census_begin(void)
 {
-  hdr *hhdr = HDR(h);
-  gca_tag_t *t = (gca_tag_t *)hhdr->hb_acc;
-  word sz = hhdr->hb_sz, n, i, bytes;
-  unsigned now = (unsigned)GC_gc_no & TAG_BIRTH;
+  unsigned a;
 
-  (void)dummy;
-  if (NULL == t) return;
-  n = tags_n_slots(hhdr);
+  if (0 == age_bin_of[GCA_AGE_OLD])
+    for (a = 0; a <= GCA_AGE_OLD; a++)
+      age_bin_of[a] = (unsigned char)gca_age_bin(a);
+  gca_types_census_begin();
+  census_since = (word)GC_gc_no - tags_prev_census_gc_no;
+  census_now = (unsigned)GC_gc_no & TAG_BIRTH;
+}
+
+/* The tags of one in-use block (census.c's visit).  Lock held, world    */
+/* running: other threads may be tagging objects popped from their own  */
+/* free lists (marked slots whose tags are 0, or born now).             */
+GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
+{
+  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
+  word n, nh, g8, sz, bytes, gstride;
+  unsigned char *hint;
+  gca_tag_t *t;
+  int origin;
+  word cleared[SLAB_MAX_SLOTS / TAB_GROUP + 1];
+  unsigned n_cleared = 0, j;
+
+  if (NULL == tb) return;
+  n = tb->n;
+  nh = TAB_HINT_BYTES(n);
+  hint = TAB_HINTS(tb);
+  t = tb->tags;
+  sz = hhdr->hb_sz;
   bytes = tags_obj_bytes(hhdr);
-  for (i = 0; i < n; i++) {
-    gca_tag_t tag = t[i];
-    unsigned pair;
-    ptr_t obj;
-    int marked;
+  gstride = sz > MAXOBJBYTES ? 0 : sz;
+  origin = tags_resolvable_kind(hhdr->hb_obj_kind);
+  for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
+    word w = *(const word *)(hint + g8);
 
-    if (0 == tag) continue;
-    if ((tag & TAG_OLD) == 0 && (tag & TAG_BIRTH) == now)
-      continue;                 /* allocated after this mark           */
-    obj = (ptr_t)h + (sz > MAXOBJBYTES ? 0 : i * sz);
-    marked = sz > MAXOBJBYTES ? mark_bit_from_hdr(hhdr, 0) != 0
-             : mark_bit_from_hdr(hhdr, MARK_BIT_NO(i * sz, sz)) != 0;
-    if (!marked) {
-      tags_count_freed(t, i, hhdr, obj);
-      continue;
+    while (w != 0) {
+      word g = g8 + HINT_FIRST(w), s, lim;
+      int keep = 0;
+
+      w &= w - 1;
+      lim = (g + 1) << TAB_GROUP_LOG;
+      if (lim > n) lim = n;
+      for (s = g << TAB_GROUP_LOG; s < lim; s++) {
+        gca_tag_t tag = t[s];
+        unsigned pair;
+        struct gca_acc *a;
+        word age;
+
+        if (0 == tag) continue;
+        keep = 1;
+        if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now)
+          continue;             /* allocated after this mark           */
+        if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(s * gstride, sz))) {
+          tags_count_freed(tag, origin, (ptr_t)h + s * gstride, bytes,
+                           census_since);
+          t[s] = 0;
+          continue;
+        }
+        pair = TAG_PAIR(tag);
+        if (origin != 0) {
+          unsigned np = tags_resolve(pair, origin, (ptr_t)h + s * gstride);
+
+          if (np != pair) {
+            pair = np;
+            tag = TAG_MAKE(np, tag & 0xffu);
+          }
+        }
+        a = gca_acc_get(pair);
+        if (tag & TAG_OLD) {
+          age = GCA_AGE_OLD;
+        } else {
+          age = tags_age(tag);
+          if (age >= GCA_AGE_OLD) {
+            age = GCA_AGE_OLD;
+            tag |= TAG_OLD;
+          }
+        }
+        if (a != NULL) {
+          if (tags_is_new(tag, census_since)) {
+            a->alloc_objs++;
+            a->alloc_bytes += bytes;
+          }
+          a->live_objs++;
+          a->live_bytes += bytes;
+          a->age[age_bin_of[age]]++;
+        }
+        if (tag != t[s]) t[s] = tag;
+      }
+      if (!keep) {
+        /* Nothing tagged left in the group: clear its hint, then look  */
+        /* again (below, after a fence) for a tag stored meanwhile.     */
+        hint[g] = 0;
+        cleared[n_cleared++] = g;
+      }
     }
-    pair = TAG_PAIR(tag);
-    {
-      unsigned np = tags_resolve(pair, hhdr, obj);
-      word age;
+  }
+  if (n_cleared == 0) return;
+  /* A thread tagging in this block stores its tag, then the hint: if   */
+  /* our clear came after its hint, the fence makes its tag visible now. */
+  TAGS_FENCE();
+  for (j = 0; j < n_cleared; j++) {
+    word g = cleared[j], s, lim = (g + 1) << TAB_GROUP_LOG;
 
-      if (np != pair) {
-        pair = np;
-        tag = TAG_MAKE(np, tag & 0xffu);
+    if (lim > n) lim = n;
+    for (s = g << TAB_GROUP_LOG; s < lim; s++) {
+      if (GCA_LOAD(&t[s]) != 0) {
+        hint[g] = 1;
+        break;
       }
-      if (tags_is_new(tag)) gca_types_count_alloc(pair, bytes);
-      if (tag & TAG_OLD) {
-        age = GCA_AGE_OLD;
-      } else {
-        age = tags_age(tag);
-        if (age >= GCA_AGE_OLD) tag |= TAG_OLD;
-      }
-      gca_types_count_live(pair, bytes, gca_age_bin(age));
-      if (tag != t[i]) t[i] = tag;
     }
   }
 }
 
-GC_INNER void gca_tags_census(void)
+GC_INNER void gca_tags_census_end(void)
 {
-  gca_types_census_begin();
-  GC_apply_to_all_blocks(tags_census_visit, 0);
   tags_prev_census_gc_no = GC_gc_no;
+  gca_types_fold();
+  slab_trim();
 }
 
 /* The tag of object p, for tests: its pair's cookie and site, and its */
@@ -401,13 +751,14 @@ GC_INNER void gca_tags_census(void)
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
 {
   hdr *hhdr = HDR(p);
-  gca_tag_t *t, tag;
+  struct tag_tab *tb;
+  gca_tag_t tag;
   unsigned pair;
 
   if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return 0;
-  t = (gca_tag_t *)hhdr->hb_acc;
-  if (NULL == t) return 0;
-  tag = t[tags_slot(p, hhdr)];
+  tb = (struct tag_tab *)hhdr->hb_acc;
+  if (NULL == tb) return 0;
+  tag = tb->tags[tab_slot(tb, p)];
   if (0 == tag) return 0;
   pair = TAG_PAIR(tag);
   *cookie = gca_pair_cookie(pair);

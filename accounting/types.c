@@ -360,17 +360,6 @@ static struct types_row *site_row(unsigned site)
   return &site_rows.cur[site];
 }
 
-/* The two rows an object of pair id counts in (lock held).             */
-static void types_rows_of(unsigned pair, struct types_row **tr,
-                          struct types_row **sr)
-{
-  unsigned t = gca_pair_type(pair);
-
-  if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 64);
-  *tr = t < type_rows.cap ? &type_rows.cur[t] : NULL;
-  *sr = site_row(gca_pair_get(pair)->site);
-}
-
 GC_INNER unsigned gca_age_bin(word age)
 {
   unsigned b = 0;
@@ -398,51 +387,82 @@ GC_INNER void gca_types_census_begin(void)
   }
 }
 
-GC_INNER void gca_types_count_live(unsigned pair, word bytes, unsigned bin)
-{
-  struct types_row *tr, *sr;
+/* ---- per-pair accumulators (lock held) ------------------------------------ */
 
-  types_rows_of(pair, &tr, &sr);
-  if (tr != NULL) {
-    tr->live_objs++;
-    tr->live_bytes += bytes;
-    tr->age[bin]++;
+GC_INNER struct gca_acc *gca_acc_tab = NULL;
+GC_INNER word gca_acc_cap = 0;
+GC_INNER word gca_acc_stamp = 1;
+static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
+static word acc_n_dirty = 0;
+
+/* Pair's accumulator, made (or grown into) and zeroed for this round.  */
+GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
+{
+  struct gca_acc *a;
+
+  if (pair >= gca_acc_cap) {
+    word cap = gca_acc_cap ? gca_acc_cap : 1024;
+    struct gca_acc *t;
+    unsigned *d;
+
+    while (cap <= pair) cap *= 2;
+    t = (struct gca_acc *)types_os_alloc(cap * sizeof(struct gca_acc));
+    d = (unsigned *)types_os_alloc(cap * sizeof(unsigned));
+    if (NULL == t || NULL == d) {
+      types_unmap(t, cap * sizeof(struct gca_acc));
+      types_unmap(d, cap * sizeof(unsigned));
+      return NULL;
+    }
+    if (gca_acc_cap) {
+      BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
+      BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
+      types_unmap(gca_acc_tab, gca_acc_cap * sizeof(struct gca_acc));
+      types_unmap(acc_dirty, gca_acc_cap * sizeof(unsigned));
+    }
+    gca_acc_tab = t;
+    acc_dirty = d;
+    gca_acc_cap = cap;
   }
-  if (sr != NULL) {
-    sr->live_objs++;
-    sr->live_bytes += bytes;
-    sr->age[bin]++;
+  a = &gca_acc_tab[pair];
+  if (a->stamp != gca_acc_stamp) {
+    BZERO(a, sizeof(*a));
+    a->stamp = gca_acc_stamp;
+    acc_dirty[acc_n_dirty++] = pair;
   }
+  return a;
 }
 
-GC_INNER void gca_types_count_alloc(unsigned pair, word bytes)
+static void row_add(struct types_row *r, const struct gca_acc *a)
 {
-  struct types_row *tr, *sr;
+  unsigned b;
 
-  types_rows_of(pair, &tr, &sr);
-  if (tr != NULL) {
-    tr->alloc_objs++;
-    tr->alloc_bytes += bytes;
-  }
-  if (sr != NULL) {
-    sr->alloc_objs++;
-    sr->alloc_bytes += bytes;
-  }
+  r->live_objs += a->live_objs;
+  r->live_bytes += a->live_bytes;
+  r->alloc_objs += a->alloc_objs;
+  r->alloc_bytes += a->alloc_bytes;
+  r->freed_objs += a->freed_objs;
+  r->freed_bytes += a->freed_bytes;
+  for (b = 0; b < GCA_AGE_BINS; b++) r->age[b] += a->age[b];
 }
 
-GC_INNER void gca_types_count_freed(unsigned pair, word bytes)
+/* Add every accumulator into its type and site rows, once per pair,    */
+/* and start a new round.                                                */
+GC_INNER void gca_types_fold(void)
 {
-  struct types_row *tr, *sr;
+  word i;
 
-  types_rows_of(pair, &tr, &sr);
-  if (tr != NULL) {
-    tr->freed_objs++;
-    tr->freed_bytes += bytes;
+  if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 64);
+  for (i = 0; i < acc_n_dirty; i++) {
+    unsigned pair = acc_dirty[i];
+    const struct gca_acc *a = &gca_acc_tab[pair];
+    unsigned t = gca_pair_type(pair);
+    struct types_row *sr = site_row(gca_pair_get(pair)->site);
+
+    if (t < type_rows.cap) row_add(&type_rows.cur[t], a);
+    if (sr != NULL) row_add(sr, a);
   }
-  if (sr != NULL) {
-    sr->freed_objs++;
-    sr->freed_bytes += bytes;
-  }
+  acc_n_dirty = 0;
+  gca_acc_stamp++;
 }
 
 /* ---- naming (lock held) ----------------------------------------------------- */
@@ -671,7 +691,7 @@ GC_INNER void gca_types_record_submit(const char *head, size_t len,
   out.len = 0;
   out.fail = 0;
   out_str(head, len);
-  if (with_census) {
+  if (with_census && gca_tags_on) {
     out_definitions();
     out_rows(",\"type_rows\":[", &type_rows, type_count + 1);
     out_rows(",\"site_rows\":[", &site_rows, site_max + 1);
@@ -737,11 +757,7 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
 /* look.  A thread allocating from more than FRAME_TL_N pairs between   */
 /* two markers counts the rest as lost (docs/dump-format.md).           */
 #define FRAME_TL_N 256
-struct frame_tl_ent {
-  unsigned pair;
-  word objs, bytes;             /* cumulative, owner writes             */
-  word taken_objs, taken_bytes; /* the marker's, under the lock         */
-};
+/* struct frame_tl_ent: gca_priv.h (the allocation path bumps it).   */
 struct frame_tl {
   struct frame_tl *next;
   volatile word owned;
@@ -749,11 +765,10 @@ struct frame_tl {
   struct frame_tl_ent e[FRAME_TL_N];
 };
 static struct frame_tl *volatile frame_tl_registry = NULL;
-static GCA_TLS struct frame_tl *frame_tl_self = NULL;
 
-static struct frame_tl *frame_tl_get(void)
+static struct frame_tl *frame_tl_get(struct gca_tl *me)
 {
-  struct frame_tl *t = frame_tl_self;
+  struct frame_tl *t = me->frame_tl;
 
   if (EXPECT(t != NULL, TRUE)) return t;
   PAIRS_LOCK();
@@ -768,41 +783,53 @@ static struct frame_tl *frame_tl_get(void)
   }
   if (t != NULL) t->owned = 1;
   PAIRS_UNLOCK();
-  frame_tl_self = t;
+  me->frame_tl = t;
   return t;
 }
 
 GC_INNER void gca_types_thread_exit(void)
 {
-  struct frame_tl *t = frame_tl_self;
+  struct gca_tl *me = &gca_tl_self;
+  struct frame_tl *t = me->frame_tl;
 
+  me->c_ent = NULL;
   if (NULL == t) return;
   PAIRS_LOCK();
   t->owned = 0;
   PAIRS_UNLOCK();
-  frame_tl_self = NULL;
+  me->frame_tl = NULL;
 }
 
-GC_INNER void gca_types_frame_count(unsigned pair, word bytes, int locked)
+GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
+                                    word bytes, int locked)
 {
   struct frame_tl *t;
+  struct frame_tl_ent *e;
   unsigned i, j;
 
   if (locked) {
     frame_add_locked(pair, 1, bytes);
     return;
   }
-  t = frame_tl_get();
+  /* The entry of the thread's cached pair (tags.c's one-entry cache).  */
+  e = me->c_ent;
+  if (EXPECT(e != NULL && pair == me->c_pair, TRUE)) {
+    GCA_STORE(&e->objs, e->objs + 1);
+    GCA_STORE(&e->bytes, e->bytes + bytes);
+    return;
+  }
+  t = frame_tl_get(me);
   if (NULL == t) return;
   if (pair != 0) {
     for (j = 0, i = (unsigned)(types_hash(pair, 0) % FRAME_TL_N);
          j < FRAME_TL_N; j++, i = (i + 1) % FRAME_TL_N) {
-      struct frame_tl_ent *e = &t->e[i];
+      struct frame_tl_ent *f = &t->e[i];
 
-      if (e->pair == pair || 0 == e->pair) {
-        if (0 == e->pair) GCA_STORE(&e->pair, pair);
-        GCA_STORE(&e->objs, e->objs + 1);
-        GCA_STORE(&e->bytes, e->bytes + bytes);
+      if (f->pair == pair || 0 == f->pair) {
+        if (0 == f->pair) GCA_STORE(&f->pair, pair);
+        GCA_STORE(&f->objs, f->objs + 1);
+        GCA_STORE(&f->bytes, f->bytes + bytes);
+        if (pair == me->c_pair) me->c_ent = f;
         return;
       }
     }
@@ -924,8 +951,10 @@ static void row_to_stats(const struct types_row *r,
 
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
 {
-  unsigned id = cookie != 0 ? type_find(cookie) : 0;
+  unsigned id;
 
+  gca_types_fold();
+  id = cookie != 0 ? type_find(cookie) : 0;
   if ((cookie != 0 && 0 == id) || id >= type_rows.cap) return 0;
   row_to_stats(&type_rows.cur[id], s);
   return 1;
@@ -933,6 +962,7 @@ GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
 
 GC_INNER int gca_types_get_site(unsigned site, struct GC_acc_group_stats_s *s)
 {
+  gca_types_fold();
   if (site >= site_rows.cap) return 0;
   row_to_stats(&site_rows.cur[site], s);
   return 1;

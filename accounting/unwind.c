@@ -40,6 +40,11 @@
 
 #include "gca_priv.h"
 
+/* The public entry points whose code spans mark the collector's frames. */
+#include "gc_inline.h"
+#include "gc_mark.h"
+#include "gc_typed.h"
+
 #ifndef GC_ACC_DISABLE
 
 #include <stddef.h>

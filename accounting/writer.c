@@ -244,21 +244,56 @@ static void dump_fail(int err)
 typedef int (*dump_pthread_create_t)(pthread_t *, const pthread_attr_t *,
                                      void *(*)(void *), void *);
 
+typedef int (*dump_pthread_join_t)(pthread_t, void **);
+
+/* The C library's definition of name, or NULL (then the caller uses    */
+/* the plain symbol: no wrapper exists to avoid).                        */
+static void *dump_libc_symbol(const char *name)
+{
+# if defined(RTLD_NEXT)
+    return dlsym(RTLD_NEXT, name);
+# else
+    (void)name;
+    return NULL;
+# endif
+}
+
 static int dump_real_pthread_create(pthread_t *t, const pthread_attr_t *a,
                                     void *(*fn)(void *), void *arg)
 {
   static dump_pthread_create_t real = NULL;
 
-# if defined(RTLD_NEXT)
-    if (NULL == real) {
-      /* POSIX's way to turn dlsym's void * into a function pointer.    */
-      void *sym = dlsym(RTLD_NEXT, "pthread_create");
+  if (NULL == real) {
+    /* POSIX's way to turn dlsym's void * into a function pointer.      */
+    void *sym = dump_libc_symbol("pthread_create");
 
-      memcpy(&real, &sym, sizeof(real));
-    }
+    memcpy(&real, &sym, sizeof(real));
+  }
+# ifdef pthread_create
+#   undef pthread_create  /* the redirect macro: take the libc function */
 # endif
   if (NULL == real) real = pthread_create;
   return real(t, a, fn, arg);
+}
+
+/* Likewise for the join: with the collector's wrappers in force         */
+/* (per-file builds see gc_pthread_redirects.h), pthread_join would be    */
+/* GC_pthread_join, which looks the writer up among the collector's       */
+/* threads and does not find it.                                          */
+static int dump_real_pthread_join(pthread_t t, void **ret)
+{
+  static dump_pthread_join_t real = NULL;
+
+  if (NULL == real) {
+    void *sym = dump_libc_symbol("pthread_join");
+
+    memcpy(&real, &sym, sizeof(real));
+  }
+# ifdef pthread_join
+#   undef pthread_join  /* the redirect macro: take the libc function */
+# endif
+  if (NULL == real) real = pthread_join;
+  return real(t, ret);
 }
 
 static void *dump_writer_main(void *arg)
@@ -436,6 +471,19 @@ static char *dump_header(size_t *len)
   (void)json_object_set_new(c, "dump", dump_json_path(dump.path));
   (void)json_object_set_new(c, "dump_buffer",
                             json_integer((json_int_t)dump.cap));
+  /* Callsites: the reader scales sampled figures by stacks_sample_bytes */
+  /* (docs/dump-format.md, "Sampling").                                   */
+  (void)json_object_set_new(c, "stacks",
+        json_string(gca_stacks_mode == GCA_STACKS_ALL ? "all"
+                    : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample"
+                    : "off"));
+  (void)json_object_set_new(c, "stacks_sample_bytes",
+        json_integer(gca_stacks_mode == GCA_STACKS_SAMPLE
+                     ? (json_int_t)gca_stacks_sample_bytes : 0));
+  (void)json_object_set_new(c, "stacks_depth",
+                            json_integer((json_int_t)gca_stacks_depth));
+  (void)json_object_set_new(c, "unwind",
+        json_string(gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp"));
   /* The collector's build and run-time configuration.                  */
   (void)json_object_set_new(c, "word_bytes",
                             json_integer((json_int_t)sizeof(word)));
@@ -580,7 +628,7 @@ static int dump_stop_locked(void)
   GCA_STORE(&dump.stopping, 1);
   (void)pthread_cond_signal(&dump_cv);
   (void)pthread_mutex_unlock(&dump_mu);
-  (void)pthread_join(dump.thread, NULL);
+  (void)dump_real_pthread_join(dump.thread, NULL);
   dump.running = 0;
   dump_release();
   dump_report_pending();

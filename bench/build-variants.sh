@@ -7,7 +7,9 @@
 # arguments gcacc's own build gave bdwgc (read back from its
 # bdwgc/upstream/config.status: --with-libatomic-ops=yes, default threads,
 # and whatever CC, CFLAGS, ... were given to ./configure), plus
-# --disable-shared (static libraries: no PLT or loader noise):
+# --disable-shared (static libraries: no PLT or loader noise) and
+# --enable-single-obj-compilation (libgc compiled as one unit, extra/gc.c,
+# as gcacc's own shared build is by default):
 #
 #   OUTDIR/unpatched/     pristine bdwgc 8.2.2, no patches
 #   OUTDIR/patched/       our patch series, accounting compiled in
@@ -15,7 +17,9 @@
 #
 # Each has libgc (.libs/libgc.a), upstream's own gctest (`make gctest`,
 # upstream's compile flags), and bench/gameloop.c linked against it
-# (gameloop).  Both source trees (OUTDIR/src/{unpatched,patched}) get
+# (gameloop); patched/ and compiled-out/ also gameloop-typed (gameloop.c
+# with -DGAMELOOP_TYPES) and manysites (bench/manysites.c), both built
+# with -fno-omit-frame-pointer.  Both source trees (OUTDIR/src/{unpatched,patched}) get
 # `autoreconf -fi`, so all three use the same autotools.  Sources are
 # unpacked and configured again only when their inputs change (PIN, patch
 # series, configure arguments: OUTDIR/*/.bench-stamp); otherwise `make` just
@@ -142,7 +146,11 @@ build() {
   name=$1 tree="$out/src/$2" cppflags=$3
   b="$out/$name"
   eval "set -- $base_args"
-  set -- "$@" --disable-shared "CPPFLAGS=$(echo $base_cppflags $cppflags)"
+  # --enable-single-obj-compilation: libgc as one translation unit
+  # (extra/gc.c), as gcacc's own (shared) build compiles it by default;
+  # --disable-shared alone would switch upstream to one object per file.
+  set -- "$@" --disable-shared --enable-single-obj-compilation \
+    "CPPFLAGS=$(echo $base_cppflags $cppflags)"
   stamp=$(printf '%s\n' "$(cat "$tree/.bench-stamp")" "$@" | sha256sum |
           cut -d' ' -f1)
   if ! [ -f "$b/.bench-stamp" ] || [ "$(cat "$b/.bench-stamp")" != "$stamp" ]
@@ -159,13 +167,30 @@ build() {
     { tail -30 "$b/make.log" >&2; die "make failed for $name (see $b/make.log)"; }
   # gameloop: compiled and linked with the variant's own Makefile variables
   # and libtool, as its gctest is (same compiler, flags and libraries).
-  (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" gameloop \
+  # The patched variants also get gameloop-typed (-DGAMELOOP_TYPES: every
+  # allocation typed with GC_acc_set_next_type) and manysites (20,000
+  # callsites); both with frame pointers, as an embedder that wants
+  # GC_ACC_STACKS would build (the fp unwinder walks them).
+  targets=gameloop
+  case $name in
+    unpatched) ;;
+    *) targets="gameloop gameloop-typed manysites" ;;
+  esac
+  (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
      >> make.log 2>&1 <<'EOF'
 gameloop$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
+gameloop-typed$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -DGAMELOOP_TYPES -fno-omit-frame-pointer \
+	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
+manysites$(EXEEXT): $(BENCH_SRC)/manysites.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -fno-omit-frame-pointer \
+	  -o $@ $(BENCH_SRC)/manysites.c libgc.la $(THREADDLLIBS)
 EOF
-  ) || { tail -20 "$b/make.log" >&2; die "cannot build gameloop for $name"; }
+  ) || { tail -20 "$b/make.log" >&2; die "cannot build $targets for $name"; }
 }
 
 build unpatched unpatched ""

@@ -26,12 +26,31 @@
  * against gcacc, whose accounting is switched on (or not) from the
  * environment (GC_ACC_ENABLE=1, GC_ACC_DUMP=...).  Prints one line of
  * totals ending in elapsed_ns=<wall time of the loop>.
+ *
+ * Built with -DGAMELOOP_TYPES (gcacc only: it needs gc_accounting.h), every
+ * allocation is first given a type with GC_acc_set_next_type(cookie), as
+ * an embedder that tells the collector its types would do.  There are
+ * GAMELOOP_NTYPES (2000) cookies, the addresses of the entries of a
+ * static table of type descriptors (as a runtime's class pointers), chosen
+ * deterministically by what is allocated:
+ *   - the frame table: 1 type;
+ *   - an entity: one of 1056 "entity kinds", a hash of its id;
+ *   - a name: one type per length (16..200: 185 types);
+ *   - a pointer array: one type per element count (8..512: 505 types);
+ *   - a plain-data array: one per 16-byte bucket of its size (4..256:
+ *     253 types).
+ * The PRNG is drawn exactly as without types, so both builds allocate the
+ * same objects; the only extra work is the type calls (and what gcacc
+ * does with the types when accounting is on).
  */
 
 #ifndef GC_THREADS
 # define GC_THREADS
 #endif
 #include "gc.h"
+#ifdef GAMELOOP_TYPES
+# include "gc_accounting.h"
+#endif
 
 #include <pthread.h>
 #include <stdio.h>
@@ -81,6 +100,28 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
   return lo + (unsigned)(next_rand(&w->rng) % (hi - lo + 1));
 }
 
+#ifdef GAMELOOP_TYPES
+  /* Type cookies: addresses of a table's entries, as class pointers.   */
+# define GAMELOOP_NTYPES 2000
+# define T_FRAME 0
+# define T_ENTITY 1                     /* 1056 kinds                   */
+# define N_ENTITY 1056
+# define T_NAME (T_ENTITY + N_ENTITY)   /* by length 16..200: 185       */
+# define T_PTRS (T_NAME + 185)          /* by elements 8..512: 505      */
+# define T_DATA (T_PTRS + 505)          /* by 16-byte bucket 4..256: 253 */
+  struct type_desc { unsigned index; unsigned kind; };
+  static struct type_desc type_table[GAMELOOP_NTYPES];
+# define SET_TYPE(i) GC_acc_set_next_type((GC_word)&type_table[i])
+  static unsigned entity_kind(unsigned id)
+  {
+    unsigned h = id * 2654435761u;
+
+    return (h ^ (h >> 15)) % N_ENTITY;
+  }
+#else
+# define SET_TYPE(i) (void)0
+#endif
+
 static void *die_oom(const char *what)
 {
   fprintf(stderr, "gameloop: out of memory (%s)\n", what);
@@ -93,6 +134,7 @@ static void run_frame(struct worker *w, unsigned frame_no)
   struct entity **frame;
   unsigned long sum = 0;
 
+  SET_TYPE(T_FRAME);
   frame = (struct entity **)GC_MALLOC(n * sizeof(*frame));
   if (NULL == frame) die_oom("frame");
   w->frame = frame;
@@ -100,13 +142,18 @@ static void run_frame(struct worker *w, unsigned frame_no)
   w->bytes += n * sizeof(*frame);
 
   for (i = 0; i < n; i++) {
-    struct entity *e = (struct entity *)GC_MALLOC(sizeof(*e));
-    unsigned len = rand_range(w, 16, 200);
+    unsigned id = frame_no * (unsigned)n + (unsigned)i;
+    struct entity *e;
+    unsigned len;
 
+    SET_TYPE(T_ENTITY + entity_kind(id));
+    e = (struct entity *)GC_MALLOC(sizeof(*e));
+    len = rand_range(w, 16, 200);
     if (NULL == e) die_oom("entity");
-    e->id = frame_no * (unsigned)n + (unsigned)i;
+    e->id = id;
     e->x = (int)rand_range(w, 0, 1023);
     e->y = (int)rand_range(w, 0, 1023);
+    SET_TYPE(T_NAME + (len - 16));
     e->name = (char *)GC_MALLOC_ATOMIC(len);
     if (NULL == e->name) die_oom("name");
     (void)snprintf(e->name, len, "entity-%u-%d", frame_no, i);
@@ -120,16 +167,20 @@ static void run_frame(struct worker *w, unsigned frame_no)
       e->data_len = sz;
       e->data_is_ptrs = rand_range(w, 0, 1);
       if (e->data_is_ptrs) {
-        struct entity **p = (struct entity **)GC_MALLOC(sz);
+        struct entity **p;
         unsigned k, np = sz / sizeof(*p);
 
+        SET_TYPE(T_PTRS + (sz / 8 - 8));
+        p = (struct entity **)GC_MALLOC(sz);
         if (NULL == p) die_oom("pointer array");
         for (k = 0; k < np && i > 0; k += 8)
           p[k] = frame[rand_range(w, 0, (unsigned)i - 1)];
         e->data = p;
       } else {
-        unsigned char *d = (unsigned char *)GC_MALLOC_ATOMIC(sz);
+        unsigned char *d;
 
+        SET_TYPE(T_DATA + (sz / 16 - 4));
+        d = (unsigned char *)GC_MALLOC_ATOMIC(sz);
         if (NULL == d) die_oom("data array");
         memset(d, (int)(e->id & 0xff), sz);
         e->data = d;
@@ -213,6 +264,9 @@ int main(int argc, char **argv)
   }
 
   GC_INIT();
+#ifdef GAMELOOP_TYPES
+  for (i = 0; i < GAMELOOP_NTYPES; i++) type_table[i].index = (unsigned)i;
+#endif
   t0 = now_ns();
   for (i = 0; i <= nworkers; i++) {
     struct worker *w = &workers[i];
@@ -237,9 +291,14 @@ int main(int argc, char **argv)
     kept += workers[i].kept;
     checksum ^= workers[i].checksum;
   }
-  printf("gameloop frames=%d objects/frame=%d workers=%d allocs=%lu "
+  printf("gameloop%s frames=%d objects/frame=%d workers=%d allocs=%lu "
          "bytes=%lu retained=%lu collections=%lu heap=%lu checksum=%lx "
          "elapsed_ns=%lld\n",
+#ifdef GAMELOOP_TYPES
+         "-typed",
+#else
+         "",
+#endif
          frames, objects, nworkers, allocs, bytes, kept,
          (unsigned long)GC_get_gc_no(), (unsigned long)GC_get_heap_size(),
          checksum, t1 - t0);

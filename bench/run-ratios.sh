@@ -4,27 +4,38 @@
 #   bench/run-ratios.sh [OUTDIR]            (default: _build/bench)
 #
 # Needs the variants bench/build-variants.sh builds into OUTDIR.  For each
-# workload (gameloop, upstream's gctest) it runs five configurations,
-# interleaved round by round (A B C D E, then B C D E A, ...: drift in the
-# machine's speed falls on all of them alike), BENCH_RUNS times (default 7):
+# timed workload it runs its configurations interleaved round by round
+# (A B C ..., then B C ... A, ...: drift in the machine's speed falls on all
+# of them alike), BENCH_RUNS times (default 7):
 #
-#   unpatched     pristine bdwgc 8.2.2
-#   compiled-out  gcacc built with -DGC_ACC_DISABLE (hooks compiled out)
-#   patched-off   gcacc, accounting compiled in but not switched on
-#   patched-count gcacc with GC_ACC_ENABLE=1 only (counting, no dump)
-#   patched-on    gcacc with GC_ACC_ENABLE=1 GC_ACC_DUMP=<tmp>/<w>-%p.gz
-#                 (counters, census and dump, as far as the build has them)
+#   unpatched             pristine bdwgc 8.2.2
+#   compiled-out          gcacc built with -DGC_ACC_DISABLE (hooks compiled out)
+#   patched-off           gcacc, accounting compiled in but not switched on
+#   patched-count         GC_ACC_ENABLE=1 GC_ACC_TAGS=0 (counters, census)
+#   patched-dump          GC_ACC_DUMP=<tmp> GC_ACC_TAGS=0 (issue 3's
+#                         always-on mode: counters, census, dump; no tags)
+#   patched-types-sampled gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
+#                         GC_ACC_STACKS=sample=524288 (gameloop only)
+#   patched-stacks-all    gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
+#                         GC_ACC_STACKS=all (gameloop only)
 #
-# Each run goes through OUTDIR/runone (wall time, the child's peak RSS).
-# Prints, per (workload, configuration), the median wall time and peak RSS,
-# their ratios to unpatched, the spread of the wall times ((max-min)/median)
-# and, for patched-on, the compressed dump bytes per collection record
-# ("n/a" when no dump was written); then the targets.  Raw numbers go to
+# gameloop gets all seven; gctest the first five (its rounds: BENCH_RUNS, or
+# 3 with BENCH_QUICK=1), plus one untimed run of patched-stacks-all for the
+# side-table memory.  Then "manysites" (20,000 live callsites, 2,000 types,
+# GC_ACC_STACKS=all) is run twice, with BENCH_MANYSITES_ROUNDS (default
+# "3 13") rounds, for the dump bytes per collection record and the
+# side-table memory.
+#
+# Each run goes through OUTDIR/runone (wall time, CPU time, the child's peak
+# RSS); every dump is read by bench/dumpstats.py (python3).  Prints the
+# table, the dump and memory section and the targets.  Raw numbers go to
 # OUTDIR/results.txt.  Exits 0 even when a target is missed (the numbers are
 # noisy; read them), 1 when a run fails or a variant is missing.
 #
-# Environment: BENCH_RUNS (default 7), BENCH_WORKLOADS (default
-# "gameloop gctest"), BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread).
+# Environment: BENCH_RUNS (default 7), BENCH_QUICK=1 (3 gctest rounds),
+# BENCH_WORKLOADS (default "gameloop gctest manysites"),
+# BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread),
+# BENCH_MANYSITES_ROUNDS (two round counts, default "3 13").
 
 set -eu
 
@@ -32,18 +43,33 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=$(cd "${1:-$top/_build/bench}" && pwd)
 runs=${BENCH_RUNS:-7}
-workloads=${BENCH_WORKLOADS:-gameloop gctest}
+workloads=${BENCH_WORKLOADS:-gameloop gctest manysites}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
-configs="unpatched compiled-out patched-off patched-count patched-on"
+ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
+configs_gameloop="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
+configs_gctest="unpatched compiled-out patched-off patched-count patched-dump"
+sample_bytes=524288
 
 die() { printf 'bench/run-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
 case $runs in ''|*[!0-9]*|0) die "BENCH_RUNS=$runs: want a positive integer" ;; esac
+gctest_runs=$runs
+if [ "${BENCH_QUICK:-0}" = 1 ] && [ "$runs" -gt 3 ]; then gctest_runs=3; fi
 [ -x "$out/runone" ] || die "no $out/runone: run bench/build-variants.sh first"
-for v in unpatched compiled-out patched; do
-  for w in $workloads; do
-    [ -x "$out/$v/$w" ] || die "no $out/$v/$w: run bench/build-variants.sh first"
+command -v python3 > /dev/null || die "python3 is needed to read the dumps"
+for w in $workloads; do
+  case $w in
+    gameloop) need="unpatched/gameloop compiled-out/gameloop patched/gameloop patched/gameloop-typed" ;;
+    gctest)   need="unpatched/gctest compiled-out/gctest patched/gctest" ;;
+    manysites) need="patched/manysites" ;;
+    *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, gctest, manysites)" ;;
+  esac
+  for b in $need; do
+    [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
   done
 done
+set -- $ms_rounds
+[ $# -eq 2 ] && [ "$1" -ge 1 ] 2>/dev/null && [ "$2" -gt "$1" ] 2>/dev/null ||
+  die "BENCH_MANYSITES_ROUNDS=$ms_rounds: want two round counts, the second larger"
 
 # No accounting setting may leak in from the caller's environment.
 for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
@@ -54,28 +80,54 @@ results="$out/results.txt"
 : > "$results.tmp"
 cpus=$(nproc 2>/dev/null || echo '?')
 
-# run W CONFIG ROUND: one measured run, appended to results.tmp as
-#   workload config round wall_ns rss_kib status dump_bytes collections cpu_ns
+# run W CONFIG ROUND [ARGS...]: one measured run, appended to results.tmp as
+#   workload config round wall_ns rss_kib status dump_bytes collections
+#   cpu_ns stats
+# where stats is dumpstats.py's key=value line ("-" without a dump).
 run() {
   w=$1 c=$2 r=$3
-  case $c in
-    patched-*) bin="$out/patched/$w" ;;
-    *)         bin="$out/$c/$w" ;;
+  shift 3
+  prog=$w
+  case $w.$c in
+    manysites.*) c_env=stacks-all ;;
+    *.patched-stacks-all-mem) c_env=patched-stacks-all ;;
+    *) c_env=$c ;;
   esac
-  args=""
-  [ "$w" = gameloop ] && args=$gl_args
+  case $w.$c in
+    gameloop.patched-types-sampled|gameloop.patched-stacks-all)
+      prog=gameloop-typed ;;
+  esac
+  case $c in
+    unpatched|compiled-out) bin="$out/$c/$prog" ;;
+    *)                      bin="$out/patched/$prog" ;;
+  esac
+  [ "$w" = gameloop ] && set -- $gl_args "$@"
   rm -rf "$tmp/dump" && mkdir "$tmp/dump"
+  dump="$tmp/dump/$w-%p.gz"
   # gctest chdirs nowhere and forks; every process writes its own %p file.
   # shellcheck disable=SC2086
-  if [ "$c" = patched-count ]; then
-    line=$(cd "$tmp" && GC_ACC_ENABLE=1 \
-             "$out/runone" -o "$tmp/out" "$bin" $args)
-  elif [ "$c" = patched-on ]; then
-    line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_DUMP="$tmp/dump/$w-%p.gz" \
-             "$out/runone" -o "$tmp/out" "$bin" $args)
-  else
-    line=$(cd "$tmp" && "$out/runone" -o "$tmp/out" "$bin" $args)
-  fi
+  case $c_env in
+    patched-count)
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=0 \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    patched-dump)
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$dump" \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    patched-types-sampled)
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
+               GC_ACC_STACKS=sample=$sample_bytes \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    patched-stacks-all)
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
+               GC_ACC_STACKS=all \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    stacks-all)   # manysites: records of 20,000 rows need a larger buffer
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
+               GC_ACC_STACKS=all GC_ACC_DUMP_BUFFER=64M \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    *)
+      line=$(cd "$tmp" && "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+  esac
   set -- $line
   status=$3
   if [ "$status" != 0 ]; then
@@ -84,23 +136,24 @@ run() {
       "$([ -s "$tmp/out" ] && echo '; its output ends:')" >&2
     tail -5 "$tmp/out" | sed 's/^/  /' >&2
   fi
-  dbytes=0 colls=0
-  for f in "$tmp"/dump/*; do
-    [ -f "$f" ] || continue
-    dbytes=$((dbytes + $(wc -c < "$f")))
-    n=$(zcat "$f" 2>/dev/null | grep -c '"record": *"collection"' || true)
-    colls=$((colls + ${n:-0}))
-  done
-  echo "$w $c $r $1 $2 $status $dbytes $colls $4" >> "$results.tmp"
+  dbytes=0 colls=0 stats=-
+  if ls "$tmp"/dump/* > /dev/null 2>&1; then
+    stats=$(python3 "$here/dumpstats.py" "$tmp"/dump/*) || stats=-
+    dbytes=$(printf '%s\n' "$stats" | sed -n 's/.*,bytes=\([0-9]*\).*/\1/p')
+    colls=$(printf '%s\n' "$stats" | sed -n 's/.*colls=\([0-9]*\).*/\1/p')
+  fi
+  echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats" >> "$results.tmp"
 }
 
-start=$(date +%s)
-for w in $workloads; do
+# rounds W N CONFIGS...: N interleaved rounds, rotating the order.
+rounds() {
+  w=$1 n=$2
+  shift 2
+  cfgs=$*
   r=1
-  while [ "$r" -le "$runs" ]; do
-    printf 'bench: %s round %d/%d\n' "$w" "$r" "$runs" >&2
-    # Rotate the order each round: round r starts with config r-1 (mod 5).
-    set -- $configs
+  while [ "$r" -le "$n" ]; do
+    printf 'bench: %s round %d/%d\n' "$w" "$r" "$n" >&2
+    set -- $cfgs
     i=0
     while [ "$i" -lt $(( (r - 1) % $# )) ]; do
       first=$1; shift; set -- "$@" "$first"; i=$((i + 1))
@@ -108,16 +161,37 @@ for w in $workloads; do
     for c in "$@"; do run "$w" "$c" "$r"; done
     r=$((r + 1))
   done
+}
+
+start=$(date +%s)
+timed=""
+for w in $workloads; do
+  case $w in
+    gameloop)
+      timed="$timed gameloop"
+      rounds gameloop "$runs" $configs_gameloop ;;
+    gctest)
+      timed="$timed gctest"
+      rounds gctest "$gctest_runs" $configs_gctest
+      printf 'bench: gctest patched-stacks-all (memory only, 1 run)\n' >&2
+      run gctest patched-stacks-all-mem 1 ;;
+    manysites)
+      set -- $ms_rounds
+      printf 'bench: manysites, %s and %s rounds\n' "$1" "$2" >&2
+      run manysites short 1 -r "$1"
+      run manysites long 1 -r "$2" ;;
+  esac
 done
 elapsed=$(( $(date +%s) - start ))
-{ echo "# gcacc bench $(date -u +%Y-%m-%dT%H:%M:%SZ) runs=$runs cpus=$cpus"
-  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns"
+{ echo "# gcacc bench $(date -u +%Y-%m-%dT%H:%M:%SZ) runs=$runs gctest_runs=$gctest_runs cpus=$cpus"
+  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns dumpstats"
   cat "$results.tmp"; } > "$results"
 rm -f "$results.tmp"
 
 # ---- the table ------------------------------------------------------------
-awk -v runs="$runs" -v cpus="$cpus" -v elapsed="$elapsed" \
-    -v workloads="$workloads" -v configs="$configs" '
+awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
+    -v elapsed="$elapsed" -v workloads="$timed" \
+    -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" '
 function median(a, n,    i, j, t) {
   for (i = 2; i <= n; i++) {          # insertion sort; n is small
     t = a[i]
@@ -127,23 +201,39 @@ function median(a, n,    i, j, t) {
   if (n == 0) return ""
   return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# stat(s, key): a field of a dumpstats line ("" if absent or "-").
+function stat(s, key,    n, f, i, kv) {
+  n = split(s, f, ",")
+  for (i = 1; i <= n; i++) {
+    split(f[i], kv, "=")
+    if (kv[1] == key) return kv[2] == "-" ? "" : kv[2]
+  }
+  return ""
+}
 /^#/ { next }
 {
   k = $1 SUBSEP $2
+  st[k] = $10                        # the dump stats of the last run
   if ($6 != 0) { failed[k]++; anyfail = 1; next }
   n[k]++
   wall[k, n[k]] = $4; rss[k, n[k]] = $5; cpu[k, n[k]] = $9
   if ($8 > 0) { nd[k]++; dpc[k, nd[k]] = $7 / $8 }
+  if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
+  if ((x = stat($10, "max_ratio")) != "") { nx[k]++; mx[k, nx[k]] = x }
+  if (stat($10, "tagrecs") + 0 > 0) tagged[k] = 1
+  dropped[k] += stat($10, "dropped")
 }
 END {
-  nw = split(workloads, W, " "); nc = split(configs, C, " ")
-  printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs, %s CPUs, %d s\n\n", runs, cpus, elapsed
-  printf "%-9s %-13s %9s %7s %6s %6s %9s %6s %9s %6s %9s\n", "", "", "wall ms", "spread", "ratio", "best", "CPU ms", "ratio", "peak RSS", "ratio", "dump"
-  printf "%-9s %-13s %9s %7s %6s %6s %9s %6s %9s %6s %9s\n", "workload", "variant", "median", "", "", "ratio", "median", "", "KiB", "", "B/coll"
+  nw = split(workloads, W, " ")
+  printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n\n", runs, gruns, cpus, elapsed
+  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s\n", "", "", "wall ms", "spread", "ratio", "best", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem"
+  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s\n", "workload", "variant", "median", "", "", "ratio", "median", "", "KiB", "", "B/coll", "%heap"
   for (i = 1; i <= nw; i++) {
+    nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_gctest, C, " ")
+    if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]; m = n[k] + 0
-      delete a; delete b; delete d; delete u
+      delete a; delete b; delete d; delete u; delete e
       lo = hi = ""
       for (r = 1; r <= m; r++) {
         a[r] = wall[k, r]; b[r] = rss[k, r]; u[r] = cpu[k, r]
@@ -151,32 +241,65 @@ END {
         if (hi == "" || a[r] > hi) hi = a[r]
       }
       for (r = 1; r <= nd[k]; r++) d[r] = dpc[k, r]
+      for (r = 1; r <= np[k]; r++) e[r] = pk[k, r]
       mw[k] = median(a, m); mr[k] = median(b, m); mu[k] = median(u, m)
       mn[k] = lo
-      md = (nd[k] > 0) ? sprintf("%.0f", median(d, nd[k])) : "n/a"
-      if (C[j] != "patched-on") md = "-"
+      md = (nd[k] > 0) ? sprintf("%.0f", median(d, nd[k])) : "-"
+      if (np[k] > 0) { mp[k] = median(e, np[k]); macc = sprintf("%.1f", 100 * mp[k]) } else macc = "-"
+      if (nx[k] > 0) { delete e; for (r = 1; r <= nx[k]; r++) e[r] = mx[k, r]; mxr[k] = median(e, nx[k]) }
       sp[k] = (m > 0 && mw[k] > 0) ? (hi - lo) / mw[k] : 0
       base = W[i] SUBSEP "unpatched"
       note = failed[k] ? sprintf("  (%d runs FAILED)", failed[k]) : ""
+      if (C[j] == "patched-stacks-all-mem") note = note "  (1 run, for memory)"
+      if (dropped[k] > 0) note = note sprintf("  (%d records dropped in all: buffer full)", dropped[k])
+      if ((C[j] == "patched-count" || C[j] == "patched-dump") && tagged[k]) note = note "  (tags were on: GC_ACC_TAGS=0 ignored)"
       if (m == 0) {
-        printf "%-9s %-13s %9s %7s %6s %6s %9s %6s %9s %6s %9s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", md, note
+        if (!failed[k]) continue
+        printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", md, macc, note
         continue
       }
       rw[k] = (mw[base] > 0) ? mw[k] / mw[base] : 0
       rn[k] = (mn[base] > 0) ? mn[k] / mn[base] : 0
       ru[k] = (mu[base] > 0) ? mu[k] / mu[base] : 0
       rr[k] = (mr[base] > 0) ? mr[k] / mr[base] : 0
-      printf "%-9s %-13s %9.1f %6.1f%% %6.3f %6.3f %9.1f %6.3f %9d %6.3f %9s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, note
+      printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, note
     }
   }
+
+  # ---- manysites: dump bytes per record, side tables -------------------
+  ks = "manysites" SUBSEP "short"; kl = "manysites" SUBSEP "long"
+  if ((ks in st) || (kl in st)) {
+    printf "\nmanysites (GC_ACC_STACKS=all, one run each; %s):\n", (failed[ks] || failed[kl]) ? "FAILED" : "ok"
+    for (t = 1; t <= 2; t++) {
+      k = (t == 1) ? ks : kl; s = st[k]
+      per = (stat(s, "colls") > 0) ? stat(s, "bytes") / stat(s, "colls") : 0
+      printf "  %-5s %s collection records, %s B compressed (%.0f B/record), %s B raw; %s sites, %s types defined; %s site rows, %s type rows a record; %s dropped\n", (t == 1) ? "short" : "long", stat(s, "colls"), stat(s, "bytes"), per, stat(s, "raw"), stat(s, "sites"), stat(s, "types"), stat(s, "siterows"), stat(s, "typerows"), stat(s, "dropped")
+    }
+    dc = stat(st[kl], "colls") - stat(st[ks], "colls")
+    if (dc > 0) {
+      ms_steady = (stat(st[kl], "bytes") - stat(st[ks], "bytes")) / dc
+      printf "  steady state (long - short, sites already defined): %.0f B compressed, %.0f B raw per collection record\n", ms_steady, (stat(st[kl], "raw") - stat(st[ks], "raw")) / dc
+    }
+    s = st[kl]
+    printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
+  }
+
   printf "\ntargets (ratios vs unpatched: median, then best-of-runs; noise = half the larger spread):\n"
   for (i = 1; i <= nw; i++) {
     base = W[i] SUBSEP "unpatched"
     check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
     check(W[i], "patched-off", "wall", rw, rn, 1.01, base)
-    check(W[i], "patched-on", "wall", rw, rn, 1.03, base)
-    check(W[i], "patched-on", "RSS", rr, rr, 1.03, "")
+    check(W[i], "patched-dump", "wall", rw, rn, 1.03, base)
+    check(W[i], "patched-dump", "RSS", rr, rr, 1.03, "")
+    if (W[i] == "gameloop") {
+      check(W[i], "patched-types-sampled", "wall", rw, rn, 1.05, base)
+      check(W[i], "patched-stacks-all", "wall", rw, rn, 1.50, base)
+    }
   }
+  printf "side-table memory (acc_memory_bytes / heap.heap_bytes at the record with the largest heap; then the max over records):\n"
+  memcheck("gameloop", "patched-stacks-all")
+  memcheck("gctest", "patched-stacks-all-mem")
+  memcheck("manysites", "long")
   if (anyfail) exit 1
 }
 function verdict(ratio, target, noise) {
@@ -186,13 +309,22 @@ function verdict(ratio, target, noise) {
 }
 function check(w, c, what, med, best, target, base,    k, noise) {
   k = w SUBSEP c
-  if (!(k in med)) { printf "  %-9s %-13s %-4s no data\n", w, c, what; return }
+  if (!(k in med)) { printf "  %-9s %-21s %-4s no data\n", w, c, what; return }
   noise = 0
   if (base != "") noise = (sp[base] > sp[k] ? sp[base] : sp[k]) / 2
   if (what == "RSS")
-    printf "  %-9s %-13s %-4s %.3f <= %.2f  %s\n", w, c, what, med[k], target, verdict(med[k], target, 0)
+    printf "  %-9s %-21s %-4s %.3f <= %.2f  %s\n", w, c, what, med[k], target, verdict(med[k], target, 0)
   else
-    printf "  %-9s %-13s %-4s %.3f <= %.2f  %s; best-of %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), 100 * noise
+    printf "  %-9s %-21s %-4s %.3f <= %.2f  %s; best-of %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), 100 * noise
+}
+function memcheck(w, c,    k, p, x) {
+  k = w SUBSEP c
+  if (!(k in st)) return
+  p = stat(st[k], "peak_ratio"); x = stat(st[k], "max_ratio")
+  if (k in mp) p = mp[k]
+  if (k in mxr) x = mxr[k]
+  if (p == "") { printf "  %-9s %-21s no data\n", w, c; return }
+  printf "  %-9s %-21s %5.1f%% <= 10%%  %s  (max over records %.1f%%)\n", w, c, 100 * p, (p <= 0.10) ? "ok" : "OVER", 100 * x
 }' "$results" || { echo "bench: some runs failed (see above and $results)" >&2; exit 1; }
 echo
 echo "raw results: $results"

@@ -305,6 +305,18 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc);
 /* GC_ACC_FIRST_WORD_TYPES in the environment.  Default 0 (off).        */
 GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
 
+/* Object tags (types, callsites, ages and frame counts) on (nonzero,  */
+/* the default) or off (0): with them off, accounting keeps only the    */
+/* per-thread counters, the census by kind and size class, the free-    */
+/* block books and the dump, with no per-object side tables: records    */
+/* then carry no types, sites, type_rows nor site_rows, frame records   */
+/* no rows, and the type and site stats are not updated.  Switching on  */
+/* starts every in-use block with a clean table (types, sites and ages   */
+/* count from there).  Equivalent to GC_ACC_TAGS in the environment.    */
+/* Takes the allocation lock.  Returns GC_SUCCESS, or GC_UNIMPLEMENTED   */
+/* in a --disable-accounting build.                                      */
+GC_API int GC_CALL GC_acc_set_tags(int /* on */);
+
 /* Marks the end of frame n (a game's frame number, or any counter):    */
 /* writes a "frame" record with the allocations since the previous      */
 /* marker, per type and callsite, even when no collection happened.     */

@@ -20,12 +20,12 @@
 #endif
 #include "gc.h"
 #include "gc_accounting.h"
+#include "../gc_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline))
 #define N 65
 #define OBJ_BYTES ((GC_word)65536)      /* 16 blocks of 4 KiB          */
 #define LB (OBJ_BYTES - 64)     /* leaves room for bdwgc's extra byte */
@@ -41,57 +41,17 @@ void **fragload_keep[3];
 #define keep_mid fragload_keep[1]
 #define keep_extra fragload_keep[2]
 
-static int cmp_ptr(const void *a, const void *b)
-{
-  GC_word x = (GC_word)*(void *const *)a, y = (GC_word)*(void *const *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
-
-static NOINLINE void collect(void)
-{
-  clear_stack();
-  GC_gcollect();
-}
-
-static NOINLINE void alloc_all(void)
-{
-  unsigned i;
-
-  for (i = 0; i < N; i++) objs[i] = GC_malloc_atomic(LB);
-  qsort(objs, N, sizeof(objs[0]), cmp_ptr);
-}
-
 static int frag(void)
 {
   struct GC_acc_stats_s s;
-  unsigned i, run_start = 0, run_len = 1, best_start = 0, best_len = 1;
+  unsigned i, best_start, best_len;
   unsigned holes = 0;
   GC_word want;
   void *big;
 
   if (!GC_expand_hp(8u << 20)) return 1;
-  alloc_all();
-  for (i = 1; i < N; i++) {
-    if ((GC_word)objs[i] == (GC_word)objs[i - 1] + OBJ_BYTES) {
-      run_len++;
-    } else {
-      run_start = i;
-      run_len = 1;
-    }
-    if (run_len > best_len) {
-      best_start = run_start;
-      best_len = run_len;
-    }
-  }
+  alloc_atomic_sorted(objs, N, LB);
+  best_len = longest_run(objs, N, OBJ_BYTES, &best_start);
   if (best_len < 33) {
     fprintf(stderr, "fragload: longest contiguous run: %u objects\n",
             best_len);

@@ -72,17 +72,18 @@ ok
 awk -F, 'NR > 1 && $2 < prev { exit 1 } { prev = $2 }' "$tmp/c.csv" \
   || fail "t_ns goes backwards"
 
-# --frames: today's writer writes none.
+# --frames: the leak workload writes none.
 run "$GCACC" timeline --frames "$d"
 check_eq "--frames without frames: exit" "$rc" 2
 check_grep "--frames message" "$tmp/err" "this dump has no frame records"
 # ... and a dump that has them lists them.
-{ zcat "$d"; echo '{"record":"frame","seq":1000,"t_ns":5}';
-  echo '{"record":"frame","seq":1001,"t_ns":6}'; } | gzip >"$tmp/frames.gz"
+{ zcat "$d"
+  echo '{"record":"frame","frame":1000,"gc_no":3,"t_ns":5,"rows":[[1,2,3,48],[0,0,2,64]],"lost_objs":1,"lost_bytes":16}'
+  echo '{"record":"frame","frame":1001,"gc_no":3,"t_ns":6,"rows":[],"lost_objs":0,"lost_bytes":0}'; } | gzip >"$tmp/frames.gz"
 run "$GCACC" timeline --frames --csv "$tmp/frames.gz"
 check_eq "--frames exit" "$rc" 0
-check_eq "--frames rows" "$(tail -n +2 "$tmp/out" | cut -d, -f1,2 \
-  | tr '\n' ' ')" "1,1000 2,1001 "
+check_eq "--frames rows" "$(tail -n +2 "$tmp/out" | cut -d, -f1,2,4- \
+  | tr '\n' ' ')" "1000,3,5,112,1,16 1001,3,0,0,0,0 "
 
 check_usage timeline
 run "$GCACC" timeline -o "$tmp/o.csv" --csv "$d"

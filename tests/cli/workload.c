@@ -10,6 +10,13 @@
  *   workload leak  [dump]   also keeps LEAK_PER_FRAME more 1000-byte
  *                           normal objects per frame, forever (the leak)
  *   workload steady [dump]  no growth
+ *   workload typed [dump]   types, callsites and frames: three call paths
+ *                           (typed_leak, typed_ring, typed_temp), each
+ *                           allocating one explicit type (LeakNode,
+ *                           RingNode, TempBuf) with every stack captured;
+ *                           typed_leak keeps TYPED_LEAK_PER_FRAME more
+ *                           objects per frame forever; GC_acc_frame(f)
+ *                           after every frame f.  No other allocation.
  *
  * The dump goes where GC_ACC_DUMP says, or to the optional argument.
  * What the tests check against is printed on stdout as `name value`
@@ -21,12 +28,12 @@
 #endif
 #include "gc.h"
 #include "gc_accounting.h"
+#include "../gc_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline))
 
 #define FRAMES 200
 #define SHORT_PER_FRAME 1500
@@ -47,14 +54,6 @@ static void *volatile ring[RING];
 static struct node *leaked;
 static void *volatile cache[CACHE_PERIOD * CACHE_PER_FRAME];
 static unsigned long n_leaked;
-
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
 
 static NOINLINE void frame(int f, int leak)
 {
@@ -92,10 +91,95 @@ static NOINLINE void frame(int f, int leak)
   }
 }
 
-static NOINLINE void collect(void)
+/* ---- typed mode ------------------------------------------------------ */
+
+#define TYPE_LEAK ((GC_word)0x1eaf0001)
+#define TYPE_RING ((GC_word)0x41260002)
+#define TYPE_TEMP ((GC_word)0x7e3f0003)
+#define TYPED_LEAK_PER_FRAME 20
+#define TYPED_RING_PER_FRAME 30
+#define TYPED_TEMP_PER_FRAME 200
+#define TYPED_TEMP_BYTES 48
+
+static int GC_CALLBACK type_namer(GC_word cookie, char *buf, size_t sz)
 {
-  clear_stack();
-  GC_gcollect();
+  const char *name = cookie == TYPE_LEAK ? "LeakNode"
+                     : cookie == TYPE_RING ? "RingNode"
+                     : cookie == TYPE_TEMP ? "TempBuf" : NULL;
+
+  if (name == NULL) return 0;
+  snprintf(buf, sz, "%s", name);
+  return 1;
+}
+
+/* The leaking path: explicit type through GC_acc_malloc_typed.         */
+static NOINLINE void typed_leak(void)
+{
+  int i;
+
+  for (i = 0; i < TYPED_LEAK_PER_FRAME; i++) {
+    struct node *n = GC_acc_malloc_typed(LEAK_BYTES, TYPE_LEAK);
+
+    n->next = leaked;
+    leaked = n;
+    n_leaked++;
+  }
+}
+
+/* Churn: the ring's objects live RING / TYPED_RING_PER_FRAME frames;   */
+/* the type through GC_acc_set_next_type.                               */
+static NOINLINE void typed_ring(void)
+{
+  int i;
+  static unsigned ring_next;
+
+  for (i = 0; i < TYPED_RING_PER_FRAME; i++) {
+    GC_acc_set_next_type(TYPE_RING);
+    ring[ring_next] = GC_MALLOC(LEAK_BYTES);
+    ring_next = (ring_next + 1) % RING;
+  }
+}
+
+/* Short-lived, pointer-free.                                           */
+static NOINLINE void typed_temp(int f)
+{
+  int i;
+
+  for (i = 0; i < TYPED_TEMP_PER_FRAME; i++) {
+    char *s = GC_acc_malloc_atomic_typed(TYPED_TEMP_BYTES, TYPE_TEMP);
+
+    s[0] = (char)f;
+  }
+}
+
+static int typed_main(void)
+{
+  int f;
+
+  GC_acc_set_type_namer(type_namer);
+  if (GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0) != GC_SUCCESS) {
+    fprintf(stderr, "workload: cannot capture stacks\n");
+    return 1;
+  }
+  for (f = 0; f < FRAMES; f++) {
+    typed_temp(f);
+    typed_ring();
+    typed_leak();
+    if (GC_acc_frame((GC_word)f) != GC_SUCCESS) {
+      fprintf(stderr, "workload: GC_acc_frame failed\n");
+      return 1;
+    }
+    if (f % GC_EVERY == GC_EVERY - 1) collect();
+  }
+  collect();
+  printf("gc_no %lu\n", (unsigned long)GC_get_gc_no());
+  printf("frames %d\n", FRAMES);
+  printf("frame_objs %d\n", TYPED_LEAK_PER_FRAME + TYPED_RING_PER_FRAME
+                            + TYPED_TEMP_PER_FRAME);
+  printf("leak_type LeakNode\n");
+  printf("leak_func typed_leak\n");
+  printf("leaked_objs %lu\n", n_leaked);
+  return GC_acc_dump_stop() == GC_SUCCESS ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -104,8 +188,9 @@ int main(int argc, char **argv)
   void *probe;
 
   if (argc < 2 || (strcmp(argv[1], "leak") != 0
-                   && strcmp(argv[1], "steady") != 0)) {
-    fprintf(stderr, "usage: workload leak|steady [dump]\n");
+                   && strcmp(argv[1], "steady") != 0
+                   && strcmp(argv[1], "typed") != 0)) {
+    fprintf(stderr, "usage: workload leak|steady|typed [dump]\n");
     return 2;
   }
   leak = strcmp(argv[1], "leak") == 0;
@@ -118,6 +203,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "workload: this libgc was built without accounting\n");
     return 1;
   }
+  if (strcmp(argv[1], "typed") == 0) return typed_main();
   for (f = 0; f < FRAMES; f++) {
     frame(f, leak);
     if (f % GC_EVERY == GC_EVERY - 1) collect();

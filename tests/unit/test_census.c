@@ -20,11 +20,11 @@
 #include "gc_mark.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <pthread.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline))
 
 #define N_OBJS 120      /* allocated per kind (single thread)           */
 #define N_LARGE 9       /* large objects                                */
@@ -72,22 +72,6 @@ static void *alloc_case(int c, size_t lb)
   case K_TYPED: return GC_malloc_explicitly_typed(lb, typed_descr);
   default: return GC_generic_malloc(lb, custom_kind);
   }
-}
-
-/* Zero a good part of the stack below us, where dead frames held       */
-/* pointers.                                                             */
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
-
-static NOINLINE void collect(void)
-{
-  clear_stack();
-  GC_gcollect();
 }
 
 static GC_word live(int kind, unsigned cls, GC_word *bytes)

@@ -18,45 +18,16 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline))
 #define N 65
 #define OBJ_BYTES ((GC_word)65536)       /* 16 blocks of 4 KiB           */
 #define LB (OBJ_BYTES - 64)      /* leaves room for bdwgc's extra byte */
 
 static void *objs[N];
-
-static int cmp_ptr(const void *a, const void *b)
-{
-  GC_word x = (GC_word)*(void *const *)a, y = (GC_word)*(void *const *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
-
-static NOINLINE void collect(void)
-{
-  clear_stack();
-  GC_gcollect();
-}
-
-static NOINLINE void alloc_all(void)
-{
-  unsigned i;
-
-  for (i = 0; i < N; i++) objs[i] = GC_malloc_atomic(LB);
-  qsort(objs, N, sizeof(objs[0]), cmp_ptr);
-}
 
 static void stats(struct GC_acc_stats_s *s)
 {
@@ -74,7 +45,7 @@ int main(void)
 {
   struct GC_acc_stats_s a, b, c;
   struct GC_acc_grow_s g;
-  unsigned i, run_start = 0, run_len = 1, best_start = 0, best_len = 1;
+  unsigned i, best_start, best_len;
   unsigned holes = 0;
   GC_word want;
   void *big;
@@ -94,19 +65,8 @@ int main(void)
   CHECK_EQ(b.heap_grows, a.heap_grows + 1);
   CHECK(b.largest_free_bytes >= (8u << 20));
 
-  alloc_all();
-  for (i = 1; i < N; i++) {
-    if ((GC_word)objs[i] == (GC_word)objs[i - 1] + OBJ_BYTES) {
-      run_len++;
-    } else {
-      run_start = i;
-      run_len = 1;
-    }
-    if (run_len > best_len) {
-      best_start = run_start;
-      best_len = run_len;
-    }
-  }
+  alloc_atomic_sorted(objs, N, LB);
+  best_len = longest_run(objs, N, OBJ_BYTES, &best_start);
   if (!CHECK(best_len >= 33))
     fprintf(stderr, "  longest contiguous run: %u objects\n", best_len);
   collect();

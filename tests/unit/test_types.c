@@ -27,6 +27,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -35,7 +36,6 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#define NOINLINE __attribute__((noinline))
 
 #define TYPE_A ((GC_word)0xA000)
 #define TYPE_B ((GC_word)0xB000)
@@ -68,20 +68,6 @@ static void note_site(struct site_set *s, void *p, GC_word want_cookie)
   for (i = 0; i < s->n; i++)
     if (s->id[i] == site) return;
   if (s->n < MAX_SITES) s->id[s->n++] = site;
-}
-
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
-
-static NOINLINE void collect(void)
-{
-  clear_stack();
-  GC_gcollect();
 }
 
 /* The three paths; not static, so dladdr names them (-rdynamic).      */

@@ -19,6 +19,7 @@
 #include "gc_mark.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,6 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#define NOINLINE __attribute__((noinline))
 
 struct vtable { const char *name; GC_word descr; };
 static struct vtable vt_foo = { "Game.Foo", 0 }, vt_bar = { "Game.Bar", 0 };
@@ -53,20 +53,6 @@ static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
   if (NULL == name) return 0;
   snprintf(buf, sz, "%s", name);
   return 1;
-}
-
-static NOINLINE void clear_stack(void)
-{
-  volatile char buf[64 * 1024];
-  size_t i;
-
-  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
-}
-
-static NOINLINE void collect(void)
-{
-  clear_stack();
-  GC_gcollect();
 }
 
 static NOINLINE void alloc_gcj(void)

@@ -6,16 +6,26 @@
  * with the most live bytes in all; --live last: the last census), from
  * that collection's class rows; allocated bytes are session totals
  * (alloc_granted_bytes summed over every record).  Rows are sorted by the
- * absolute change in live bytes, then in allocated bytes.  Per type and
- * callsite later: dumps have no such rows yet.
+ * absolute change in live bytes, then in allocated bytes.
+ *
+ * Per type and per callsite the same, from the type and site tables
+ * (tables.h) at the same collection: types matched across the dumps by
+ * NAME (cookies differ between runs), callsites by their stacks, as
+ * function names when both dumps' DUMP.symbols know them (--symbolize
+ * resolves first), else as module+offset frames (ASLR moves absolute
+ * addresses, offsets stay while the binaries do).  Sampled sites are
+ * scaled by w(s).
  *
  * --threshold makes it a CI check: exit 1 when any row's live-bytes
  * change exceeds it (in bytes, or in percent of dump A's total live bytes
- * at the compared collection).  Memory: two kind x class arrays per dump.
+ * at the compared collection), class, kind, type or callsite.  Memory:
+ * two kind x class arrays per dump, its types and sites.
  */
 
 #include "gcacc.h"
 #include "session.h"
+#include "symbolize.h"
+#include "tables.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +37,10 @@ static const char diff_usage[] =
   "the change in live bytes (at each session's peak-live collection, the\n"
   "census with the most live bytes; --live last: the last census) and in\n"
   "allocated bytes (granted, session totals), b minus a, sorted by the\n"
-  "absolute change in live bytes.  Per type and callsite later: dumps\n"
-  "have no such rows yet.\n"
+  "absolute change in live bytes.  The same per type (matched by name)\n"
+  "and per callsite (matched by stack: function names when both dumps'\n"
+  "<dump>.symbols know them, else module+offset frames) when the dumps\n"
+  "have them.\n"
   "\n"
   "  --threshold <n>     exit 1 if any row's live-bytes change exceeds n\n"
   "                      bytes (suffix k, M, G: KiB, MiB, GiB)\n"
@@ -36,8 +48,11 @@ static const char diff_usage[] =
   "                      bytes at the compared collection\n"
   "  --live peak|last    which collection's live bytes (default peak)\n"
   "  --top <n>           rows per table (default 20, 0: all)\n"
+  "  --symbolize         resolve the stacks' function names first (as\n"
+  "                      gcacc symbolize on each dump)\n"
   "  --json, --csv       machine-readable output (the same numbers); JSON\n"
-  "                      is one object: sessions, classes, kinds\n"
+  "                      is one object: sessions, types, sites, classes,\n"
+  "                      kinds\n"
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n"
   "\n"
@@ -49,11 +64,50 @@ static const char diff_usage[] =
 
 struct side {
   int last;                      /* --live last                         */
+  struct tables tb;              /* types and sites                     */
+  struct session_info *info;
+  struct keymap *live_types;     /* id -> u64 live bytes at live_rec    */
+  struct keymap *live_sites;     /* id -> u64 (scaled)                  */
   json_t *live_rec;              /* the compared collection (incref'd)  */
   u64 live_total;
   u64 *alloc;                    /* [NK * NCL] granted bytes            */
   u64 live_gc_no, records;
 };
+
+static int diff_frame(const json_t *frame, void *arg)
+{
+  struct side *s = arg;
+
+  tables_header(&s->tb, s->info->header);
+  tables_frame(&s->tb, frame);
+  return 0;
+}
+
+/* The live column of every type and site now (the tables as of this    */
+/* collection), into fresh maps.                                         */
+static void keep_live(struct side *s)
+{
+  size_t i;
+  u64 id;
+
+  keymap_free(s->live_types);
+  keymap_free(s->live_sites);
+  s->live_types = keymap_new(sizeof(u64));
+  s->live_sites = keymap_new(sizeof(u64));
+  if (s->live_types == NULL || s->live_sites == NULL) abort();
+  for (i = 0; i < keymap_count(s->tb.types); i++) {
+    const struct group *g = keymap_at(s->tb.types, i, &id);
+
+    *(u64 *)keymap_get(s->live_types, id, 1) = g->live_bytes;
+  }
+  for (i = 0; i < keymap_count(s->tb.sites); i++) {
+    const struct group *g = keymap_at(s->tb.sites, i, &id);
+
+    *(u64 *)keymap_get(s->live_sites, id, 1)
+      = tables_scale(&s->tb, id >= 2, g->live_objs, g->live_bytes,
+                     g->live_bytes);
+  }
+}
 
 static int diff_visit(const struct rec *r, void *arg)
 {
@@ -62,6 +116,8 @@ static int diff_visit(const struct rec *r, void *arg)
   size_t i;
 
   s->records++;
+  tables_header(&s->tb, s->info->header);
+  tables_record(&s->tb, r);
   json_array_foreach(classes, i, row) {
     u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
 
@@ -76,6 +132,7 @@ static int diff_visit(const struct rec *r, void *arg)
     json_decref(old);
     s->live_total = r->live_bytes;
     s->live_gc_no = r->gc_no;
+    keep_live(s);
   }
   return 0;
 }
@@ -148,6 +205,181 @@ static int over(long long d, int pct_mode, double pct, u64 bytes,
   return mag(d) > bytes;
 }
 
+/* ---- per type and per callsite, matched by a key ------------------- */
+
+struct krow {
+  char *key;                     /* type name, or stack                 */
+  u64 live_a, live_b, alloc_a, alloc_b;
+  long long d_live, d_alloc;
+};
+
+struct klist { struct krow *r; size_t n, cap; };
+
+static void klist_add(struct klist *l, char *key, int b, u64 live,
+                      u64 alloc)
+{
+  struct krow *k;
+
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 256;
+    l->r = realloc(l->r, l->cap * sizeof(*l->r));
+    if (l->r == NULL) abort();
+  }
+  k = &l->r[l->n++];
+  memset(k, 0, sizeof(*k));
+  k->key = key;
+  if (b) {
+    k->live_b = live;
+    k->alloc_b = alloc;
+  } else {
+    k->live_a = live;
+    k->alloc_a = alloc;
+  }
+}
+
+static int krow_key_cmp(const void *a, const void *b)
+{
+  return strcmp(((const struct krow *)a)->key,
+                ((const struct krow *)b)->key);
+}
+
+static int krow_cmp(const void *a, const void *b)
+{
+  const struct krow *x = a, *y = b;
+
+  if (mag(x->d_live) != mag(y->d_live))
+    return mag(x->d_live) < mag(y->d_live) ? 1 : -1;
+  if (mag(x->d_alloc) != mag(y->d_alloc))
+    return mag(x->d_alloc) < mag(y->d_alloc) ? 1 : -1;
+  return strcmp(x->key, y->key);
+}
+
+/* Merge rows of equal keys (sorted first), compute the changes, sort by */
+/* them.                                                                 */
+static void klist_finish(struct klist *l)
+{
+  size_t i, j, n = 0;
+
+  qsort(l->r, l->n, sizeof(*l->r), krow_key_cmp);
+  for (i = 0; i < l->n; i = j) {
+    struct krow m = l->r[i];
+
+    for (j = i + 1; j < l->n && strcmp(l->r[j].key, m.key) == 0; j++) {
+      m.live_a += l->r[j].live_a;
+      m.live_b += l->r[j].live_b;
+      m.alloc_a += l->r[j].alloc_a;
+      m.alloc_b += l->r[j].alloc_b;
+      free(l->r[j].key);
+    }
+    m.d_live = (long long)(m.live_b - m.live_a);
+    m.d_alloc = (long long)(m.alloc_b - m.alloc_a);
+    l->r[n++] = m;
+  }
+  l->n = n;
+  qsort(l->r, l->n, sizeof(*l->r), krow_cmp);
+}
+
+static void klist_free(struct klist *l)
+{
+  size_t i;
+
+  for (i = 0; i < l->n; i++) free(l->r[i].key);
+  free(l->r);
+}
+
+static char *dupstr(const char *s)
+{
+  char *t = malloc(strlen(s) + 1);
+
+  if (t == NULL) abort();
+  return strcpy(t, s);
+}
+
+/* A site's key: its frames innermost first, " < " between, each the    */
+/* function (names) or module+0xoffset.                                  */
+static char *site_key(const struct symtab *tab, u64 id, int names)
+{
+  const struct sym_site *s = symtab_site(tab, id);
+  size_t i, len = 0, cap = 0;
+  char *out = NULL, buf[96];
+
+  if (id == 0) return dupstr("(no stack)");
+  if (id == 1) return dupstr("(not sampled)");
+  if (s == NULL || s->nframes == 0) return dupstr("(stack unknown)");
+  for (i = 0; i < s->nframes; i++) {
+    const struct sym_frame *f = &s->frames[i];
+    const char *l;
+    size_t ll;
+
+    if (names && f->nfuncs) l = f->funcs[0];
+    else {
+      snprintf(buf, sizeof(buf), "%s+0x%llx", f->module, f->offset);
+      l = buf;
+    }
+    ll = strlen(l);
+    if (len + ll + 4 > cap) {
+      cap = (len + ll + 4) * 2;
+      out = realloc(out, cap);
+      if (out == NULL) abort();
+    }
+    if (len) {
+      memcpy(out + len, " < ", 3);
+      len += 3;
+    }
+    memcpy(out + len, l, ll);
+    len += ll;
+    out[len] = '\0';
+  }
+  return out;
+}
+
+static u64 live_at(struct keymap *m, u64 id)
+{
+  const u64 *v = m ? keymap_get(m, id, 0) : NULL;
+
+  return v ? *v : 0;
+}
+
+static void collect_types(struct side *s, int b, struct klist *l)
+{
+  size_t i;
+  u64 id;
+  char buf[256];
+
+  for (i = 0; i < keymap_count(s->tb.types); i++) {
+    const struct group *g = keymap_at(s->tb.types, i, &id);
+
+    klist_add(l, dupstr(tables_type_label(&s->tb, id, buf, sizeof(buf))),
+              b, live_at(s->live_types, id), g->alloc_bytes);
+  }
+}
+
+static void collect_sites(struct side *s, int b, const struct symtab *tab,
+                          int names, struct klist *l)
+{
+  size_t i;
+  u64 id;
+
+  for (i = 0; i < keymap_count(s->tb.sites); i++) {
+    const struct group *g = keymap_at(s->tb.sites, i, &id);
+
+    if (s->tb.sample && id == 1) continue;      /* in the estimates     */
+    klist_add(l, site_key(tab, id, names), b, live_at(s->live_sites, id),
+              tables_scale(&s->tb, id >= 2, g->alloc_objs, g->alloc_bytes,
+                           g->alloc_bytes));
+  }
+}
+
+/* "a < b < c" cut to fit w characters in a table ("..." at the end).   */
+static const char *cut(const char *s, char *buf, size_t w)
+{
+  size_t l = strlen(s);
+
+  if (l <= w) return s;
+  snprintf(buf, w + 1, "%.*s...", (int)(w - 3), s);
+  return buf;
+}
+
 int cmd_diff(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
@@ -157,14 +389,19 @@ int cmd_diff(int argc, char **argv)
   u64 *live_a = NULL, *live_b = NULL, thr_bytes = 0;
   double thr_pct = 0;
   int have_thr = 0, pct_mode = 0, last = 0, i, rc, n = 0, npaths = 0;
-  int nkr = 0, found = 0, first = 1;
+  int nkr = 0, found = 0, first = 1, resolve = 0, names = 0;
+  struct symtab *tab[2] = { NULL, NULL };
+  struct symbolize_opts so;
+  struct klist types, sites;
+  const char *worst_key = NULL;
+  long long worst_d = 0;
   unsigned long top = 20;
   struct drow *rows = NULL, krows[NK], worst;
   const char *thr_arg = NULL;
   struct emit_table *t;
   FILE *out;
   unsigned k, c;
-  char b1[16], b2[32], what[64];
+  char b1[16], b2[32], what[256];
   static const struct emit_col c_ses[] = {
     { "dump", COL_STR, 0 }, { "records", COL_INT, 0 },
     { "live_gc_no", COL_INT, 0 }, { "live_bytes", COL_BYTES, 0 },
@@ -197,6 +434,10 @@ int cmd_diff(int argc, char **argv)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(diff_usage, stdout);
       return EXIT_OK;
+    }
+    if (strcmp(argv[i], "--symbolize") == 0) {
+      resolve = 1;
+      continue;
     }
     if (strcmp(argv[i], "--threshold") == 0 || strcmp(argv[i], "--top") == 0
         || strcmp(argv[i], "--live") == 0) {
@@ -248,15 +489,24 @@ int cmd_diff(int argc, char **argv)
   memset(&sa, 0, sizeof(sa));
   memset(&sb, 0, sizeof(sb));
   memset(&ib, 0, sizeof(ib));
+  memset(&ia, 0, sizeof(ia));
+  memset(&types, 0, sizeof(types));
+  memset(&sites, 0, sizeof(sites));
+  tables_init(&sa.tb);
+  tables_init(&sb.tb);
+  sa.info = &ia;
+  sb.info = &ib;
   sa.last = sb.last = last;
   sa.alloc = calloc((size_t)NK * NCL, sizeof(u64));
   sb.alloc = calloc((size_t)NK * NCL, sizeof(u64));
   live_a = calloc((size_t)NK * NCL, sizeof(u64));
   live_b = calloc((size_t)NK * NCL, sizeof(u64));
   if (!sa.alloc || !sb.alloc || !live_a || !live_b) abort();
-  rc = session_scan(path[0], o.progress, diff_visit, &sa, &ia);
+  rc = session_scan_frames(path[0], o.progress, diff_visit, diff_frame, &sa,
+                           &ia);
   if (rc != EXIT_OK) goto done;
-  rc = session_scan(path[1], o.progress, diff_visit, &sb, &ib);
+  rc = session_scan_frames(path[1], o.progress, diff_visit, diff_frame, &sb,
+                           &ib);
   if (rc != EXIT_OK) goto done;
   if (sa.live_rec == NULL || sb.live_rec == NULL) {
     rc = EXIT_USAGE;
@@ -272,6 +522,31 @@ int cmd_diff(int argc, char **argv)
             "large_class0); labels are dump a's");
   live_of(&sa, live_a);
   live_of(&sb, live_b);
+
+  /* Types by name; sites by stack, names only if both dumps have them. */
+  if (sa.tb.has_type_rows || sb.tb.has_type_rows) {
+    collect_types(&sa, 0, &types);
+    collect_types(&sb, 1, &types);
+    klist_finish(&types);
+  }
+  if (sa.tb.has_site_rows || sb.tb.has_site_rows) {
+    symbolize_opts_init(&so);
+    so.resolve = resolve;
+    so.quiet = !resolve;
+    for (i = 0; i < 2; i++)
+      if (symbolize_dump_sites(path[i], &so, &tab[i]) != 0) {
+        rc = EXIT_USAGE;
+        goto done;
+      }
+    names = tab[0]->resolved > 0 && tab[1]->resolved > 0;
+    if (!names && (tab[0]->resolved > 0 || tab[1]->resolved > 0))
+      warning("only one dump's stacks have function names (run 'gcacc "
+              "symbolize' on both, or --symbolize): callsites matched by "
+              "module+offset");
+    collect_sites(&sa, 0, tab[0], names, &sites);
+    collect_sites(&sb, 1, tab[1], names, &sites);
+    klist_finish(&sites);
+  }
 
   rows = calloc((size_t)NK * NCL, sizeof(*rows));
   if (rows == NULL) abort();
@@ -320,6 +595,20 @@ int cmd_diff(int argc, char **argv)
       worst = *d;
     }
   }
+  /* Types and callsites: their largest change, if larger still.        */
+  for (i = 0; have_thr && i < 2; i++) {
+    const struct klist *l = i == 0 ? &types : &sites;
+
+    if (l->n > 0
+        && over(l->r[0].d_live, pct_mode, thr_pct, thr_bytes, sa.live_total)
+        && (!found || (worst_key == NULL
+                       ? mag(l->r[0].d_live) > mag(worst.d_live)
+                       : mag(l->r[0].d_live) > mag(worst_d)))) {
+      found = 3 + (int)i;
+      worst_key = l->r[0].key;
+      worst_d = l->r[0].d_live;
+    }
+  }
 
   out = common_output(&o);
   if (out == NULL) { rc = EXIT_USAGE; goto done; }
@@ -330,6 +619,59 @@ int cmd_diff(int argc, char **argv)
   emit_row(t, path[1], sb.records, sb.live_gc_no, sb.live_total);
   emit_print(t, o.format, out);
   first = 0;
+
+  for (i = 0; i < 2; i++) {
+    const struct klist *l = i == 0 ? &types : &sites;
+    static const struct emit_col c_key_t[] = {
+      { "type", COL_STR, 30 }, { "live_a", COL_BYTES, 0 },
+      { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
+      { "alloc_change", COL_SBYTES, 0 },
+    };
+    static const struct emit_col c_site_t[] = {
+      { "callsite", COL_STR, 30 }, { "live_a", COL_BYTES, 0 },
+      { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
+      { "alloc_change", COL_SBYTES, 0 },
+    };
+    static const struct emit_col c_key_m[] = {
+      { "type", COL_STR, 0 },
+      { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
+      { "live_change_bytes", COL_SBYTES, 0 },
+      { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
+      { "alloc_change_bytes", COL_SBYTES, 0 },
+    };
+    static const struct emit_col c_site_m[] = {
+      { "stack", COL_STR, 0 },
+      { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
+      { "live_change_bytes", COL_SBYTES, 0 },
+      { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
+      { "alloc_change_bytes", COL_SBYTES, 0 },
+    };
+    size_t r;
+    char cb[40];
+
+    if (l->n == 0) continue;
+    if (o.format != EMIT_JSON) fputc('\n', out);
+    if (o.format == EMIT_TABLE)
+      t = i == 0 ? emit_table_new("Per type (b - a)", c_key_t, NC(c_key_t))
+                 : emit_table_new("Per callsite (b - a), innermost frame "
+                                  "first", c_site_t, NC(c_site_t));
+    else
+      t = i == 0 ? emit_table_new("types", c_key_m, NC(c_key_m))
+                 : emit_table_new("sites", c_site_m, NC(c_site_m));
+    for (r = 0; r < l->n && (top == 0 || r < top); r++) {
+      const struct krow *k = &l->r[r];
+
+      if (o.format == EMIT_TABLE)
+        emit_row(t, cut(k->key, cb, 30), k->live_a, k->live_b,
+                 (unsigned long long)k->d_live,
+                 (unsigned long long)k->d_alloc);
+      else
+        emit_row(t, k->key, k->live_a, k->live_b,
+                 (unsigned long long)k->d_live, k->alloc_a, k->alloc_b,
+                 (unsigned long long)k->d_alloc);
+    }
+    emit_print(t, o.format, out);
+  }
 
   for (i = 0; i < 2; i++) {
     int is_k = i == 1, nr = is_k ? nkr : n, r;
@@ -367,11 +709,16 @@ int cmd_diff(int argc, char **argv)
     char sz[16];
     long long d = worst.d_live;
 
-    if (found == 2)
+    if (found >= 3) {
+      d = worst_d;
+      snprintf(what, sizeof(what), "%s %s", found == 3 ? "type" : "callsite",
+               worst_key);
+    } else if (found == 2) {
       snprintf(what, sizeof(what), "%s", kind_label(worst.kind, b1));
-    else
+    } else {
       snprintf(what, sizeof(what), "%s %s", kind_short(worst.kind, b1),
                class_label(ia.header, worst.cls, b2));
+    }
     fprintf(stderr, "gcacc diff: %s: live bytes changed by %s%s, over the "
             "threshold %s\n", what, d < 0 ? "-" : "+", emit_size(mag(d), sz),
             thr_arg);
@@ -379,6 +726,16 @@ int cmd_diff(int argc, char **argv)
   }
 
 done:
+  klist_free(&types);
+  klist_free(&sites);
+  symtab_free(tab[0]);
+  symtab_free(tab[1]);
+  keymap_free(sa.live_types);
+  keymap_free(sa.live_sites);
+  keymap_free(sb.live_types);
+  keymap_free(sb.live_sites);
+  tables_free(&sa.tb);
+  tables_free(&sb.tb);
   json_decref(sa.live_rec);
   json_decref(sb.live_rec);
   json_decref(ia.header);

@@ -2,11 +2,18 @@
  * cmd_export.c: a dump in other tools' formats.
  *
  *   --folded        folded stacks for flamegraph.pl, speedscope, inferno:
- *                   "frame;frame value" lines.  Dumps carry no callsites
- *                   yet, so the stack is kind;size-class and the value the
- *                   live bytes at the last census (--bytes live) or the
- *                   granted bytes allocated over the session (--bytes
- *                   alloc).  A later format puts real stacks there.
+ *                   "frame;frame value" lines, one per call stack of the
+ *                   dump ("sites"), outermost frame first, each frame
+ *                   its function name when DUMP.symbols (or --symbolize)
+ *                   knows it, else module+0xoffset; the value the site's
+ *                   live bytes at the last census (--bytes live) or its
+ *                   bytes allocated over the session (--bytes alloc),
+ *                   sampled sites scaled by w(s) (docs/dump-format.md,
+ *                   "Sampling").  Sites whose stacks read the same are
+ *                   merged.  --group type puts the type name first, for
+ *                   the (type, site) pairs the dump has figures for
+ *                   (frame records: allocations).  A dump without call
+ *                   stacks gets kind;size-class stacks instead.
  *   --chrome-trace  Chrome trace-event JSON (Perfetto, chrome://tracing):
  *                   per collection one "C" counter event (heap, live,
  *                   reserved, free, unmapped bytes, frag index), "X"
@@ -21,21 +28,32 @@
 
 #include "gcacc.h"
 #include "session.h"
+#include "symbolize.h"
+#include "tables.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const char export_usage[] =
-  "usage: gcacc export --folded [--bytes live|alloc] [<options>] <dump>\n"
+  "usage: gcacc export --folded [--bytes live|alloc] [--group type]\n"
+  "                    [--symbolize] [<options>] <dump>\n"
   "       gcacc export --chrome-trace [<options>] <dump>\n"
   "       gcacc export --csv classes|grows|freelists [<options>] <dump>\n"
   "\n"
   "  --folded            folded stacks (flamegraph.pl, speedscope):\n"
-  "                      `kind;size-class bytes` lines.  Dumps have no\n"
-  "                      callsites yet, so the stack is the kind and size\n"
-  "                      class; a later format puts real stacks there.\n"
+  "                      `frame;...;frame bytes` lines, one per call stack\n"
+  "                      of the dump, outermost first; frames are function\n"
+  "                      names from <dump>.symbols (see gcacc symbolize),\n"
+  "                      else module+0xoffset; sampled stacks are scaled\n"
+  "                      to estimated bytes.  A dump without stacks gives\n"
+  "                      `kind;size-class bytes` lines.\n"
   "  --bytes live        value: live bytes at the last census (default)\n"
   "  --bytes alloc       value: bytes allocated (granted) in the session\n"
+  "  --group type        the type name as the root frame (figures per type\n"
+  "                      and stack exist only for allocations, from frame\n"
+  "                      records; otherwise one line per type)\n"
+  "  --symbolize         resolve what <dump>.symbols lacks with addr2line\n"
+  "                      first (as gcacc symbolize; updates the cache)\n"
   "  --chrome-trace      Chrome trace-event JSON for Perfetto or\n"
   "                      chrome://tracing: a counter event per collection\n"
   "                      (heap, live, reserved, free, unmapped bytes, frag\n"
@@ -59,6 +77,8 @@ struct exp {
   json_t *last;                  /* --folded live: last census          */
   u64 *alloc_bytes;              /* --folded alloc: [kinds * classes]   */
   unsigned long events;
+  struct tables tb;              /* --folded: types and sites           */
+  struct session_info *info;
 };
 
 static const char *csv_classes =
@@ -150,6 +170,17 @@ static void csv_record(struct exp *e, const struct rec *r)
   }
 }
 
+static int export_frame(const json_t *frame, void *arg)
+{
+  struct exp *e = arg;
+
+  if (e->mode == M_FOLDED) {
+    tables_header(&e->tb, e->info->header);
+    tables_frame(&e->tb, frame);
+  }
+  return 0;
+}
+
 static int export_visit(const struct rec *r, void *arg)
 {
   struct exp *e = arg;
@@ -160,6 +191,8 @@ static int export_visit(const struct rec *r, void *arg)
   case M_TRACE: trace_record(e, r); break;
   case M_CSV: csv_record(e, r); break;
   case M_FOLDED:
+    tables_header(&e->tb, e->info->header);
+    tables_record(&e->tb, r);
     if (!e->alloc) {
       if (r->collection && r->census) {
         json_t *old = e->last;
@@ -202,13 +235,160 @@ static void folded_line(FILE *out, const json_t *header, unsigned kind,
   fprintf(out, "%s;%s %llu\n", k, cb, v);
 }
 
+/* ---- folded stacks from the dump's call stacks ----------------------- */
+
+struct fline { char *stack; double v; };
+struct sbuf { char *p; size_t len, cap; };
+
+/* Append s; with clean, every space, control character and ';' made    */
+/* '_' (a folded frame may contain neither).                            */
+static void sb_add(struct sbuf *b, const char *s, int clean)
+{
+  size_t l = strlen(s), i;
+
+  if (b->len + l + 2 > b->cap) {
+    b->cap = (b->len + l + 2) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (b->p == NULL) abort();
+  }
+  for (i = 0; i < l; i++) {
+    char c = s[i];
+
+    b->p[b->len++] = clean && ((unsigned char)c <= ' ' || c == ';')
+                     ? '_' : c;
+  }
+  b->p[b->len] = '\0';
+}
+
+static void sb_frame(struct sbuf *b, const char *s)
+{
+  if (b->len) sb_add(b, ";", 0);
+  sb_add(b, s, 1);
+}
+
+/* The stack of site, outermost frame first; a frame with code inlined  */
+/* into it gives the functions outer to inner.                           */
+static void stack_of(struct sbuf *b, const struct symtab *tab, u64 site)
+{
+  const struct sym_site *s = symtab_site(tab, site);
+  char buf[96];
+  size_t i, k;
+
+  if (site == 0) { sb_frame(b, "[no_stack]"); return; }
+  if (site == 1) { sb_frame(b, "[not_sampled]"); return; }
+  if (s == NULL || s->nframes == 0) { sb_frame(b, "[stack_unknown]"); return; }
+  for (i = s->nframes; i-- > 0;) {
+    const struct sym_frame *f = &s->frames[i];
+
+    if (f->nfuncs <= 1) sb_frame(b, sym_frame_label(f, buf, sizeof(buf)));
+    else for (k = f->nfuncs; k-- > 0;) sb_frame(b, f->funcs[k]);
+  }
+}
+
+static int fline_cmp(const void *a, const void *b)
+{
+  return strcmp(((const struct fline *)a)->stack,
+                ((const struct fline *)b)->stack);
+}
+
+static void fline_add(struct fline **l, size_t *n, size_t *cap,
+                      struct sbuf *b, double v)
+{
+  if (!(v >= 0.5)) {                    /* rounds to 0: left out        */
+    free(b->p);
+  } else {
+    if (*n == *cap) {
+      *cap = *cap ? *cap * 2 : 256;
+      *l = realloc(*l, *cap * sizeof(**l));
+      if (*l == NULL) abort();
+    }
+    (*l)[*n].stack = b->p;
+    (*l)[(*n)++].v = v;
+  }
+  memset(b, 0, sizeof(*b));
+}
+
+/* One line per site (per (type, site) pair, per type with --group      */
+/* type), identical stacks merged, sorted by stack.                      */
+static int folded_stacks(struct exp *e, const char *path, int group_type,
+                         int resolve)
+{
+  struct symbolize_opts so;
+  struct symtab *tab = NULL;
+  struct fline *l = NULL;
+  struct sbuf b;
+  size_t n = 0, cap = 0, i, j;
+  char tb[256];
+  u64 id;
+
+  symbolize_opts_init(&so);
+  so.resolve = resolve;
+  so.quiet = !resolve;
+  if (symbolize_dump_sites(path, &so, &tab) != 0) {
+    symtab_free(tab);
+    return EXIT_USAGE;
+  }
+  memset(&b, 0, sizeof(b));
+  if (group_type && e->alloc && keymap_count(e->tb.pairs) > 0) {
+    for (i = 0; i < keymap_count(e->tb.pairs); i++) {
+      const u64 *p = keymap_at(e->tb.pairs, i, &id);
+      u64 ty = id >> 32, si = id & 0xffffffffULL;
+
+      if (e->tb.sample && si == 1) continue;
+      sb_frame(&b, tables_type_label(&e->tb, ty, tb, sizeof(tb)));
+      stack_of(&b, tab, si);
+      fline_add(&l, &n, &cap, &b,
+                (double)tables_scale(&e->tb, si >= 2, p[0], p[1], p[1]));
+    }
+  } else if (group_type) {
+    warning("%s has %s bytes per type and per call stack, not per (type, "
+            "call stack): one line per type", path,
+            e->alloc ? "allocated" : "live");
+    for (i = 0; i < keymap_count(e->tb.types); i++) {
+      const struct group *g = keymap_at(e->tb.types, i, &id);
+
+      sb_frame(&b, tables_type_label(&e->tb, id, tb, sizeof(tb)));
+      fline_add(&l, &n, &cap, &b,
+                (double)(e->alloc ? g->alloc_bytes : g->live_bytes));
+    }
+  } else {
+    for (i = 0; i < keymap_count(e->tb.sites); i++) {
+      const struct group *g = keymap_at(e->tb.sites, i, &id);
+      u64 v = e->alloc
+              ? tables_scale(&e->tb, id >= 2, g->alloc_objs,
+                             g->alloc_bytes, g->alloc_bytes)
+              : tables_scale(&e->tb, id >= 2, g->live_objs, g->live_bytes,
+                             g->live_bytes);
+
+      if (e->tb.sample && id == 1) continue;   /* in the estimates     */
+      stack_of(&b, tab, id);
+      fline_add(&l, &n, &cap, &b, (double)v);
+    }
+  }
+  if (tab->nsites > 0 && tab->resolved == 0 && !resolve)
+    warning("no function names for %s's stacks: run 'gcacc symbolize %s' "
+            "(or add --symbolize)", path, path);
+  qsort(l, n, sizeof(*l), fline_cmp);
+  for (i = 0; i < n; i = j) {
+    double v = 0;
+
+    for (j = i; j < n && strcmp(l[j].stack, l[i].stack) == 0; j++)
+      v += l[j].v;
+    fprintf(e->out, "%s %.0f\n", l[i].stack, v);
+  }
+  for (i = 0; i < n; i++) free(l[i].stack);
+  free(l);
+  symtab_free(tab);
+  return EXIT_OK;
+}
+
 int cmd_export(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
   struct session_info info;
   struct exp e;
   const char *path = NULL, *bytes = NULL;
-  int i, rc;
+  int i, rc, group_type = 0, resolve = 0;
 
   memset(&e, 0, sizeof(e));
   for (i = 1; i < argc; i++) {
@@ -232,6 +412,17 @@ int cmd_export(int argc, char **argv)
                              "freelists");
         e.table = argv[++i];
       }
+      continue;
+    }
+    if (strcmp(a, "--group") == 0) {
+      if (i + 1 >= argc || strcmp(argv[i + 1], "type") != 0)
+        return usage_error("--group takes 'type'");
+      group_type = 1;
+      i++;
+      continue;
+    }
+    if (strcmp(a, "--symbolize") == 0) {
+      resolve = 1;
       continue;
     }
     if (strcmp(a, "--bytes") == 0) {
@@ -259,6 +450,8 @@ int cmd_export(int argc, char **argv)
     else if (strcmp(bytes, "live") != 0)
       return usage_error("--bytes: 'live' or 'alloc', not '%s'", bytes);
   }
+  if ((group_type || resolve) && e.mode != M_FOLDED)
+    return usage_error("--group and --symbolize go with --folded");
   if (e.mode == M_CSV) {
     if (strcmp(e.table, "classes") == 0) {
       e.key = "classes";
@@ -289,7 +482,10 @@ int cmd_export(int argc, char **argv)
                            : e.ncols == GR_NCOLS ? csv_grows
                            : csv_freelists);
 
-  rc = session_scan(path, o.progress, export_visit, &e, &info);
+  tables_init(&e.tb);
+  e.info = &info;
+  rc = session_scan_frames(path, o.progress, export_visit, export_frame, &e,
+                           &info);
 
   if (e.mode == M_TRACE) {
     /* Names last: event order does not matter in a trace.             */
@@ -308,7 +504,11 @@ int cmd_export(int argc, char **argv)
                    "collector");
     trace_event(&e, ev);
     fputs("\n],\"displayTimeUnit\":\"ms\"}\n", e.out);
+  } else if (e.mode == M_FOLDED && rc == EXIT_OK
+             && (e.tb.has_site_rows || (group_type && e.tb.has_type_rows))) {
+    rc = folded_stacks(&e, path, group_type, resolve);
   } else if (e.mode == M_FOLDED && rc == EXIT_OK) {
+    if (group_type) warning("%s has no types: kind;size-class stacks", path);
     unsigned k, c;
 
     if (e.alloc) {
@@ -333,6 +533,7 @@ int cmd_export(int argc, char **argv)
   }
   common_close(&o, e.out);
   json_decref(e.last);
+  tables_free(&e.tb);
   json_decref(info.header);
   free(e.alloc_bytes);
   return rc;

@@ -14,7 +14,22 @@
  * A steady leak passes every test.  A steady state fails 2; a sawtooth
  * (a cache filled and dropped) fails 2 when dropped within windows, 5
  * when dropped across them; a warm-up that then levels off fails 4.
- * A row absent from a record counts as 0 live bytes there.  The window a
+ * A row absent from a record counts as 0 live bytes there.
+ *
+ * Types and callsites (the dump's "type_rows" and "site_rows", rebuilt
+ * by tables.c: an absent row keeps its last value there) are judged by
+ * rules 1-5 on their live bytes (callsites scaled in stacks=sample
+ * dumps), and one more, on the ages of their survivors:
+ *   6. its survivors get older: the share of its live objects aged 4
+ *      collections or more (age bins 4-7 and up), averaged over the
+ *      collections of a window, is higher in the last window than in the
+ *      first, and at least LEAK_MIN_OLD_SHARE in the last.
+ * Live bytes that grow because a row allocates more and more short-lived
+ * objects fail 6 (their share stays near 0); a leak keeps what it
+ * allocated, so its old share climbs towards 1.  Type 0 (untyped) and
+ * sites 0 and 1 (no stack, not sampled) are not judged: they are not
+ * one place in the program.  A leaking callsite is shown by its stack.
+ * The window a
  * record falls in needs n, so the dump is read twice: once to count the
  * records, once to fold them; memory is one fixed set of windows per key,
  * never a series per record.
@@ -23,6 +38,7 @@
 #include "gcacc.h"
 #include "session.h"
 #include "dump_read.h"
+#include "tables.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +46,7 @@
 
 #define LEAK_WINDOWS 10
 #define LEAK_MIN_GROWTH (64 * 1024ULL)
+#define LEAK_MIN_OLD_SHARE 0.25
 
 static const char leaks_usage[] =
   "usage: gcacc leaks [<options>] <dump>\n"
@@ -44,6 +61,14 @@ static const char leaks_usage[] =
   "    consecutive windows;\n"
   "  - no window's lowest value falls below half the previous window's\n"
   "    highest (a cache that is dropped is not a leak).\n"
+  "Types and callsites (dumps with type and site rows) are judged by the\n"
+  "same tests on their live bytes, and one more: their survivors get\n"
+  "older - the share of their live objects aged 4 or more collections,\n"
+  "averaged per window, is higher in the last window than in the first\n"
+  "and at least 25% there.  Untyped objects and sites without a stack are\n"
+  "not judged.  Leaking callsites are shown by their stacks (module+offset,\n"
+  "or functions when DUMP.symbols from `gcacc symbolize` has them); extra\n"
+  "columns old_start and old_end give the first and last window's share.\n"
   "Columns: kind, class, start_bytes (first window's highest), end_bytes\n"
   "(last window's lowest), growth_bytes, slope_bytes (per collection),\n"
   "rises (steps where the window maximum rose, of windows - 1).\n"
@@ -60,6 +85,7 @@ static const char leaks_usage[] =
 
 struct leak_key {
   double sy, sxy;                       /* least-squares sums            */
+  double wold[LEAK_WINDOWS];            /* types, sites: old shares summed */
   u64 wmax[LEAK_WINDOWS], wmin[LEAK_WINDOWS];
   u64 wseen[LEAK_WINDOWS];              /* records of the window with it */
 };
@@ -70,7 +96,50 @@ struct leaks {
   u64 i;                                /* census records so far         */
   u64 wrecords[LEAK_WINDOWS];
   struct keymap *m;
+  struct keymap *mt, *ms;               /* types, sites: id -> leak_key  */
+  struct tables tb;
+  const struct session_info *info;
 };
+
+static void fold(struct leak_key *k, u64 y, u64 i, unsigned w)
+{
+  k->sy += (double)y;
+  k->sxy += (double)y * (double)i;
+  if (y > k->wmax[w]) k->wmax[w] = y;
+  if (k->wseen[w] == 0 || y < k->wmin[w]) k->wmin[w] = y;
+  k->wseen[w]++;
+}
+
+/* Every type or site known so far, at this census (tables.c's rule).   */
+static void fold_groups(struct leaks *l, int site, unsigned w)
+{
+  const struct keymap *m = site ? l->tb.sites : l->tb.types;
+  size_t j;
+
+  for (j = 0; j < keymap_count(m); j++) {
+    u64 id;
+    const struct group *g = keymap_at(m, j, &id);
+    u64 y = tables_scale(&l->tb, site, g->live_objs, g->live_bytes,
+                         g->live_bytes);
+    struct leak_key *k;
+
+    if (site ? id < 2 : id == 0) continue;
+    if (y == 0) continue;               /* counts as absent: 0 */
+    k = keymap_get(site ? l->ms : l->mt, id, 1);
+    fold(k, y, l->i, w);
+    k->wold[w] += g->live_objs ? (double)tables_old_objs(g)
+                                 / (double)g->live_objs : 0.0;
+  }
+}
+
+static int leaks_frame(const json_t *f, void *arg)
+{
+  struct leaks *l = arg;
+
+  tables_header(&l->tb, l->info->header);
+  tables_frame(&l->tb, f);
+  return 0;
+}
 
 static int leaks_visit(const struct rec *r, void *arg)
 {
@@ -79,6 +148,8 @@ static int leaks_visit(const struct rec *r, void *arg)
   size_t j;
   unsigned w;
 
+  tables_header(&l->tb, l->info->header);
+  tables_record(&l->tb, r);
   if (!r->collection || !r->census) return 0;
   w = (unsigned)(l->i * l->windows / l->n);
   if (w >= l->windows) w = l->windows - 1;      /* the file grew */
@@ -90,12 +161,10 @@ static int leaks_visit(const struct rec *r, void *arg)
 
     if (y == 0) continue;               /* counts as absent: 0 */
     k = keymap_get(l->m, key, 1);
-    k->sy += (double)y;
-    k->sxy += (double)y * (double)l->i;
-    if (y > k->wmax[w]) k->wmax[w] = y;
-    if (k->wseen[w] == 0 || y < k->wmin[w]) k->wmin[w] = y;
-    k->wseen[w]++;
+    fold(k, y, l->i, w);
   }
+  fold_groups(l, 0, w);
+  fold_groups(l, 1, w);
   l->i++;
   return 0;
 }
@@ -127,6 +196,7 @@ struct finding {
   u64 key, start, end;
   double slope;
   unsigned rises;
+  double old_start, old_end;            /* types, sites: rule 6          */
 };
 
 static int cmp_finding(const void *pa, const void *pb)
@@ -164,6 +234,39 @@ static int judge(const struct leaks *l, u64 n, const struct leak_key *k,
   return 1;
 }
 
+/* Rule 6 (types, sites), after judge().                                */
+static int judge_age(const struct leaks *l, const struct leak_key *k,
+                     struct finding *f)
+{
+  unsigned last = l->windows - 1;
+
+  f->old_start = l->wrecords[0] ? k->wold[0] / (double)l->wrecords[0] : 0;
+  f->old_end = l->wrecords[last] ? k->wold[last] / (double)l->wrecords[last]
+                                 : 0;
+  return f->old_end > f->old_start && f->old_end >= LEAK_MIN_OLD_SHARE;
+}
+
+/* Judge one table of groups; the findings, sorted, and their count.    */
+static struct finding *judge_groups(const struct leaks *l,
+                                    const struct keymap *m, size_t *nf)
+{
+  struct finding *f = malloc((keymap_count(m) + 1) * sizeof(*f));
+  size_t i;
+
+  if (f == NULL) abort();
+  *nf = 0;
+  for (i = 0; i < keymap_count(m); i++) {
+    u64 key;
+    const struct leak_key *k = keymap_at(m, i, &key);
+
+    memset(&f[*nf], 0, sizeof(*f));
+    f[*nf].key = key;
+    if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) (*nf)++;
+  }
+  qsort(f, *nf, sizeof(*f), cmp_finding);
+  return f;
+}
+
 int cmd_leaks(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
@@ -171,12 +274,25 @@ int cmd_leaks(int argc, char **argv)
   struct leaks l;
   const char *path = NULL;
   struct emit_table *t;
-  struct finding *found;
+  struct finding *found, *ftypes = NULL, *fsites = NULL;
+  size_t ntypes = 0, nsites = 0;
+  char *label = NULL;
   FILE *out;
   u64 min_coll = 10;
   size_t i, nfound = 0;
   int a, rc;
   char kb[16], cb[32];
+  static struct emit_col gcols[] = {
+    { "id", COL_INT, 0 },
+    { "type", COL_STR, 0 },
+    { "start_bytes", COL_BYTES, 0 },
+    { "end_bytes", COL_BYTES, 0 },
+    { "growth_bytes", COL_BYTES, 0 },
+    { "slope_bytes", COL_BYTES, 0 },
+    { "rises", COL_INT, 0 },
+    { "old_start", COL_PCT, 0 },
+    { "old_end", COL_PCT, 0 },
+  };
   static const struct emit_col cols[] = {
     { "kind", COL_STR, 0 },
     { "class", COL_STR, 0 },
@@ -221,13 +337,22 @@ int cmd_leaks(int argc, char **argv)
                        "standard input");
 
   memset(&l, 0, sizeof(l));
+  memset(&info, 0, sizeof(info));
+  l.info = &info;
+  tables_init(&l.tb);
+  l.mt = keymap_new(sizeof(struct leak_key));
+  l.ms = keymap_new(sizeof(struct leak_key));
   l.n = count_census(path, o.progress);
   l.windows = l.n < LEAK_WINDOWS ? (unsigned)(l.n ? l.n : 1) : LEAK_WINDOWS;
   if (l.n == 0) l.n = 1;
   l.m = keymap_new(sizeof(struct leak_key));
-  rc = session_scan(path, o.progress, leaks_visit, &l, &info);
+  rc = session_scan_frames(path, o.progress, leaks_visit, leaks_frame, &l,
+                           &info);
   if (rc != EXIT_OK) {
     keymap_free(l.m);
+    keymap_free(l.mt);
+    keymap_free(l.ms);
+    tables_free(&l.tb);
     json_decref(info.header);
     return rc;
   }
@@ -244,10 +369,14 @@ int cmd_leaks(int argc, char **argv)
       found[nfound].key = key;
       if (judge(&l, l.i, k, &found[nfound])) nfound++;
     }
+    ftypes = judge_groups(&l, l.mt, &ntypes);
+    fsites = judge_groups(&l, l.ms, &nsites);
+    if (nsites) tables_load_symbols(&l.tb, path);
   }
   qsort(found, nfound, sizeof(*found), cmp_finding);
 
   out = common_output(&o);
+  if (out != NULL && o.format == EMIT_JSON) emit_json_begin(out);
   if (out == NULL) {
     rc = EXIT_USAGE;
   } else if (o.format == EMIT_TABLE && nfound == 0) {
@@ -265,15 +394,52 @@ int cmd_leaks(int argc, char **argv)
                f->start, f->end, f->end - f->start,
                (unsigned long long)(f->slope + 0.5), (u64)f->rises);
     }
-    if (o.format == EMIT_JSON) emit_json_begin(out);
     emit_print(t, o.format, out);
-    if (o.format == EMIT_JSON) emit_json_end(out);
+  }
+  /* Types and callsites: only for dumps that have them.                 */
+  label = malloc(4096);
+  if (label == NULL) abort();
+  for (a = 0; out != NULL && a < 2; a++) {
+    const struct finding *fs = a ? fsites : ftypes;
+    size_t nf = a ? nsites : ntypes;
+    int have = a ? l.tb.has_site_rows : l.tb.has_type_rows;
+
+    if (!have) continue;
+    if (o.format == EMIT_TABLE && nf == 0) {
+      fprintf(out, "no %s grows steadily with aging survivors\n",
+              a ? "callsite" : "type");
+      continue;
+    }
+    gcols[1].name = a ? "stack" : "type";
+    if (o.format == EMIT_TABLE) fputc('\n', out);
+    t = emit_table_new(o.format == EMIT_TABLE
+                       ? (a ? "leaking callsites" : "leaking types")
+                       : (a ? "leak_sites" : "leak_types"), gcols,
+                       (int)(sizeof(gcols) / sizeof(gcols[0])));
+    for (i = 0; i < nf; i++) {
+      const struct finding *f = &fs[i];
+
+      if (a) tables_site_label(&l.tb, f->key, o.format == EMIT_TABLE ? 4 : 0,
+                               label, 4096);
+      else tables_type_label(&l.tb, f->key, label, 4096);
+      emit_row(t, f->key, label, f->start, f->end, f->end - f->start,
+               (unsigned long long)(f->slope + 0.5), (u64)f->rises,
+               f->old_start, f->old_end);
+    }
+    emit_print(t, o.format, out);
   }
   if (out != NULL) {
+    if (o.format == EMIT_JSON) emit_json_end(out);
     common_close(&o, out);
-    rc = nfound ? EXIT_FINDING : EXIT_OK;
+    rc = nfound || ntypes || nsites ? EXIT_FINDING : EXIT_OK;
   }
+  free(label);
   free(found);
+  free(ftypes);
+  free(fsites);
+  keymap_free(l.mt);
+  keymap_free(l.ms);
+  tables_free(&l.tb);
   keymap_free(l.m);
   json_decref(info.header);
   return rc;

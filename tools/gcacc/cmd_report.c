@@ -12,12 +12,17 @@
  * allocation per (kind, class).  The page is plain HTML with inline CSS
  * and SVG drawn here; it fetches nothing.  Every string from a dump goes
  * through html_esc().  Elements tests look for have stable ids
- * (summary, timeline-chart, frag-chart, top-table, frag-histogram, grows,
- * diff) and carry their numbers in data- attributes.
+ * (summary, timeline-chart, frag-chart, top-table, top-types, top-sites,
+ * frag-histogram, grows, diff) and carry their numbers in data-
+ * attributes.  The type and callsite tables (tables.c) are rebuilt while
+ * scanning and copied at each new peak-live collection; top-types and
+ * top-sites show them at the peak, callsites by their stacks as `gcacc
+ * top --group site` does (functions when DUMP.symbols has them).
  */
 
 #include "gcacc.h"
 #include "session.h"
+#include "tables.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +32,8 @@ static const char report_usage[] =
   "\n"
   "Write one self-contained HTML page (inline CSS and SVG, no network):\n"
   "the summary, heap/live/reserved/free and fragmentation over time, the\n"
-  "top size classes at the peak-live collection, the free-list histogram\n"
+  "top size classes, types and callsites at the peak-live collection,\n"
+  "the free-list histogram\n"
   "at the worst-fragmentation collection, the heap growths and, with a\n"
   "second dump, what changed per (kind, class) from <dump> to <dump-b>.\n"
   "\n"
@@ -78,6 +84,9 @@ struct report {
   unsigned n_grows;
   u64 grows_lost;               /* not listed: over the cap or "_lost"    */
   u64 *alloc;                   /* [SESSION_MAX_KINDS][SESSION_MAX_CLASSES]*/
+  struct tables tb;             /* types and sites, rebuilt               */
+  struct tables_view pt, ps;    /* their copies at the peak-live record   */
+  const struct session_info *info;
   u64 alloc_out_of_range;       /* rows whose kind/class do not fit       */
 };
 
@@ -158,6 +167,8 @@ static int report_visit(const struct rec *r, void *arg)
   size_t i;
 
   session_summary_visit(r, &rp->sum);
+  tables_header(&rp->tb, rp->info->header);
+  tables_record(&rp->tb, r);
   if (r->census) {
     rp->census_recs++;
     timeline_add(rp, r);
@@ -166,6 +177,8 @@ static int report_visit(const struct rec *r, void *arg)
       rp->peak_gc = r->gc_no;
       rp->peak_seq = r->seq;
       keep_json(&rp->peak_classes, rows);
+      tables_capture(&rp->tb, 0, &rp->pt);
+      tables_capture(&rp->tb, 1, &rp->ps);
     }
   }
   if (r->frag_index > rp->frag_worst) {
@@ -207,9 +220,21 @@ static int report_visit(const struct rec *r, void *arg)
   return 0;
 }
 
+static int report_frame(const json_t *fr, void *arg)
+{
+  struct report *rp = arg;
+
+  tables_header(&rp->tb, rp->info->header);
+  tables_frame(&rp->tb, fr);
+  return 0;
+}
+
 static void report_free(struct report *rp)
 {
   if (rp == NULL) return;
+  tables_view_free(&rp->pt);
+  tables_view_free(&rp->ps);
+  tables_free(&rp->tb);
   json_decref(rp->header);
   json_decref(rp->peak_classes);
   json_decref(rp->frag_lists);
@@ -229,13 +254,19 @@ static struct report *report_scan(const char *path, int progress, int *rc)
   if (rp->alloc == NULL) abort();
   rp->path = path;
   rp->span = 1;
-  *rc = session_scan(path, progress, report_visit, rp, &info);
+  memset(&info, 0, sizeof(info));
+  rp->info = &info;
+  tables_init(&rp->tb);
+  *rc = session_scan_frames(path, progress, report_visit, report_frame, rp,
+                            &info);
+  rp->info = NULL;
   if (*rc != EXIT_OK) {
     json_decref(info.header);
     report_free(rp);
     return NULL;
   }
   rp->header = info.header;
+  tables_load_symbols(&rp->tb, path);
   rp->start = session_summary_start(&rp->sum, rp->header);
   if (rp->alloc_out_of_range)
     warning("%s: %llu class rows beyond kind %d or class %d not counted "
@@ -659,6 +690,83 @@ static void page_top(FILE *f, const struct report *a)
   free(t);
 }
 
+struct group_row {
+  u64 id, live, live_objs, old_objs, alloc;
+};
+
+static int group_cmp(const void *x, const void *y)
+{
+  const struct group_row *p = x, *q = y;
+
+  if (p->live != q->live) return p->live > q->live ? -1 : 1;
+  return p->id < q->id ? -1 : p->id > q->id;
+}
+
+/* Top types (site 0) or callsites (site 1) at the peak-live collection. */
+static void page_groups(FILE *f, const struct report *a, int site)
+{
+  const struct tables_view *v = site ? &a->ps : &a->pt;
+  struct group_row *t = calloc(v->n + 1, sizeof(*t));
+  size_t i, n = 0, shown;
+  char label[4096];
+
+  if (t == NULL) abort();
+  for (i = 0; i < v->n; i++) {
+    const struct group *g = &v->g[i];
+    const struct group *all = keymap_get(site ? a->tb.sites : a->tb.types,
+                                         v->ids[i], 0);
+
+    if (g->live_objs == 0 && (all == NULL || all->alloc_bytes == 0))
+      continue;
+    t[n].id = v->ids[i];
+    t[n].live_objs = tables_scale(&a->tb, site, g->live_objs, g->live_bytes,
+                                  g->live_objs);
+    t[n].live = tables_scale(&a->tb, site, g->live_objs, g->live_bytes,
+                             g->live_bytes);
+    t[n].old_objs = tables_scale(&a->tb, site, g->live_objs, g->live_bytes,
+                                 tables_old_objs(g));
+    if (all != NULL)
+      t[n].alloc = tables_scale(&a->tb, site, all->alloc_objs,
+                                all->alloc_bytes, all->alloc_bytes);
+    n++;
+  }
+  qsort(t, n, sizeof(*t), group_cmp);
+  shown = n < REPORT_TOP_ROWS ? n : REPORT_TOP_ROWS;
+  fprintf(f, "<h2>Top %s at the peak-live collection</h2>\n"
+          "<p class=\"note\">gc_no %llu.  %s  Allocated: over the whole "
+          "session.  Old: live objects that survived 4 collections or "
+          "more.%s  %zu of %zu rows.</p>\n",
+          site ? "callsites" : "types", a->peak_gc,
+          site ? "Stacks innermost first (module+offset, or functions "
+                 "from the dump's .symbols cache)."
+               : "Types from the embedder's cookies and names.",
+          site && a->tb.sample ? "  Sampled stacks: figures are "
+                                 "estimates." : "", shown, n);
+  fprintf(f, "<table id=\"%s\" data-gc-no=\"%llu\" data-rows=\"%zu\">\n"
+          "<tr><th>id</th><th class=\"l\">%s</th><th>live objects</th>"
+          "<th>live bytes</th><th>old objects</th><th>allocated bytes</th>"
+          "</tr>\n", site ? "top-sites" : "top-types", a->peak_gc, shown,
+          site ? "stack" : "type");
+  for (i = 0; i < shown; i++) {
+    char s1[16], s2[16];
+
+    if (site) tables_site_label(&a->tb, t[i].id, 0, label, sizeof(label));
+    else tables_type_label(&a->tb, t[i].id, label, sizeof(label));
+    fprintf(f, "<tr class=\"%s\" data-id=\"%llu\" data-live-bytes=\"%llu\" "
+            "data-live-objs=\"%llu\" data-alloc-bytes=\"%llu\" "
+            "data-label=\"", site ? "site-row" : "type-row", t[i].id,
+            t[i].live, t[i].live_objs, t[i].alloc);
+    html_esc(f, label);
+    fprintf(f, "\"><td>%llu</td><td class=\"l\">", t[i].id);
+    html_esc(f, label);
+    fprintf(f, "</td><td>%llu</td><td>%s</td><td>%llu</td><td>%s</td>"
+            "</tr>\n", t[i].live_objs, emit_size(t[i].live, s1),
+            t[i].old_objs, emit_size(t[i].alloc, s2));
+  }
+  fputs("</table>\n", f);
+  free(t);
+}
+
 static void page_frag(FILE *f, const struct report *a)
 {
   size_t n = json_array_size(a->frag_lists), i;
@@ -867,6 +975,8 @@ static void page(FILE *f, const struct report *a, const struct report *b)
   page_summary(f, a, b);
   page_timeline(f, a);
   page_top(f, a);
+  page_groups(f, a, 0);
+  page_groups(f, a, 1);
   page_frag(f, a);
   page_grows(f, a);
   if (b != NULL) page_diff(f, a, b);

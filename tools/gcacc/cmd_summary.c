@@ -1,9 +1,16 @@
 /*
- * cmd_summary.c: the session at a glance.
+ * cmd_summary.c: the session at a glance.  With the type and callsite
+ * tables (tables.c): the accounting's own memory at its peak (the
+ * largest acc_memory_bytes of any record, and its ratio to that record's
+ * heap_bytes; the format's target is at most 10%), and how many types
+ * and call stacks the dump defines.
  */
 
 #include "gcacc.h"
 #include "session.h"
+#include "tables.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -11,17 +18,55 @@ static const char summary_usage[] =
   "usage: gcacc summary [<options>] <dump>\n"
   "\n"
   "Duration, collections, heap/live/reserved peaks, the worst\n"
-  "fragmentation index and when, rounding waste, records dropped.\n"
+  "fragmentation index and when, rounding waste, records dropped; the\n"
+  "accounting's own memory at its peak (acc_memory_peak_bytes) and its\n"
+  "ratio to the heap then; the types and call stacks (sites) defined.\n"
   "\n"
   "  --json, --csv       machine-readable output (the same numbers)\n"
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n";
 
+struct summary_scan {
+  struct session_summary s;
+  struct tables tb;
+  const struct session_info *info;
+};
+
+static int summary_visit(const struct rec *r, void *arg)
+{
+  struct summary_scan *ss = arg;
+
+  tables_header(&ss->tb, ss->info->header);
+  tables_record(&ss->tb, r);
+  return session_summary_visit(r, &ss->s);
+}
+
+static int summary_frame(const json_t *f, void *arg)
+{
+  struct summary_scan *ss = arg;
+
+  tables_header(&ss->tb, ss->info->header);
+  tables_frame(&ss->tb, f);
+  return 0;
+}
+
+static u64 defined(const struct keymap *m)
+{
+  size_t i;
+  u64 n = 0;
+
+  for (i = 0; i < keymap_count(m); i++)
+    n += ((const struct group *)keymap_at(m, i, NULL))->defined != 0;
+  return n;
+}
+
 int cmd_summary(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
   struct session_info info;
-  struct session_summary s;
+  struct summary_scan ss;
+  struct session_summary *sp = &ss.s;
+  u64 ntypes, nsites, acc, acc_heap;
   const char *path = NULL;
   struct emit_table *t;
   FILE *out;
@@ -50,6 +95,10 @@ int cmd_summary(int argc, char **argv)
     { "mark_max_ns", COL_NS, 0 },
     { "census_total_ns", COL_NS, 0 },
     { "records_dropped", COL_INT, 0 },
+    { "acc_memory_peak_bytes", COL_BYTES, 0 },
+    { "acc_memory_peak_ratio", COL_PCT, 0 },
+    { "types", COL_INT, 0 },
+    { "sites", COL_INT, 0 },
   };
 
   for (i = 1; i < argc; i++) {
@@ -69,27 +118,40 @@ int cmd_summary(int argc, char **argv)
   }
   if (path == NULL) return usage_error("no dump given");
 
-  memset(&s, 0, sizeof(s));
-  rc = session_scan(path, o.progress, session_summary_visit, &s,
-                    &info);
-  if (rc != EXIT_OK) return rc;
-  start = session_summary_start(&s, info.header);
+  memset(&ss, 0, sizeof(ss));
+  memset(&info, 0, sizeof(info));
+  ss.info = &info;
+  tables_init(&ss.tb);
+  rc = session_scan_frames(path, o.progress, summary_visit, summary_frame,
+                           &ss, &info);
+  ntypes = defined(ss.tb.types);
+  nsites = defined(ss.tb.sites);
+  acc = ss.tb.acc_peak;
+  acc_heap = ss.tb.acc_peak_heap;
+  tables_free(&ss.tb);
+  if (rc != EXIT_OK) {
+    json_decref(info.header);
+    return rc;
+  }
+  start = session_summary_start(sp, info.header);
   json_decref(info.header);
 
   out = common_output(&o);
   if (out == NULL) return EXIT_USAGE;
   t = emit_table_new(o.format == EMIT_TABLE ? path : "summary", cols,
                      (int)(sizeof(cols) / sizeof(cols[0])));
-  emit_row(t, s.t_last > start ? s.t_last - start : 0ULL, s.collections,
-           s.snapshots, s.heap_peak, s.live_peak, s.live_peak_gc,
-           s.reserved_peak, s.resident_peak, s.worst_frag, s.worst_frag_gc,
-           s.worst_frag_t > start ? s.worst_frag_t - start : 0ULL,
-           s.worst_frag_free, s.alloc_objs, s.alloc_req, s.alloc_granted,
-           s.alloc_granted - s.alloc_req,
-           s.alloc_granted ? (double)(s.alloc_granted - s.alloc_req)
-                               / (double)s.alloc_granted : 0.0,
-           s.grows, s.mark_ns, s.max_pause_ns, s.census_ns,
-           session_summary_dropped(&s));
+  emit_row(t, sp->t_last > start ? sp->t_last - start : 0ULL,
+           sp->collections, sp->snapshots, sp->heap_peak, sp->live_peak,
+           sp->live_peak_gc, sp->reserved_peak, sp->resident_peak,
+           sp->worst_frag, sp->worst_frag_gc,
+           sp->worst_frag_t > start ? sp->worst_frag_t - start : 0ULL,
+           sp->worst_frag_free, sp->alloc_objs, sp->alloc_req,
+           sp->alloc_granted, sp->alloc_granted - sp->alloc_req,
+           sp->alloc_granted ? (double)(sp->alloc_granted - sp->alloc_req)
+                               / (double)sp->alloc_granted : 0.0,
+           sp->grows, sp->mark_ns, sp->max_pause_ns, sp->census_ns,
+           session_summary_dropped(sp), acc,
+           acc_heap ? (double)acc / (double)acc_heap : 0.0, ntypes, nsites);
   if (o.format == EMIT_JSON) emit_json_begin(out);
   emit_print(t, o.format, out);
   if (o.format == EMIT_JSON) emit_json_end(out);

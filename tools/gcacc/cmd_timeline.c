@@ -6,7 +6,11 @@
  * the previous row.  Rows are printed as they are read (emit_stream), so
  * memory does not grow with the dump.  Snapshot records have no census:
  * they are not rows, but what they count as allocated goes to the next
- * row.  --frames lists frame records, which today's writer does not write.
+ * row.  --frames lists the frame records instead (docs/dump-format.md,
+ * "Frame records"), also streamed: the frame number, gc_no, when the
+ * marker was written, the objects and bytes the frame allocated (its
+ * "rows" summed over every (type, site) pair) and the allocations not
+ * attributed (lost_objs, lost_bytes).
  */
 
 #include "gcacc.h"
@@ -27,7 +31,9 @@ static const char timeline_usage[] =
   "--csv and --json always carry all ten, in raw units.\n"
   "\n"
   "  --frames            list the dump's frame records instead (an error\n"
-  "                      if it has none)\n"
+  "                      if it has none): frame, gc_no, t_ns, objs and\n"
+  "                      bytes allocated in the frame (its rows summed),\n"
+  "                      lost_objs, lost_bytes (not attributed)\n"
   "  --wide              every column in the table (wider than 80)\n"
   "  --json, --csv       machine-readable output (the same numbers)\n"
   "  -o <file>           write to <file>\n"
@@ -107,15 +113,17 @@ static int timeline_visit(const struct rec *r, void *arg)
   return 0;
 }
 
-/* --frames: frame markers are a later addition to the format; list the  */
-/* records with "record":"frame" by their ordinal, seq and t_ns (the     */
-/* keys a record of the format has), and nothing else.                   */
+/* --frames: one row per frame record, as read.                         */
 static int list_frames(const struct common_opts *o, const char *path)
 {
   static const struct emit_col cols[] = {
     { "frame", COL_INT, 6 },
-    { "seq", COL_INT, 8 },
-    { "t_ns", COL_NS, 12 },
+    { "gc_no", COL_INT, 5 },
+    { "t_ns", COL_NS, 10 },
+    { "objs", COL_INT, 8 },
+    { "bytes", COL_BYTES, 9 },
+    { "lost_objs", COL_INT, 9 },
+    { "lost_bytes", COL_BYTES, 10 },
   };
   const char *err = NULL;
   struct dump_reader *d = dump_open(path, &err);
@@ -136,8 +144,14 @@ static int list_frames(const struct common_opts *o, const char *path)
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
       t0 = jnum(v, "start_mono_ns");
     } else if (strcmp(kind, "frame") == 0) {
-      u64 t = jnum(v, "t_ns");
+      u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
+      const json_t *row;
+      size_t i;
 
+      json_array_foreach(json_object_get(v, "rows"), i, row) {
+        objs += jrow(row, 2);
+        bytes += jrow(row, 3);
+      }
       if (s == NULL) {
         out = common_output(o);
         if (out == NULL) {
@@ -146,10 +160,14 @@ static int list_frames(const struct common_opts *o, const char *path)
           return EXIT_USAGE;
         }
         if (o->format == EMIT_JSON) emit_json_begin(out);
-        s = emit_stream_new(o->format == EMIT_JSON ? "frames" : "", cols, 3,
+        s = emit_stream_new(o->format == EMIT_JSON ? "frames" : "", cols,
+                            (int)(sizeof(cols) / sizeof(cols[0])),
                             o->format, out);
       }
-      emit_stream_row(s, ++n, jnum(v, "seq"), t > t0 ? t - t0 : 0ULL);
+      n++;
+      emit_stream_row(s, jnum(v, "frame"), jnum(v, "gc_no"),
+                      t > t0 ? t - t0 : 0ULL, objs, bytes,
+                      jnum(v, "lost_objs"), jnum(v, "lost_bytes"));
     }
     json_decref(v);
     progress_update(o->progress, dump_name(d), dump_compressed_offset(d),

@@ -5,13 +5,22 @@
  * today a (kind, size class) pair, the dump's "classes" rows; the
  * aggregation is written over a generic source of keyed rows (struct
  * top_source: which record array, how a row gives its key and values, how
- * a key is labelled) so that the type and callsite rows a later format
- * brings plug in as further sources.  Memory grows with the keys, never
- * with the records: at one collection only that record is kept.
+ * a key is labelled).  --group type|site reads the type and callsite
+ * tables instead (tables.c: rebuilt while scanning, as the format says:
+ * rows carry only what changed, so the table at a collection is the
+ * last row of every type or site seen up to it; --peak keeps a copy of
+ * the tables at each new peak).  Callsites are labelled by their stacks,
+ * innermost first: module+offset from the header's module map, or the
+ * function from the symbol cache DUMP.symbols (`gcacc symbolize` writes
+ * it; --symbolize runs it for the sites shown).  Memory grows with the
+ * keys, never with the records: at one collection only that record (or
+ * one copy of the tables) is kept.
  */
 
 #include "gcacc.h"
 #include "session.h"
+#include "symbolize.h"
+#include "tables.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,11 +29,21 @@
 static const char top_usage[] =
   "usage: gcacc top [<options>] <dump>\n"
   "\n"
-  "The top (kind, size class) rows: live objects and bytes, reserved\n"
-  "bytes (their in-use heap blocks), objects and bytes allocated, and the\n"
-  "row's share of the sort column's total (over all rows, not just the\n"
-  "ones shown).\n"
+  "The top (kind, size class) rows, types or callsites: live objects and\n"
+  "bytes, reserved bytes (classes: their in-use heap blocks) or freed\n"
+  "bytes (types, callsites), objects and bytes allocated, and the row's\n"
+  "share of the sort column's total (over all rows, not just the ones\n"
+  "shown).  Callsites are shown by their stacks, innermost first, as\n"
+  "module+offset, or as functions when DUMP.symbols (the cache of `gcacc\n"
+  "symbolize`) has them.  In stacks=sample dumps callsite figures are\n"
+  "scaled to estimates (docs/dump-format.md, \"Sampling\").\n"
   "\n"
+  "  --group <g>         class, type or site (default: type when the dump\n"
+  "                      has typed rows, else class)\n"
+  "  --symbolize         run `gcacc symbolize` for the stacks shown first\n"
+  "                      (fills DUMP.symbols)\n"
+  "  --frames <N>        stack frames in the table (default 3; 0: all;\n"
+  "                      --csv and --json always carry all)\n"
   "  -n <N>              show N rows (default 10; 0: all)\n"
   "  --by <key>          sort by live (live bytes, the default), alloc\n"
   "                      (bytes allocated) or count (live objects)\n"
@@ -43,6 +62,7 @@ static const char top_usage[] =
 /* The values every source gives per key. */
 struct top_vals {
   u64 live_objs, live_bytes, reserved_bytes, alloc_objs, alloc_bytes;
+  u64 old_objs;                         /* types, sites: age >= 4       */
 };
 
 /* A source of keyed rows in a record. */
@@ -82,12 +102,25 @@ static const struct top_source source_classes = {
   "classes", "(kind, class)", class_key, class_vals, class_labels,
   "kind", "class"
 };
+/* Titles of the type and site views (their rows come from tables.c).  */
+static const struct top_source source_types = {
+  "type_rows", "types", NULL, NULL, NULL, "id", "type"
+};
+static const struct top_source source_sites = {
+  "site_rows", "callsites", NULL, NULL, NULL, "id", "stack"
+};
 
 enum top_mode { AT_LAST, AT_GC, AT_PEAK, SESSION };
 enum top_by { BY_LIVE, BY_ALLOC, BY_COUNT };
+enum top_group { G_DEFAULT = -1, G_CLASS, G_TYPE, G_SITE };
 
 struct top {
   const struct top_source *src;
+  int group;                    /* enum top_group                        */
+  const struct session_info *info;
+  struct tables tb;             /* types and sites, rebuilt              */
+  struct tables_view vt, vs;    /* their copies at the chosen record     */
+  int captured;
   enum top_mode mode;
   u64 at_gc;
   json_t *chosen;               /* the record (not SESSION), a reference */
@@ -102,6 +135,8 @@ static int top_visit(const struct rec *r, void *arg)
   int take = 0;
 
   t->records++;
+  tables_header(&t->tb, t->info->header);
+  tables_record(&t->tb, r);
   if (t->mode == SESSION) {
     const json_t *row;
     size_t i;
@@ -133,8 +168,104 @@ static int top_visit(const struct rec *r, void *arg)
     t->chosen = json_incref((json_t *)r->json);
     t->chosen_gc = r->gc_no;
     t->chosen_live = r->live_bytes;
+    if (t->mode == AT_PEAK && t->group != G_CLASS) {
+      tables_capture(&t->tb, 0, &t->vt);
+      tables_capture(&t->tb, 1, &t->vs);
+      t->captured = 1;
+    }
   }
   return t->mode == AT_GC && take;      /* found: stop reading */
+}
+
+static int top_frame(const json_t *f, void *arg)
+{
+  struct top *t = arg;
+
+  tables_header(&t->tb, t->info->header);
+  tables_frame(&t->tb, f);
+  return 0;
+}
+
+/* The group rows into t->m: at the chosen record (a view) or over the  */
+/* session (the final tables: totals, live the maximum).                */
+static void group_rows(struct top *t)
+{
+  int site = t->group == G_SITE;
+  const struct tables_view *v = site ? &t->vs : &t->vt;
+  const struct keymap *m = site ? t->tb.sites : t->tb.types;
+  size_t i, n = t->mode == SESSION ? keymap_count(m) : v->n;
+
+  for (i = 0; i < n; i++) {
+    u64 id;
+    const struct group *g;
+    struct top_vals *p;
+    u64 lo, lb, ao, ab, fb;
+
+    if (t->mode == SESSION) {
+      g = keymap_at(m, i, &id);
+      lo = g->max_live_objs;
+      lb = g->max_live_bytes;
+      ao = g->alloc_objs;
+      ab = g->alloc_bytes;
+      fb = g->freed_bytes;
+    } else {
+      int here;
+
+      g = &v->g[i];
+      id = v->ids[i];
+      here = g->d_rec == v->census && v->census != 0;
+      lo = g->live_objs;
+      lb = g->live_bytes;
+      ao = here ? g->d_alloc_objs : 0;
+      ab = here ? g->d_alloc_bytes : 0;
+      fb = here ? g->d_freed_bytes : 0;
+    }
+    if (lo == 0 && lb == 0 && ao == 0 && ab == 0 && fb == 0) continue;
+    p = keymap_get(t->m, id, 1);
+    p->live_objs = tables_scale(&t->tb, site, lo, lb, lo);
+    p->live_bytes = tables_scale(&t->tb, site, lo, lb, lb);
+    p->old_objs = tables_scale(&t->tb, site, lo, lb, tables_old_objs(g));
+    p->alloc_objs = tables_scale(&t->tb, site, ao, ab, ao);
+    p->alloc_bytes = tables_scale(&t->tb, site, ao, ab, ab);
+    p->reserved_bytes = tables_scale(&t->tb, site, ao, ab, fb);
+  }
+}
+
+/* --symbolize: resolve the frames of the sites shown (symbolize.h      */
+/* appends the answers to DUMP.symbols), then the cache is read.         */
+static void symbolize_sites(struct top *t, const char *path,
+                            const size_t *idx, size_t n)
+{
+  size_t i, na = 0, cap = 64;
+  unsigned long long *addrs = malloc(cap * sizeof(*addrs));
+  struct symbolize_opts so;
+  struct symtab *tab = NULL;
+
+  if (addrs == NULL) abort();
+  for (i = 0; i < n; i++) {
+    u64 id;
+    const struct group *g;
+    unsigned k;
+
+    keymap_at(t->m, idx[i], &id);
+    g = keymap_get(t->tb.sites, id, 0);
+    if (g == NULL) continue;
+    for (k = 0; k < g->nframes; k++) {
+      if (na == cap) {
+        cap *= 2;
+        addrs = realloc(addrs, cap * sizeof(*addrs));
+        if (addrs == NULL) abort();
+      }
+      addrs[na++] = g->frames[k];
+    }
+  }
+  if (na > 0) {
+    symbolize_opts_init(&so);
+    if (symbolize_addrs(path, addrs, na, &so, &tab) != 0 || tab->failed)
+      warning("symbolize did not resolve every address");
+    symtab_free(tab);
+  }
+  free(addrs);
 }
 
 static u64 metric(const struct top_vals *v, enum top_by by)
@@ -179,9 +310,9 @@ int cmd_top(int argc, char **argv)
   struct emit_table *tab;
   FILE *out;
   size_t i, n, *idx;
-  u64 limit = 10, total = 0;
-  int a, rc, modes = 0;
-  char title[160], la[32], lb[32];
+  u64 limit = 10, total = 0, frames = 3;
+  int a, rc, modes = 0, symbolize = 0;
+  char title[160], la[32], lb[32], *stack = NULL;
   struct emit_col cols[] = {
     { "kind", COL_STR, 0 },
     { "class", COL_STR, 0 },
@@ -196,6 +327,20 @@ int cmd_top(int argc, char **argv)
   static const char *short_names[] = { NULL, NULL, "objs", "live",
                                        "reserved", "allocs", "alloc",
                                        "share" };
+  struct emit_col gcols[] = {
+    { "id", COL_INT, 0 },
+    { "type", COL_STR, 0 },
+    { "live_objs", COL_INT, 0 },
+    { "live_bytes", COL_BYTES, 0 },
+    { "alloc_objs", COL_INT, 0 },
+    { "alloc_bytes", COL_BYTES, 0 },
+    { "freed_bytes", COL_BYTES, 0 },
+    { "old_objs", COL_INT, 0 },
+    { "share", COL_PCT, 0 },
+  };
+  static const char *gshort_names[] = { NULL, NULL, "objs", "live",
+                                        "allocs", "alloc", "freed", "old",
+                                        "share" };
   static const struct emit_col at_cols[] = {
     { "mode", COL_STR, 0 },
     { "gc_no", COL_INT, 0 },
@@ -205,6 +350,9 @@ int cmd_top(int argc, char **argv)
   memset(&t, 0, sizeof(t));
   t.src = &source_classes;
   t.mode = AT_LAST;
+  t.group = G_DEFAULT;
+  t.info = &info;
+  memset(&info, 0, sizeof(info));
   for (a = 1; a < argc; a++) {
     int c;
     const char *v;
@@ -236,6 +384,26 @@ int cmd_top(int argc, char **argv)
       continue;
     }
     if (strncmp(argv[a], "--by=", 5) == 0) { by = argv[a] + 5; continue; }
+    if (strcmp(argv[a], "--group") == 0 || strcmp(argv[a], "--frames") == 0) {
+      if (a + 1 >= argc)
+        return usage_error("option '%s' needs a value", argv[a]);
+      v = argv[++a];
+      if (argv[a - 1][2] == 'f') {
+        if (parse_u64(v, &frames) != 0)
+          return usage_error("--frames needs a number, not '%s'", v);
+      } else if (strcmp(v, "class") == 0) {
+        t.group = G_CLASS;
+      } else if (strcmp(v, "type") == 0) {
+        t.group = G_TYPE;
+      } else if (strcmp(v, "site") == 0) {
+        t.group = G_SITE;
+      } else {
+        return usage_error("unknown group '%s'; expected class, type or "
+                           "site", v);
+      }
+      continue;
+    }
+    if (strcmp(argv[a], "--symbolize") == 0) { symbolize = 1; continue; }
     if (strcmp(argv[a], "--peak") == 0) {
       t.mode = AT_PEAK;
       modes++;
@@ -262,20 +430,31 @@ int cmd_top(int argc, char **argv)
   if (path == NULL) return usage_error("no dump given");
 
   t.m = keymap_new(sizeof(struct top_vals));
-  rc = session_scan(path, o.progress, top_visit, &t, &info);
+  tables_init(&t.tb);
+  rc = session_scan_frames(path, o.progress, top_visit, top_frame, &t,
+                           &info);
   if (rc != EXIT_OK) goto done;
-  if (t.mode != SESSION) {
+  if (t.group == G_DEFAULT) t.group = t.tb.has_type_rows ? G_TYPE : G_CLASS;
+  if (t.mode != SESSION && t.group != G_CLASS && !t.captured) {
+    tables_capture(&t.tb, 0, &t.vt);      /* the state at the stop     */
+    tables_capture(&t.tb, 1, &t.vs);
+  }
+  if (t.mode != SESSION && t.chosen == NULL) {
+    if (t.mode == AT_GC)
+      error("%s: no collection %llu with a census in this dump", path,
+            t.at_gc);
+    else
+      error("%s: no collection with a census in this dump", path);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  if (t.group != G_CLASS) {
+    keymap_free(t.m);                   /* --session folded class rows */
+    t.m = keymap_new(sizeof(struct top_vals));
+    group_rows(&t);
+  } else if (t.mode != SESSION) {
     const json_t *row;
 
-    if (t.chosen == NULL) {
-      if (t.mode == AT_GC)
-        error("%s: no collection %llu with a census in this dump", path,
-              t.at_gc);
-      else
-        error("%s: no collection with a census in this dump", path);
-      rc = EXIT_USAGE;
-      goto done;
-    }
     json_array_foreach(json_object_get(t.chosen, t.src->array), i, row) {
       struct top_vals v, *p = keymap_get(t.m, t.src->key(row), 1);
 
@@ -298,6 +477,10 @@ int cmd_top(int argc, char **argv)
   sort_map = t.m;
   qsort(idx, n, sizeof(*idx), cmp_rows);
   if (limit != 0 && limit < n) n = (size_t)limit;
+  if (t.group == G_SITE) {
+    if (symbolize) symbolize_sites(&t, path, idx, n);
+    tables_load_symbols(&t.tb, path);
+  }
 
   out = common_output(&o);
   if (out == NULL) {
@@ -307,9 +490,14 @@ int cmd_top(int argc, char **argv)
   }
   cols[0].name = t.src->label_a;
   cols[1].name = t.src->label_b;
+  if (t.group == G_SITE) gcols[1].name = "stack";
   if (o.format == EMIT_TABLE) {
     for (i = 2; i < sizeof(cols) / sizeof(cols[0]); i++)
       cols[i].name = short_names[i];
+    for (i = 2; i < sizeof(gcols) / sizeof(gcols[0]); i++)
+      gcols[i].name = gshort_names[i];
+    if (t.group == G_TYPE) t.src = &source_types;
+    if (t.group == G_SITE) t.src = &source_sites;
     if (t.mode == SESSION)
       snprintf(title, sizeof(title), "top %s by %s over the session "
                "(%llu records)", t.src->what, by, t.records);
@@ -331,6 +519,29 @@ int cmd_top(int argc, char **argv)
              t.mode == SESSION ? 0ULL : t.chosen_live);
     emit_print(tab, o.format, out);
   }
+  if (t.group != G_CLASS) {
+    size_t ssz = 4096;
+
+    stack = malloc(ssz);
+    if (stack == NULL) abort();
+    tab = emit_table_new(title, gcols,
+                         (int)(sizeof(gcols) / sizeof(gcols[0])));
+    for (i = 0; i < n; i++) {
+      u64 key;
+      const struct top_vals *v = keymap_at(t.m, idx[i], &key);
+
+      if (t.group == G_TYPE)
+        tables_type_label(&t.tb, key, stack, ssz);
+      else
+        tables_site_label(&t.tb, key, o.format == EMIT_TABLE
+                          ? (unsigned)frames : 0, stack, ssz);
+      emit_row(tab, key, stack, v->live_objs, v->live_bytes, v->alloc_objs,
+               v->alloc_bytes, v->reserved_bytes, v->old_objs,
+               total ? (double)metric(v, sort_by) / (double)total : 0.0);
+    }
+    emit_print(tab, o.format, out);
+    goto printed;
+  }
   tab = emit_table_new(title, cols, (int)(sizeof(cols) / sizeof(cols[0])));
   for (i = 0; i < n; i++) {
     u64 key;
@@ -342,10 +553,15 @@ int cmd_top(int argc, char **argv)
              total ? (double)metric(v, sort_by) / (double)total : 0.0);
   }
   emit_print(tab, o.format, out);
+printed:
   if (o.format == EMIT_JSON) emit_json_end(out);
   common_close(&o, out);
   free(idx);
 done:
+  free(stack);
+  tables_view_free(&t.vt);
+  tables_view_free(&t.vs);
+  tables_free(&t.tb);
   json_decref(info.header);
   json_decref(t.chosen);
   keymap_free(t.m);

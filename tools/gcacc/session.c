@@ -145,6 +145,13 @@ static void rec_fill(struct rec *r, const json_t *j)
 int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
                  struct session_info *info)
 {
+  return session_scan_frames(path, progress, fn, NULL, arg, info);
+}
+
+int session_scan_frames(const char *path, int progress, rec_visitor fn,
+                        frame_visitor ffn, void *arg,
+                        struct session_info *info)
+{
   const char *err = NULL;
   struct dump_reader *d = dump_open(path, &err);
   json_t *v;
@@ -172,6 +179,8 @@ int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
 
       rec_fill(&r, v);
       stop = fn != NULL && fn(&r, arg);
+    } else if (strcmp(kind, "frame") == 0) {
+      stop = ffn != NULL && ffn(v, arg);
     }     /* other record types: from a newer writer; ignored */
     json_decref(v);
     progress_update(progress, dump_name(d), dump_compressed_offset(d),

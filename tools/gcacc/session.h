@@ -53,11 +53,21 @@ struct session_info {
   int truncated;                /* the dump ended mid-record              */
 };
 
+/* Frame records ("record":"frame", docs/dump-format.md "Frame records") */
+/* go to a separate visitor, raw: frame (the record), in dump order      */
+/* among the collection and snapshot records.  Nonzero stops the scan.   */
+typedef int (*frame_visitor)(const json_t *frame, void *arg);
+
 /* Scan path.  Prints a warning for a truncated dump (and still returns  */
 /* EXIT_OK), an error for an unreadable or corrupt one (returns          */
 /* EXIT_USAGE).  progress: -1 auto, 0 off, 1 on.  info may be NULL.      */
 int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
                  struct session_info *info);
+/* The same, also handing frame records to ffn (may be NULL).  Both      */
+/* visitors get arg.  info->header is set before the first visit.        */
+int session_scan_frames(const char *path, int progress, rec_visitor fn,
+                        frame_visitor ffn, void *arg,
+                        struct session_info *info);
 
 /* Integer member of an object, or of a nested object ("heap.free_bytes"); */
 /* 0 if absent.                                                            */

@@ -1,0 +1,87 @@
+/*
+ * gc_test_util.h: helpers shared by the test programs that collect and
+ * then look at what the collector kept (the unit tests test_census,
+ * test_frag, test_types, test_types_gcj; the CLI workloads workload,
+ * fragload, typedload).  Include after gc.h.
+ *
+ * Everything is static and marked unused, so a program pays only for
+ * what it calls.  The collector scans the stack conservatively: a dead
+ * frame below the caller may still hold a pointer to an object a test
+ * has dropped, so tests collect through collect(), which first zeroes
+ * that part of the stack.  Both stay out of line (NOINLINE): clear_stack's
+ * buffer must lie below the caller's frame, and allocating helpers must
+ * leave their pointers in frames that are gone when collect() runs.
+ */
+#ifndef GCACC_GC_TEST_UTIL_H
+#define GCACC_GC_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#ifndef NOINLINE
+# define NOINLINE __attribute__((noinline))
+#endif
+#define GC_TEST_UNUSED __attribute__((unused))
+
+/* Zero a good part of the stack below us (64 KiB), where dead frames   */
+/* held pointers.                                                        */
+static NOINLINE GC_TEST_UNUSED void clear_stack(void)
+{
+  volatile char buf[64 * 1024];
+  size_t i;
+
+  for (i = 0; i < sizeof(buf); i++) buf[i] = 0;
+}
+
+/* A full collection with no stale pointers from dead frames.           */
+static NOINLINE GC_TEST_UNUSED void collect(void)
+{
+  clear_stack();
+  GC_gcollect();
+}
+
+/* qsort comparison of pointers (void * elements) by address.           */
+static GC_TEST_UNUSED int cmp_ptr(const void *a, const void *b)
+{
+  GC_word x = (GC_word)*(void *const *)a, y = (GC_word)*(void *const *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* objs[0 .. n-1] = n pointer-free objects of lb bytes, sorted by       */
+/* address.                                                              */
+static NOINLINE GC_TEST_UNUSED void alloc_atomic_sorted(void **objs,
+                                                        unsigned n,
+                                                        size_t lb)
+{
+  unsigned i;
+
+  for (i = 0; i < n; i++) objs[i] = GC_malloc_atomic(lb);
+  qsort(objs, n, sizeof(objs[0]), cmp_ptr);
+}
+
+/* The longest run of address-contiguous objects in objs[0 .. n-1]      */
+/* (sorted by address; contiguous: step bytes apart): returns its       */
+/* length, its first index in *start (the first such run on a tie).     */
+static GC_TEST_UNUSED unsigned longest_run(void *const *objs, unsigned n,
+                                           GC_word step, unsigned *start)
+{
+  unsigned i, run_start = 0, run_len = 1, best_start = 0, best_len = 1;
+
+  for (i = 1; i < n; i++) {
+    if ((GC_word)objs[i] == (GC_word)objs[i - 1] + step) {
+      run_len++;
+    } else {
+      run_start = i;
+      run_len = 1;
+    }
+    if (run_len > best_len) {
+      best_start = run_start;
+      best_len = run_len;
+    }
+  }
+  *start = best_start;
+  return best_len;
+}
+
+#endif

@@ -1,0 +1,1077 @@
+/*
+ * symbolize.c: resolve callsite addresses offline (symbolize.h).
+ *
+ * An absolute address maps to (module, offset) through the module map in
+ * the dump's header ("modules": path, base, build_id): the module with
+ * the largest base at or below it (checked against the module file's
+ * PT_LOAD extent when the file is found).  offset = address - base is the
+ * ELF virtual address addr2line expects, for PIE executables, shared
+ * objects and (base 0) non-PIE executables alike.
+ *
+ * Addresses are deduplicated, then each module's addresses go through ONE
+ * long-lived `addr2line -f -C -i -a -e FILE` (fed through a pipe, answers
+ * read as they come); modules run in parallel, one child process each.
+ * Answers are cached next to the dump in DUMP.symbols, keyed by build id
+ * (or module path when there is none) and offset, so a second run spawns
+ * nothing for what it already knows.
+ *
+ * Files are looked for, in order: in each search directory (DIR/<build
+ * id path>, DIR/<module basename>, DIR/<module path>), in
+ * <debug dir>/.build-id/xx/yyyy.debug, then at the module's own path.
+ * A candidate whose GNU build id differs from the header's is skipped.
+ *
+ * The state of one run (modules, distinct addresses) is file-static and
+ * freed at its end; what the caller gets is copied into the symtab.
+ */
+
+#include "gcacc.h"
+#include "dump_read.h"
+#include "symbolize.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef unsigned long long u64;
+
+static int sym_quiet;
+
+struct module {
+  char *path, *build_id, *file;   /* file: what addr2line reads, or NULL */
+  u64 base, extent;               /* extent: 0 if unknown               */
+  size_t naddr, cap;
+  size_t *addr_ix;                /* indexes into the address table      */
+  FILE *results;                  /* child's answers (tmpfile)           */
+  pid_t pid;
+  int status, reaped;
+};
+
+struct address {
+  u64 addr;
+  int module;                     /* -1: in no known module              */
+  char *answer;                   /* "func\tfile:line[\tfunc\tfile:line]" */
+};
+
+static struct address *addrs;
+static size_t naddrs, addrs_cap;
+static struct module *mods;
+static size_t nmods;
+
+static void *xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n);
+  if (p == NULL) {
+    error("out of memory");
+    exit(EXIT_USAGE);
+  }
+  return p;
+}
+
+static char *xstrdup(const char *s)
+{
+  char *t = xrealloc(NULL, strlen(s) + 1);
+
+  return strcpy(t, s);
+}
+
+static int parse_addr(const char *s, u64 *out)
+{
+  char *end;
+
+  errno = 0;
+  *out = strtoull(s, &end, 0);
+  return errno == 0 && end != s && *end == '\0';
+}
+
+static void add_addr(u64 a)
+{
+  if (naddrs == addrs_cap) {
+    addrs_cap = addrs_cap ? addrs_cap * 2 : 1024;
+    addrs = xrealloc(addrs, addrs_cap * sizeof(*addrs));
+  }
+  addrs[naddrs].addr = a;
+  addrs[naddrs].module = -1;
+  addrs[naddrs].answer = NULL;
+  naddrs++;
+}
+/* ---- ELF: build id and PT_LOAD extent of a candidate file ------------ */
+
+/* build id as hex into bid (or ""), extent of PT_LOAD segments.  Returns */
+/* 0 if the file is an ELF we can read.                                   */
+static int elf_info(const char *path, char *bid, size_t bidsz, u64 *extent)
+{
+  int fd = open(path, O_RDONLY);
+  struct stat st;
+  const unsigned char *m;
+  const Elf64_Ehdr *eh;
+  size_t i;
+  int rc = -1;
+
+  bid[0] = '\0';
+  *extent = 0;
+  if (fd < 0) return -1;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)
+      || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+    close(fd);
+    return -1;
+  }
+  m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) return -1;
+  eh = (const Elf64_Ehdr *)m;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0
+      || eh->e_ident[EI_CLASS] != ELFCLASS64) goto out;
+  rc = 0;
+  /* Extent from the program headers. */
+  if (eh->e_phoff && eh->e_phentsize == sizeof(Elf64_Phdr)
+      && eh->e_phoff + (u64)eh->e_phnum * sizeof(Elf64_Phdr)
+         <= (u64)st.st_size) {
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(m + eh->e_phoff);
+
+    for (i = 0; i < eh->e_phnum; i++)
+      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > *extent)
+        *extent = ph[i].p_vaddr + ph[i].p_memsz;
+  }
+  /* Build id from SHT_NOTE sections (present in .debug files too). */
+  if (eh->e_shoff && eh->e_shentsize == sizeof(Elf64_Shdr)
+      && eh->e_shoff + (u64)eh->e_shnum * sizeof(Elf64_Shdr)
+         <= (u64)st.st_size) {
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh->e_shoff);
+
+    for (i = 0; i < eh->e_shnum && bid[0] == '\0'; i++) {
+      const unsigned char *p, *end;
+
+      if (sh[i].sh_type != SHT_NOTE
+          || sh[i].sh_offset + sh[i].sh_size > (u64)st.st_size) continue;
+      p = m + sh[i].sh_offset;
+      end = p + sh[i].sh_size;
+      while (p + sizeof(Elf64_Nhdr) <= end) {
+        const Elf64_Nhdr *nh = (const Elf64_Nhdr *)p;
+        const unsigned char *name = p + sizeof(*nh);
+        const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
+
+        if (desc + nh->n_descsz > end) break;
+        if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4
+            && memcmp(name, "GNU", 4) == 0) {
+          size_t j;
+
+          for (j = 0; j < nh->n_descsz && 2 * j + 2 < bidsz; j++)
+            snprintf(bid + 2 * j, 3, "%02x", desc[j]);
+          break;
+        }
+        p = desc + ((nh->n_descsz + 3) & ~3u);
+      }
+    }
+  }
+out:
+  munmap((void *)m, (size_t)st.st_size);
+  return rc;
+}
+
+static int try_file(struct module *mo, const char *cand)
+{
+  char bid[160];
+  u64 extent;
+
+  if (access(cand, R_OK) != 0) return 0;
+  if (elf_info(cand, bid, sizeof(bid), &extent) != 0) return 0;
+  if (mo->build_id[0] != '\0' && bid[0] != '\0'
+      && strcmp(bid, mo->build_id) != 0) {
+    if (!sym_quiet)
+      warning("%s: build id %s, the dump's %s has %s; skipped", cand,
+              bid, mo->path, mo->build_id);
+    return 0;
+  }
+  mo->file = xstrdup(cand);
+  /* A .debug file's PT_LOAD sizes are those of the binary, but its     */
+  /* NOBITS sections make p_memsz reliable; keep the extent.             */
+  mo->extent = extent;
+  return 1;
+}
+
+static void find_file(struct module *mo, const char *const *search,
+                      int nsearch, const char *debug_dir)
+{
+  char cand[4096];
+  const char *bn = strrchr(mo->path, '/');
+  size_t bl = strlen(mo->build_id);
+  int i;
+
+  bn = bn ? bn + 1 : mo->path;
+  for (i = 0; i < nsearch; i++) {
+    if (bl > 2) {
+      snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", search[i],
+               mo->build_id, mo->build_id + 2);
+      if (try_file(mo, cand)) return;
+    }
+    if (bn[0] != '\0') {
+      snprintf(cand, sizeof(cand), "%s/%s", search[i], bn);
+      if (try_file(mo, cand)) return;
+      snprintf(cand, sizeof(cand), "%s/%s.debug", search[i], bn);
+      if (try_file(mo, cand)) return;
+    }
+    if (mo->path[0] == '/') {
+      snprintf(cand, sizeof(cand), "%s%s", search[i], mo->path);
+      if (try_file(mo, cand)) return;
+    }
+  }
+  if (bl > 2) {
+    snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", debug_dir,
+             mo->build_id, mo->build_id + 2);
+    if (try_file(mo, cand)) return;
+  }
+  if (mo->path[0] == '/') try_file(mo, mo->path);
+}
+
+/* ---- the module map --------------------------------------------------- */
+
+static int load_modules(const json_t *header)
+{
+  const json_t *arr = json_object_get(header, "modules"), *m;
+  size_t i;
+
+  json_array_foreach(arr, i, m) {
+    const char *path = json_string_value(json_object_get(m, "path"));
+    const char *bid = json_string_value(json_object_get(m, "build_id"));
+    const json_t *b = json_object_get(m, "base");
+    struct module *mo;
+    u64 base;
+
+    if (json_is_string(b)) {
+      if (!parse_addr(json_string_value(b), &base)) continue;
+    } else if (json_is_integer(b)) {
+      base = (u64)json_integer_value(b);
+    } else {
+      continue;
+    }
+    mods = xrealloc(mods, (nmods + 1) * sizeof(*mods));
+    mo = &mods[nmods++];
+    memset(mo, 0, sizeof(*mo));
+    mo->path = xstrdup(path ? path : "");
+    mo->build_id = xstrdup(bid ? bid : "");
+    mo->base = base;
+  }
+  return 0;
+}
+
+static int module_for(u64 a)
+{
+  size_t i;
+  int best = -1;
+
+  for (i = 0; i < nmods; i++)
+    if (mods[i].base <= a && (best < 0 || mods[i].base > mods[best].base))
+      best = (int)i;
+  if (best >= 0 && mods[best].extent
+      && a - mods[best].base >= mods[best].extent)
+    return -1;
+  return best;
+}
+
+static const char *module_name(const struct module *mo)
+{
+  const char *bn = strrchr(mo->path, '/');
+
+  return bn ? bn + 1 : (mo->path[0] ? mo->path : "?");
+}
+
+static const char *cache_key(const struct module *mo)
+{
+  return mo->build_id[0] ? mo->build_id : mo->path;
+}
+
+/* ---- the cache: "key\toffset\tfunc\tfile:line[...]" per line ---------- */
+
+struct centry { const char *key; u64 off; char *answer; };
+
+static int centry_cmp(const void *a, const void *b)
+{
+  const struct centry *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+
+  if (c) return c;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static size_t cache_load(const char *path, struct centry **out)
+{
+  FILE *f = fopen(path, "r");
+  struct centry *e = NULL;
+  size_t n = 0, cap = 0;
+  char *line = NULL;
+  size_t lcap = 0;
+  ssize_t len;
+
+  *out = NULL;
+  if (f == NULL) return 0;
+  while ((len = getline(&line, &lcap, f)) > 0) {
+    char *t1, *t2;
+    u64 off;
+
+    if (line[len - 1] == '\n') line[--len] = '\0';
+    if (line[0] == '#') continue;
+    t1 = strchr(line, '\t');
+    if (t1 == NULL) continue;
+    t2 = strchr(t1 + 1, '\t');
+    if (t2 == NULL) continue;
+    *t1 = *t2 = '\0';
+    if (!parse_addr(t1 + 1, &off)) continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 1024;
+      e = xrealloc(e, cap * sizeof(*e));
+    }
+    e[n].key = xstrdup(line);
+    e[n].off = off;
+    e[n].answer = xstrdup(t2 + 1);
+    n++;
+  }
+  free(line);
+  fclose(f);
+  qsort(e, n, sizeof(*e), centry_cmp);
+  *out = e;
+  return n;
+}
+
+/* ---- one addr2line per module, in a child process --------------------- */
+
+static int is_addr_line(const char *s)
+{
+  size_t i;
+
+  if (s[0] != '0' || s[1] != 'x') return 0;
+  for (i = 2; s[i] != '\0'; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+      return 0;
+  return i > 2;
+}
+
+/* Runs in the module's child: feeds addr2line the offsets, writes one    */
+/* answer line per offset, in order, to out.  Exit status 0 on success.  */
+static int run_symbolizer(const struct module *mo, const u64 *offs,
+                          size_t n, FILE *out)
+{
+  const char *prog = getenv("GCACC_ADDR2LINE");
+  int in_p[2], out_p[2];
+  pid_t pid;
+  char wbuf[65536], rbuf[65536];
+  size_t wlen = 0, wpos = 0, next = 0, answered = 0;
+  char *line = NULL;
+  size_t llen = 0, lcap = 0;
+  char *acc = NULL;
+  size_t alen = 0, acap = 0;
+  int have = 0, status;
+  struct pollfd pf[2];
+
+  if (prog == NULL || prog[0] == '\0') prog = "addr2line";
+  if (pipe(in_p) != 0 || pipe(out_p) != 0) return 1;
+  pid = fork();
+  if (pid < 0) return 1;
+  if (pid == 0) {
+    dup2(in_p[0], 0);
+    dup2(out_p[1], 1);
+    close(in_p[0]); close(in_p[1]); close(out_p[0]); close(out_p[1]);
+    execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", mo->file,
+           (char *)NULL);
+    error("cannot run %s: %s (install binutils)", prog, strerror(errno));
+    _exit(127);
+  }
+  close(in_p[0]);
+  close(out_p[1]);
+  fcntl(in_p[1], F_SETFL, O_NONBLOCK);
+  signal(SIGPIPE, SIG_IGN);
+
+#define FLUSH_ANSWER()                                                     \
+  do {                                                                     \
+    if (have) {                                                            \
+      fwrite(acc ? acc : "", 1, alen, out);                                \
+      if (alen == 0) fputs("??\t??:0", out);                               \
+      fputc('\n', out);                                                    \
+      answered++;                                                          \
+    }                                                                      \
+    alen = 0;                                                              \
+  } while (0)
+
+  pf[0].fd = in_p[1];
+  pf[1].fd = out_p[0];
+  for (;;) {
+    int np = 0, wfd = -1;
+
+    if (pf[0].fd >= 0) {
+      if (wpos == wlen && next < n) {
+        wpos = wlen = 0;
+        while (next < n && wlen + 24 < sizeof(wbuf))
+          wlen += (size_t)sprintf(wbuf + wlen, "0x%llx\n", offs[next++]);
+      }
+      if (wpos == wlen && next == n) {
+        close(pf[0].fd);
+        pf[0].fd = -1;
+      }
+    }
+    wfd = pf[0].fd;
+    pf[0].events = POLLOUT;
+    pf[1].events = POLLIN;
+    pf[0].fd = wfd;
+    np = poll(pf, 2, -1);
+    if (np < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (wfd >= 0 && (pf[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t w = write(wfd, wbuf + wpos, wlen - wpos);
+
+      if (w > 0) wpos += (size_t)w;
+      else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+        close(wfd);
+        pf[0].fd = -1;
+        next = n;
+      }
+    }
+    if (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t r = read(out_p[0], rbuf, sizeof(rbuf));
+      ssize_t i;
+
+      if (r <= 0) {
+        if (r < 0 && errno == EINTR) continue;
+        break;                                  /* addr2line is done */
+      }
+      for (i = 0; i < r; i++) {
+        if (rbuf[i] != '\n') {
+          if (llen + 1 >= lcap) {
+            lcap = lcap ? lcap * 2 : 256;
+            line = xrealloc(line, lcap);
+          }
+          line[llen++] = rbuf[i];
+          continue;
+        }
+        if (line == NULL) line = xrealloc(NULL, lcap = 256);
+        line[llen] = '\0';
+        if (is_addr_line(line)) {               /* -a: a new answer */
+          FLUSH_ANSWER();
+          have = 1;
+        } else if (have) {                      /* function, file:line... */
+          if (alen + llen + 2 > acap) {
+            acap = (alen + llen + 2) * 2;
+            acc = xrealloc(acc, acap);
+          }
+          if (alen) acc[alen++] = '\t';
+          memcpy(acc + alen, line, llen);
+          alen += llen;
+        }
+        llen = 0;
+      }
+    }
+  }
+  FLUSH_ANSWER();
+  if (pf[0].fd >= 0) close(pf[0].fd);
+  close(out_p[0]);
+  waitpid(pid, &status, 0);
+  fflush(out);
+  free(line);
+  free(acc);
+  if (answered != n) {
+    error("%s: addr2line answered %zu of %zu addresses", mo->file,
+          answered, n);
+    return 1;
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+
+/* ---- one run: resolve the distinct addresses in addrs[] ------------- */
+
+static int u64_cmp(const void *a, const void *b)
+{
+  u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+  return u64_cmp(&((const struct address *)a)->addr,
+                 &((const struct address *)b)->addr);
+}
+
+static void run_reset(void)
+{
+  size_t i;
+
+  for (i = 0; i < naddrs; i++) free(addrs[i].answer);
+  for (i = 0; i < nmods; i++) {
+    free(mods[i].path);
+    free(mods[i].build_id);
+    free(mods[i].file);
+    free(mods[i].addr_ix);
+  }
+  free(addrs);
+  free(mods);
+  addrs = NULL;
+  mods = NULL;
+  naddrs = addrs_cap = nmods = 0;
+}
+
+/* Sort and deduplicate addrs[], then answer each from the cache or from */
+/* addr2line.  *hits: answers from the cache; *unmapped: in no module.   */
+/* Returns 0, or 1 if an addr2line run failed (answers so far kept).     */
+static int run_resolve(const char *dump, const struct symbolize_opts *o,
+                       size_t *hits, size_t *unmapped)
+{
+  struct centry *cache = NULL;
+  size_t ncache = 0, j, m, n, running = 0, maxrun;
+  char *cache_path = NULL;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int failed = 0;
+
+  *hits = *unmapped = 0;
+  qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
+  for (j = 0, n = 0; j < naddrs; j++)
+    if (n == 0 || addrs[j].addr != addrs[n - 1].addr) addrs[n++] = addrs[j];
+  naddrs = n;
+
+  /* Files first (their extents refine the mapping), then the mapping. */
+  if (o->resolve)
+    for (m = 0; m < nmods; m++)
+      find_file(&mods[m], o->search, o->nsearch,
+                o->debug_dir ? o->debug_dir : "/usr/lib/debug");
+  if (o->use_cache && strcmp(dump, "-") != 0) {
+    cache_path = xrealloc(NULL, strlen(dump) + 9);
+    sprintf(cache_path, "%s.symbols", dump);
+    ncache = cache_load(cache_path, &cache);
+  }
+  for (j = 0; j < naddrs; j++) {
+    struct address *a = &addrs[j];
+    struct module *mo;
+
+    a->module = module_for(a->addr);
+    if (a->module < 0) {
+      (*unmapped)++;
+      continue;
+    }
+    mo = &mods[a->module];
+    if (ncache) {
+      struct centry key, *hit;
+
+      key.key = cache_key(mo);
+      key.off = a->addr - mo->base;
+      hit = bsearch(&key, cache, ncache, sizeof(*cache), centry_cmp);
+      if (hit) {
+        a->answer = xstrdup(hit->answer);
+        (*hits)++;
+        continue;
+      }
+    }
+    if (mo->file == NULL) continue;
+    if (mo->naddr == mo->cap) {
+      mo->cap = mo->cap ? mo->cap * 2 : 256;
+      mo->addr_ix = xrealloc(mo->addr_ix, mo->cap * sizeof(size_t));
+    }
+    mo->addr_ix[mo->naddr++] = j;
+  }
+  for (j = 0; j < ncache; j++) {
+    free((char *)cache[j].key);
+    free(cache[j].answer);
+  }
+  free(cache);
+  if (o->resolve && !o->quiet)
+    for (m = 0; m < nmods; m++)
+      if (mods[m].file == NULL && mods[m].path[0] != '\0') {
+        for (j = 0; j < naddrs; j++)
+          if (addrs[j].module == (int)m && addrs[j].answer == NULL) break;
+        if (j < naddrs)
+          warning("no binary or debug file for %s (build id %s); "
+                  "try --search-path", mods[m].path,
+                  mods[m].build_id[0] ? mods[m].build_id : "none");
+      }
+  if (!o->resolve) goto out;
+
+  /* One child per module with work, at most 2 * CPUs at a time. */
+  maxrun = ncpu > 0 ? (size_t)ncpu * 2 : 4;
+  fflush(stdout);
+  fflush(stderr);
+  for (m = 0; m < nmods; m++) {
+    struct module *mo = &mods[m];
+
+    if (mo->naddr == 0) continue;
+    while (running >= maxrun) {         /* reap the oldest running */
+      for (j = 0; j < m; j++)
+        if (mods[j].naddr && !mods[j].reaped) break;
+      waitpid(mods[j].pid, &mods[j].status, 0);
+      mods[j].reaped = 1;
+      running--;
+    }
+    mo->results = tmpfile();
+    if (mo->results == NULL) {
+      error("cannot create a temporary file: %s", strerror(errno));
+      mo->naddr = 0;
+      failed = 1;
+      continue;
+    }
+    mo->pid = fork();
+    if (mo->pid < 0) {
+      error("fork: %s", strerror(errno));
+      fclose(mo->results);
+      mo->naddr = 0;
+      failed = 1;
+      continue;
+    }
+    if (mo->pid == 0) {
+      u64 *offs = xrealloc(NULL, mo->naddr * sizeof(*offs));
+
+      for (j = 0; j < mo->naddr; j++)
+        offs[j] = addrs[mo->addr_ix[j]].addr - mo->base;
+      _exit(run_symbolizer(mo, offs, mo->naddr, mo->results));
+    }
+    running++;
+  }
+  for (m = 0; m < nmods; m++) {
+    struct module *mo = &mods[m];
+    char *line = NULL;
+    size_t lcap = 0;
+    ssize_t len;
+
+    if (mo->naddr == 0) continue;
+    if (!mo->reaped) waitpid(mo->pid, &mo->status, 0);
+    mo->reaped = 1;
+    if (!WIFEXITED(mo->status) || WEXITSTATUS(mo->status) != 0) failed = 1;
+    rewind(mo->results);
+    for (j = 0; j < mo->naddr
+                && (len = getline(&line, &lcap, mo->results)) > 0; j++) {
+      if (line[len - 1] == '\n') line[len - 1] = '\0';
+      addrs[mo->addr_ix[j]].answer = xstrdup(line);
+    }
+    free(line);
+    fclose(mo->results);
+  }
+
+  /* New answers into the cache (resolved functions only). */
+  if (cache_path != NULL) {
+    FILE *cf = NULL;
+
+    for (m = 0; m < nmods; m++) {
+      struct module *mo = &mods[m];
+
+      for (j = 0; j < mo->naddr; j++) {
+        const struct address *a = &addrs[mo->addr_ix[j]];
+
+        if (a->answer == NULL || strncmp(a->answer, "??\t", 3) == 0)
+          continue;
+        if (cf == NULL) {
+          cf = fopen(cache_path, "a");
+          if (cf == NULL) {
+            if (!o->quiet)
+              warning("cannot write the cache %s: %s", cache_path,
+                      strerror(errno));
+            goto out;
+          }
+          if (ftell(cf) == 0)
+            fputs("# gcacc symbolize cache: build-id (or path)\toffset\t"
+                  "function\tfile:line[\tfunction\tfile:line...]\n", cf);
+        }
+        fprintf(cf, "%s\t0x%llx\t%s\n", cache_key(mo),
+                a->addr - mo->base, a->answer);
+      }
+    }
+    if (cf != NULL && fclose(cf) != 0 && !o->quiet)
+      warning("cannot write the cache %s: %s", cache_path, strerror(errno));
+  }
+out:
+  free(cache_path);
+  return failed;
+}
+
+/* ---- the table handed out -------------------------------------------- */
+
+/* One distinct address, resolved: what frames point into.              */
+struct resolved {
+  u64 addr;
+  struct sym_frame f;
+};
+
+struct symtab_impl {
+  struct symtab pub;
+  struct sym_site *sites;
+  size_t nsites, cap;
+  u64 *frame_addrs;              /* every site's frames, back to back   */
+  size_t nframe_addrs, frame_cap;
+  struct resolved *res;          /* sorted by addr                      */
+  size_t nres;
+  struct sym_frame *frames;      /* per site frame, copies of res[].f   */
+  char **strings;                /* everything strdup'd, to free        */
+  size_t nstrings, str_cap;
+};
+
+static char *keep(struct symtab_impl *t, char *s)
+{
+  if (t->nstrings == t->str_cap) {
+    t->str_cap = t->str_cap ? t->str_cap * 2 : 256;
+    t->strings = xrealloc(t->strings, t->str_cap * sizeof(char *));
+  }
+  t->strings[t->nstrings++] = s;
+  return s;
+}
+
+static void add_site(struct symtab_impl *t, u64 id, const u64 *a, size_t n)
+{
+  struct sym_site *s;
+  size_t i;
+
+  if (t->nsites == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 256;
+    t->sites = xrealloc(t->sites, t->cap * sizeof(*t->sites));
+  }
+  if (t->nframe_addrs + n > t->frame_cap) {
+    t->frame_cap = (t->nframe_addrs + n) * 2 + 1024;
+    t->frame_addrs = xrealloc(t->frame_addrs,
+                              t->frame_cap * sizeof(u64));
+  }
+  s = &t->sites[t->nsites++];
+  s->id = id;
+  s->nframes = n;
+  /* frames: an index into frame_addrs until finish() makes it a pointer */
+  s->frames = (const struct sym_frame *)(uintptr_t)t->nframe_addrs;
+  for (i = 0; i < n; i++) {
+    t->frame_addrs[t->nframe_addrs++] = a[i];
+    add_addr(a[i]);
+  }
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+  return u64_cmp(&((const struct sym_site *)a)->id,
+                 &((const struct sym_site *)b)->id);
+}
+
+static int res_cmp(const void *a, const void *b)
+{
+  return u64_cmp(&((const struct resolved *)a)->addr,
+                 &((const struct resolved *)b)->addr);
+}
+
+/* Split "f\tfile:line\tf\tfile:line" into the frame's arrays.           */
+static void parse_answer(struct symtab_impl *t, struct sym_frame *f,
+                         const char *ans)
+{
+  char *s = keep(t, xstrdup(ans)), *p = s, *tab;
+  size_t cap = 0, n = 0;
+  const char **funcs = NULL, **lines = NULL;
+
+  while (p != NULL && *p != '\0') {
+    char *fn = p, *fl;
+
+    tab = strchr(p, '\t');
+    if (tab) *tab = '\0';
+    fl = tab ? tab + 1 : NULL;
+    p = NULL;
+    if (fl) {
+      tab = strchr(fl, '\t');
+      if (tab) {
+        *tab = '\0';
+        p = tab + 1;
+      }
+    }
+    if (n == 0 && strcmp(fn, "??") == 0) break;     /* unresolved */
+    if (n == cap) {
+      cap = cap ? cap * 2 : 4;
+      funcs = xrealloc(funcs, cap * sizeof(char *));
+      lines = xrealloc(lines, cap * sizeof(char *));
+    }
+    funcs[n] = fn;
+    lines[n] = fl ? fl : "??:0";
+    n++;
+  }
+  if (n == 0) {
+    free(funcs);
+    free(lines);
+    return;
+  }
+  keep(t, (char *)funcs);
+  keep(t, (char *)lines);
+  f->nfuncs = n;
+  f->funcs = funcs;
+  f->lines = lines;
+}
+
+/* Copy the run's answers into t and point every site's frames at them. */
+static void finish(struct symtab_impl *t, size_t hits, size_t unmapped)
+{
+  size_t i, j, k = 0;
+
+  t->res = xrealloc(NULL, (naddrs ? naddrs : 1) * sizeof(*t->res));
+  t->nres = naddrs;
+  for (i = 0; i < naddrs; i++) {
+    struct resolved *r = &t->res[i];
+    const struct address *a = &addrs[i];
+
+    memset(r, 0, sizeof(*r));
+    r->addr = a->addr;
+    r->f.addr = a->addr;
+    if (a->module >= 0) {
+      r->f.module = keep(t, xstrdup(module_name(&mods[a->module])));
+      r->f.offset = a->addr - mods[a->module].base;
+    } else {
+      r->f.module = "?";
+      r->f.offset = a->addr;
+    }
+    if (a->answer) parse_answer(t, &r->f, a->answer);
+    if (r->f.nfuncs) t->pub.resolved++;
+    else t->pub.unresolved++;
+  }
+  t->frames = xrealloc(NULL, (t->nframe_addrs ? t->nframe_addrs : 1)
+                               * sizeof(*t->frames));
+  for (i = 0; i < t->nframe_addrs; i++) {
+    struct resolved key, *hit;
+
+    key.addr = t->frame_addrs[i];
+    hit = bsearch(&key, t->res, t->nres, sizeof(*t->res), res_cmp);
+    if (hit) {
+      t->frames[i] = hit->f;
+    } else {                            /* cannot happen */
+      memset(&t->frames[i], 0, sizeof(t->frames[i]));
+      t->frames[i].addr = key.addr;
+      t->frames[i].module = "?";
+      t->frames[i].offset = key.addr;
+    }
+  }
+  for (i = 0; i < t->nsites; i++)
+    t->sites[i].frames = t->frames + (uintptr_t)t->sites[i].frames;
+  /* Sorted by id; a redefinition (none expected) keeps the first. */
+  qsort(t->sites, t->nsites, sizeof(*t->sites), site_cmp);
+  for (i = 0, j = 0; i < t->nsites; i = k) {
+    for (k = i + 1; k < t->nsites && t->sites[k].id == t->sites[i].id; k++)
+      ;
+    t->sites[j++] = t->sites[i];
+  }
+  t->nsites = j;
+  t->pub.sites = t->sites;
+  t->pub.nsites = t->nsites;
+  t->pub.from_cache = hits;
+  t->pub.unmapped = unmapped;
+}
+
+static void header_settings(struct symtab_impl *t, const json_t *header)
+{
+  const json_t *cfg = json_object_get(header, "config");
+  const char *mode = json_string_value(json_object_get(cfg, "stacks"));
+  const json_t *b = json_object_get(cfg, "stacks_sample_bytes");
+
+  t->pub.stacks_known = mode != NULL;
+  t->pub.sample = mode != NULL && strcmp(mode, "sample") == 0;
+  if (t->pub.sample && json_is_integer(b) && json_integer_value(b) > 0)
+    t->pub.sample_bytes = (u64)json_integer_value(b);
+  else
+    t->pub.sample = 0;
+}
+
+void symbolize_opts_init(struct symbolize_opts *o)
+{
+  memset(o, 0, sizeof(*o));
+  o->debug_dir = "/usr/lib/debug";
+  o->use_cache = 1;
+  o->resolve = 1;
+}
+
+static struct symtab_impl *impl_new(void)
+{
+  struct symtab_impl *t = xrealloc(NULL, sizeof(*t));
+
+  memset(t, 0, sizeof(*t));
+  return t;
+}
+
+/* Read the header and, if sites, every record's "sites" into t.       */
+static int read_dump(const char *dump, struct symtab_impl *t, int sites,
+                     int quiet)
+{
+  struct dump_reader *d;
+  const char *err = NULL;
+  json_t *v, *header = NULL;
+  enum dump_status st;
+
+  d = dump_open(dump, &err);
+  if (d == NULL) return error("%s", err);
+  while ((st = dump_next(d, &v)) == DUMP_RECORD) {
+    const json_t *defs, *def;
+    size_t i;
+
+    if (header == NULL) {
+      header = v;
+      if (!sites) break;
+      continue;
+    }
+    defs = json_object_get(v, "sites");
+    json_array_foreach(defs, i, def) {
+      size_t n = json_array_size(def), k, m = 0;
+      u64 stack[256], *a = stack;
+
+      if (n == 0 || !json_is_integer(json_array_get(def, 0))) continue;
+      if (n - 1 > sizeof(stack) / sizeof(stack[0]))
+        a = xrealloc(NULL, (n - 1) * sizeof(u64));
+      for (k = 1; k < n; k++) {
+        const json_t *e = json_array_get(def, k);
+        u64 x;
+
+        if (json_is_string(e) && parse_addr(json_string_value(e), &x))
+          a[m++] = x;
+        else if (json_is_integer(e))
+          a[m++] = (u64)json_integer_value(e);
+      }
+      add_site(t, (u64)json_integer_value(json_array_get(def, 0)), a, m);
+      if (a != stack) free(a);
+    }
+    json_decref(v);
+  }
+  if (header == NULL) {
+    error("%s: %s", dump, st == DUMP_END ? "empty dump" : dump_error(d));
+    dump_close(d);
+    return -1;
+  }
+  if (sites && !quiet && (st == DUMP_ERROR || st == DUMP_TRUNCATED))
+    warning("%s", dump_error(d));
+  dump_close(d);
+  load_modules(header);
+  header_settings(t, header);
+  json_decref(header);
+  return 0;
+}
+
+static int run(const char *dump, const struct symbolize_opts *opts,
+               struct symtab_impl *t, int sites, const u64 *a, size_t n,
+               struct symtab **out)
+{
+  struct symbolize_opts dflt;
+  size_t hits = 0, unmapped = 0;
+  int rc = 0;
+
+  if (opts == NULL) {
+    symbolize_opts_init(&dflt);
+    opts = &dflt;
+  }
+  run_reset();
+  sym_quiet = opts->quiet;
+  *out = &t->pub;
+  if (!sites) add_site(t, 0, a, n);
+  if (read_dump(dump, t, sites, opts->quiet) != 0) {
+    rc = -1;
+    naddrs = 0;
+  } else {
+    if (nmods == 0 && naddrs > 0 && !opts->quiet)
+      warning("%s: the header lists no modules", dump);
+    t->pub.failed = run_resolve(dump, opts, &hits, &unmapped);
+  }
+  finish(t, hits, unmapped);
+  run_reset();
+  return rc;
+}
+
+int symbolize_dump_sites(const char *dump, const struct symbolize_opts *o,
+                         struct symtab **out)
+{
+  return run(dump, o, impl_new(), 1, NULL, 0, out);
+}
+
+int symbolize_addrs(const char *dump, const unsigned long long *a,
+                    size_t n, const struct symbolize_opts *o,
+                    struct symtab **out)
+{
+  return run(dump, o, impl_new(), 0, a, n, out);
+}
+
+const struct sym_site *symtab_site(const struct symtab *t,
+                                   unsigned long long id)
+{
+  struct sym_site key;
+
+  if (t == NULL || t->nsites == 0) return NULL;
+  key.id = id;
+  return bsearch(&key, t->sites, t->nsites, sizeof(*t->sites), site_cmp);
+}
+
+void symtab_free(struct symtab *pub)
+{
+  struct symtab_impl *t = (struct symtab_impl *)pub;
+  size_t i;
+
+  if (t == NULL) return;
+  for (i = 0; i < t->nstrings; i++) free(t->strings[i]);
+  free(t->strings);
+  free(t->sites);
+  free(t->frame_addrs);
+  free(t->res);
+  free(t->frames);
+  free(t);
+}
+
+const char *sym_frame_label(const struct sym_frame *f, char *buf,
+                            size_t bufsz)
+{
+  if (f->nfuncs > 0) return f->funcs[0];
+  snprintf(buf, bufsz, "%s+0x%llx", f->module ? f->module : "?",
+           f->offset);
+  return buf;
+}
+
+char *sym_site_stack(const struct sym_site *s, const char *sep,
+                     int outermost_first, int inlines)
+{
+  size_t len = 0, cap = 256, i, k, seplen = strlen(sep);
+  char *out = xrealloc(NULL, cap), buf[96];
+
+  out[0] = '\0';
+  if (s == NULL || s->nframes == 0) {
+    free(out);
+    return xstrdup("[unknown]");
+  }
+  for (i = 0; i < s->nframes; i++) {
+    const struct sym_frame *f
+      = &s->frames[outermost_first ? s->nframes - 1 - i : i];
+    size_t nl = inlines && f->nfuncs > 1 ? f->nfuncs : 1;
+
+    for (k = 0; k < nl; k++) {
+      const char *l;
+      size_t ll;
+
+      if (nl == 1) l = sym_frame_label(f, buf, sizeof(buf));
+      else l = f->funcs[outermost_first ? nl - 1 - k : k];
+      ll = strlen(l);
+      if (len + ll + seplen + 1 > cap) {
+        cap = (len + ll + seplen + 1) * 2;
+        out = xrealloc(out, cap);
+      }
+      if (len) {
+        memcpy(out + len, sep, seplen);
+        len += seplen;
+      }
+      memcpy(out + len, l, ll);
+      len += ll;
+      out[len] = '\0';
+    }
+  }
+  return out;
+}
+
+double symtab_weight(const struct symtab *t, unsigned long long s)
+{
+  double b;
+
+  if (t == NULL || !t->sample || t->sample_bytes == 0 || s == 0)
+    return (double)s;
+  b = (double)t->sample_bytes;
+  return (double)s / -expm1(-(double)s / b);
+}
+
+double symtab_scale_bytes(const struct symtab *t, unsigned long long objs,
+                          unsigned long long bytes)
+{
+  if (t == NULL || !t->sample || objs == 0) return (double)bytes;
+  return (double)objs * symtab_weight(t, bytes / objs);
+}

@@ -1,0 +1,426 @@
+/*
+ * tables.c: the type and callsite tables of a dump (see tables.h).
+ *
+ * The rebuild rule (docs/dump-format.md, "Types, callsites and ages"):
+ * start empty; at each census collection, every row present replaces its
+ * group's live and age columns (absent groups keep theirs) and adds its
+ * alloc and freed deltas to the group's totals.  Sampling ("Sampling"):
+ * in sample mode a sampled object of s bytes stands for
+ * w(s) = s / (1 - exp(-s / B)) bytes; site rows carry sums, so the reader
+ * scales a row by w(s)/s at its mean object size s = bytes / objs.  The
+ * reader has no libm: exp is computed here.
+ */
+
+#include "tables.h"
+#include "gcacc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup_(const char *s)
+{
+  char *d = malloc(strlen(s) + 1);
+
+  if (d == NULL) abort();
+  return strcpy(d, s);
+}
+
+static int parse_hex(const char *s, u64 *out)
+{
+  char *end;
+
+  if (s == NULL) return 0;
+  errno = 0;
+  *out = strtoull(s, &end, 0);
+  return errno == 0 && end != s && *end == '\0';
+}
+
+void tables_init(struct tables *t)
+{
+  memset(t, 0, sizeof(*t));
+  t->types = keymap_new(sizeof(struct group));
+  t->sites = keymap_new(sizeof(struct group));
+  t->pairs = keymap_new(2 * sizeof(u64));
+}
+
+void tables_free(struct tables *t)
+{
+  size_t i;
+
+  for (i = 0; i < keymap_count(t->types); i++)
+    free(((struct group *)keymap_at(t->types, i, NULL))->name);
+  for (i = 0; i < keymap_count(t->sites); i++)
+    free(((struct group *)keymap_at(t->sites, i, NULL))->frames);
+  keymap_free(t->types);
+  keymap_free(t->sites);
+  keymap_free(t->pairs);
+  for (i = 0; i < t->nmods; i++) {
+    free(t->mods[i].name);
+    free(t->mods[i].key);
+  }
+  free(t->mods);
+  for (i = 0; i < t->nsyms; i++) {
+    free(t->syms[i].key);
+    free(t->syms[i].func);
+  }
+  free(t->syms);
+  memset(t, 0, sizeof(*t));
+}
+
+static int mod_cmp(const void *a, const void *b)
+{
+  const struct tables_module *x = a, *y = b;
+
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+void tables_header(struct tables *t, const json_t *header)
+{
+  const json_t *c, *m;
+  const char *mode;
+  size_t i;
+
+  if (header == NULL || t->header == header) return;
+  t->header = header;
+  c = json_object_get(header, "config");
+  mode = json_string_value(json_object_get(c, "stacks"));
+  if (mode != NULL && strcmp(mode, "sample") == 0) {
+    u64 b = header_config(header, "stacks_sample_bytes", 0);
+
+    if (b == 0)
+      warning("the header says stacks=sample without stacks_sample_bytes: "
+              "callsite figures are not scaled (read as stacks=all)");
+    else {
+      t->sample = 1;
+      t->sample_bytes = (double)b;
+    }
+  }
+  json_array_foreach(json_object_get(header, "modules"), i, m) {
+    const char *path = json_string_value(json_object_get(m, "path"));
+    const char *bid = json_string_value(json_object_get(m, "build_id"));
+    const json_t *b = json_object_get(m, "base");
+    const char *bn;
+    u64 base;
+
+    if (json_is_string(b)) {
+      if (!parse_hex(json_string_value(b), &base)) continue;
+    } else if (json_is_integer(b)) {
+      base = (u64)json_integer_value(b);
+    } else {
+      continue;
+    }
+    if (path == NULL) path = "";
+    bn = strrchr(path, '/');
+    t->mods = realloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
+    if (t->mods == NULL) abort();
+    t->mods[t->nmods].base = base;
+    t->mods[t->nmods].name = xstrdup_(bn ? bn + 1 : path[0] ? path : "?");
+    /* The symbol cache's key (cmd_symbolize.c): build id, else path.    */
+    t->mods[t->nmods].key = xstrdup_(bid != NULL && bid[0] ? bid : path);
+    t->nmods++;
+  }
+  if (t->nmods) qsort(t->mods, t->nmods, sizeof(*t->mods), mod_cmp);
+}
+
+/* "types" and "sites" definitions of any record.                        */
+static void apply_defs(struct tables *t, const json_t *j)
+{
+  const json_t *row, *e;
+  size_t i, k;
+
+  json_array_foreach(json_object_get(j, "types"), i, row) {
+    struct group *g = keymap_get(t->types, jrow(row, 0), 1);
+    const char *name = json_string_value(json_array_get(row, 2));
+    u64 cookie = 0;
+
+    parse_hex(json_string_value(json_array_get(row, 1)), &cookie);
+    g->cookie = cookie;
+    free(g->name);
+    g->name = xstrdup_(name != NULL ? name : "?");
+    g->defined = 1;
+  }
+  json_array_foreach(json_object_get(j, "sites"), i, row) {
+    struct group *g = keymap_get(t->sites, jrow(row, 0), 1);
+    size_t n = json_array_size(row);
+
+    free(g->frames);
+    g->frames = malloc((n ? n : 1) * sizeof(u64));
+    if (g->frames == NULL) abort();
+    g->nframes = 0;
+    for (k = 1; k < n; k++) {
+      u64 a;
+
+      e = json_array_get(row, k);
+      if (json_is_integer(e)) g->frames[g->nframes++] = jrow(row, k);
+      else if (parse_hex(json_string_value(e), &a)) g->frames[g->nframes++] = a;
+    }
+    g->defined = 1;
+  }
+}
+
+static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
+                       int site)
+{
+  const json_t *row;
+  size_t i;
+  int b;
+
+  json_array_foreach(rows, i, row) {
+    u64 id = jrow(row, TR_ID);
+    struct group *g = keymap_get(m, id, 1);
+
+    if (site ? id >= 2 : id != 0) {
+      if (site) t->has_site_rows = 1;
+      else t->has_type_rows = 1;
+    }
+    g->live_objs = jrow(row, TR_LIVE_OBJS);
+    g->live_bytes = jrow(row, TR_LIVE_BYTES);
+    for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] = jrow(row, TR_AGE0 + b);
+    g->d_alloc_objs = jrow(row, TR_ALLOC_OBJS);
+    g->d_alloc_bytes = jrow(row, TR_ALLOC_BYTES);
+    g->d_freed_objs = jrow(row, TR_FREED_OBJS);
+    g->d_freed_bytes = jrow(row, TR_FREED_BYTES);
+    g->d_rec = t->census;
+    g->alloc_objs += g->d_alloc_objs;
+    g->alloc_bytes += g->d_alloc_bytes;
+    g->freed_objs += g->d_freed_objs;
+    g->freed_bytes += g->d_freed_bytes;
+    if (g->live_objs > g->max_live_objs) g->max_live_objs = g->live_objs;
+    if (g->live_bytes > g->max_live_bytes) g->max_live_bytes = g->live_bytes;
+  }
+}
+
+void tables_record(struct tables *t, const struct rec *r)
+{
+  u64 acc = jnum(r->json, "acc_memory_bytes");
+
+  apply_defs(t, r->json);
+  if (acc > t->acc_peak) {
+    t->acc_peak = acc;
+    t->acc_peak_heap = r->heap_bytes;
+  }
+  if (!r->collection || !r->census) return;
+  t->census++;
+  apply_rows(t, t->types, json_object_get(r->json, "type_rows"), 0);
+  apply_rows(t, t->sites, json_object_get(r->json, "site_rows"), 1);
+}
+
+void tables_frame(struct tables *t, const json_t *f)
+{
+  const json_t *row;
+  size_t i;
+
+  apply_defs(t, f);
+  t->frames++;
+  json_array_foreach(json_object_get(f, "rows"), i, row) {
+    u64 ty = jrow(row, 0), si = jrow(row, 1);
+    u64 objs = jrow(row, 2), bytes = jrow(row, 3);
+    u64 *p = keymap_get(t->pairs, ty << 32 | (si & 0xffffffffULL), 1);
+    struct group *g;
+
+    p[0] += objs;
+    p[1] += bytes;
+    t->frame_objs += objs;
+    t->frame_bytes += bytes;
+    g = keymap_get(t->types, ty, 1);
+    g->frame_objs += objs;
+    g->frame_bytes += bytes;
+    g = keymap_get(t->sites, si, 1);
+    g->frame_objs += objs;
+    g->frame_bytes += bytes;
+  }
+  t->lost_objs += jnum(f, "lost_objs");
+  t->lost_bytes += jnum(f, "lost_bytes");
+}
+
+/* exp(-x) for x >= 0, without libm: range reduction by halving, a      */
+/* Taylor series, then squaring back.                                   */
+static double exp_neg(double x)
+{
+  double term = 1, sum = 1;
+  int halvings = 0, k;
+
+  if (x > 700) return 0;
+  while (x > 0.5) {
+    x /= 2;
+    halvings++;
+  }
+  for (k = 1; k < 20; k++) {
+    term *= -x / k;
+    sum += term;
+  }
+  while (halvings-- > 0) sum *= sum;
+  return sum;
+}
+
+u64 tables_scale(const struct tables *t, int site, u64 objs, u64 bytes,
+                 u64 value)
+{
+  double s, p;
+
+  if (!site || !t->sample || objs == 0 || bytes == 0) return value;
+  s = (double)bytes / (double)objs;
+  p = 1 - exp_neg(s / t->sample_bytes);
+  if (!(p > 0)) return value;
+  return (u64)((double)value / p + 0.5);        /* value * w(s) / s     */
+}
+
+u64 tables_old_objs(const struct group *g)
+{
+  u64 n = 0;
+  int b;
+
+  for (b = TABLES_OLD_BIN; b < TABLES_AGE_BINS; b++) n += g->age[b];
+  return n;
+}
+
+const char *tables_type_label(const struct tables *t, u64 id, char *buf,
+                              size_t sz)
+{
+  const struct group *g = keymap_get(t->types, id, 0);
+
+  if (id == 0) snprintf(buf, sz, "(no type)");
+  else if (g == NULL || g->name == NULL) snprintf(buf, sz, "type %llu", id);
+  else snprintf(buf, sz, "%s", g->name);
+  return buf;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+  const struct tables_sym *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+
+  if (c) return c;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static const struct tables_module *module_of(const struct tables *t, u64 a)
+{
+  size_t lo = 0, hi = t->nmods;
+
+  while (lo < hi) {                     /* the last base <= a */
+    size_t mid = (lo + hi) / 2;
+
+    if (t->mods[mid].base <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? &t->mods[lo - 1] : NULL;
+}
+
+const char *tables_addr_label(const struct tables *t, u64 addr, char *buf,
+                              size_t sz)
+{
+  const struct tables_module *mo = module_of(t, addr);
+
+  if (mo == NULL) {
+    snprintf(buf, sz, "0x%llx", addr);
+    return buf;
+  }
+  if (t->nsyms) {
+    struct tables_sym key, *hit;
+
+    key.key = mo->key;
+    key.off = addr - mo->base;
+    hit = bsearch(&key, t->syms, t->nsyms, sizeof(*t->syms), sym_cmp);
+    if (hit != NULL) {
+      snprintf(buf, sz, "%s", hit->func);
+      return buf;
+    }
+  }
+  snprintf(buf, sz, "%s+0x%llx", mo->name, addr - mo->base);
+  return buf;
+}
+
+const char *tables_site_label(const struct tables *t, u64 id,
+                              unsigned max_frames, char *buf, size_t sz)
+{
+  const struct group *g = keymap_get(t->sites, id, 0);
+  size_t used = 0;
+  unsigned k, n;
+
+  if (id == 0) snprintf(buf, sz, "(no stack)");
+  else if (id == 1) snprintf(buf, sz, "(not sampled)");
+  else if (g == NULL || !g->defined) snprintf(buf, sz, "site %llu", id);
+  else if (g->nframes == 0) snprintf(buf, sz, "(stack unknown)");
+  else {
+    n = max_frames && max_frames < g->nframes ? max_frames : g->nframes;
+    buf[0] = '\0';
+    for (k = 0; k < n && used + 1 < sz; k++) {
+      char a[256];
+
+      tables_addr_label(t, g->frames[k], a, sizeof(a));
+      used += (size_t)snprintf(buf + used, sz - used, "%s%s",
+                               k ? " < " : "", a);
+      if (used >= sz) used = sz - 1;
+    }
+    if (n < g->nframes && used + 1 < sz)
+      snprintf(buf + used, sz - used, " < ...");
+  }
+  return buf;
+}
+
+size_t tables_load_symbols(struct tables *t, const char *dump)
+{
+  char *path, *line = NULL;
+  size_t lcap = 0, cap = t->nsyms;
+  ssize_t len;
+  FILE *f;
+
+  if (dump == NULL || strcmp(dump, "-") == 0) return 0;
+  path = malloc(strlen(dump) + 9);
+  if (path == NULL) abort();
+  sprintf(path, "%s.symbols", dump);
+  f = fopen(path, "r");
+  free(path);
+  if (f == NULL) return 0;
+  /* cmd_symbolize.c's format: key \t offset \t function \t file:line    */
+  /* [\t function \t file:line ...] (inlined frames after the first).   */
+  while ((len = getline(&line, &lcap, f)) > 0) {
+    char *t1, *t2, *t3;
+    u64 off;
+
+    if (line[len - 1] == '\n') line[--len] = '\0';
+    if (line[0] == '#') continue;
+    if ((t1 = strchr(line, '\t')) == NULL) continue;
+    if ((t2 = strchr(t1 + 1, '\t')) == NULL) continue;
+    *t1 = *t2 = '\0';
+    if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
+    if (!parse_hex(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
+    if (t->nsyms == cap) {
+      cap = cap ? 2 * cap : 256;
+      t->syms = realloc(t->syms, cap * sizeof(*t->syms));
+      if (t->syms == NULL) abort();
+    }
+    t->syms[t->nsyms].key = xstrdup_(line);
+    t->syms[t->nsyms].off = off;
+    t->syms[t->nsyms].func = xstrdup_(t2 + 1);
+    t->nsyms++;
+  }
+  free(line);
+  fclose(f);
+  if (t->nsyms) qsort(t->syms, t->nsyms, sizeof(*t->syms), sym_cmp);
+  return t->nsyms;
+}
+
+void tables_capture(const struct tables *t, int site, struct tables_view *v)
+{
+  const struct keymap *m = site ? t->sites : t->types;
+  size_t i;
+
+  tables_view_free(v);
+  v->n = keymap_count(m);
+  v->ids = malloc((v->n ? v->n : 1) * sizeof(*v->ids));
+  v->g = malloc((v->n ? v->n : 1) * sizeof(*v->g));
+  if (v->ids == NULL || v->g == NULL) abort();
+  for (i = 0; i < v->n; i++)
+    v->g[i] = *(const struct group *)keymap_at(m, i, &v->ids[i]);
+  v->census = t->census;
+}
+
+void tables_view_free(struct tables_view *v)
+{
+  free(v->ids);
+  free(v->g);
+  memset(v, 0, sizeof(*v));
+}
