@@ -4,16 +4,9 @@
 # first with the expected change, and --threshold exits 1 below the
 # change and 0 above it (bytes and percent).
 set -u
-GCACC=./tools/gcacc/gcacc
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=./tests/cli/fragload
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-  d=$1; shift
-  if "$@"; then :; else echo "FAIL: $d"; fail=1; fi
-}
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
+need jq
 
 GC_ACC_DUMP=$tmp/a.gz $LOAD a > /dev/null || { echo "fragload a failed"; exit 1; }
 GC_ACC_DUMP=$tmp/b.gz $LOAD b > "$tmp/expect" || { echo "fragload b failed"; exit 1; }
@@ -54,4 +47,4 @@ $GCACC diff --threshold 5000% "$tmp/a.gz" "$tmp/b.gz" > /dev/null
 check "5000% of a's live exits 0" test $? -eq 0
 $GCACC diff --threshold 1k "$tmp/a.gz" "$tmp/a.gz" > /dev/null
 check "a dump against itself exits 0" test $? -eq 0
-exit $fail
+finish -q

@@ -4,16 +4,9 @@
 # `stack value` shape and add up to the live bytes, CSV has a header and
 # one line per row of the dump.
 set -u
-GCACC=./tools/gcacc/gcacc
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=./tests/cli/fragload
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-  d=$1; shift
-  if "$@"; then :; else echo "FAIL: $d"; fail=1; fi
-}
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
+need jq
 
 GC_ACC_DUMP=$tmp/f.gz $LOAD frag > /dev/null || { echo "fragload failed"; exit 1; }
 GC_ACC_DUMP=$tmp/b.gz $LOAD b > /dev/null || { echo "fragload b failed"; exit 1; }
@@ -75,4 +68,4 @@ for t in classes grows freelists; do
 done
 check "csv grows has the forced growth" test "$(awk -F, \
   'NR > 1 && $4 > 0 && $6 >= $4 && $7 < $4' "$tmp/grows.csv" | wc -l)" -ge 1
-exit $fail
+finish -q

@@ -4,16 +4,9 @@
 # growth forced by a request larger than the largest free block is listed
 # with free_bytes >= req_bytes, and table and JSON give the same numbers.
 set -u
-GCACC=./tools/gcacc/gcacc
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=./tests/cli/fragload
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {       # check DESCRIPTION COMMAND...
-  d=$1; shift
-  if "$@"; then :; else echo "FAIL: $d"; fail=1; fi
-}
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
+need jq
 
 GC_ACC_DUMP=$tmp/f.gz $LOAD frag > "$tmp/expect" || { echo "fragload failed"; exit 1; }
 val() { sed -n "s/^$1 //p" "$tmp/expect"; }
@@ -69,4 +62,4 @@ tb=$($GCACC frag --at "$after" "$tmp/f.gz" |
   awk '$1 == "'"$after"'" && $2 == 16 { print $6 }')
 check "table shows the JSON's block count ($tb = $b1)" test "$tb" = "$b1"
 check "table lists the growth" grep -q "^Growths although" "$tmp/table"
-exit $fail
+finish -q

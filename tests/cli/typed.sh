@@ -7,18 +7,10 @@
 # first; `export --folded` has hoard_widgets' stack with the live bytes
 # the dump's site rows give.
 set -u
-: "${srcdir:=.}"
-GCACC=./tools/gcacc/gcacc
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=./tests/cli/typedload
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-  d=$1; shift
-  if "$@"; then :; else echo "FAIL: $d"; fail=1; fi
-}
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
-command -v addr2line >/dev/null || { echo "SKIP: no addr2line"; exit 77; }
+need jq
+need addr2line
 
 GC_ACC_DUMP=$tmp/a.gz $LOAD a > /dev/null || { echo "typedload a failed"; exit 1; }
 GC_ACC_DUMP=$tmp/b.gz $LOAD b > "$tmp/expect" || { echo "typedload b failed"; exit 1; }
@@ -90,4 +82,4 @@ check "threshold below the change exits 1" test $? -eq 1
 check "threshold names the callsite or type" grep -q "$fn\|type $ty" "$tmp/err"
 $GCACC diff --threshold 1k "$tmp/b.gz" "$tmp/b.gz" > /dev/null
 check "a dump against itself exits 0" test $? -eq 0
-exit $fail
+finish -q

@@ -1,20 +1,13 @@
-# workload_lib.sh: sourced by tests/cli/timeline.sh, top.sh and leaks.sh.
-# Runs tests/cli/workload (from the build directory, the cwd of `make
-# check`) into a temporary directory and gives the scripts small checks
-# that count failures; `finish` prints the count and exits with it.
-GCACC=${GCACC_BIN:-./tools/gcacc/gcacc}     # GCACC_BIN: try another build
+# workload_lib.sh: sourced by tests/cli/timeline.sh, top.sh, leaks.sh and
+# types.sh.  On top of cli_lib.sh (GCACC, $tmp, counted checks, `finish`):
+# runs tests/cli/workload (from the build directory, the cwd of `make
+# check`) into $tmp, and more checks.
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
 WORKLOAD=./tests/cli/workload
-command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
+need jq "jq not installed"
 for p in "$GCACC" "$WORKLOAD"; do
   [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n_checks=0
-n_failed=0
-
-fail() { n_failed=$((n_failed + 1)); echo "FAIL: $*"; }
-ok() { n_checks=$((n_checks + 1)); }
 
 # check_eq WHAT GOT EXPECTED
 check_eq() {
@@ -81,9 +74,4 @@ check_width() {
   ok
   w=$(awk '{ if (length > m) m = length } END { print m + 0 }' "$2")
   [ "$w" -le 80 ] || { fail "$1: a line of $w columns"; cat "$2"; }
-}
-finish() {
-  echo "$(basename "$0"): $n_checks checks, $n_failed failed"
-  [ "$n_failed" -eq 0 ]
-  exit $?
 }

@@ -431,10 +431,6 @@ int cmd_diff(int argc, char **argv)
   for (i = 1; i < argc; i++) {
     int r;
 
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(diff_usage, stdout);
-      return EXIT_OK;
-    }
     if (strcmp(argv[i], "--symbolize") == 0) {
       resolve = 1;
       continue;
@@ -476,11 +472,9 @@ int cmd_diff(int argc, char **argv)
       }
       continue;
     }
-    r = common_opt(&o, argc, argv, &i);
-    if (r < 0) return EXIT_USAGE;
-    if (r > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return usage_error("unknown option '%s'", argv[i]);
+    r = view_arg(&o, diff_usage, argc, argv, &i);
+    if (r == ARG_TAKEN) continue;
+    if (r != ARG_OPERAND) return r;
     if (npaths == 2) return usage_error("two dumps, not more");
     path[npaths++] = argv[i];
   }

@@ -395,10 +395,6 @@ int cmd_export(int argc, char **argv)
     int c;
     const char *a = argv[i];
 
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(export_usage, stdout);
-      return EXIT_OK;
-    }
     if (strcmp(a, "--folded") == 0 || strcmp(a, "--chrome-trace") == 0
         || strcmp(a, "--csv") == 0) {
       enum mode m = a[2] == 'f' ? M_FOLDED : a[3] == 'h' ? M_TRACE : M_CSV;
@@ -433,11 +429,9 @@ int cmd_export(int argc, char **argv)
     if (strcmp(a, "--json") == 0)
       return usage_error("--json does not apply: choose --folded, "
                          "--chrome-trace or --csv <table>");
-    c = common_opt(&o, argc, argv, &i);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
-    if (a[0] == '-' && a[1] != '\0')
-      return usage_error("unknown option '%s'", a);
+    c = view_arg(&o, export_usage, argc, argv, &i);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (path != NULL) return usage_error("one dump at a time");
     path = a;
   }

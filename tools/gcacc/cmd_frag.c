@@ -292,11 +292,6 @@ int cmd_frag(int argc, char **argv)
   for (i = 1; i < argc; i++) {
     int c;
 
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(frag_usage, stdout);
-      free(f);
-      return EXIT_OK;
-    }
     if (strcmp(argv[i], "--at") == 0 || strcmp(argv[i], "--top") == 0) {
       char *end;
       unsigned long long v;
@@ -320,13 +315,9 @@ int cmd_frag(int argc, char **argv)
       i++;
       continue;
     }
-    c = common_opt(&o, argc, argv, &i);
-    if (c < 0) { free(f); return EXIT_USAGE; }
-    if (c > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      free(f);
-      return usage_error("unknown option '%s'", argv[i]);
-    }
+    c = view_arg(&o, frag_usage, argc, argv, &i);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) { free(f); return c; }
     if (path != NULL) { free(f); return usage_error("one dump at a time"); }
     path = argv[i];
   }

@@ -306,13 +306,6 @@ int cmd_leaks(int argc, char **argv)
   for (a = 1; a < argc; a++) {
     int c;
 
-    if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-      fputs(leaks_usage, stdout);
-      return EXIT_OK;
-    }
-    c = common_opt(&o, argc, argv, &a);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
     if (strcmp(argv[a], "--min-collections") == 0) {
       char *end;
 
@@ -326,8 +319,9 @@ int cmd_leaks(int argc, char **argv)
                            "not '%s'", argv[a]);
       continue;
     }
-    if (argv[a][0] == '-' && argv[a][1] != '\0')
-      return usage_error("unknown option '%s'", argv[a]);
+    c = view_arg(&o, leaks_usage, argc, argv, &a);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (path != NULL) return usage_error("one dump at a time");
     path = argv[a];
   }

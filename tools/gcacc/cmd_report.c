@@ -405,15 +405,14 @@ static void page_title(FILE *f, const struct report *a, const char *tag)
 }
 
 /* One summary row: id, label, then each dump's value. */
-enum sval { SV_INT, SV_BYTES, SV_NS, SV_RATIO, SV_PCT };
 
 static void sum_row(FILE *f, const char *id, const char *label,
-                    enum sval type, double va, const double *vb)
+                    enum emit_type type, double va, const double *vb)
 {
   int k;
 
   fprintf(f, "<tr id=\"s-%s\"", id);
-  if (type == SV_RATIO || type == SV_PCT) {
+  if (type == COL_RATIO || type == COL_PCT) {
     fprintf(f, " data-a=\"%.6f\"", va);
     if (vb) fprintf(f, " data-b=\"%.6f\"", *vb);
   } else {
@@ -426,11 +425,11 @@ static void sum_row(FILE *f, const char *id, const char *label,
     char buf[32];
 
     switch (type) {
-    case SV_INT: fprintf(f, "<td>%.0f</td>", v); break;
-    case SV_BYTES: fprintf(f, "<td>%s</td>", emit_size((u64)v, buf)); break;
-    case SV_NS: fprintf(f, "<td>%s</td>", fmt_ns((u64)v, buf)); break;
-    case SV_RATIO: fprintf(f, "<td>%.3f</td>", v); break;
-    case SV_PCT: fprintf(f, "<td>%.1f%%</td>", 100 * v); break;
+    case COL_BYTES: fprintf(f, "<td>%s</td>", emit_size((u64)v, buf)); break;
+    case COL_NS: fprintf(f, "<td>%s</td>", fmt_ns((u64)v, buf)); break;
+    case COL_RATIO: fprintf(f, "<td>%.3f</td>", v); break;
+    case COL_PCT: fprintf(f, "<td>%.1f%%</td>", 100 * v); break;
+    default: fprintf(f, "<td>%.0f</td>", v); break;     /* COL_INT */
     }
   }
   fputs("</tr>\n", f);
@@ -440,68 +439,25 @@ static void page_summary(FILE *f, const struct report *a,
                          const struct report *b)
 {
   const struct report *r[2];
-  double v[2][22];
+  double v[2][SESSION_SUMMARY_NFIGS];
   int k, n = b ? 2 : 1, i;
-  static const struct { const char *id, *label; enum sval t; } rows[] = {
-    { "duration", "duration", SV_NS },
-    { "collections", "collections", SV_INT },
-    { "snapshots", "snapshots", SV_INT },
-    { "heap-peak", "heap peak", SV_BYTES },
-    { "live-peak", "live peak", SV_BYTES },
-    { "live-peak-gc", "live peak at gc_no", SV_INT },
-    { "reserved-peak", "reserved peak", SV_BYTES },
-    { "resident-peak", "resident peak", SV_BYTES },
-    { "worst-frag", "worst fragmentation index", SV_RATIO },
-    { "worst-frag-gc", "worst fragmentation at gc_no", SV_INT },
-    { "worst-frag-at", "worst fragmentation at", SV_NS },
-    { "worst-frag-free", "free bytes then", SV_BYTES },
-    { "alloc-objs", "allocated objects", SV_INT },
-    { "alloc-req", "allocated (requested)", SV_BYTES },
-    { "alloc-granted", "allocated (granted)", SV_BYTES },
-    { "waste-bytes", "rounding waste", SV_BYTES },
-    { "waste", "rounding waste share", SV_PCT },
-    { "grows", "heap growths", SV_INT },
-    { "mark-total", "mark time, total", SV_NS },
-    { "mark-max", "mark time, longest", SV_NS },
-    { "census-total", "census time, total", SV_NS },
-    { "dropped", "records dropped", SV_INT },
-  };
 
   r[0] = a;
   r[1] = b;
   for (k = 0; k < n; k++) {
-    const struct session_summary *s = &r[k]->sum;
-    u64 st = r[k]->start;
+    union emit_cell c[SESSION_SUMMARY_NFIGS];
 
-    v[k][0] = (double)(s->t_last > st ? s->t_last - st : 0);
-    v[k][1] = (double)s->collections;
-    v[k][2] = (double)s->snapshots;
-    v[k][3] = (double)s->heap_peak;
-    v[k][4] = (double)s->live_peak;
-    v[k][5] = (double)s->live_peak_gc;
-    v[k][6] = (double)s->reserved_peak;
-    v[k][7] = (double)s->resident_peak;
-    v[k][8] = s->worst_frag;
-    v[k][9] = (double)s->worst_frag_gc;
-    v[k][10] = (double)(s->worst_frag_t > st ? s->worst_frag_t - st : 0);
-    v[k][11] = (double)s->worst_frag_free;
-    v[k][12] = (double)s->alloc_objs;
-    v[k][13] = (double)s->alloc_req;
-    v[k][14] = (double)s->alloc_granted;
-    v[k][15] = (double)(s->alloc_granted - s->alloc_req);
-    v[k][16] = s->alloc_granted ? (double)(s->alloc_granted - s->alloc_req)
-                                  / (double)s->alloc_granted : 0.0;
-    v[k][17] = (double)s->grows;
-    v[k][18] = (double)s->mark_ns;
-    v[k][19] = (double)s->max_pause_ns;
-    v[k][20] = (double)s->census_ns;
-    v[k][21] = (double)session_summary_dropped(s);
+    session_summary_figures(&r[k]->sum, r[k]->start, c);
+    for (i = 0; i < SESSION_SUMMARY_NFIGS; i++)
+      v[k][i] = session_summary_figs[i].type == COL_RATIO
+                || session_summary_figs[i].type == COL_PCT
+                ? c[i].d : (double)c[i].u;
   }
   fputs("<h2>Summary</h2>\n<table id=\"summary\">\n", f);
   if (b != NULL) fputs("<tr><th></th><th>A</th><th>B</th></tr>\n", f);
-  for (i = 0; i < (int)(sizeof(rows) / sizeof(rows[0])); i++)
-    sum_row(f, rows[i].id, rows[i].label, rows[i].t, v[0][i],
-            b ? &v[1][i] : NULL);
+  for (i = 0; i < SESSION_SUMMARY_NFIGS; i++)
+    sum_row(f, session_summary_figs[i].id, session_summary_figs[i].label,
+            session_summary_figs[i].type, v[0][i], b ? &v[1][i] : NULL);
   fputs("</table>\n", f);
 }
 
@@ -993,17 +949,10 @@ int cmd_report(int argc, char **argv)
   int i, rc = EXIT_OK, np = 0;
 
   for (i = 1; i < argc; i++) {
-    int c;
+    int c = view_arg(&o, report_usage, argc, argv, &i);
 
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(report_usage, stdout);
-      return EXIT_OK;
-    }
-    c = common_opt(&o, argc, argv, &i);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return usage_error("unknown option '%s'", argv[i]);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (np == 2) return usage_error("at most two dumps");
     paths[np++] = argv[i];
   }

@@ -72,47 +72,22 @@ int cmd_summary(int argc, char **argv)
   FILE *out;
   int i, rc;
   u64 start;
-  static const struct emit_col cols[] = {
-    { "duration_ns", COL_NS, 0 },
-    { "collections", COL_INT, 0 },
-    { "snapshots", COL_INT, 0 },
-    { "heap_peak_bytes", COL_BYTES, 0 },
-    { "live_peak_bytes", COL_BYTES, 0 },
-    { "live_peak_gc_no", COL_INT, 0 },
-    { "reserved_peak_bytes", COL_BYTES, 0 },
-    { "resident_peak_bytes", COL_BYTES, 0 },
-    { "worst_frag_index", COL_RATIO, 0 },
-    { "worst_frag_gc_no", COL_INT, 0 },
-    { "worst_frag_at_ns", COL_NS, 0 },
-    { "worst_frag_free_bytes", COL_BYTES, 0 },
-    { "allocated_objs", COL_INT, 0 },
-    { "allocated_req_bytes", COL_BYTES, 0 },
-    { "allocated_granted_bytes", COL_BYTES, 0 },
-    { "rounding_waste_bytes", COL_BYTES, 0 },
-    { "rounding_waste", COL_PCT, 0 },
-    { "heap_growths", COL_INT, 0 },
-    { "mark_total_ns", COL_NS, 0 },
-    { "mark_max_ns", COL_NS, 0 },
-    { "census_total_ns", COL_NS, 0 },
-    { "records_dropped", COL_INT, 0 },
+  /* The session's figures (session_summary_figs), then these.          */
+  static const struct emit_col more[] = {
     { "acc_memory_peak_bytes", COL_BYTES, 0 },
     { "acc_memory_peak_ratio", COL_PCT, 0 },
     { "types", COL_INT, 0 },
     { "sites", COL_INT, 0 },
   };
+  enum { NMORE = sizeof(more) / sizeof(more[0]) };
+  struct emit_col cols[SESSION_SUMMARY_NFIGS + NMORE];
+  union emit_cell v[SESSION_SUMMARY_NFIGS + NMORE];
 
   for (i = 1; i < argc; i++) {
-    int c;
+    int c = view_arg(&o, summary_usage, argc, argv, &i);
 
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(summary_usage, stdout);
-      return EXIT_OK;
-    }
-    c = common_opt(&o, argc, argv, &i);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return usage_error("unknown option '%s'", argv[i]);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (path != NULL) return usage_error("one dump at a time");
     path = argv[i];
   }
@@ -138,20 +113,21 @@ int cmd_summary(int argc, char **argv)
 
   out = common_output(&o);
   if (out == NULL) return EXIT_USAGE;
+  for (i = 0; i < SESSION_SUMMARY_NFIGS; i++) {
+    cols[i].name = session_summary_figs[i].name;
+    cols[i].type = session_summary_figs[i].type;
+    cols[i].width = 0;
+  }
+  memcpy(cols + SESSION_SUMMARY_NFIGS, more, sizeof(more));
+  session_summary_figures(sp, start, v);
+  v[SESSION_SUMMARY_NFIGS].u = acc;
+  v[SESSION_SUMMARY_NFIGS + 1].d = acc_heap ? (double)acc / (double)acc_heap
+                                            : 0.0;
+  v[SESSION_SUMMARY_NFIGS + 2].u = ntypes;
+  v[SESSION_SUMMARY_NFIGS + 3].u = nsites;
   t = emit_table_new(o.format == EMIT_TABLE ? path : "summary", cols,
-                     (int)(sizeof(cols) / sizeof(cols[0])));
-  emit_row(t, sp->t_last > start ? sp->t_last - start : 0ULL,
-           sp->collections, sp->snapshots, sp->heap_peak, sp->live_peak,
-           sp->live_peak_gc, sp->reserved_peak, sp->resident_peak,
-           sp->worst_frag, sp->worst_frag_gc,
-           sp->worst_frag_t > start ? sp->worst_frag_t - start : 0ULL,
-           sp->worst_frag_free, sp->alloc_objs, sp->alloc_req,
-           sp->alloc_granted, sp->alloc_granted - sp->alloc_req,
-           sp->alloc_granted ? (double)(sp->alloc_granted - sp->alloc_req)
-                               / (double)sp->alloc_granted : 0.0,
-           sp->grows, sp->mark_ns, sp->max_pause_ns, sp->census_ns,
-           session_summary_dropped(sp), acc,
-           acc_heap ? (double)acc / (double)acc_heap : 0.0, ntypes, nsites);
+                     SESSION_SUMMARY_NFIGS + NMORE);
+  emit_row_cells(t, v);
   if (o.format == EMIT_JSON) emit_json_begin(out);
   emit_print(t, o.format, out);
   if (o.format == EMIT_JSON) emit_json_end(out);

@@ -45,25 +45,6 @@ typedef unsigned long long u64;
 static u64 *addrs;
 static size_t naddrs, addrs_cap;
 
-static void *xrealloc(void *p, size_t n)
-{
-  p = realloc(p, n);
-  if (p == NULL) {
-    error("out of memory");
-    exit(EXIT_USAGE);
-  }
-  return p;
-}
-
-static int parse_addr(const char *s, u64 *out)
-{
-  char *end;
-
-  errno = 0;
-  *out = strtoull(s, &end, 0);
-  return errno == 0 && end != s && *end == '\0';
-}
-
 static void add_addr(u64 a)
 {
   if (naddrs == addrs_cap) {

@@ -203,17 +203,11 @@ int cmd_timeline(int argc, char **argv)
   for (i = 1; i < argc; i++) {
     int c;
 
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(timeline_usage, stdout);
-      return EXIT_OK;
-    }
-    c = common_opt(&o, argc, argv, &i);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
     if (strcmp(argv[i], "--frames") == 0) { frames = 1; continue; }
     if (strcmp(argv[i], "--wide") == 0) { wide = 1; continue; }
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return usage_error("unknown option '%s'", argv[i]);
+    c = view_arg(&o, timeline_usage, argc, argv, &i);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (path != NULL) return usage_error("one dump at a time");
     path = argv[i];
   }

@@ -357,13 +357,6 @@ int cmd_top(int argc, char **argv)
     int c;
     const char *v;
 
-    if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-      fputs(top_usage, stdout);
-      return EXIT_OK;
-    }
-    c = common_opt(&o, argc, argv, &a);
-    if (c < 0) return EXIT_USAGE;
-    if (c > 0) continue;
     if (strcmp(argv[a], "-n") == 0 || strcmp(argv[a], "--by") == 0
         || strcmp(argv[a], "--at") == 0) {
       if (a + 1 >= argc)
@@ -414,8 +407,9 @@ int cmd_top(int argc, char **argv)
       modes++;
       continue;
     }
-    if (argv[a][0] == '-' && argv[a][1] != '\0')
-      return usage_error("unknown option '%s'", argv[a]);
+    c = view_arg(&o, top_usage, argc, argv, &a);
+    if (c == ARG_TAKEN) continue;
+    if (c != ARG_OPERAND) return c;
     if (path != NULL) return usage_error("one dump at a time");
     path = argv[a];
   }

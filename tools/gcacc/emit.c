@@ -41,26 +41,39 @@ struct emit_table *emit_table_new(const char *title,
   return t;
 }
 
-void emit_row(struct emit_table *t, ...)
+/* Room for one more row: the new row's cells (counted by the caller).  */
+static union emit_val *new_row(struct emit_table *t)
 {
-  va_list ap;
-  int c;
-  union emit_val *row;
-
   if (t->nrows == t->cap) {
     t->cap = t->cap ? 2 * t->cap : 16;
     t->vals = realloc(t->vals, sizeof(*t->vals) * (size_t)t->cap
                                * (size_t)t->ncols);
     if (t->vals == NULL) abort();
   }
-  row = t->vals + (size_t)t->nrows * (size_t)t->ncols;
-  va_start(ap, t);
+  return t->vals + (size_t)t->nrows * (size_t)t->ncols;
+}
+
+static char *cell_strdup(const char *s)
+{
+  char *d = strdup(s ? s : "");
+
+  if (d == NULL) abort();
+  return d;
+}
+
+/* A row's values from emit_row's arguments.  Strings copied if copy,   */
+/* else borrowed (a streamed row is printed before its call returns).    */
+static void row_args(const struct emit_table *t, union emit_val *row,
+                     va_list ap, int copy)
+{
+  int c;
+
   for (c = 0; c < t->ncols; c++) {
     switch (t->cols[c].type) {
     case COL_STR: {
-      const char *s = va_arg(ap, const char *);
-      row[c].s = strdup(s ? s : "");
-      if (row[c].s == NULL) abort();
+      const char *v = va_arg(ap, const char *);
+
+      row[c].s = copy ? cell_strdup(v) : (char *)(v ? v : "");
       break;
     }
     case COL_RATIO: case COL_PCT:
@@ -70,7 +83,31 @@ void emit_row(struct emit_table *t, ...)
       row[c].u = va_arg(ap, unsigned long long);
     }
   }
+}
+
+void emit_row(struct emit_table *t, ...)
+{
+  va_list ap;
+  union emit_val *row = new_row(t);
+
+  va_start(ap, t);
+  row_args(t, row, ap, 1);
   va_end(ap);
+  t->nrows++;
+}
+
+void emit_row_cells(struct emit_table *t, const union emit_cell *cells)
+{
+  int c;
+  union emit_val *row = new_row(t);
+
+  for (c = 0; c < t->ncols; c++) {
+    switch (t->cols[c].type) {
+    case COL_STR: row[c].s = cell_strdup(cells[c].s); break;
+    case COL_RATIO: case COL_PCT: row[c].d = cells[c].d; break;
+    default: row[c].u = cells[c].u;
+    }
+  }
   t->nrows++;
 }
 
@@ -322,20 +359,7 @@ void emit_stream_row(struct emit_stream *s, ...)
   char buf[256];
 
   va_start(ap, s);
-  for (c = 0; c < t->ncols; c++) {
-    switch (t->cols[c].type) {
-    case COL_STR: {
-      const char *v = va_arg(ap, const char *);
-      row[c].s = (char *)(v ? v : "");   /* printed before returning */
-      break;
-    }
-    case COL_RATIO: case COL_PCT:
-      row[c].d = va_arg(ap, double);
-      break;
-    default:
-      row[c].u = va_arg(ap, unsigned long long);
-    }
-  }
+  row_args(t, row, ap, 0);
   va_end(ap);
   if (s->f == EMIT_JSON) fputs(s->nrows ? ",{" : "{", s->out);
   for (c = 0; c < t->ncols; c++) {

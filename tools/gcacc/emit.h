@@ -37,6 +37,14 @@ struct emit_table *emit_table_new(const char *title,
 /* Append a row: ncols values in order; COL_STR takes const char *,     */
 /* COL_RATIO/COL_PCT take double, the others unsigned long long.        */
 void emit_row(struct emit_table *t, ...);
+/* The same from an array of ncols cells: .s for COL_STR, .d for        */
+/* COL_RATIO/COL_PCT, .u for the others.                                 */
+union emit_cell {
+  unsigned long long u;
+  double d;
+  const char *s;
+};
+void emit_row_cells(struct emit_table *t, const union emit_cell *cells);
 int emit_nrows(const struct emit_table *t);
 /* Print and free.  For EMIT_JSON, several tables printed in one run    */
 /* form one JSON object keyed by title: call emit_json_begin/end around. */

@@ -36,8 +36,23 @@ struct common_opts {
 /* If argv[*i] is a common option, consume it (and its argument) and   */
 /* return 1; 0 if it is not one; -1 on a missing argument.             */
 int common_opt(struct common_opts *o, int argc, char **argv, int *i);
+/* The rest of a view's option loop, for an argv[*i] none of the view's */
+/* own options took: --help or -h prints usage on stdout and returns    */
+/* EXIT_OK; a common option is consumed (ARG_TAKEN: go on); any other    */
+/* option is a usage error (message printed, EXIT_USAGE); anything else  */
+/* is an operand (ARG_OPERAND).  Other than ARG_*: the command's status. */
+enum { ARG_TAKEN = -1, ARG_OPERAND = -2 };
+int view_arg(struct common_opts *o, const char *usage, int argc, char **argv,
+             int *i);
 FILE *common_output(const struct common_opts *o);   /* NULL on error */
 void common_close(const struct common_opts *o, FILE *f);
+
+/* realloc, or "out of memory" and exit(EXIT_USAGE).                    */
+void *xrealloc(void *p, size_t n);
+/* s (NULL: none) as one address (or other unsigned integer) in C        */
+/* syntax: 0x... hex, 0... octal, else decimal, nothing after it.        */
+/* Nonzero, and *out set, if it is one.                                  */
+int parse_addr(const char *s, unsigned long long *out);
 
 /* Progress on a terminal (stderr), throttled; quiet otherwise.         */
 void progress_update(int enabled, const char *what, unsigned long long done,

@@ -60,6 +60,19 @@ u64 header_config(const json_t *header, const char *key, u64 dflt)
   return json_is_integer(v) ? (u64)json_integer_value(v) : dflt;
 }
 
+int header_module(const json_t *m, const char **path, const char **build_id,
+                  u64 *base)
+{
+  const json_t *b = json_object_get(m, "base");
+
+  *path = json_string_value(json_object_get(m, "path"));
+  *build_id = json_string_value(json_object_get(m, "build_id"));
+  if (json_is_string(b)) return parse_addr(json_string_value(b), base);
+  if (!json_is_integer(b)) return 0;
+  *base = (u64)json_integer_value(b);
+  return 1;
+}
+
 void class_range(const json_t *header, unsigned cls, u64 *lo, u64 *hi)
 {
   u64 g = header_config(header, "granule_bytes", 16);
@@ -252,6 +265,63 @@ u64 session_summary_start(const struct session_summary *s,
 u64 session_summary_dropped(const struct session_summary *s)
 {
   return s->records_dropped > s->seq_gaps ? s->records_dropped : s->seq_gaps;
+}
+
+const struct summary_fig session_summary_figs[SESSION_SUMMARY_NFIGS] = {
+  { "duration_ns", "duration", "duration", COL_NS },
+  { "collections", "collections", "collections", COL_INT },
+  { "snapshots", "snapshots", "snapshots", COL_INT },
+  { "heap_peak_bytes", "heap-peak", "heap peak", COL_BYTES },
+  { "live_peak_bytes", "live-peak", "live peak", COL_BYTES },
+  { "live_peak_gc_no", "live-peak-gc", "live peak at gc_no", COL_INT },
+  { "reserved_peak_bytes", "reserved-peak", "reserved peak", COL_BYTES },
+  { "resident_peak_bytes", "resident-peak", "resident peak", COL_BYTES },
+  { "worst_frag_index", "worst-frag", "worst fragmentation index",
+    COL_RATIO },
+  { "worst_frag_gc_no", "worst-frag-gc", "worst fragmentation at gc_no",
+    COL_INT },
+  { "worst_frag_at_ns", "worst-frag-at", "worst fragmentation at", COL_NS },
+  { "worst_frag_free_bytes", "worst-frag-free", "free bytes then",
+    COL_BYTES },
+  { "allocated_objs", "alloc-objs", "allocated objects", COL_INT },
+  { "allocated_req_bytes", "alloc-req", "allocated (requested)", COL_BYTES },
+  { "allocated_granted_bytes", "alloc-granted", "allocated (granted)",
+    COL_BYTES },
+  { "rounding_waste_bytes", "waste-bytes", "rounding waste", COL_BYTES },
+  { "rounding_waste", "waste", "rounding waste share", COL_PCT },
+  { "heap_growths", "grows", "heap growths", COL_INT },
+  { "mark_total_ns", "mark-total", "mark time, total", COL_NS },
+  { "mark_max_ns", "mark-max", "mark time, longest", COL_NS },
+  { "census_total_ns", "census-total", "census time, total", COL_NS },
+  { "records_dropped", "dropped", "records dropped", COL_INT },
+};
+
+void session_summary_figures(const struct session_summary *s, u64 start,
+                             union emit_cell *v)
+{
+  v[0].u = s->t_last > start ? s->t_last - start : 0;
+  v[1].u = s->collections;
+  v[2].u = s->snapshots;
+  v[3].u = s->heap_peak;
+  v[4].u = s->live_peak;
+  v[5].u = s->live_peak_gc;
+  v[6].u = s->reserved_peak;
+  v[7].u = s->resident_peak;
+  v[8].d = s->worst_frag;
+  v[9].u = s->worst_frag_gc;
+  v[10].u = s->worst_frag_t > start ? s->worst_frag_t - start : 0;
+  v[11].u = s->worst_frag_free;
+  v[12].u = s->alloc_objs;
+  v[13].u = s->alloc_req;
+  v[14].u = s->alloc_granted;
+  v[15].u = s->alloc_granted - s->alloc_req;
+  v[16].d = s->alloc_granted ? (double)(s->alloc_granted - s->alloc_req)
+                               / (double)s->alloc_granted : 0.0;
+  v[17].u = s->grows;
+  v[18].u = s->mark_ns;
+  v[19].u = s->max_pause_ns;
+  v[20].u = s->census_ns;
+  v[21].u = session_summary_dropped(s);
 }
 
 /* ---- keymap (see session.h) --------------------------------------------- */

@@ -12,6 +12,7 @@
 #define GCACC_SESSION_H
 
 #include <jansson.h>
+#include "emit.h"
 
 #define SESSION_MAX_KINDS 64
 #define SESSION_MAX_CLASSES 512
@@ -77,6 +78,12 @@ u64 jrow(const json_t *row, size_t i);
 /* Header config value (e.g. "granule_bytes"), or dflt.                 */
 u64 header_config(const json_t *header, const char *key, u64 dflt);
 
+/* One entry m of the header's "modules" map: its path and build_id     */
+/* (NULL if absent) and base (a "0x..." string or an integer).  0 when   */
+/* it has no usable base (skip the entry), else 1.                       */
+int header_module(const json_t *m, const char **path, const char **build_id,
+                  u64 *base);
+
 /* The class of a size (docs/dump-format.md), and the size range a class */
 /* stands for: [lo, hi].  Need the header's config.                      */
 void class_range(const json_t *header, unsigned cls, u64 *lo, u64 *hi);
@@ -104,6 +111,19 @@ u64 session_summary_start(const struct session_summary *s,
                           const json_t *header);
 /* Records lost: the larger of "dropped" counts and seq gaps.             */
 u64 session_summary_dropped(const struct session_summary *s);
+/* The figures both show, in order: `gcacc summary`'s first columns      */
+/* (name, type) and the report's summary rows (id, label, type).         */
+/* session_summary_figures fills v[SESSION_SUMMARY_NFIGS] from s, times  */
+/* relative to start (session_summary_start): .d for COL_RATIO and       */
+/* COL_PCT figures, .u for the others.                                   */
+#define SESSION_SUMMARY_NFIGS 22
+struct summary_fig {
+  const char *name, *id, *label;
+  enum emit_type type;
+};
+extern const struct summary_fig session_summary_figs[SESSION_SUMMARY_NFIGS];
+void session_summary_figures(const struct session_summary *s, u64 start,
+                             union emit_cell *v);
 
 /* A map from a 64-bit key (a (kind, class) pair as kind << 32 | class,  */
 /* later a type id or a callsite address) to a fixed-size value block,   */

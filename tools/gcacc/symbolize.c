@@ -26,6 +26,7 @@
 
 #include "gcacc.h"
 #include "dump_read.h"
+#include "session.h"
 #include "symbolize.h"
 
 #include <elf.h>
@@ -41,8 +42,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef unsigned long long u64;
 
 static int sym_quiet;
 
@@ -67,30 +66,11 @@ static size_t naddrs, addrs_cap;
 static struct module *mods;
 static size_t nmods;
 
-static void *xrealloc(void *p, size_t n)
-{
-  p = realloc(p, n);
-  if (p == NULL) {
-    error("out of memory");
-    exit(EXIT_USAGE);
-  }
-  return p;
-}
-
 static char *xstrdup(const char *s)
 {
   char *t = xrealloc(NULL, strlen(s) + 1);
 
   return strcpy(t, s);
-}
-
-static int parse_addr(const char *s, u64 *out)
-{
-  char *end;
-
-  errno = 0;
-  *out = strtoull(s, &end, 0);
-  return errno == 0 && end != s && *end == '\0';
 }
 
 static void add_addr(u64 a)
@@ -241,19 +221,11 @@ static int load_modules(const json_t *header)
   size_t i;
 
   json_array_foreach(arr, i, m) {
-    const char *path = json_string_value(json_object_get(m, "path"));
-    const char *bid = json_string_value(json_object_get(m, "build_id"));
-    const json_t *b = json_object_get(m, "base");
+    const char *path, *bid;
     struct module *mo;
     u64 base;
 
-    if (json_is_string(b)) {
-      if (!parse_addr(json_string_value(b), &base)) continue;
-    } else if (json_is_integer(b)) {
-      base = (u64)json_integer_value(b);
-    } else {
-      continue;
-    }
+    if (!header_module(m, &path, &bid, &base)) continue;
     mods = xrealloc(mods, (nmods + 1) * sizeof(*mods));
     mo = &mods[nmods++];
     memset(mo, 0, sizeof(*mo));

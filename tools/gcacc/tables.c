@@ -14,7 +14,6 @@
 #include "tables.h"
 #include "gcacc.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +23,6 @@ static char *xstrdup_(const char *s)
 
   if (d == NULL) abort();
   return strcpy(d, s);
-}
-
-static int parse_hex(const char *s, u64 *out)
-{
-  char *end;
-
-  if (s == NULL) return 0;
-  errno = 0;
-  *out = strtoull(s, &end, 0);
-  return errno == 0 && end != s && *end == '\0';
 }
 
 void tables_init(struct tables *t)
@@ -97,19 +86,10 @@ void tables_header(struct tables *t, const json_t *header)
     }
   }
   json_array_foreach(json_object_get(header, "modules"), i, m) {
-    const char *path = json_string_value(json_object_get(m, "path"));
-    const char *bid = json_string_value(json_object_get(m, "build_id"));
-    const json_t *b = json_object_get(m, "base");
-    const char *bn;
+    const char *path, *bid, *bn;
     u64 base;
 
-    if (json_is_string(b)) {
-      if (!parse_hex(json_string_value(b), &base)) continue;
-    } else if (json_is_integer(b)) {
-      base = (u64)json_integer_value(b);
-    } else {
-      continue;
-    }
+    if (!header_module(m, &path, &bid, &base)) continue;
     if (path == NULL) path = "";
     bn = strrchr(path, '/');
     t->mods = realloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
@@ -134,7 +114,7 @@ static void apply_defs(struct tables *t, const json_t *j)
     const char *name = json_string_value(json_array_get(row, 2));
     u64 cookie = 0;
 
-    parse_hex(json_string_value(json_array_get(row, 1)), &cookie);
+    parse_addr(json_string_value(json_array_get(row, 1)), &cookie);
     g->cookie = cookie;
     free(g->name);
     g->name = xstrdup_(name != NULL ? name : "?");
@@ -153,7 +133,7 @@ static void apply_defs(struct tables *t, const json_t *j)
 
       e = json_array_get(row, k);
       if (json_is_integer(e)) g->frames[g->nframes++] = jrow(row, k);
-      else if (parse_hex(json_string_value(e), &a)) g->frames[g->nframes++] = a;
+      else if (parse_addr(json_string_value(e), &a)) g->frames[g->nframes++] = a;
     }
     g->defined = 1;
   }
@@ -386,7 +366,7 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
     if ((t2 = strchr(t1 + 1, '\t')) == NULL) continue;
     *t1 = *t2 = '\0';
     if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
-    if (!parse_hex(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
+    if (!parse_addr(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));

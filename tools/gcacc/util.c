@@ -72,6 +72,24 @@ int common_opt(struct common_opts *o, int argc, char **argv, int *i)
   return 0;
 }
 
+int view_arg(struct common_opts *o, const char *usage, int argc, char **argv,
+             int *i)
+{
+  const char *a = argv[*i];
+  int c;
+
+  if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    fputs(usage, stdout);
+    return EXIT_OK;
+  }
+  c = common_opt(o, argc, argv, i);
+  if (c < 0) return EXIT_USAGE;
+  if (c > 0) return ARG_TAKEN;
+  if (a[0] == '-' && a[1] != '\0')
+    return usage_error("unknown option '%s'", a);
+  return ARG_OPERAND;
+}
+
 FILE *common_output(const struct common_opts *o)
 {
   FILE *f;
@@ -116,4 +134,24 @@ void progress_done(int enabled)
   if (enabled < 0) enabled = isatty(2);
   if (enabled && progress_shown) fputs("\r\033[K", stderr);
   progress_shown = 0;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n);
+  if (p == NULL) {
+    error("out of memory");
+    exit(EXIT_USAGE);
+  }
+  return p;
+}
+
+int parse_addr(const char *s, unsigned long long *out)
+{
+  char *end;
+
+  if (s == NULL) return 0;
+  errno = 0;
+  *out = strtoull(s, &end, 0);
+  return errno == 0 && end != s && *end == '\0';
 }
