@@ -4,9 +4,11 @@
  * At GC_ACC_ON_COLLECTION_END (lock held, world running, the sweep only
  * started, mark bits still this collection's) the census counts, per kind
  * and size class, live objects and bytes, bytes of in-use blocks, and free
- * slots, by visiting each in-use block header once (GC_apply_to_all_blocks)
- * and counting the set mark bits (or mark bytes) of its object starts, a
- * popcount over at most MARK_BITS_SZ words per block.  It never touches the
+ * slots, by visiting each in-use block header once (a walk of the heap
+ * sections, or of the header index as GC_apply_to_all_blocks does when
+ * the tags' census rides along) and counting the set mark bits (or mark
+ * bytes, 16 at a time) of its object starts.  Only the (kind, class) rows
+ * a census used are cleared and summed by the next (a bitmap of rows).  It never touches the
  * objects themselves: no second walk of the heap.  Blocks the collection
  * found empty were already freed by GC_start_reclaim and are free blocks
  * now; lazily swept blocks keep their mark bits until the next mark, so the
@@ -110,11 +112,46 @@ GC_INNER void gca_census_mark_end(int done)
 /* Set marks among mark indexes [0, limit).  Marks are only ever set at  */
 /* object starts, so counting every set bit (byte) below the final,      */
 /* always-set one counts the marked objects.                             */
-static word census_count_marks(hdr *hhdr, word limit)
+GC_INLINE word census_count_marks(hdr *hhdr, word limit)
 {
   word n = 0, i;
 # ifdef USE_MARK_BYTES
     /* Each mark byte is 0 or 1: a word's set bytes are its byte sum.  */
+#   if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+      /* 16 mark bytes at a time: psadbw sums each half's bytes into a  */
+      /* 64-bit lane.  The last, partial chunk is masked to its first    */
+      /* limit % 16 bytes (hb_marks has room: limit <= HBLK_GRANULES).  */
+      typedef long long census_v2di __attribute__((vector_size(16)));
+      typedef char census_v16qi __attribute__((vector_size(16)));
+      static const unsigned char census_mask[32] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+      };
+      census_v2di acc0 = { 0, 0 }, acc1 = { 0, 0 };
+      const census_v16qi zero = { 0 };
+      const char *m = (const char *)hhdr->hb_marks;
+      word full = limit / 16, rest = limit % 16;
+      census_v16qi v, u;
+
+      GC_STATIC_ASSERT(MARK_BITS_SZ >= HBLK_GRANULES + 1);
+      for (i = 0; i + 2 <= full; i += 2) {
+        __builtin_memcpy(&v, m + i * 16, 16);
+        __builtin_memcpy(&u, m + i * 16 + 16, 16);
+        acc0 += (census_v2di)__builtin_ia32_psadbw128(v, zero);
+        acc1 += (census_v2di)__builtin_ia32_psadbw128(u, zero);
+      }
+      if (i < full) {
+        __builtin_memcpy(&v, m + i * 16, 16);
+        acc0 += (census_v2di)__builtin_ia32_psadbw128(v, zero);
+      }
+      if (rest != 0) {
+        __builtin_memcpy(&v, m + full * 16, 16);
+        __builtin_memcpy(&u, census_mask + 16 - rest, 16);
+        acc1 += (census_v2di)__builtin_ia32_psadbw128(v & u, zero);
+      }
+      acc0 += acc1;
+      n = (word)(acc0[0] + acc0[1]);
+#   else
     /* Words are summed first (each byte lane counts at most 255 set  */
     /* bytes before it could carry), then the lanes once per chunk.     */
     const word *w = (const word *)(void *)hhdr->hb_marks;
@@ -129,6 +166,7 @@ static word census_count_marks(hdr *hhdr, word limit)
     }
     for (i = full * sizeof(word); i < limit; i++)
       n += hhdr->hb_marks[i] != 0;
+#   endif
 # else
     word full = limit / CPP_WORDSZ;
 
@@ -142,21 +180,65 @@ static word census_count_marks(hdr *hhdr, word limit)
   return n;
 }
 
+/* Rows (kind, class) of gca_last_census holding anything: a bitmap, so  */
+/* that a census clears, and sums, only the rows the previous one used   */
+/* (every other row is zero, always) instead of the whole table.         */
+#define CENSUS_N_ROWS ((word)MAXOBJKINDS * GCA_N_CLASSES)
+#define CENSUS_ROW_WORDS ((CENSUS_N_ROWS + CPP_WORDSZ - 1) / CPP_WORDSZ)
+static word census_rows[CENSUS_ROW_WORDS];
+
+GC_INLINE struct gca_class_census *census_row(unsigned k, unsigned cls)
+{
+  word r = (word)k * GCA_N_CLASSES + cls;
+  word bit = (word)1 << (r % CPP_WORDSZ);
+
+  if (EXPECT((census_rows[r / CPP_WORDSZ] & bit) == 0, FALSE))
+    census_rows[r / CPP_WORDSZ] |= bit;   /* zero already (see below) */
+  return &gca_last_census.c[k][cls];
+}
+
+/* Calls fn(row index) for each row in use, ascending.                   */
+#define CENSUS_FOR_ROWS(r) \
+  for (census_wi = 0; census_wi < CENSUS_ROW_WORDS; census_wi++) \
+    for (census_w = census_rows[census_wi]; census_w != 0; \
+         census_w &= census_w - 1) \
+      if ((r = census_wi * CPP_WORDSZ + census_ctz(census_w)), 1)
+
+#if defined(__GNUC__) || defined(__clang__)
+# define census_ctz(w) ((word)__builtin_ctzll((unsigned long long)(w)))
+#else
+  GC_INLINE word census_ctz(word w)
+  {
+    word n = 0;
+
+    while ((w & 1) == 0) {
+      w >>= 1;
+      n++;
+    }
+    return n;
+  }
+#endif
+
 static int census_with_tags = 0;
 
-static void census_visit(struct hblk *h, word dummy)
+#if defined(__GNUC__) || defined(__clang__)
+# define CENSUS_INLINE GC_INLINE __attribute__((always_inline))
+#else
+# define CENSUS_INLINE GC_INLINE
+#endif
+
+/* Inlined into each of the two walks (one call per in-use block).       */
+CENSUS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
 {
-  hdr *hhdr = HDR(h);
   word sz = hhdr->hb_sz;
   unsigned k = hhdr->hb_obj_kind;
   struct gca_census *c = &gca_last_census;
 
-  (void)dummy;
-  if (census_with_tags) gca_tags_census_block(h, hhdr);
-  if (k >= MAXOBJKINDS) return;
+  if (with_tags) gca_tags_census_block(h, hhdr);
+  if (EXPECT(k >= MAXOBJKINDS, FALSE)) return;
   if (sz > MAXOBJBYTES) {
     word bytes = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
-    struct gca_class_census *cc = &c->c[k][gca_class_of(bytes)];
+    struct gca_class_census *cc = census_row(k, gca_class_of(bytes));
     struct gca_kind_census *kc = &c->kinds[k];
 
     cc->reserved_bytes += bytes;
@@ -170,7 +252,7 @@ static void census_visit(struct hblk *h, word dummy)
   } else {
     word n_objs = HBLK_OBJS(sz);
     word marked = census_count_marks(hhdr, FINAL_MARK_BIT(sz));
-    struct gca_class_census *cc = &c->c[k][gca_class_of(sz)];
+    struct gca_class_census *cc = census_row(k, (unsigned)BYTES_TO_GRANULES(sz));
 
     if (marked > n_objs) marked = n_objs;   /* cannot happen */
     cc->live_objs += marked;
@@ -183,20 +265,82 @@ static void census_visit(struct hblk *h, word dummy)
 GC_INNER void gca_census_take(void)
 {
   struct gca_census *c = &gca_last_census;
-  unsigned k, cls;
+  bottom_index *index_p;
+  word census_wi, census_w, r;
 
-  BZERO(c, sizeof(*c));
+  /* Clear what the previous census wrote (the rows in use, the totals */
+  /* and the kinds), not the whole table: every other row is zero.     */
+  CENSUS_FOR_ROWS(r) {
+    struct gca_class_census *cc = &c->c[0][0] + r;
+
+    cc->live_objs = 0;
+    cc->live_bytes = 0;
+    cc->reserved_bytes = 0;
+    cc->free_slots = 0;
+  }
+  BZERO(census_rows, sizeof(census_rows));
+  BZERO(c, offsetof(struct gca_census, c));
   /* The tags of each block (tags.c) in the same walk of the blocks.   */
   census_with_tags = gca_tags_on;
   if (census_with_tags) gca_tags_census_begin();
-  GC_apply_to_all_blocks(census_visit, 0);
-  if (census_with_tags) gca_tags_census_end();
-  for (k = 0; k < MAXOBJKINDS; k++) {
-    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
-      c->live_objs += c->c[k][cls].live_objs;
-      c->live_bytes += c->c[k][cls].live_bytes;
-      c->reserved_bytes += c->c[k][cls].reserved_bytes;
+  if (!census_with_tags) {
+    /* The in-use blocks in heap-section order: steps over free blocks */
+    /* and multi-block objects whole, never over the empty header     */
+    /* slots between sections (GC_apply_to_all_blocks' walk visits     */
+    /* every slot of every bottom index).  A block may run on into an  */
+    /* adjacent section, whose walk then starts inside it, where the   */
+    /* headers are forwarding, and skips ahead.                        */
+    word i;
+
+    for (i = 0; i < GC_n_heap_sects; i++) {
+      struct hblk *h = (struct hblk *)GC_heap_sects[i].hs_start;
+      struct hblk *end = (struct hblk *)(GC_heap_sects[i].hs_start
+                                         + GC_heap_sects[i].hs_bytes);
+
+      while ((word)h < (word)end) {
+        hdr *hhdr = HDR(h);
+
+        if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+          h++;
+        } else if (HBLK_IS_FREE(hhdr)) {
+          h += divHBLKSZ(hhdr->hb_sz);
+        } else {
+          census_visit(h, hhdr, 0);
+          h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
+        }
+      }
     }
+  } else
+  /* With the tags: GC_apply_to_all_blocks' walk (same blocks, same     */
+  /* order as tags.c has always seen), without its call through a       */
+  /* pointer per block.                                                 */
+  for (index_p = GC_all_bottom_indices; index_p != 0;
+       index_p = index_p -> asc_link) {
+    signed_word j;
+
+    for (j = BOTTOM_SZ-1; j >= 0;) {
+      hdr *hhdr = index_p->index[j];
+
+      if (!IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+        if (!HBLK_IS_FREE(hhdr)) {
+          census_visit((struct hblk *)(((index_p->key << LOG_BOTTOM_SZ)
+                                        + (word)j) << LOG_HBLKSIZE), hhdr, 1);
+        }
+        j--;
+      } else if (hhdr == 0) {
+        j--;
+      } else {
+        j -= (signed_word)hhdr;
+      }
+    }
+  }
+  if (census_with_tags) gca_tags_census_end();
+  CENSUS_FOR_ROWS(r) {
+    const struct gca_class_census *cc = &c->c[0][0] + r;
+
+    c->live_objs += cc->live_objs;
+    c->live_bytes += cc->live_bytes;
+    c->reserved_bytes += cc->reserved_bytes;
   }
   c->gc_no = GC_gc_no;
   c->valid = 1;

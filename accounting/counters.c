@@ -10,7 +10,9 @@
  * leaves its totals behind and the next new thread reuses the record and
  * keeps adding to it, so sums stay cumulative and exact.
  *
- * Called from the allocation hooks only (hooks.c dispatches).  Never
+ * Called from the allocation hooks only (hooks.c dispatches); the
+ * thread-local fast path counts inline in the hook itself (gca_hooks.h,
+ * through gca_tl_rows, which this file keeps).  Never
  * allocates from the GC heap, never takes the allocation lock.
  */
 
@@ -37,6 +39,21 @@ struct gca_thread {
 
 static struct gca_thread *volatile counters_registry = NULL;
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
+
+#ifdef GCA_HOOK_TL_INLINE
+  /* The rows the inline hook counts into (gca_hooks.h), or NULL.       */
+  GC_INNER __thread __attribute__((tls_model("initial-exec")))
+        word *gca_tl_rows = NULL;
+  typedef char gca_hook_n_classes_ok[GCA_HOOK_N_CLASSES == GCA_N_CLASSES
+                                     ? 1 : -1];
+  typedef char gca_hook_count_ok[sizeof(struct gca_count) == 3 * sizeof(word)
+                                 ? 1 : -1];
+# define COUNTERS_SET_ROWS(t) (void)(gca_tl_rows = &(t)->c[0][0].objs)
+# define COUNTERS_CLEAR_ROWS() (void)(gca_tl_rows = NULL)
+#else
+# define COUNTERS_SET_ROWS(t) (void)0
+# define COUNTERS_CLEAR_ROWS() (void)0
+#endif
 
 #ifdef THREADS
   static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
@@ -70,6 +87,7 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
   if (t != NULL) t->owned = 1;
   COUNTERS_UNLOCK();
   me->counters = t;
+  if (t != NULL && !t->in_many) COUNTERS_SET_ROWS(t);
   return t;
 }
 
@@ -90,6 +108,7 @@ GC_INNER void gca_counters_thread_exit(void)
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
+  COUNTERS_CLEAR_ROWS();
   if (NULL == t) return;
   t->in_many = 0;
   COUNTERS_LOCK();
@@ -104,10 +123,18 @@ GC_INNER unsigned gca_class_of(word granted)
 
   if (granted <= MAXOBJBYTES)
     return (unsigned)BYTES_TO_GRANULES(granted);
-  for (b = 0; b + 1 < GCA_N_LARGE
-              && (granted >> (GCA_LARGE_LOG0 + b + 1)) != 0; b++) {
-    /* find the power of two below granted */
-  }
+# if defined(__GNUC__) || defined(__clang__)
+    /* The power of two below granted (> MAXOBJBYTES, so nonzero).      */
+    b = (unsigned)(CPP_WORDSZ - 1
+                   - __builtin_clzll((unsigned long long)granted))
+        - GCA_LARGE_LOG0;
+    if (b > GCA_N_LARGE - 1) b = GCA_N_LARGE - 1;
+# else
+    for (b = 0; b + 1 < GCA_N_LARGE
+                && (granted >> (GCA_LARGE_LOG0 + b + 1)) != 0; b++) {
+      /* find the power of two below granted */
+    }
+# endif
   return GCA_LARGE0 + b;
 }
 
@@ -151,15 +178,13 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
   }
 }
 
-GC_INNER void gca_counters_alloc(void *p, size_t lb)
+static GC_ATTR_NOINLINE void counters_alloc_slow(struct gca_tl *me,
+                                                 void *p, size_t lb)
 {
-  struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t;
+  struct gca_thread *t = counters_get(me);
   hdr *hhdr;
   word granted;
 
-  if (NULL == p) return;
-  t = counters_get(me);
   if (NULL == t) return;
   hhdr = HDR(p);
   granted = counters_granted(hhdr);
@@ -167,7 +192,33 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb)
                      hhdr->hb_obj_kind, gca_class_of(granted), 1);
 }
 
-static void counters_alloc_tl_slow(struct gca_tl *me, void *p, size_t lb,
+GC_INNER void gca_counters_alloc(void *p, size_t lb)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+  hdr *hhdr;
+  word sz, granted;
+  unsigned cls;
+
+  if (NULL == p) return;
+  if (EXPECT(NULL == t || t->in_many || gca_tags_on, FALSE)) {
+    counters_alloc_slow(me, p, lb);
+    return;
+  }
+  hhdr = HDR(p);
+  sz = hhdr->hb_sz;
+  if (EXPECT(sz <= MAXOBJBYTES, TRUE)) {
+    granted = sz;
+    cls = (unsigned)BYTES_TO_GRANULES(sz);
+  } else {
+    granted = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
+    cls = gca_class_of(granted);
+  }
+  counters_add(t, hhdr->hb_obj_kind, cls, 1, (word)lb, granted);
+}
+
+static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
+                                   void *p, size_t lb,
                                    size_t granules, int k)
 {
   struct gca_thread *t = counters_get(me);
@@ -190,6 +241,21 @@ static void counters_alloc_tl_slow(struct gca_tl *me, void *p, size_t lb,
 /* The thread-local fast path: the hook knows the object's granules and */
 /* kind (its free list's), so without tags this is three adds; the     */
 /* header is only looked up for tags.                                    */
+/* The thread-local path with tags on: the header says kind and size.  */
+static GC_ATTR_NOINLINE void counters_alloc_tl_tags(struct gca_tl *me,
+                                   struct gca_thread *t,
+                                   void *p, size_t lb)
+{
+  hdr *hhdr = HDR(p);
+  word granted = hhdr->hb_sz;   /* small: thread-local lists only */
+  struct gca_count *c = &t->c[hhdr->hb_obj_kind][BYTES_TO_GRANULES(granted)];
+
+  GCA_STORE(&c->objs, c->objs + 1);
+  GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
+  GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
+  gca_tags_alloc_tl(me, p, hhdr, granted);
+}
+
 GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                     int k)
 {
@@ -202,18 +268,14 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     counters_alloc_tl_slow(me, p, lb, granules, k);
     return;
   }
-  if (gca_tags_on) {
-    hdr *hhdr = HDR(p);
-    word granted = hhdr->hb_sz; /* small: thread-local lists only */
-
-    c = &t->c[hhdr->hb_obj_kind][BYTES_TO_GRANULES(granted)];
-    GCA_STORE(&c->objs, c->objs + 1);
-    GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
-    GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
-    gca_tags_alloc_tl(me, p, hhdr, granted);
+  if (EXPECT(gca_tags_on, FALSE)) {
+    counters_alloc_tl_tags(me, t, p, lb);
     return;
   }
-  g = granules != 0 ? (word)granules : 1;
+  /* granules is 0 for a 0-byte request, served from list 0 (one       */
+  /* granule): counted in row 0, with no granted bytes, which the sum   */
+  /* folds into class 1 (one granule each), saving a test per object.   */
+  g = (word)granules;
   c = &t->c[k][g];
   GCA_STORE(&c->objs, c->objs + 1);
   GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
@@ -244,6 +306,7 @@ GC_INNER void gca_counters_many_begin(void **result)
 
   if (NULL == t) return;
   t->in_many = 1;
+  COUNTERS_CLEAR_ROWS();
   t->many_to_tl = counters_is_own_tl_list(result);
   t->last_p = NULL;
 }
@@ -259,6 +322,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
 
   if (NULL == t || !t->in_many) return;
   t->in_many = 0;
+  COUNTERS_SET_ROWS(t);
   if (NULL == list) return;
   if (list == t->last_p && NULL == obj_link(list)) {
     /* A single object from a fallback allocation, already counted by   */
@@ -295,23 +359,60 @@ GC_INNER void gca_counters_debug(void *p)
   }
 }
 
-GC_INNER void gca_counters_sum(struct gca_count *out)
+/* Sums over kinds [0, n_kinds) only, rows of other kinds untouched.    */
+GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
 {
   struct gca_thread *t;
-  size_t i, n = (size_t)MAXOBJKINDS * GCA_N_CLASSES;
+  size_t i, k, n;
+  int first = 1;
 
-  BZERO(out, n * sizeof(struct gca_count));
+  if (n_kinds > MAXOBJKINDS) n_kinds = MAXOBJKINDS;
+  n = (size_t)n_kinds * GCA_N_CLASSES;
   COUNTERS_LOCK();
   for (t = counters_registry; t != NULL; t = t->next) {
     const struct gca_count *c = &t->c[0][0];
 
-    for (i = 0; i < n; i++) {
-      out[i].objs += GCA_LOAD(&c[i].objs);
-      out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
-      out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
+    if (first) {
+      for (i = 0; i < n; i++) {
+        out[i].objs = GCA_LOAD(&c[i].objs);
+        out[i].req_bytes = GCA_LOAD(&c[i].req_bytes);
+        out[i].granted_bytes = GCA_LOAD(&c[i].granted_bytes);
+      }
+      first = 0;
+    } else {
+      for (i = 0; i < n; i++) {
+        out[i].objs += GCA_LOAD(&c[i].objs);
+        out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
+        out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
+      }
     }
   }
   COUNTERS_UNLOCK();
+  if (first) {
+    BZERO(out, n * sizeof(struct gca_count));
+    return;
+  }
+  /* Small classes: granted bytes are objects times the class size     */
+  /* (the inline hook of gca_hooks.h does not store them).  Row 0: the */
+  /* 0-byte requests of the thread-local path (one granule each).      */
+  for (k = 0; k < n_kinds; k++) {
+    struct gca_count *z = &out[k * GCA_N_CLASSES];
+    size_t cls;
+
+    if (z->objs != 0) {
+      z[1].objs += z->objs;
+      z[1].req_bytes += z->req_bytes;
+    }
+    z->objs = z->req_bytes = z->granted_bytes = 0;
+    for (cls = 1; cls <= MAXOBJGRANULES; cls++)
+      z[cls].granted_bytes = z[cls].objs * (word)GRANULES_TO_BYTES(cls);
+  }
+}
+
+GC_INNER void gca_counters_sum(struct gca_count *out)
+{
+  BZERO(out, (size_t)MAXOBJKINDS * GCA_N_CLASSES * sizeof(struct gca_count));
+  gca_counters_sum_kinds(out, MAXOBJKINDS);
 }
 
 GC_INNER word gca_counters_memory_bytes(void)

@@ -4,17 +4,21 @@
  * Maintained incrementally from the free-list hooks, never by walking the
  * lists when a record is written: free blocks and bytes per free-list index
  * and mapped versus unmapped, the total free bytes, and the largest free
- * block.  The largest comes from a multiset of free-block sizes (an
- * open-addressing table of size -> count with a cached maximum, recomputed
- * from the table only when the maximum's count drops to zero).  The books
+ * block.  The largest comes from a multiset of free-block sizes (counts
+ * per size, an array for small sizes and an open-addressing table for huge
+ * ones, with a cached maximum that is recomputed lazily, when next asked,
+ * after the maximum's count drops to zero).  The books
  * are built once by walking the heap sections when accounting is switched
  * on (gca_freelist_rebuild), then kept by the hooks.  Also the reserved
- * versus resident bytes of the heap sections (mincore, at record time).
+ * versus resident bytes of the heap sections (mincore, sampled at record
+ * time at most every 100 ms; see gca_heap_reserved_resident).
  * All entry points run with the allocation lock held; tables come from OS
  * pages, never from the GC heap.
  */
 
 #include "gca_priv.h"
+
+#include <string.h>
 
 #ifndef GC_ACC_DISABLE
 
@@ -29,20 +33,28 @@ GC_INNER struct gca_freelist_books gca_fl;
 GC_INNER word gca_fl_total_bytes = 0;
 
 /* ---- multiset of free-block sizes (in heap blocks) ------------------- */
-/* Keys are never deleted: a size whose count drops to zero keeps its     */
-/* slot until the table is rehashed (when more than half the slots hold  */
-/* keys), which drops zero counts and doubles the table if needed.        */
+/* Sizes below MS_SMALL blocks are counted in a plain array; larger ones  */
+/* (rare: a few huge free blocks) in an open-addressing table.  Keys of   */
+/* the table are never deleted: a size whose count drops to zero keeps   */
+/* its slot until the table is rehashed (when more than half the slots   */
+/* hold keys), which drops zero counts and doubles the table if needed.   */
+/* The maximum is cached; when the maximum's count drops to zero it is    */
+/* only marked stale, and recomputed when asked (gca_freelist_largest:   */
+/* at record time and heap growth), not on every block operation.        */
 struct ms_slot {
   word key;             /* blocks; 0 = empty slot                        */
   word count;
 };
 
-#define MS_STATIC_CAP 256
+#define MS_SMALL 256
+static word ms_small[MS_SMALL];         /* counts of sizes 1..MS_SMALL-1 */
+#define MS_STATIC_CAP 64
 static struct ms_slot ms_static[MS_STATIC_CAP];
 static struct ms_slot *ms_tab = ms_static;
 static word ms_cap = MS_STATIC_CAP;     /* a power of two                */
 static word ms_used = 0;                /* slots holding a key           */
 static word ms_max = 0;                 /* largest key with count > 0    */
+static int ms_max_stale = 0;            /* ms_max to be recomputed       */
 static int ms_broken = 0;   /* the OS refused memory: books approximate  */
 
 static word ms_hash(word key)
@@ -84,46 +96,72 @@ static void ms_rehash(void)
   ms_used = live;
 }
 
-static void ms_add(word key)
+GC_INLINE void ms_add(word key)
 {
   struct ms_slot *s;
 
-  if (ms_broken || 0 == key) return;
-  s = ms_find(ms_tab, ms_cap, key);
-  if (0 == s->key) {
-    if ((ms_used + 1) * 2 > ms_cap) {
-      ms_rehash();
-      if (ms_broken) return;
-      s = ms_find(ms_tab, ms_cap, key);
+  if (EXPECT(key < MS_SMALL, TRUE)) {
+    if (0 == key) return;
+    ms_small[key]++;
+  } else {
+    if (ms_broken) return;
+    s = ms_find(ms_tab, ms_cap, key);
+    if (0 == s->key) {
+      if ((ms_used + 1) * 2 > ms_cap) {
+        ms_rehash();
+        if (ms_broken) return;
+        s = ms_find(ms_tab, ms_cap, key);
+      }
+      s->key = key;
+      ms_used++;
     }
-    s->key = key;
-    ms_used++;
+    s->count++;
   }
-  s->count++;
-  if (key > ms_max) ms_max = key;
+  if (key > ms_max && !ms_max_stale) ms_max = key;
 }
 
-static void ms_del(word key)
+GC_INLINE void ms_del(word key)
 {
-  struct ms_slot *s;
-  word i;
+  word left;
 
-  if (ms_broken || 0 == key) return;
-  s = ms_find(ms_tab, ms_cap, key);
-  if (0 == s->key || 0 == s->count) return;     /* not ours: ignore      */
-  if (--s->count != 0 || key != ms_max) return;
-  ms_max = 0;
-  for (i = 0; i < ms_cap; i++) {
-    if (ms_tab[i].count != 0 && ms_tab[i].key > ms_max)
-      ms_max = ms_tab[i].key;
+  if (EXPECT(key < MS_SMALL, TRUE)) {
+    if (0 == key || 0 == ms_small[key]) return;   /* not ours: ignore */
+    left = --ms_small[key];
+  } else {
+    struct ms_slot *s;
+
+    if (ms_broken) return;
+    s = ms_find(ms_tab, ms_cap, key);
+    if (0 == s->key || 0 == s->count) return;   /* not ours: ignore      */
+    left = --s->count;
   }
+  if (0 == left && key == ms_max) ms_max_stale = 1;
+}
+
+static word ms_get_max(void)
+{
+  if (ms_max_stale) {
+    word i, m = 0;
+
+    for (i = 0; i < ms_cap; i++) {
+      if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
+    }
+    for (i = MS_SMALL - 1; 0 == m && i > 0; i--) {
+      if (ms_small[i] != 0) m = i;
+    }
+    ms_max = m;
+    ms_max_stale = 0;
+  }
+  return ms_max;
 }
 
 static void ms_clear(void)
 {
   BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
+  BZERO(ms_small, sizeof(ms_small));
   ms_used = 0;
   ms_max = 0;
+  ms_max_stale = 0;
   ms_broken = 0;
 }
 
@@ -140,7 +178,7 @@ GC_INNER word gca_freelist_largest(void)
     }
     return 0;
   }
-  return ms_max * HBLKSIZE;
+  return ms_get_max() * HBLKSIZE;
 }
 
 GC_INNER word gca_frag_index_ppm(void)
@@ -154,7 +192,7 @@ GC_INNER word gca_frag_index_ppm(void)
 
 /* ---- the books -------------------------------------------------------- */
 
-static void freelist_note(hdr *hhdr, int index, int sign)
+GC_INLINE void freelist_note(hdr *hhdr, int index, int sign)
 {
   word sz = hhdr->hb_sz;
 
@@ -163,15 +201,15 @@ static void freelist_note(hdr *hhdr, int index, int sign)
     gca_fl.bytes[index] += sz;
     gca_fl_total_bytes += sz;
     ms_add(divHBLKSZ(sz));
+    if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
+      gca_fl.unmapped_bytes[index] += sz;
   } else {
     gca_fl.blocks[index]--;
     gca_fl.bytes[index] -= sz;
     gca_fl_total_bytes -= sz;
     ms_del(divHBLKSZ(sz));
-  }
-  if ((hhdr->hb_flags & WAS_UNMAPPED) != 0) {
-    if (sign > 0) gca_fl.unmapped_bytes[index] += sz;
-    else gca_fl.unmapped_bytes[index] -= sz;
+    if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
+      gca_fl.unmapped_bytes[index] -= sz;
   }
 }
 
@@ -247,50 +285,89 @@ GC_INNER void gca_freelist_rebuild(void)
 
 /* ---- reserved and resident ------------------------------------------- */
 
+#ifdef GCA_HAVE_MINCORE
+  /* Resident pages of [lo, hi) (page-aligned): the low bit of each     */
+  /* mincore byte, summed 8 bytes at a time.                            */
+  static word heap_resident_pages(word lo, word hi, word page)
+  {
+    static unsigned char vec[4096];
+    word pages = 0;
+
+    while (lo < hi) {
+      word n = (hi - lo) / page, j;
+
+      if (n > sizeof(vec)) n = sizeof(vec);
+      if (mincore((void *)lo, (size_t)(n * page), (void *)vec) == 0) {
+        for (j = 0; j + sizeof(word) <= n; j += sizeof(word)) {
+          word w;
+
+          memcpy(&w, vec + j, sizeof(w));
+          w &= (word)0x0101010101010101ULL;     /* one per byte     */
+          pages += (w * (word)0x0101010101010101ULL) >> (CPP_WORDSZ - 8);
+        }
+        for (; j < n; j++) pages += vec[j] & 1;
+      }
+      lo += n * page;
+    }
+    return pages;
+  }
+
+  static int heap_page_resident(word a)
+  {
+    unsigned char v = 0;
+
+    return mincore((void *)a, 1, &v) == 0 && (v & 1) != 0;
+  }
+#endif
+
+/* Resident bytes are sampled (mincore over every heap section, a system */
+/* call per 16 MiB and a pass over its page vector) at most every        */
+/* GCA_RESIDENT_PERIOD_NS, and whenever the reserved total changed since */
+/* the last sample; between samples the last value is reported.          */
+#ifndef GCA_RESIDENT_PERIOD_NS
+# define GCA_RESIDENT_PERIOD_NS 100000000u     /* 100 ms */
+#endif
+
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
 {
   word i, res = 0, rsd = 0;
 # ifdef GCA_HAVE_MINCORE
-    static unsigned char vec[4096];
-    word page = (word)sysconf(_SC_PAGESIZE);
+    static word last_reserved = 0, last_resident = 0, last_ns = 0;
+    static int sampled = 0;
+    word now, page;
 # endif
 
-  for (i = 0; i < GC_n_heap_sects; i++) {
-    ptr_t start = GC_heap_sects[i].hs_start;
-    word bytes = GC_heap_sects[i].hs_bytes;
-
-    res += bytes;
-#   ifdef GCA_HAVE_MINCORE
-    {
+  for (i = 0; i < GC_n_heap_sects; i++) res += GC_heap_sects[i].hs_bytes;
+  *reserved = res;
+# ifdef GCA_HAVE_MINCORE
+    now = gca_now_ns();
+    if (sampled && res == last_reserved
+        && now - last_ns < (word)GCA_RESIDENT_PERIOD_NS) {
+      *resident = last_resident;
+      return;
+    }
+    page = (word)sysconf(_SC_PAGESIZE);
+    for (i = 0; i < GC_n_heap_sects; i++) {
       /* Sections are HBLKSIZE-aligned; pages may be larger, so round   */
       /* the range out to pages and clip the resident count to it.      */
-      word lo = (word)start & ~(page - 1);
-      word hi = ((word)start + bytes + page - 1) & ~(page - 1);
+      word start = (word)GC_heap_sects[i].hs_start;
+      word end = start + GC_heap_sects[i].hs_bytes;
+      word lo = start & ~(page - 1);
+      word hi = (end + page - 1) & ~(page - 1);
 
-      while (lo < hi) {
-        word n = (hi - lo) / page, j;
-
-        if (n > sizeof(vec)) n = sizeof(vec);
-        if (mincore((void *)lo, (size_t)(n * page), (void *)vec) == 0) {
-          for (j = 0; j < n; j++) {
-            if (vec[j] & 1) {
-              word a = lo + j * page, b = a + page;
-
-              if (a < (word)start) a = (word)start;
-              if (b > (word)start + bytes) b = (word)start + bytes;
-              rsd += b - a;
-            }
-          }
-        }
-        lo += n * page;
-      }
+      if (lo >= hi) continue;
+      rsd += heap_resident_pages(lo, hi, page) * page;
+      if (lo < start && heap_page_resident(lo)) rsd -= start - lo;
+      if (end < hi && heap_page_resident(hi - page)) rsd -= hi - end;
     }
-#   else
-      rsd += bytes;
-#   endif
-  }
-  *reserved = res;
-  *resident = rsd;
+    last_reserved = res;
+    last_resident = rsd;
+    last_ns = now;
+    sampled = 1;
+    *resident = rsd;
+# else
+    *resident = res;
+# endif
 }
 
 #endif /* !GC_ACC_DISABLE */

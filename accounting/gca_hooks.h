@@ -168,8 +168,44 @@ GC_INNER void gca_hook_thread_exit(void);
 
 # define GC_ACC_ON_INIT() gca_hook_init()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
-# define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
+/* The thread-local fast path counts inline (counters.c keeps the rows): */
+/* gca_tl_rows is the calling thread's (kind, class) rows of 3 words    */
+/* (objects, requested bytes, granted bytes), GCA_HOOK_N_CLASSES rows a  */
+/* kind, or NULL while the thread may not count inline (no record yet,  */
+/* inside GC_generic_malloc_many); with tags on, or NULL, the hook       */
+/* function does the work.  Only where initial-exec TLS is available.   */
+# if defined(THREADS) && !defined(GCA_NO_IE_TLS) && !defined(_MSC_VER) \
+     && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
+#   define GCA_HOOK_TL_INLINE 1
+#   define GCA_HOOK_N_CLASSES \
+        (MAXOBJGRANULES + 1 + CPP_WORDSZ - (CPP_LOG_HBLKSIZE - 1))
+    GC_EXTERN __thread __attribute__((tls_model("initial-exec")))
+        word *gca_tl_rows;
+    GC_EXTERN int gca_tags_on;
+
+    GC_INLINE void gca_hook_count_tl(void *p, size_t lb, size_t granules,
+                                     int k)
+    {
+      word *c = gca_tl_rows;
+
+      if (EXPECT(c != NULL && !gca_tags_on, TRUE)) {
+        /* Objects and requested bytes only: a small class's granted  */
+        /* bytes are its objects times its size, which the sum         */
+        /* computes.  granules is 0 for a 0-byte request (list 0, one  */
+        /* granule): row 0, which the sum folds into class 1.          */
+        c += ((word)k * GCA_HOOK_N_CLASSES + (word)granules) * 3;
+        __atomic_store_n(&c[0], c[0] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c[1], c[1] + (word)lb, __ATOMIC_RELAXED);
+      } else {
+        gca_hook_alloc_tl(p, lb, granules, k);
+      }
+    }
+#   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
+        GCA_IF(gca_on, gca_hook_count_tl(p, lb, granules, k))
+# else
+#   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
         GCA_IF(gca_on, gca_hook_alloc_tl(p, lb, granules, k))
+# endif
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \

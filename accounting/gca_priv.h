@@ -61,6 +61,7 @@ struct gca_count {
 /* module.  Written by the owner thread only.                            */
 struct gca_thread;
 struct frame_tl;
+struct sites_tls;
 struct frame_tl_ent {           /* one pair's frame counts, per thread  */
   unsigned pair;
   word objs, bytes;             /* cumulative, owner writes             */
@@ -75,6 +76,12 @@ struct gca_tl {
   unsigned c_site, c_pair;
   struct frame_tl_ent *c_ent;
   struct frame_tl *frame_tl;    /* types.c per-thread frame counts       */
+  /* sites.c: bytes to this thread's next sample point (sample=BYTES),  */
+  /* so that an unsampled allocation costs a subtraction and a branch;  */
+  /* and the site of its last capture (GC_acc_last_site).              */
+  signed_word s_countdown;
+  unsigned s_last_site;
+  struct sites_tls *sites;      /* sites.c's TLS, NULL until first use   */
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
@@ -89,6 +96,9 @@ struct gca_thread;
 /* Sum of all threads' counts, one (kind, class) at a time.              */
 GC_INNER void gca_counters_sum(struct gca_count *out /* [MAXOBJKINDS]     */
                                                     /* [GCA_N_CLASSES] */);
+/* The same over kinds [0, n_kinds) only (rows of other kinds are left  */
+/* as they are).                                                         */
+GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds);
 GC_INNER word gca_counters_debug_objs(int kind);
 
 /* ---- collections (hooks.c) -------------------------------------------- */
@@ -358,10 +368,23 @@ GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
   return a;
 }
 GC_INNER void gca_types_fold(void);
+/* Live old objects (age 32+) per pair, kept incrementally (types.c):   */
+/* add when an object turns old (0: no memory, leave it not old), sub  */
+/* when an old object dies; census_old adds them into the census.      */
+GC_INNER int gca_old_add(unsigned pair, word bytes);
+GC_INNER void gca_old_sub(unsigned pair, word bytes);
+GC_INNER void gca_old_reset(void);
+GC_INNER void gca_types_census_old(void);
 
 /* types.c: pairs (any thread), types and rows (lock held).             */
 struct types_pair;
 GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin);
+/* The same through the thread's pair cache (2048 entries, direct-   */
+/* mapped, in its frame table); *ent: the pair's frame-count entry of */
+/* this thread (NULL if none).  Any thread, lock not needed.            */
+GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
+                                     unsigned site, int origin,
+                                     struct frame_tl_ent **ent);
 GC_INNER word gca_pair_cookie(unsigned pair);
 GC_INNER unsigned gca_pair_site(unsigned pair);
 GC_INNER unsigned gca_pair_type(unsigned pair);

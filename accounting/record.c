@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 #include <stdarg.h>
+#include <string.h>
 
 /* Worst case: every (kind, class) row of 9 numbers, every free list,    */
 /* every growth event, each number at most 21 characters plus a comma.   */
@@ -55,6 +56,11 @@ static void rec_printf(const char *fmt, ...)
 
 #define U(x) ((unsigned long long)(x))
 
+static const char rec_digits2[201] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536"
+  "37383940414243444546474849505152535455565758596061626364656667686970717273"
+  "74757677787980818283848586878889909192939495969798" "99";
+
 /* Append ",[v0,v1,...]" (no comma when first): the rows are most of a  */
 /* record, and vsnprintf per row cost more than the census itself.      */
 static void rec_row(int first, const word *v, unsigned n)
@@ -72,15 +78,27 @@ static void rec_row(int first, const word *v, unsigned n)
   *p++ = '[';
   for (i = 0; i < n; i++) {
     char digits[24];
-    int d = 0;
+    int d = 24;
     word x = v[i];
 
     if (i) *p++ = ',';
-    do {
-      digits[d++] = (char)('0' + x % 10);
-      x /= 10;
-    } while (x != 0);
-    while (d > 0) *p++ = digits[--d];
+    /* Two digits at a time, right to left, then copied out.           */
+    while (x >= 100) {
+      word q = x / 100;
+      const char *dd = rec_digits2 + 2 * (x - q * 100);
+
+      digits[--d] = dd[1];
+      digits[--d] = dd[0];
+      x = q;
+    }
+    if (x >= 10) {
+      digits[--d] = rec_digits2[2 * x + 1];
+      digits[--d] = rec_digits2[2 * x];
+    } else {
+      digits[--d] = (char)('0' + x);
+    }
+    memcpy(p, digits + d, (size_t)(24 - d));
+    p += 24 - d;
   }
   *p++ = ']';
   rec_len = (size_t)(p - rec_buf);
@@ -90,7 +108,7 @@ GC_INNER void gca_record_emit(int with_census)
 {
   const struct gca_census *c = &gca_last_census;
   word heap_reserved, heap_resident, total_allocd, largest, lost, ppm;
-  unsigned k, cls, n, i;
+  unsigned k, cls, n, i, n_kinds;
   const char *sep;
   int use_census = with_census && c->valid;
   word now = gca_now_ns();
@@ -185,10 +203,13 @@ GC_INNER void gca_record_emit(int with_census)
   rec_printf("],");
 
   /* classes */
-  gca_counters_sum(&rec_cur[0][0]);
+  /* Only kinds that exist have counts or census rows (kinds are never */
+  /* removed, so rows of kinds beyond GC_n_kinds stay zero).           */
+  n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
+  gca_counters_sum_kinds(&rec_cur[0][0], n_kinds);
   rec_printf("\"classes\":[");
   sep = "";
-  for (k = 0; k < MAXOBJKINDS; k++) {
+  for (k = 0; k < n_kinds; k++) {
     for (cls = 0; cls < GCA_N_CLASSES; cls++) {
       const struct gca_class_census *cc = &c->c[k][cls];
       const struct gca_count *cur = &rec_cur[k][cls];

@@ -76,10 +76,10 @@ static word sites_mem = 0;                     /* OS bytes, all tables     */
 static word sites_dropped = 0;                 /* stacks past the bounds   */
 
 /* ---- per thread ----------------------------------------------------------- */
+/* (The countdown to the next sample point and the last site are in   */
+/* gca_tl_self, for tags.c's inline unsampled path.)                    */
 struct sites_tls {
-  signed_word countdown;    /* bytes to the next sample point            */
   word rng;                 /* xorshift64*, 0: not seeded               */
-  unsigned last_site;
   int busy;                 /* inside a capture (no re-entry)           */
   struct gca_site *cache[SITES_CACHE];
 };
@@ -336,19 +336,23 @@ static signed_word sites_draw(struct sites_tls *me)
 GC_INNER unsigned gca_site_capture(word granted_bytes)
 {
   struct sites_tls *me;
+  struct gca_tl *tl = &gca_tl_self;
   int mode = GCA_LOAD(&gca_stacks_mode);
   word frames[GCA_STACKS_MAX_DEPTH];
   struct gca_site *s;
   unsigned n;
 
   if (GCA_STACKS_OFF == mode) return GCA_SITE_NONE;
-  me = &sites_self;
+  /* Its address kept in the initial-exec struct: one TLS lookup a    */
+  /* thread, not one (a call) per use.                                  */
+  me = tl->sites;
+  if (EXPECT(NULL == me, FALSE)) me = tl->sites = &sites_self;
   if (GCA_STACKS_SAMPLE == mode) {
-    signed_word c = me->countdown - (signed_word)granted_bytes;
+    signed_word c = tl->s_countdown - (signed_word)granted_bytes;
 
     if (EXPECT(c > 0, TRUE)) {
-      me->countdown = c;
-      me->last_site = GCA_SITE_UNSAMPLED;
+      tl->s_countdown = c;
+      tl->s_last_site = GCA_SITE_UNSAMPLED;
       return GCA_SITE_UNSAMPLED;
     }
     if (0 == me->rng) {
@@ -356,12 +360,12 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
       sites_seed(me);
       c = sites_draw(me) - (signed_word)granted_bytes;
       if (c > 0) {
-        me->countdown = c;
-        me->last_site = GCA_SITE_UNSAMPLED;
+        tl->s_countdown = c;
+        tl->s_last_site = GCA_SITE_UNSAMPLED;
         return GCA_SITE_UNSAMPLED;
       }
     }
-    me->countdown = sites_draw(me);
+    tl->s_countdown = sites_draw(me);
   }
   if (me->busy) return GCA_SITE_UNSAMPLED;  /* an allocation inside ours */
   me->busy = 1;
@@ -370,8 +374,8 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
   n = gca_unwind(frames, n, 0);
   s = sites_intern(me, frames, n);
   me->busy = 0;
-  me->last_site = s != NULL ? s->id : GCA_SITE_UNSAMPLED;
-  return me->last_site;
+  tl->s_last_site = s != NULL ? s->id : GCA_SITE_UNSAMPLED;
+  return tl->s_last_site;
 }
 
 GC_INNER double gca_site_weight(word granted_bytes)
@@ -385,7 +389,7 @@ GC_INNER double gca_site_weight(word granted_bytes)
 
 GC_INNER unsigned gca_site_last(void)
 {
-  return sites_self.last_site;
+  return gca_tl_self.s_last_site;
 }
 
 /* ---- settings ------------------------------------------------------------- */

@@ -13,7 +13,10 @@
  * birth: GC_gc_no at allocation, modulo 128.  Every census (one per
  * collection while accounting is on) visits every tag, so an object's
  * age (collections survived) is known exactly while it is below 32; the
- * census then sets OLD, and the object stays in the 32+ age bin.
+ * census then sets OLD, and the object stays in the 32+ age bin.  Old
+ * objects are counted incrementally (types.c's per-pair old counts: in
+ * when a census sets OLD, out when one dies), so a census only checks
+ * the mark bit of an old slot instead of counting it again.
  *
  * The census (collection end, lock held) walks the tables, not the
  * objects: a tagged slot whose mark bit is set is live (counted by type
@@ -362,23 +365,43 @@ static unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
 
 /* The pair of this thread's next object: its type (GC_acc_set_next_type, */
 /* taken) and callsite, through the thread's one-entry cache.            */
+/* The callsite of this thread's next object: sites.c's capture, with */
+/* the unsampled case of sample=BYTES inline (the thread's countdown). */
+GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
+{
+  int mode = gca_stacks_mode;
+
+  if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) return GCA_SITE_NONE;
+  if (GCA_STACKS_SAMPLE == mode) {
+    signed_word c = me->s_countdown - (signed_word)granted;
+
+    if (EXPECT(c > 0, TRUE)) {
+      me->s_countdown = c;
+      me->s_last_site = GCA_SITE_UNSAMPLED;
+      return GCA_SITE_UNSAMPLED;
+    }
+  }
+  return gca_site_capture(granted);
+}
+
 static unsigned tags_pair_for(struct gca_tl *me, word granted)
 {
   word cookie = me->next_type;
   unsigned site, pair;
+  struct frame_tl_ent *ent;
 
   if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
-  site = EXPECT(GCA_STACKS_OFF == gca_stacks_mode, TRUE) ? GCA_SITE_NONE
-         : gca_site_capture(granted);
+  site = tags_site_for(me, granted);
   if (EXPECT(cookie == me->c_cookie && site == me->c_site
              && me->c_pair != 0, TRUE))
     return me->c_pair;
-  pair = gca_pair_intern(cookie, site, cookie != 0 ? GCA_TYPE_EXPLICIT : 0);
+  pair = gca_pair_intern_tl(me, cookie, site,
+                            cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
   if (pair != 0) {
     me->c_cookie = cookie;
     me->c_site = site;
     me->c_pair = pair;
-    me->c_ent = NULL;
+    me->c_ent = ent;
   }
   return pair;
 }
@@ -408,11 +431,29 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   struct frame_tl_ent *e;
   word i;
 
-  if (EXPECT(me->next_type != 0 || gca_stacks_mode != GCA_STACKS_OFF
-             || me->c_cookie != 0 || me->c_site != GCA_SITE_NONE
-             || NULL == me->c_ent, FALSE)) {
+  int mode;
+
+  if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || NULL == me->c_ent,
+             FALSE)) {
     gca_tags_alloc(me, p, hhdr, granted, 0);
     return;
+  }
+  mode = gca_stacks_mode;
+  if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
+    if (EXPECT(me->c_site != GCA_SITE_NONE, FALSE)) {
+      gca_tags_alloc(me, p, hhdr, granted, 0);
+      return;
+    }
+  } else {
+    signed_word c = me->s_countdown - (signed_word)granted;
+
+    if (mode != GCA_STACKS_SAMPLE || me->c_site != GCA_SITE_UNSAMPLED
+        || c <= 0) {
+      gca_tags_alloc(me, p, hhdr, granted, 0);
+      return;
+    }
+    me->s_countdown = c;
+    me->s_last_site = GCA_SITE_UNSAMPLED;
   }
   e = me->c_ent;
   GCA_STORE(&e->objs, e->objs + 1);
@@ -511,6 +552,7 @@ GC_INNER void gca_tags_free(void *p)
   tags_count_freed(tag, tags_resolvable_kind(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
                    (word)GC_gc_no - tags_prev_census_gc_no);
+  if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), tags_obj_bytes(hhdr));
   tb->tags[i] = 0;
 }
 
@@ -561,10 +603,12 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
         lim = (g + 1) << TAB_GROUP_LOG;
         if (lim > n) lim = n;
         for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-          if (t[s] != 0)
+          if (t[s] != 0) {
             tags_count_freed(t[s], origin,
                              (ptr_t)h + (sz > MAXOBJBYTES ? 0 : s * sz),
                              bytes, since);
+            if (t[s] & TAG_OLD) gca_old_sub(TAG_PAIR(t[s]), bytes);
+          }
         }
       }
     }
@@ -600,6 +644,7 @@ GC_INNER void gca_tags_reset_all(int first)
 {
   tags_reset_first = first;
   GC_apply_to_all_blocks(tags_reset_visit, 0);
+  gca_old_reset();
   tags_prev_census_gc_no = GC_gc_no;
 }
 
@@ -681,10 +726,23 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
         if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(s * gstride, sz))) {
           tags_count_freed(tag, origin, (ptr_t)h + s * gstride, bytes,
                            census_since);
+          if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), bytes);
           t[s] = 0;
           continue;
         }
         pair = TAG_PAIR(tag);
+        if (tag & TAG_OLD) {
+          /* Counted by its pair's old counts (gca_types_census_old).   */
+          if (origin != 0) {
+            unsigned np = tags_resolve(pair, origin, (ptr_t)h + s * gstride);
+
+            if (np != pair && gca_old_add(np, bytes)) {
+              gca_old_sub(pair, bytes);
+              t[s] = TAG_MAKE(np, tag & 0xffu);
+            }
+          }
+          continue;
+        }
         if (origin != 0) {
           unsigned np = tags_resolve(pair, origin, (ptr_t)h + s * gstride);
 
@@ -694,13 +752,18 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
           }
         }
         a = gca_acc_get(pair);
-        if (tag & TAG_OLD) {
+        age = tags_age(tag);
+        if (age >= GCA_AGE_OLD) {
           age = GCA_AGE_OLD;
-        } else {
-          age = tags_age(tag);
-          if (age >= GCA_AGE_OLD) {
-            age = GCA_AGE_OLD;
-            tag |= TAG_OLD;
+          /* From now on (this census included) its pair's old counts   */
+          /* hold it as live.                                            */
+          if (gca_old_add(pair, bytes)) {
+            if (a != NULL && tags_is_new(tag, census_since)) {
+              a->alloc_objs++;
+              a->alloc_bytes += bytes;
+            }
+            t[s] = tag | TAG_OLD;
+            continue;
           }
         }
         if (a != NULL) {
@@ -742,6 +805,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 GC_INNER void gca_tags_census_end(void)
 {
   tags_prev_census_gc_no = GC_gc_no;
+  gca_types_census_old();
   gca_types_fold();
   slab_trim();
 }

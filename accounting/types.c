@@ -432,6 +432,115 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   return a;
 }
 
+/* ---- old objects (lock held) ------------------------------------------- */
+/* Live objects in the oldest age bin, per pair, kept incrementally: an */
+/* object is added when a census first sees it 32 collections old (and */
+/* its tag gets OLD), removed when it is found unmarked, GC_free'd or  */
+/* its block freed.  A census then only checks the mark bit of an old  */
+/* slot; gca_types_census_old adds the counts into the accumulators.   */
+struct acc_old_ent {
+  word objs, bytes;
+  unsigned listed;              /* on acc_old_list                      */
+};
+static struct acc_old_ent *acc_old = NULL;
+static word acc_old_cap = 0;
+static unsigned *acc_old_list = NULL;   /* pairs that may have old objs */
+static word acc_old_n = 0, acc_old_list_cap = 0;
+
+static struct acc_old_ent *acc_old_get(unsigned pair)
+{
+  struct acc_old_ent *o;
+
+  if (EXPECT(pair >= acc_old_cap, FALSE)) {
+    word cap = acc_old_cap ? acc_old_cap : 1024;
+    struct acc_old_ent *t;
+
+    while (cap <= pair) cap *= 2;
+    t = (struct acc_old_ent *)types_os_alloc(cap * sizeof(*t));
+    if (NULL == t) return NULL;
+    if (acc_old_cap) {
+      BCOPY(acc_old, t, acc_old_cap * sizeof(*t));
+      types_unmap(acc_old, acc_old_cap * sizeof(*t));
+    }
+    acc_old = t;
+    acc_old_cap = cap;
+  }
+  o = &acc_old[pair];
+  if (!o->listed) {
+    if (acc_old_n == acc_old_list_cap) {
+      word cap = acc_old_list_cap ? acc_old_list_cap * 2 : 1024;
+      unsigned *d = (unsigned *)types_os_alloc(cap * sizeof(unsigned));
+
+      if (NULL == d) return NULL;
+      if (acc_old_n) BCOPY(acc_old_list, d, acc_old_n * sizeof(unsigned));
+      types_unmap(acc_old_list, acc_old_list_cap * sizeof(unsigned));
+      acc_old_list = d;
+      acc_old_list_cap = cap;
+    }
+    acc_old_list[acc_old_n++] = pair;
+    o->listed = 1;
+  }
+  return o;
+}
+
+GC_INNER int gca_old_add(unsigned pair, word bytes)
+{
+  struct acc_old_ent *o = acc_old_get(pair);
+
+  if (NULL == o) return 0;
+  o->objs++;
+  o->bytes += bytes;
+  return 1;
+}
+
+GC_INNER void gca_old_sub(unsigned pair, word bytes)
+{
+  struct acc_old_ent *o;
+
+  if (pair >= acc_old_cap) return;
+  o = &acc_old[pair];
+  if (o->objs != 0) {
+    o->objs--;
+    o->bytes -= bytes;
+  }
+}
+
+GC_INNER void gca_old_reset(void)
+{
+  word i;
+
+  for (i = 0; i < acc_old_n; i++) {
+    struct acc_old_ent *o = &acc_old[acc_old_list[i]];
+
+    o->objs = o->bytes = 0;
+    o->listed = 0;
+  }
+  acc_old_n = 0;
+}
+
+GC_INNER void gca_types_census_old(void)
+{
+  word i, j = 0;
+
+  for (i = 0; i < acc_old_n; i++) {
+    unsigned pair = acc_old_list[i];
+    struct acc_old_ent *o = &acc_old[pair];
+    struct gca_acc *a;
+
+    if (0 == o->objs) {
+      o->listed = 0;
+      continue;
+    }
+    acc_old_list[j++] = pair;
+    a = gca_acc_get(pair);
+    if (NULL == a) continue;
+    a->live_objs += o->objs;
+    a->live_bytes += o->bytes;
+    a->age[GCA_AGE_BINS - 1] += o->objs;
+  }
+  acc_old_n = j;
+}
+
 static void row_add(struct types_row *r, const struct gca_acc *a)
 {
   unsigned b;
@@ -754,15 +863,35 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
 /* Per-thread frame counts for allocations made without the lock        */
 /* (thread-local free lists, GC_malloc_many).  Written by the owner      */
 /* only; the frame marker (lock held) takes the growth since its last   */
-/* look.  A thread allocating from more than FRAME_TL_N pairs between   */
-/* two markers counts the rest as lost (docs/dump-format.md).           */
-#define FRAME_TL_N 256
+/* look.  Each thread's table is indexed by pair id, in pages of        */
+/* FTL_PAGE entries under a two-level directory, allocated as the       */
+/* thread first meets a pair of the page (published with a release     */
+/* store, read with acquire loads): a lookup is three loads, whatever   */
+/* the number of pairs.  Only a failed page allocation counts as lost.  */
+#define FTL_PAGE_LOG 8
+#define FTL_PAGE ((unsigned)1 << FTL_PAGE_LOG)
+#define FTL_MID_LOG 8
+#define FTL_MID ((unsigned)1 << FTL_MID_LOG)
+#define FTL_TOP ((GCA_MAX_PAIRS >> (FTL_PAGE_LOG + FTL_MID_LOG)) + 1)
 /* struct frame_tl_ent: gca_priv.h (the allocation path bumps it).   */
+struct frame_tl_mid {
+  struct frame_tl_ent *page[FTL_MID];
+};
+/* The owner's pair cache: (cookie, site) -> pair and its entry,       */
+/* direct-mapped, so that a thread cycling through many types finds   */
+/* its pair without the shared hash table.                             */
+#define FTL_PCACHE 2048u
+struct frame_tl_pc {
+  word cookie;
+  unsigned site, pair;
+  struct frame_tl_ent *ent;
+};
 struct frame_tl {
   struct frame_tl *next;
   volatile word owned;
   word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;
-  struct frame_tl_ent e[FRAME_TL_N];
+  struct frame_tl_mid *top[FTL_TOP];
+  struct frame_tl_pc pc[FTL_PCACHE];
 };
 static struct frame_tl *volatile frame_tl_registry = NULL;
 
@@ -787,6 +916,64 @@ static struct frame_tl *frame_tl_get(struct gca_tl *me)
   return t;
 }
 
+/* The owner's entry of pair in t (allocating its page), or NULL.      */
+static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
+                                            unsigned pair)
+{
+  unsigned hi = pair >> (FTL_PAGE_LOG + FTL_MID_LOG);
+  unsigned mi = (pair >> FTL_PAGE_LOG) & (FTL_MID - 1);
+  struct frame_tl_mid *mid = t->top[hi];
+  struct frame_tl_ent *page, *f;
+
+  if (EXPECT(NULL == mid, FALSE)) {
+    PAIRS_LOCK();
+    mid = (struct frame_tl_mid *)types_os_alloc(sizeof(*mid));
+    PAIRS_UNLOCK();
+    if (NULL == mid) return NULL;
+    REL_STOREP(&t->top[hi], mid);
+  }
+  page = mid->page[mi];
+  if (EXPECT(NULL == page, FALSE)) {
+    PAIRS_LOCK();
+    page = (struct frame_tl_ent *)types_os_alloc(
+                                FTL_PAGE * sizeof(struct frame_tl_ent));
+    PAIRS_UNLOCK();
+    if (NULL == page) return NULL;
+    REL_STOREP(&mid->page[mi], page);
+  }
+  f = &page[pair & (FTL_PAGE - 1)];
+  if (0 == f->pair) GCA_STORE(&f->pair, pair);
+  return f;
+}
+
+GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
+                                     unsigned site, int origin,
+                                     struct frame_tl_ent **ent)
+{
+  struct frame_tl *t = frame_tl_get(me);
+  struct frame_tl_pc *c;
+  unsigned pair;
+
+  *ent = NULL;
+  if (EXPECT(NULL == t, FALSE)) return gca_pair_intern(cookie, site, origin);
+  c = &t->pc[(unsigned)(((cookie + (word)site * 0x9E3779B1u)
+                         * (word)0x9E3779B97F4A7C15ULL) >> 32)
+             & (FTL_PCACHE - 1)];
+  if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE)) {
+    *ent = c->ent;
+    return c->pair;
+  }
+  pair = gca_pair_intern(cookie, site, origin);
+  if (pair != 0) {
+    c->cookie = cookie;
+    c->site = site;
+    c->pair = pair;
+    c->ent = frame_tl_ent_of(t, pair);
+    *ent = c->ent;
+  }
+  return pair;
+}
+
 GC_INNER void gca_types_thread_exit(void)
 {
   struct gca_tl *me = &gca_tl_self;
@@ -805,7 +992,6 @@ GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
 {
   struct frame_tl *t;
   struct frame_tl_ent *e;
-  unsigned i, j;
 
   if (locked) {
     frame_add_locked(pair, 1, bytes);
@@ -821,17 +1007,13 @@ GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
   t = frame_tl_get(me);
   if (NULL == t) return;
   if (pair != 0) {
-    for (j = 0, i = (unsigned)(types_hash(pair, 0) % FRAME_TL_N);
-         j < FRAME_TL_N; j++, i = (i + 1) % FRAME_TL_N) {
-      struct frame_tl_ent *f = &t->e[i];
+    struct frame_tl_ent *f = frame_tl_ent_of(t, pair);
 
-      if (f->pair == pair || 0 == f->pair) {
-        if (0 == f->pair) GCA_STORE(&f->pair, pair);
-        GCA_STORE(&f->objs, f->objs + 1);
-        GCA_STORE(&f->bytes, f->bytes + bytes);
-        if (pair == me->c_pair) me->c_ent = f;
-        return;
-      }
+    if (EXPECT(f != NULL, TRUE)) {
+      GCA_STORE(&f->objs, f->objs + 1);
+      GCA_STORE(&f->bytes, f->bytes + bytes);
+      if (pair == me->c_pair) me->c_ent = f;
+      return;
     }
   }
   GCA_STORE(&t->lost_objs, t->lost_objs + 1);
@@ -841,25 +1023,36 @@ GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
 static void frame_take_threads(void)
 {
   struct frame_tl *t;
-  unsigned i;
+  unsigned i, hi, mi, top_n;
 
   PAIRS_LOCK();
   t = frame_tl_registry;
+  top_n = (pair_count >> (FTL_PAGE_LOG + FTL_MID_LOG)) + 1;
   PAIRS_UNLOCK();
   for (; t != NULL; t = t->next) {
     word o, b;
 
-    for (i = 0; i < FRAME_TL_N; i++) {
-      struct frame_tl_ent *e = &t->e[i];
-      unsigned pair = (unsigned)GCA_LOAD(&e->pair);
+    for (hi = 0; hi < top_n; hi++) {
+      struct frame_tl_mid *mid = ACQ_LOADP(&t->top[hi]);
 
-      if (0 == pair) continue;
-      o = GCA_LOAD(&e->objs);
-      b = GCA_LOAD(&e->bytes);
-      if (o != e->taken_objs)
-        frame_add_locked(pair, o - e->taken_objs, b - e->taken_bytes);
-      e->taken_objs = o;
-      e->taken_bytes = b;
+      if (NULL == mid) continue;
+      for (mi = 0; mi < FTL_MID; mi++) {
+        struct frame_tl_ent *page = ACQ_LOADP(&mid->page[mi]);
+
+        if (NULL == page) continue;
+        for (i = 0; i < FTL_PAGE; i++) {
+          struct frame_tl_ent *e = &page[i];
+          unsigned pair = (unsigned)GCA_LOAD(&e->pair);
+
+          if (0 == pair) continue;
+          o = GCA_LOAD(&e->objs);
+          b = GCA_LOAD(&e->bytes);
+          if (o != e->taken_objs)
+            frame_add_locked(pair, o - e->taken_objs, b - e->taken_bytes);
+          e->taken_objs = o;
+          e->taken_bytes = b;
+        }
+      }
     }
     o = GCA_LOAD(&t->lost_objs);
     b = GCA_LOAD(&t->lost_bytes);

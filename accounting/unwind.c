@@ -66,8 +66,9 @@ GC_INNER int gca_unwinder = GCA_UNWIND_FP;
 /* ---- the current thread's stack ---------------------------------------- */
 
 /* [lo, hi) of this thread's stack; hi 0: not yet known, 1: unknown.    */
-static GCA_TLS word unw_stack_lo = 0;
-static GCA_TLS word unw_stack_hi = 0;
+/* (Initial-exec where available: read on every walk.)                 */
+static GCA_TLS_FAST word unw_stack_lo = 0;
+static GCA_TLS_FAST word unw_stack_hi = 0;
 
 static void unw_find_stack(void)
 {
@@ -296,16 +297,27 @@ static void unw_code_list(void)
   __atomic_store_n(&unw_code_lock, 0, __ATOMIC_RELEASE);
 }
 
-static GCA_TLS unsigned unw_code_hint = 0;   /* the last segment hit    */
+/* The segments last hit, most recent first (a walk crosses a few    */
+/* modules: libgc, the program, libc); initial-exec where available.   */
+#define UNW_HINTS 4
+struct unw_hints {
+  unsigned h[UNW_HINTS];
+};
+static GCA_TLS_FAST struct unw_hints unw_code_hints;
 
 /* *hint: the segment last hit (the walk keeps it in a local; the      */
 /* thread's copy is read and written once per walk, TLS being a call    */
 /* in a shared library).                                                */
-static int unw_is_code(const struct unw_code *c, word ra, unsigned *hint)
+static int unw_is_code(const struct unw_code *c, word ra,
+                       struct unw_hints *hint)
 {
-  unsigned lo = 0, hi, h = *hint;
+  unsigned lo = 0, hi, j;
 
-  if (h < c->n && ra >= c->lo[h] && ra < c->hi[h]) return 1;
+  for (j = 0; j < UNW_HINTS; j++) {
+    unsigned h = hint->h[j];
+
+    if (h < c->n && ra >= c->lo[h] && ra < c->hi[h]) return 1;
+  }
   hi = c->n;
   while (lo < hi) {             /* the last segment with lo <= ra        */
     unsigned mid = (lo + hi) / 2;
@@ -313,7 +325,8 @@ static int unw_is_code(const struct unw_code *c, word ra, unsigned *hint)
     if (c->lo[mid] <= ra) lo = mid + 1; else hi = mid;
   }
   if (0 == lo || ra >= c->hi[lo - 1]) return 0;
-  *hint = lo - 1;
+  for (j = UNW_HINTS - 1; j > 0; j--) hint->h[j] = hint->h[j - 1];
+  hint->h[0] = lo - 1;
   return 1;
 }
 
@@ -327,7 +340,8 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
   word *fp = (word *)__builtin_frame_address(0);
   word lo = unw_stack_lo, hi = unw_stack_hi;
   const struct unw_code *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
-  unsigned n = 0, hint = unw_code_hint;
+  unsigned n = 0;
+  struct unw_hints hint = unw_code_hints;
   int in_gc = 1;
 
   if ((word)fp < lo || (word)fp >= hi) return 0;   /* another stack */
@@ -340,12 +354,11 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
     ra = fp[1];
     next = fp[0];
     if (0 == ra) break;
-    if (code != NULL && !unw_is_code(code, ra, &hint)) {
+    if (in_gc && unw_in_libgc(ra)) {
+      /* the collector's own frame (code, then)                          */
+    } else if (code != NULL && !unw_is_code(code, ra, &hint)) {
       *not_code = 1;
       break;
-    }
-    if (in_gc && unw_in_libgc(ra)) {
-      /* the collector's own frame */
     } else if (skip > 0) {
       in_gc = 0;
       skip--;
@@ -356,7 +369,7 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
     if (next <= (word)fp) break;   /* must strictly increase */
     fp = (word *)next;
   }
-  unw_code_hint = hint;
+  unw_code_hints = hint;
   return n;
 }
 
