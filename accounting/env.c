@@ -135,9 +135,9 @@ static const struct env_option env_options[] = {
   { "GC_ACC_UNWIND", ENV_UNWIND, NULL },
 };
 
-/* Parse a size: decimal digits, then optionally k/K (KiB), m/M (MiB)   */
-/* or g/G (GiB).  0 and too-small or overflowing values are rejected.   */
-static int env_parse_size(const char *s, word *out)
+/* Parse a byte count: decimal digits, then optionally k/K (KiB), m/M   */
+/* (MiB) or g/G (GiB).  Malformed or overflowing values give -1.         */
+static int env_parse_bytes(const char *s, word *out)
 {
   word v = 0, mul = 1;
 
@@ -154,8 +154,16 @@ static int env_parse_size(const char *s, word *out)
   default: return -1;
   }
   if (*s != '\0' || v > GC_WORD_MAX / mul) return -1;
-  v *= mul;
-  if (v < GCA_DUMP_MIN_BUFFER) return -1;
+  *out = v * mul;
+  return 0;
+}
+
+/* A dump buffer size: a byte count of at least GCA_DUMP_MIN_BUFFER.      */
+static int env_parse_size(const char *s, word *out)
+{
+  word v;
+
+  if (env_parse_bytes(s, &v) != 0 || v < GCA_DUMP_MIN_BUFFER) return -1;
   *out = v;
   return 0;
 }
@@ -181,11 +189,11 @@ static void env_warn_bad(const char *name, const char *value,
   WARN("%s\n", (word)msg);
 }
 
-/* GC_ACC_STACKS: off, all, or sample=SIZE (SIZE as env_parse_size but */
-/* at least 1).  0 and sets the stack mode, or -1.                       */
+/* GC_ACC_STACKS: off, all, or sample=BYTES (a byte count of at least 1). */
+/* 0 and sets the stack mode, or -1.                                      */
 static int env_parse_stacks(const char *s)
 {
-  word w = 0, mul = 1;
+  word w;
 
   if (strcmp(s, "off") == 0) {
     gca_stacks_set(GCA_STACKS_OFF, 0);
@@ -195,22 +203,10 @@ static int env_parse_stacks(const char *s)
     gca_stacks_set(GCA_STACKS_ALL, 0);
     return 0;
   }
-  if (strncmp(s, "sample=", 7) != 0) return -1;
-  s += 7;
-  if (*s < '0' || *s > '9') return -1;
-  for (; *s >= '0' && *s <= '9'; s++) {
-    if (w > (GC_WORD_MAX - 9) / 10) return -1;
-    w = w * 10 + (word)(*s - '0');
-  }
-  switch (*s) {
-  case '\0': break;
-  case 'k': case 'K': mul = (word)1 << 10; s++; break;
-  case 'm': case 'M': mul = (word)1 << 20; s++; break;
-  case 'g': case 'G': mul = (word)1 << 30; s++; break;
-  default: return -1;
-  }
-  if (*s != '\0' || 0 == w || w > GC_WORD_MAX / mul) return -1;
-  gca_stacks_set(GCA_STACKS_SAMPLE, w * mul);
+  if (strncmp(s, "sample=", 7) != 0 || env_parse_bytes(s + 7, &w) != 0
+      || 0 == w)
+    return -1;
+  gca_stacks_set(GCA_STACKS_SAMPLE, w);
   return 0;
 }
 
