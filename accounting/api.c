@@ -45,6 +45,16 @@ GC_API int GC_CALL GC_acc_is_enabled(void)
   return gca_on;
 }
 
+/* The caller's struct may be older (smaller) than ours: copy what it  */
+/* has room for, the GC_get_prof_stats way.  Returns the bytes copied.  */
+static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
+                           size_t src_sz)
+{
+  if (dst_sz > src_sz) dst_sz = src_sz;
+  BCOPY(src, dst, dst_sz);
+  return dst_sz;
+}
+
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
 {
@@ -77,9 +87,7 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   s.mark_ns = gca_last_census.mark_ns;
   s.census_ns = gca_last_census.census_ns;
   UNLOCK();
-  if (stats_sz > sizeof(s)) stats_sz = sizeof(s);
-  BCOPY(&s, stats, stats_sz);
-  return stats_sz;
+  return api_copy_out(stats, stats_sz, &s, sizeof(s));
 }
 
 #endif /* !GC_ACC_DISABLE */
@@ -157,9 +165,7 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
   s.alloc_req_bytes = sum[kind][cls].req_bytes;
   s.alloc_granted_bytes = sum[kind][cls].granted_bytes;
   UNLOCK();
-  if (out_sz > sizeof(s)) out_sz = sizeof(s);
-  BCOPY(&s, out, out_sz);
-  return out_sz;
+  return api_copy_out(out, out_sz, &s, sizeof(s));
 }
 
 GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s *out,
@@ -178,9 +184,7 @@ GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s *out,
   s.grow_bytes = gca_last_grow.grow_bytes;
   s.heap_bytes_after = gca_last_grow.heap_bytes_after;
   UNLOCK();
-  if (out_sz > sizeof(s)) out_sz = sizeof(s);
-  BCOPY(&s, out, out_sz);
-  return out_sz;
+  return api_copy_out(out, out_sz, &s, sizeof(s));
 }
 
 #endif /* !GC_ACC_DISABLE */
