@@ -55,10 +55,18 @@ static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
   return dst_sz;
 }
 
+/* Counter sums for the getters: large, so not on a thread's stack;     */
+/* used only under the allocation lock.                                  */
+static struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES];
+
+GC_INNER void gca_api_exclude_roots(void)
+{
+  GC_exclude_static_roots_inner(api_sum, api_sum + MAXOBJKINDS);
+}
+
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
 {
-  static struct gca_count sum[MAXOBJKINDS][GCA_N_CLASSES]; /* under lock */
   struct GC_acc_stats_s s;
   unsigned k, c;
   DCL_LOCK_STATE;
@@ -66,12 +74,12 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   if (NULL == stats) return 0;
   BZERO(&s, sizeof(s));
   LOCK();
-  gca_counters_sum(&sum[0][0]);
+  gca_counters_sum(&api_sum[0][0]);
   for (k = 0; k < MAXOBJKINDS; k++) {
     for (c = 0; c < GCA_N_CLASSES; c++) {
-      s.allocs += sum[k][c].objs;
-      s.alloc_req_bytes += sum[k][c].req_bytes;
-      s.alloc_granted_bytes += sum[k][c].granted_bytes;
+      s.allocs += api_sum[k][c].objs;
+      s.alloc_req_bytes += api_sum[k][c].req_bytes;
+      s.alloc_granted_bytes += api_sum[k][c].granted_bytes;
     }
     s.debug_allocs += gca_counters_debug_objs((int)k);
   }
@@ -146,7 +154,6 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
                                 struct GC_acc_class_stats_s *out,
                                 size_t out_sz)
 {
-  static struct gca_count sum[MAXOBJKINDS][GCA_N_CLASSES]; /* under lock */
   struct GC_acc_class_stats_s s;
   const struct gca_class_census *cc;
   DCL_LOCK_STATE;
@@ -160,10 +167,10 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
   s.live_bytes = cc->live_bytes;
   s.reserved_bytes = cc->reserved_bytes;
   s.free_slots = cc->free_slots;
-  gca_counters_sum(&sum[0][0]);
-  s.alloc_objs = sum[kind][cls].objs;
-  s.alloc_req_bytes = sum[kind][cls].req_bytes;
-  s.alloc_granted_bytes = sum[kind][cls].granted_bytes;
+  gca_counters_sum(&api_sum[0][0]);
+  s.alloc_objs = api_sum[kind][cls].objs;
+  s.alloc_req_bytes = api_sum[kind][cls].req_bytes;
+  s.alloc_granted_bytes = api_sum[kind][cls].granted_bytes;
   UNLOCK();
   return api_copy_out(out, out_sz, &s, sizeof(s));
 }

@@ -405,6 +405,12 @@ GC_INNER void gca_types_record_submit(const char *head, size_t len,
                                       int with_census);
 GC_INNER word gca_counters_memory_bytes(void);
 
+/* ---- root exclusion: static tables that never point into the heap ---- */
+/* Called once from gca_hook_init, lock held.                             */
+GC_INNER void gca_api_exclude_roots(void);
+GC_INNER void gca_record_exclude_roots(void);
+GC_INNER void gca_types_exclude_roots(void);
+
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);
 

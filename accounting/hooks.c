@@ -36,6 +36,17 @@ GC_INNER void *gca_os_alloc(size_t bytes)
 
 GC_INNER void gca_hook_init(void)
 {
+  DCL_LOCK_STATE;
+
+  /* Our static tables (some 0.5 MB) never point into the collector's     */
+  /* heap, yet as libgc's static data they would be scanned as roots at   */
+  /* every collection, accounting on or off.                              */
+  LOCK();
+  GC_exclude_static_roots_inner(&gca_last_census, &gca_last_census + 1);
+  gca_api_exclude_roots();
+  gca_record_exclude_roots();
+  gca_types_exclude_roots();
+  UNLOCK();
   gca_env_read();
 }
 

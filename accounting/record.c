@@ -35,6 +35,12 @@ static word rec_seq = 0;
 static struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES];
 static struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
 static word rec_prev_debug[MAXOBJKINDS];
+
+GC_INNER void gca_record_exclude_roots(void)
+{
+  GC_exclude_static_roots_inner(rec_prev, rec_prev + MAXOBJKINDS);
+  GC_exclude_static_roots_inner(rec_cur, rec_cur + MAXOBJKINDS);
+}
 static word rec_prev_total_allocd = 0;
 static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 

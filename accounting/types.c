@@ -88,6 +88,11 @@ struct types_pair {
 #define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
 static struct types_pair *pair_chunks[PAIR_N_CHUNKS];
+
+GC_INNER void gca_types_exclude_roots(void)
+{
+  GC_exclude_static_roots_inner(pair_chunks, pair_chunks + PAIR_N_CHUNKS);
+}
 static volatile unsigned pair_count = 0;  /* ids 1..pair_count in use  */
 
 struct pair_slot {
