@@ -251,6 +251,19 @@ static void types_unmap(void *p, size_t bytes)
   types_mem_bytes -= (bytes + 4095) & ~(size_t)4095;
 }
 
+/* Grow a table on OS memory: map new_bytes, copy the used_bytes in use, */
+/* unmap the old old_bytes.  NULL (old table untouched) if no memory.    */
+static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
+                        size_t new_bytes)
+{
+  void *p = types_os_alloc(new_bytes);
+
+  if (NULL == p) return NULL;
+  if (used_bytes) BCOPY(old, p, used_bytes);
+  types_unmap(old, old_bytes);
+  return p;
+}
+
 /* Make rows [0, n) exist; 0 on failure.                                 */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
@@ -461,12 +474,10 @@ static struct acc_old_ent *acc_old_get(unsigned pair)
     struct acc_old_ent *t;
 
     while (cap <= pair) cap *= 2;
-    t = (struct acc_old_ent *)types_os_alloc(cap * sizeof(*t));
+    t = (struct acc_old_ent *)types_grow(acc_old, acc_old_cap * sizeof(*t),
+                                         acc_old_cap * sizeof(*t),
+                                         cap * sizeof(*t));
     if (NULL == t) return NULL;
-    if (acc_old_cap) {
-      BCOPY(acc_old, t, acc_old_cap * sizeof(*t));
-      types_unmap(acc_old, acc_old_cap * sizeof(*t));
-    }
     acc_old = t;
     acc_old_cap = cap;
   }
@@ -474,11 +485,12 @@ static struct acc_old_ent *acc_old_get(unsigned pair)
   if (!o->listed) {
     if (acc_old_n == acc_old_list_cap) {
       word cap = acc_old_list_cap ? acc_old_list_cap * 2 : 1024;
-      unsigned *d = (unsigned *)types_os_alloc(cap * sizeof(unsigned));
+      unsigned *d = (unsigned *)types_grow(acc_old_list,
+                                           acc_old_n * sizeof(unsigned),
+                                           acc_old_list_cap * sizeof(unsigned),
+                                           cap * sizeof(unsigned));
 
       if (NULL == d) return NULL;
-      if (acc_old_n) BCOPY(acc_old_list, d, acc_old_n * sizeof(unsigned));
-      types_unmap(acc_old_list, acc_old_list_cap * sizeof(unsigned));
       acc_old_list = d;
       acc_old_list_cap = cap;
     }
@@ -846,15 +858,16 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
   if (!e->frame_dirty) {
     if (frame_n_dirty == frame_dirty_cap) {
       unsigned cap = frame_dirty_cap ? frame_dirty_cap * 2 : 1024;
-      unsigned *d = (unsigned *)types_os_alloc(cap * sizeof(unsigned));
+      unsigned *d = (unsigned *)types_grow(frame_dirty,
+                                           frame_n_dirty * sizeof(unsigned),
+                                           frame_dirty_cap * sizeof(unsigned),
+                                           cap * sizeof(unsigned));
 
       if (NULL == d) {
         frame_lost_objs += objs;
         frame_lost_bytes += bytes;
         return;
       }
-      if (frame_n_dirty) BCOPY(frame_dirty, d, frame_n_dirty * sizeof(unsigned));
-      types_unmap(frame_dirty, frame_dirty_cap * sizeof(unsigned));
       frame_dirty = d;
       frame_dirty_cap = cap;
     }
