@@ -89,8 +89,10 @@ static void ms_rehash(void)
   for (i = 0; i < ms_cap; i++) {
     if (ms_tab[i].count != 0) *ms_find(tab, cap, ms_tab[i].key) = ms_tab[i];
   }
-  /* The old table is leaked when it came from the OS (at most as much  */
-  /* as the new one, over the whole run); the static one stays unused.   */
+  /* Slots of sizes no longer free stay behind as keys with count 0, so */
+  /* a table of a steady size is rebuilt now and then: the old one goes  */
+  /* back to the OS (the static one just stays unused).                 */
+  if (ms_tab != ms_static) gca_os_free(ms_tab, ms_cap * sizeof(struct ms_slot));
   ms_tab = tab;
   ms_cap = cap;
   ms_used = live;

@@ -107,6 +107,7 @@ GC_EXTERN word gca_heap_grows;
 
 /* ---- OS memory for our own tables (never from the GC heap) ----------- */
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
+GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 
 /* ---- free heap-block lists (freelist.c) ------------------------------ */
 /* bdwgc's free-list geometry (allchblk.c keeps these private; ours must  */

@@ -34,18 +34,40 @@ GC_INNER void *gca_os_alloc(size_t bytes)
 # endif
 }
 
-GC_INNER void gca_hook_init(void)
+GC_INNER void gca_os_free(void *p, size_t bytes)
 {
-  DCL_LOCK_STATE;
+  if (NULL == p) return;
+# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+    (void)bytes;
+    VirtualFree(p, 0, MEM_RELEASE);
+# else
+    (void)munmap(p, bytes);
+# endif
+}
 
-  /* Our static tables (some 0.5 MB) never point into the collector's     */
-  /* heap, yet as libgc's static data they would be scanned as roots at   */
-  /* every collection, accounting on or off.                              */
-  LOCK();
+GC_INNER int gca_roots_pending = 1;
+
+/* Our static tables (some 0.5 MB) never point into the collector's     */
+/* heap, yet as libgc's static data they would be scanned as roots at   */
+/* every collection, accounting on or off, and the scan alone would    */
+/* make their pages resident.  Done once, before the first collection  */
+/* marks (GC_init's own comes before GC_ACC_ON_INIT).  Lock held.       */
+static void gca_exclude_roots(void)
+{
+  if (!gca_roots_pending) return;
   GC_exclude_static_roots_inner(&gca_last_census, &gca_last_census + 1);
   gca_api_exclude_roots();
   gca_record_exclude_roots();
   gca_types_exclude_roots();
+  gca_roots_pending = 0;
+}
+
+GC_INNER void gca_hook_init(void)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  gca_exclude_roots();
   UNLOCK();
   gca_env_read();
 }
@@ -157,7 +179,8 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 
 GC_INNER void gca_hook_mark_begin(void)
 {
-  gca_census_mark_begin();
+  gca_exclude_roots();
+  if (gca_on) gca_census_mark_begin();
 }
 
 GC_INNER void gca_hook_mark_end(int done)
