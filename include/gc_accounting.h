@@ -121,13 +121,16 @@ GC_API int GC_CALL GC_acc_dump_start(const char * /* path */);
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
 GC_API int GC_CALL GC_acc_dump_stop(void);
 
-/* Set the size in bytes of the buffer between the collector and the    */
-/* dump's writer thread, for dumps started after this call.  Equivalent */
-/* to GC_ACC_DUMP_BUFFER in the environment.  0 restores the default    */
-/* (512 KiB); values below 4096 become 4096; sizes are rounded up to    */
-/* whole 4 KiB pages.  When the buffer is full the collector does not   */
-/* wait: the record is dropped and counted (the next record reports the */
-/* drops).  No effect in a --disable-accounting build.                  */
+/* Set the largest size in bytes of the buffer between the collector    */
+/* and the dump's writer thread, for dumps started after this call.     */
+/* Equivalent to GC_ACC_DUMP_BUFFER in the environment.  0 restores the */
+/* default (64 MiB); values below 4096 become 4096; sizes are rounded   */
+/* up to whole 4 KiB pages.  The buffer starts at 512 KiB (or the limit */
+/* if smaller) and grows up to the limit when records are large for it; */
+/* only records not yet written keep its pages resident.  When a record */
+/* does not fit the collector does not wait: the record is dropped and  */
+/* counted (the next record reports the drops).  No effect in a         */
+/* --disable-accounting build.                                          */
 GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 
 /* ---- census, fragmentation, heap growth (docs/dump-format.md) ------ */
