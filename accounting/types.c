@@ -974,15 +974,21 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
 
   *ent = NULL;
   if (EXPECT(NULL == t, FALSE)) return gca_pair_intern(cookie, site, origin);
+  /* Two-way: a set is two adjacent entries, the newer first.          */
   c = &t->pc[(unsigned)(((cookie + (word)site * 0x9E3779B1u)
                          * (word)0x9E3779B97F4A7C15ULL) >> 32)
-             & (FTL_PCACHE - 1)];
+             & (FTL_PCACHE - 2)];
   if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE)) {
     *ent = c->ent;
     return c->pair;
   }
+  if (c[1].pair != 0 && c[1].cookie == cookie && c[1].site == site) {
+    *ent = c[1].ent;
+    return c[1].pair;
+  }
   pair = gca_pair_intern(cookie, site, origin);
   if (pair != 0) {
+    c[1] = c[0];
     c->cookie = cookie;
     c->site = site;
     c->pair = pair;
