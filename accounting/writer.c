@@ -68,12 +68,13 @@
 # define GCA_ADD(p, v) (void)(*(p) += (v))
 #endif
 
-/* The ring starts at DUMP_FIRST_BUFFER (or the limit, if smaller) and  */
-/* grows, up to the limit (GC_ACC_DUMP_BUFFER), when records are large   */
-/* for it: the memory follows the records (a census of counters alone   */
-/* is a few KiB; one with thousands of types and callsites, far more).  */
-#define DUMP_DEFAULT_BUFFER ((size_t)64 << 20)
-#define DUMP_FIRST_BUFFER ((size_t)512 << 10)
+/* Unless GC_ACC_DUMP_BUFFER fixes its size, the ring starts at         */
+/* DUMP_FIRST_BUFFER and grows, up to DUMP_MAX_BUFFER, when records are  */
+/* large for it or one did not fit: the memory follows the records (a   */
+/* census of counters alone is a few KiB; one with thousands of types   */
+/* and callsites, far more).                                             */
+#define DUMP_MAX_BUFFER ((size_t)64 << 20)
+#define DUMP_FIRST_BUFFER ((size_t)256 << 10)
 #define DUMP_OUT_CHUNK 16384
 
 /* The ring is single-producer, single-consumer: the producer (the    */
@@ -108,6 +109,7 @@ static struct {
   char *ring;             /* mmap'd, cap bytes                         */
   size_t cap;             /* now; grows up to limit (producer side)   */
   size_t limit;
+  int grow_wanted;        /* a record did not fit (producer side)      */
   size_t head, tail;      /* free-running byte counts: used = tail-head */
   int open;               /* accepting records (read racily too)       */
   int stopping;
@@ -127,7 +129,7 @@ static struct {
 /* collector side.                                                       */
 static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
 
-static size_t dump_buffer_setting = DUMP_DEFAULT_BUFFER;
+static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
 static word dump_dropped = 0;
 static int dump_atexit_done = 0;
 
@@ -257,29 +259,6 @@ static int dump_deflate_ring(size_t from, size_t to)
   return 0;
 }
 
-/* Give the pages wholly inside consumed ring bytes [from, to) back to */
-/* the system (before head moves past them, so no producer writes      */
-/* there meanwhile): the ring then keeps resident only what is pending, */
-/* whatever its size, and a producer that wraps onto such a page gets   */
-/* it back zeroed.  Writer side.                                         */
-static void dump_drop_pages(size_t from, size_t to)
-{
-# ifdef MADV_DONTNEED
-    while (from < to) {
-      size_t off = from % dump.cap, n = to - from, a, b;
-
-      if (n > dump.cap - off) n = dump.cap - off;
-      a = (off + 4095) & ~(size_t)4095;
-      b = (off + n) & ~(size_t)4095;
-      if (b > a) (void)madvise(dump.ring + a, b - a, MADV_DONTNEED);
-      from += n;
-    }
-# else
-    (void)from;
-    (void)to;
-# endif
-}
-
 /* The writer thread hit err: stop accepting records, remember to warn. */
 static void dump_fail(int err)
 {
@@ -399,7 +378,6 @@ static void *dump_writer_main(void *arg)
         dump_fail(err);
       }
     }
-    dump_drop_pages(head, tail);
     DUMP_STORE_REL(&dump.head, tail);
   }
   if (!failed) {
@@ -727,8 +705,9 @@ static int dump_start_locked(const char *tmpl)
     return GC_ERROR;
   }
 
-  dump.limit = dump_buffer_setting;
-  dump.cap = dump.limit < DUMP_FIRST_BUFFER ? dump.limit : DUMP_FIRST_BUFFER;
+  dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
+  dump.cap = dump_buffer_setting ? dump_buffer_setting : DUMP_FIRST_BUFFER;
+  dump.grow_wanted = 0;
   dump.ring = (char *)gca_os_alloc(dump.cap);
   BZERO(&dump.zs, sizeof(dump.zs));
   dump.zs.zalloc = dump_zalloc;
@@ -800,7 +779,10 @@ GC_INNER int gca_dump_open(const char *path_template)
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
 {
-  if (0 == bytes) bytes = DUMP_DEFAULT_BUFFER;
+  if (0 == bytes) {
+    dump_buffer_setting = 0;
+    return;
+  }
   if (bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
   bytes = (bytes + 4095) & ~(size_t)4095;     /* whole pages for mmap */
   dump_buffer_setting = bytes;
@@ -817,12 +799,13 @@ static void dump_kick(void)
   }
 }
 
-/* A record of len bytes is large for the ring: grow it (to at least    */
-/* four such records, doubling, up to the limit).  Only while the ring  */
-/* is empty, so the writer, which reads ring and cap only for bytes it  */
-/* has not yet handed back (head < tail), never sees the old one again; */
-/* the new ring and cap are published by the release store of tail.    */
-/* Producer side, dump_prod_mu held.                                    */
+/* A record of len bytes is large for the ring, or an earlier one did   */
+/* not fit: grow it (doubling, to at least four such records, up to the */
+/* limit).  Only while the ring is empty, so the writer, which reads    */
+/* ring and cap only for bytes it has not yet handed back (head <       */
+/* tail), never sees the old one again; the new ring and cap are        */
+/* published by the release store of tail.  Producer side,              */
+/* dump_prod_mu held.                                                    */
 static void dump_grow(size_t len)
 {
   size_t cap = 2 * dump.cap;
@@ -837,6 +820,7 @@ static void dump_grow(size_t len)
   (void)munmap(dump.ring, dump.cap);
   dump.ring = p;
   dump.cap = cap;
+  dump.grow_wanted = 0;
 }
 
 GC_INNER int gca_dump_submit(const char *line, size_t len)
@@ -849,9 +833,11 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
   tail = dump.tail;                   /* only producers write it */
   head = DUMP_LOAD_ACQ(&dump.head);
-  if (len > dump.cap / 4 && dump.cap < dump.limit && head == tail)
+  if ((len > dump.cap / 4 || dump.grow_wanted) && dump.cap < dump.limit
+      && head == tail)
     dump_grow(len);
   if (!dump.open || dump.cap - (tail - head) < len) {
+    if (dump.cap < dump.limit) dump.grow_wanted = 1;
     (void)pthread_mutex_unlock(&dump_prod_mu);
     dump_kick();                      /* drain, so the next one fits   */
     goto drop;

@@ -121,16 +121,15 @@ GC_API int GC_CALL GC_acc_dump_start(const char * /* path */);
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
 GC_API int GC_CALL GC_acc_dump_stop(void);
 
-/* Set the largest size in bytes of the buffer between the collector    */
-/* and the dump's writer thread, for dumps started after this call.     */
-/* Equivalent to GC_ACC_DUMP_BUFFER in the environment.  0 restores the */
-/* default (64 MiB); values below 4096 become 4096; sizes are rounded   */
-/* up to whole 4 KiB pages.  The buffer starts at 512 KiB (or the limit */
-/* if smaller) and grows up to the limit when records are large for it; */
-/* only records not yet written keep its pages resident.  When a record */
-/* does not fit the collector does not wait: the record is dropped and  */
-/* counted (the next record reports the drops).  No effect in a         */
-/* --disable-accounting build.                                          */
+/* Set the size in bytes of the buffer between the collector and the    */
+/* dump's writer thread, for dumps started after this call.  Equivalent */
+/* to GC_ACC_DUMP_BUFFER in the environment.  0 restores the default: a */
+/* buffer that starts at 256 KiB and grows up to 64 MiB when records    */
+/* are large for it or one did not fit.  Other values fix the size:     */
+/* below 4096 become 4096, and sizes are rounded up to whole 4 KiB      */
+/* pages.  When the buffer is full the collector does not wait: the     */
+/* record is dropped and counted (the next record reports the drops).   */
+/* No effect in a --disable-accounting build.                           */
 GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 
 /* ---- census, fragmentation, heap growth (docs/dump-format.md) ------ */

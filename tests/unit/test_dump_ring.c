@@ -3,7 +3,7 @@
  * limit, and what does not fit is dropped and counted, never waited for.
  *
  * 1. Default limit: records of 1 KiB up to 900 KiB (far beyond the
- *    buffer's first 128 KiB) all get in.  A record that arrives while
+ *    buffer's first 256 KiB) all get in.  A record that arrives while
  *    the buffer still holds older ones and does not fit is dropped (the
  *    submit says so at once); the test then lets the writer drain and
  *    submits it again.  Each size gets in after at most a few tries, and
