@@ -394,6 +394,8 @@ GC_INNER void gca_types_census_begin(void);
 GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
                                     word bytes, int locked);
 GC_INNER void gca_types_frame(word n);
+/* Nonzero once GC_acc_frame was first called (types.c).                */
+GC_EXTERN int gca_frames_on;
 GC_INNER void gca_types_thread_exit(void);
 GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn);
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s);

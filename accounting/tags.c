@@ -431,10 +431,10 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   struct frame_tl_ent *e;
   word i;
 
-  int mode;
+  int mode, frames = gca_frames_on;
 
-  if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || NULL == me->c_ent,
-             FALSE)) {
+  if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || 0 == me->c_pair
+             || (frames && NULL == me->c_ent), FALSE)) {
     gca_tags_alloc(me, p, hhdr, granted, 0);
     return;
   }
@@ -455,9 +455,11 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
     me->s_countdown = c;
     me->s_last_site = GCA_SITE_UNSAMPLED;
   }
-  e = me->c_ent;
-  GCA_STORE(&e->objs, e->objs + 1);
-  GCA_STORE(&e->bytes, e->bytes + granted);
+  if (frames) {
+    e = me->c_ent;
+    GCA_STORE(&e->objs, e->objs + 1);
+    GCA_STORE(&e->bytes, e->bytes + granted);
+  }
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(NULL == tb, FALSE)) return;
   i = tab_slot(tb, p);

@@ -979,10 +979,14 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
                          * (word)0x9E3779B97F4A7C15ULL) >> 32)
              & (FTL_PCACHE - 2)];
   if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE)) {
+    if (EXPECT(NULL == c->ent, FALSE) && gca_frames_on)
+      c->ent = frame_tl_ent_of(t, c->pair);
     *ent = c->ent;
     return c->pair;
   }
   if (c[1].pair != 0 && c[1].cookie == cookie && c[1].site == site) {
+    if (NULL == c[1].ent && gca_frames_on)
+      c[1].ent = frame_tl_ent_of(t, c[1].pair);
     *ent = c[1].ent;
     return c[1].pair;
   }
@@ -992,7 +996,7 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
     c->cookie = cookie;
     c->site = site;
     c->pair = pair;
-    c->ent = frame_tl_ent_of(t, pair);
+    c->ent = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
     *ent = c->ent;
   }
   return pair;
@@ -1017,6 +1021,7 @@ GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
   struct frame_tl *t;
   struct frame_tl_ent *e;
 
+  if (EXPECT(!gca_frames_on, TRUE)) return;
   if (locked) {
     frame_add_locked(pair, 1, bytes);
     return;
@@ -1087,13 +1092,26 @@ static void frame_take_threads(void)
   }
 }
 
-/* Emit a frame record (lock held).                                      */
+/* Frames are counted only once the program marks them: until the first */
+/* GC_acc_frame call no allocation path touches the per-thread frame    */
+/* tables (a thread's table spans every pair id it meets, 40 bytes each, */
+/* which with many threads and callsites is most of the side tables).   */
+/* Read racily by the allocation paths: an allocation that misses the   */
+/* switch by a moment is simply not in the first frame.                 */
+GC_INNER int gca_frames_on = 0;
+
+/* Emit a frame record (lock held).  The first call only starts the     */
+/* counting: no frame has been counted yet, so it writes no record.     */
 GC_INNER void gca_types_frame(word n)
 {
   unsigned i;
   char head[160];
   int hl;
 
+  if (!gca_frames_on) {
+    gca_frames_on = 1;
+    return;
+  }
   frame_take_threads();
   if (!gca_dump_is_open()) {
     /* No dump: just start the next frame.                               */

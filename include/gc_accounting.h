@@ -322,6 +322,10 @@ GC_API int GC_CALL GC_acc_set_tags(int /* on */);
 /* Marks the end of frame n (a game's frame number, or any counter):    */
 /* writes a "frame" record with the allocations since the previous      */
 /* marker, per type and callsite, even when no collection happened.     */
+/* The first call only starts the per-frame counting and writes no      */
+/* record (until then the allocation paths keep no per-frame counts,    */
+/* which cost time and per-thread memory): call it once before the      */
+/* first frame to have that frame recorded too.                          */
 /* Takes the allocation lock.  Returns GC_SUCCESS, GC_ERROR if          */
 /* accounting is off, or GC_UNIMPLEMENTED.                               */
 GC_API int GC_CALL GC_acc_frame(GC_word /* n */);
