@@ -66,6 +66,13 @@ GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 # define COUNTERS_UNLOCK() (void)0
 #endif
 
+/* In a child after fork(): free the registry lock another thread may    */
+/* have held (it only claims or pushes a record, pushed last).          */
+GC_INNER void gca_counters_atfork_child(void)
+{
+  COUNTERS_UNLOCK();
+}
+
 /* The calling thread's record, claimed on first use (the only time a    */
 /* hook may spin, briefly, on the registry lock).  NULL if the OS gives  */
 /* no memory: the allocation then goes uncounted rather than failing.    */

@@ -107,6 +107,12 @@ GC_EXTERN word gca_heap_grows;
 
 /* ---- OS memory for our own tables (never from the GC heap) ----------- */
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
+/* After fork(), in the child (hooks.c registers them with             */
+/* pthread_atfork): release locks other threads may have held.         */
+GC_INNER void gca_sites_atfork_child(void);
+GC_INNER void gca_types_atfork_child(void);
+GC_INNER void gca_counters_atfork_child(void);
+GC_INNER void gca_dump_atfork_child(void);
 GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 
 /* ---- free heap-block lists (freelist.c) ------------------------------ */

@@ -9,6 +9,10 @@
 
 #include "gca_priv.h"
 
+#ifdef GC_PTHREADS
+# include <pthread.h>
+#endif
+
 #ifndef GC_ACC_DISABLE
 
 #if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
@@ -62,6 +66,23 @@ static void gca_exclude_roots(void)
   gca_roots_pending = 0;
 }
 
+/* Accounting's own spin locks are leaves (taken with or without the   */
+/* allocation lock, never holding another), so a fork() could catch one */
+/* held by a thread the child does not have, and the child would spin  */
+/* on it for ever at its next new callsite or pair.  Taking them in a   */
+/* prepare handler is not an option: ours would run before bdwgc's,     */
+/* which takes the allocation lock, the wrong order.  The child frees   */
+/* them instead.                                                         */
+#ifdef GC_PTHREADS
+static void gca_atfork_child(void)
+{
+  gca_sites_atfork_child();
+  gca_types_atfork_child();
+  gca_counters_atfork_child();
+  gca_dump_atfork_child();
+}
+#endif
+
 GC_INNER void gca_hook_init(void)
 {
   DCL_LOCK_STATE;
@@ -69,6 +90,9 @@ GC_INNER void gca_hook_init(void)
   LOCK();
   gca_exclude_roots();
   UNLOCK();
+# ifdef GC_PTHREADS
+    (void)pthread_atfork(NULL, NULL, gca_atfork_child);
+# endif
   gca_env_read();
 }
 

@@ -101,6 +101,15 @@ static void sites_spin_unlock(void)
   __atomic_store_n(&sites_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* In a child after fork(): only the forking thread is left, so a lock   */
+/* another thread held at that moment would never be released.  What it */
+/* was adding may be lost (a site never published: its stack gets a new */
+/* id when met again), never half-seen: a site is published last.        */
+GC_INNER void gca_sites_atfork_child(void)
+{
+  __atomic_store_n(&sites_lock, 0, __ATOMIC_RELEASE);
+}
+
 /* Each frame is multiplied on its own and rotated by its position, and */
 /* the products summed: no chain of dependent multiplies (a serial      */
 /* multiply-xor cost ~4 ns a frame), then one final mix.  Equal hashes   */

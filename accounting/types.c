@@ -51,6 +51,14 @@ static void *types_os_alloc(size_t bytes)
 # define PAIRS_UNLOCK() (void)0
 #endif
 
+/* In a child after fork(), as sites.c's: a pair another thread was     */
+/* adding may be lost (its id unused; the pair gets another when met     */
+/* again, published last), never half-seen.                              */
+GC_INNER void gca_types_atfork_child(void)
+{
+  PAIRS_UNLOCK();
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 # define ACQ_LOAD32(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 # define REL_STORE32(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)

@@ -677,6 +677,14 @@ static int dump_stop_locked(void)
   return GC_SUCCESS;
 }
 
+/* In a child after fork(): the control mutex may have been caught held */
+/* by a thread starting or stopping the parent's dump.  (The other      */
+/* mutexes are reset when the child first stops the inherited dump.)   */
+GC_INNER void gca_dump_atfork_child(void)
+{
+  (void)pthread_mutex_init(&dump_ctl, NULL);
+}
+
 static void dump_atexit(void)
 {
   if (dump.pid != getpid()) return;
