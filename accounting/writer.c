@@ -808,7 +808,7 @@ static void dump_kick(void)
 }
 
 /* A record of len bytes is large for the ring, or an earlier one did   */
-/* not fit: grow it (doubling, to at least four such records, up to the */
+/* not fit: grow it (doubling, to at least eight such records, up to the */
 /* limit).  Only while the ring is empty, so the writer, which reads    */
 /* ring and cap only for bytes it has not yet handed back (head <       */
 /* tail), never sees the old one again; the new ring and cap are        */
@@ -819,7 +819,7 @@ static void dump_grow(size_t len)
   size_t cap = 2 * dump.cap;
   char *p;
 
-  if (cap < 4 * len) cap = 4 * len;
+  if (cap < 8 * len) cap = 8 * len;
   cap = (cap + 4095) & ~(size_t)4095;
   if (cap > dump.limit) cap = dump.limit;
   if (cap <= dump.cap) return;
@@ -841,7 +841,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
   tail = dump.tail;                   /* only producers write it */
   head = DUMP_LOAD_ACQ(&dump.head);
-  if ((len > dump.cap / 4 || dump.grow_wanted) && dump.cap < dump.limit
+  if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
       && head == tail)
     dump_grow(len);
   if (!dump.open || dump.cap - (tail - head) < len) {
