@@ -75,6 +75,10 @@
 /* and callsites, far more).                                             */
 #define DUMP_MAX_BUFFER ((size_t)64 << 20)
 #define DUMP_FIRST_BUFFER ((size_t)256 << 10)
+/* With tags on, records carry type and site rows (tens of KiB with a   */
+/* few thousand types): start where they will soon be, rather than      */
+/* drop records while the buffer grows (it grows only when empty).       */
+#define DUMP_FIRST_BUFFER_TAGS ((size_t)2 << 20)
 #define DUMP_OUT_CHUNK 16384
 
 /* The ring is single-producer, single-consumer: the producer (the    */
@@ -714,7 +718,8 @@ static int dump_start_locked(const char *tmpl)
   }
 
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
-  dump.cap = dump_buffer_setting ? dump_buffer_setting : DUMP_FIRST_BUFFER;
+  dump.cap = dump_buffer_setting ? dump_buffer_setting
+             : gca_tags_on ? DUMP_FIRST_BUFFER_TAGS : DUMP_FIRST_BUFFER;
   dump.grow_wanted = 0;
   dump.ring = (char *)gca_os_alloc(dump.cap);
   BZERO(&dump.zs, sizeof(dump.zs));

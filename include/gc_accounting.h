@@ -124,8 +124,9 @@ GC_API int GC_CALL GC_acc_dump_stop(void);
 /* Set the size in bytes of the buffer between the collector and the    */
 /* dump's writer thread, for dumps started after this call.  Equivalent */
 /* to GC_ACC_DUMP_BUFFER in the environment.  0 restores the default: a */
-/* buffer that starts at 256 KiB and grows up to 64 MiB when records    */
-/* are large for it or one did not fit.  Other values fix the size:     */
+/* buffer that starts at 256 KiB (2 MiB with tags on) and grows up to   */
+/* 64 MiB when records are large for it or one did not fit.  Other      */
+/* values fix the size:                                                  */
 /* below 4096 become 4096, and sizes are rounded up to whole 4 KiB      */
 /* pages.  When the buffer is full the collector does not wait: the     */
 /* record is dropped and counted (the next record reports the drops).   */
