@@ -278,6 +278,17 @@ static void test_ages(void)
   }
   CHECK_EQ(type_stats(TYPE_D).alloc_objs, 10);
   CHECK_EQ(type_stats(TYPE_D).freed_objs, 0);
+  /* Old objects dying: out of the live count and the 32+ bin at once.  */
+  for (n = 0; n < 10; n++) keep_d[n] = NULL;
+  collect();
+  {
+    struct GC_acc_group_stats_s s = type_stats(TYPE_D);
+
+    CHECK_EQ(s.live_objs, 0);
+    CHECK_EQ(s.live_bytes, 0);
+    CHECK_EQ(s.freed_objs, 10);
+    for (b = 0; b < GC_ACC_AGE_BINS; b++) CHECK_EQ(s.age_objs[b], 0);
+  }
 }
 
 /* A frame without a collection: its allocations per type.            */
