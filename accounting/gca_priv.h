@@ -107,6 +107,8 @@ GC_EXTERN word gca_heap_grows;
 
 /* ---- OS memory for our own tables (never from the GC heap) ----------- */
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
+/* record.c: the decimal digits of x at p (at most 20); returns the end. */
+GC_INNER char *gca_put_word(char *p, word x);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 GC_INNER void gca_sites_atfork_child(void);

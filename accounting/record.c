@@ -67,8 +67,37 @@ static const char rec_digits2[201] =
   "37383940414243444546474849505152535455565758596061626364656667686970717273"
   "74757677787980818283848586878889909192939495969798" "99";
 
-/* Append ",[v0,v1,...]" (no comma when first): the rows are most of a  */
-/* record, and vsnprintf per row cost more than the census itself.      */
+/* Decimal digits of x at p (at most 20); returns the end.  The rows are */
+/* most of a record, and snprintf per number cost more than the census   */
+/* itself: two digits at a time, right to left, then copied out.         */
+GC_INNER char *gca_put_word(char *p, word x)
+{
+  char digits[24];
+  int d = 24;
+
+  if (x < 10) {
+    *p = (char)('0' + x);
+    return p + 1;
+  }
+  while (x >= 100) {
+    word q = x / 100;
+    const char *dd = rec_digits2 + 2 * (x - q * 100);
+
+    digits[--d] = dd[1];
+    digits[--d] = dd[0];
+    x = q;
+  }
+  if (x >= 10) {
+    digits[--d] = rec_digits2[2 * x + 1];
+    digits[--d] = rec_digits2[2 * x];
+  } else {
+    digits[--d] = (char)('0' + x);
+  }
+  memcpy(p, digits + d, (size_t)(24 - d));
+  return p + 24 - d;
+}
+
+/* Append ",[v0,v1,...]" (no comma when first).                          */
 static void rec_row(int first, const word *v, unsigned n)
 {
   char *p;
@@ -83,28 +112,8 @@ static void rec_row(int first, const word *v, unsigned n)
   if (!first) *p++ = ',';
   *p++ = '[';
   for (i = 0; i < n; i++) {
-    char digits[24];
-    int d = 24;
-    word x = v[i];
-
     if (i) *p++ = ',';
-    /* Two digits at a time, right to left, then copied out.           */
-    while (x >= 100) {
-      word q = x / 100;
-      const char *dd = rec_digits2 + 2 * (x - q * 100);
-
-      digits[--d] = dd[1];
-      digits[--d] = dd[0];
-      x = q;
-    }
-    if (x >= 10) {
-      digits[--d] = rec_digits2[2 * x + 1];
-      digits[--d] = rec_digits2[2 * x];
-    } else {
-      digits[--d] = (char)('0' + x);
-    }
-    memcpy(p, digits + d, (size_t)(24 - d));
-    p += 24 - d;
+    p = gca_put_word(p, v[i]);
   }
   *p++ = ']';
   rec_len = (size_t)(p - rec_buf);

@@ -702,16 +702,9 @@ static void out_str(const char *s, size_t n)
 
 static void out_word(word x)
 {
-  char d[24];
-  int n = 0;
-
-  do {
-    d[n++] = (char)('0' + x % 10);
-    x /= 10;
-  } while (x != 0);
   out_reserve(24);
   if (out.fail) return;
-  while (n > 0) out.buf[out.len++] = d[--n];
+  out.len = (size_t)(gca_put_word(out.buf + out.len, x) - out.buf);
 }
 
 static void out_hex(word x)
@@ -770,6 +763,10 @@ static void out_definitions(void)
 /* Rows that changed since the last record: [id, live_objs, live_bytes, */
 /* alloc_objs, alloc_bytes, freed_objs, freed_bytes, age bins...] with */
 /* alloc and freed as deltas.                                            */
+/* Room for one row: its numbers (at most 20 digits each), commas and */
+/* brackets.                                                            */
+#define OUT_ROW_MAX ((7 + GCA_AGE_BINS) * 21 + 3)
+
 static void out_rows(const char *key, struct types_rows *r, unsigned n)
 {
   unsigned i, b;
@@ -778,30 +775,37 @@ static void out_rows(const char *key, struct types_rows *r, unsigned n)
   out_str(key, strlen(key));
   for (i = 0; i < n && i < r->cap; i++) {
     struct types_row *c = &r->cur[i], *s = &r->sent[i];
+    char *p;
 
     if (0 == memcmp(c, s, sizeof(*c)) && (r->ever[i] || 0 == c->live_objs))
       continue;
-    if (!first) OUT_LIT(",");
+    out_reserve(OUT_ROW_MAX);
+    if (out.fail) return;
+    /* Written in place: a call per number and per comma cost more than */
+    /* the census of the rows.                                           */
+    p = out.buf + out.len;
+    if (!first) *p++ = ',';
     first = 0;
-    OUT_LIT("[");
-    out_word(i);
-    OUT_LIT(",");
-    out_word(c->live_objs);
-    OUT_LIT(",");
-    out_word(c->live_bytes);
-    OUT_LIT(",");
-    out_word(c->alloc_objs - s->alloc_objs);
-    OUT_LIT(",");
-    out_word(c->alloc_bytes - s->alloc_bytes);
-    OUT_LIT(",");
-    out_word(c->freed_objs - s->freed_objs);
-    OUT_LIT(",");
-    out_word(c->freed_bytes - s->freed_bytes);
+    *p++ = '[';
+    p = gca_put_word(p, i);
+    *p++ = ',';
+    p = gca_put_word(p, c->live_objs);
+    *p++ = ',';
+    p = gca_put_word(p, c->live_bytes);
+    *p++ = ',';
+    p = gca_put_word(p, c->alloc_objs - s->alloc_objs);
+    *p++ = ',';
+    p = gca_put_word(p, c->alloc_bytes - s->alloc_bytes);
+    *p++ = ',';
+    p = gca_put_word(p, c->freed_objs - s->freed_objs);
+    *p++ = ',';
+    p = gca_put_word(p, c->freed_bytes - s->freed_bytes);
     for (b = 0; b < GCA_AGE_BINS; b++) {
-      OUT_LIT(",");
-      out_word(c->age[b]);
+      *p++ = ',';
+      p = gca_put_word(p, c->age[b]);
     }
-    OUT_LIT("]");
+    *p++ = ']';
+    out.len = (size_t)(p - out.buf);
     *s = *c;
     r->ever[i] = 1;
   }
