@@ -65,7 +65,6 @@ static const char diff_usage[] =
 struct side {
   int last;                      /* --live last                         */
   struct tables tb;              /* types and sites                     */
-  struct session_info *info;
   struct keymap *live_types;     /* id -> u64 live bytes at live_rec    */
   struct keymap *live_sites;     /* id -> u64 (scaled)                  */
   json_t *live_rec;              /* the compared collection (incref'd)  */
@@ -78,7 +77,6 @@ static int diff_frame(const json_t *frame, void *arg)
 {
   struct side *s = arg;
 
-  tables_header(&s->tb, s->info->header);
   tables_frame(&s->tb, frame);
   return 0;
 }
@@ -116,7 +114,6 @@ static int diff_visit(const struct rec *r, void *arg)
   size_t i;
 
   s->records++;
-  tables_header(&s->tb, s->info->header);
   tables_record(&s->tb, r);
   json_array_foreach(classes, i, row) {
     u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
@@ -486,10 +483,8 @@ int cmd_diff(int argc, char **argv)
   memset(&ia, 0, sizeof(ia));
   memset(&types, 0, sizeof(types));
   memset(&sites, 0, sizeof(sites));
-  tables_init(&sa.tb);
-  tables_init(&sb.tb);
-  sa.info = &ia;
-  sb.info = &ib;
+  tables_init(&sa.tb, &ia);
+  tables_init(&sb.tb, &ib);
   sa.last = sb.last = last;
   sa.alloc = calloc((size_t)NK * NCL, sizeof(u64));
   sb.alloc = calloc((size_t)NK * NCL, sizeof(u64));

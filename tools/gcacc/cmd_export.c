@@ -78,7 +78,6 @@ struct exp {
   u64 *alloc_bytes;              /* --folded alloc: [kinds * classes]   */
   unsigned long events;
   struct tables tb;              /* --folded: types and sites           */
-  struct session_info *info;
 };
 
 static const char *csv_classes =
@@ -174,10 +173,7 @@ static int export_frame(const json_t *frame, void *arg)
 {
   struct exp *e = arg;
 
-  if (e->mode == M_FOLDED) {
-    tables_header(&e->tb, e->info->header);
-    tables_frame(&e->tb, frame);
-  }
+  if (e->mode == M_FOLDED) tables_frame(&e->tb, frame);
   return 0;
 }
 
@@ -191,7 +187,6 @@ static int export_visit(const struct rec *r, void *arg)
   case M_TRACE: trace_record(e, r); break;
   case M_CSV: csv_record(e, r); break;
   case M_FOLDED:
-    tables_header(&e->tb, e->info->header);
     tables_record(&e->tb, r);
     if (!e->alloc) {
       if (r->collection && r->census) {
@@ -476,8 +471,7 @@ int cmd_export(int argc, char **argv)
                            : e.ncols == GR_NCOLS ? csv_grows
                            : csv_freelists);
 
-  tables_init(&e.tb);
-  e.info = &info;
+  tables_init(&e.tb, &info);
   rc = session_scan_frames(path, o.progress, export_visit, export_frame, &e,
                            &info);
 

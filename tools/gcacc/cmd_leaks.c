@@ -98,7 +98,6 @@ struct leaks {
   struct keymap *m;
   struct keymap *mt, *ms;               /* types, sites: id -> leak_key  */
   struct tables tb;
-  const struct session_info *info;
 };
 
 static void fold(struct leak_key *k, u64 y, u64 i, unsigned w)
@@ -136,7 +135,6 @@ static int leaks_frame(const json_t *f, void *arg)
 {
   struct leaks *l = arg;
 
-  tables_header(&l->tb, l->info->header);
   tables_frame(&l->tb, f);
   return 0;
 }
@@ -148,7 +146,6 @@ static int leaks_visit(const struct rec *r, void *arg)
   size_t j;
   unsigned w;
 
-  tables_header(&l->tb, l->info->header);
   tables_record(&l->tb, r);
   if (!r->collection || !r->census) return 0;
   w = (unsigned)(l->i * l->windows / l->n);
@@ -332,8 +329,7 @@ int cmd_leaks(int argc, char **argv)
 
   memset(&l, 0, sizeof(l));
   memset(&info, 0, sizeof(info));
-  l.info = &info;
-  tables_init(&l.tb);
+  tables_init(&l.tb, &info);
   l.mt = keymap_new(sizeof(struct leak_key));
   l.ms = keymap_new(sizeof(struct leak_key));
   l.n = count_census(path, o.progress);

@@ -86,7 +86,6 @@ struct report {
   u64 *alloc;                   /* [SESSION_MAX_KINDS][SESSION_MAX_CLASSES]*/
   struct tables tb;             /* types and sites, rebuilt               */
   struct tables_view pt, ps;    /* their copies at the peak-live record   */
-  const struct session_info *info;
   u64 alloc_out_of_range;       /* rows whose kind/class do not fit       */
 };
 
@@ -167,7 +166,6 @@ static int report_visit(const struct rec *r, void *arg)
   size_t i;
 
   session_summary_visit(r, &rp->sum);
-  tables_header(&rp->tb, rp->info->header);
   tables_record(&rp->tb, r);
   if (r->census) {
     rp->census_recs++;
@@ -224,7 +222,6 @@ static int report_frame(const json_t *fr, void *arg)
 {
   struct report *rp = arg;
 
-  tables_header(&rp->tb, rp->info->header);
   tables_frame(&rp->tb, fr);
   return 0;
 }
@@ -255,11 +252,10 @@ static struct report *report_scan(const char *path, int progress, int *rc)
   rp->path = path;
   rp->span = 1;
   memset(&info, 0, sizeof(info));
-  rp->info = &info;
-  tables_init(&rp->tb);
+  tables_init(&rp->tb, &info);
   *rc = session_scan_frames(path, progress, report_visit, report_frame, rp,
                             &info);
-  rp->info = NULL;
+  rp->tb.info = NULL;                   /* info ends with this function */
   if (*rc != EXIT_OK) {
     json_decref(info.header);
     report_free(rp);

@@ -29,14 +29,12 @@ static const char summary_usage[] =
 struct summary_scan {
   struct session_summary s;
   struct tables tb;
-  const struct session_info *info;
 };
 
 static int summary_visit(const struct rec *r, void *arg)
 {
   struct summary_scan *ss = arg;
 
-  tables_header(&ss->tb, ss->info->header);
   tables_record(&ss->tb, r);
   return session_summary_visit(r, &ss->s);
 }
@@ -45,7 +43,6 @@ static int summary_frame(const json_t *f, void *arg)
 {
   struct summary_scan *ss = arg;
 
-  tables_header(&ss->tb, ss->info->header);
   tables_frame(&ss->tb, f);
   return 0;
 }
@@ -95,8 +92,7 @@ int cmd_summary(int argc, char **argv)
 
   memset(&ss, 0, sizeof(ss));
   memset(&info, 0, sizeof(info));
-  ss.info = &info;
-  tables_init(&ss.tb);
+  tables_init(&ss.tb, &info);
   rc = session_scan_frames(path, o.progress, summary_visit, summary_frame,
                            &ss, &info);
   ntypes = defined(ss.tb.types);

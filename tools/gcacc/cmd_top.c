@@ -117,7 +117,6 @@ enum top_group { G_DEFAULT = -1, G_CLASS, G_TYPE, G_SITE };
 struct top {
   const struct top_source *src;
   int group;                    /* enum top_group                        */
-  const struct session_info *info;
   struct tables tb;             /* types and sites, rebuilt              */
   struct tables_view vt, vs;    /* their copies at the chosen record     */
   int captured;
@@ -135,7 +134,6 @@ static int top_visit(const struct rec *r, void *arg)
   int take = 0;
 
   t->records++;
-  tables_header(&t->tb, t->info->header);
   tables_record(&t->tb, r);
   if (t->mode == SESSION) {
     const json_t *row;
@@ -181,7 +179,6 @@ static int top_frame(const json_t *f, void *arg)
 {
   struct top *t = arg;
 
-  tables_header(&t->tb, t->info->header);
   tables_frame(&t->tb, f);
   return 0;
 }
@@ -351,7 +348,6 @@ int cmd_top(int argc, char **argv)
   t.src = &source_classes;
   t.mode = AT_LAST;
   t.group = G_DEFAULT;
-  t.info = &info;
   memset(&info, 0, sizeof(info));
   for (a = 1; a < argc; a++) {
     int c;
@@ -424,7 +420,7 @@ int cmd_top(int argc, char **argv)
   if (path == NULL) return usage_error("no dump given");
 
   t.m = keymap_new(sizeof(struct top_vals));
-  tables_init(&t.tb);
+  tables_init(&t.tb, &info);
   rc = session_scan_frames(path, o.progress, top_visit, top_frame, &t,
                            &info);
   if (rc != EXIT_OK) goto done;

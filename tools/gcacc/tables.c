@@ -25,9 +25,10 @@ static char *xstrdup_(const char *s)
   return strcpy(d, s);
 }
 
-void tables_init(struct tables *t)
+void tables_init(struct tables *t, const struct session_info *info)
 {
   memset(t, 0, sizeof(*t));
+  t->info = info;
   t->types = keymap_new(sizeof(struct group));
   t->sites = keymap_new(sizeof(struct group));
   t->pairs = keymap_new(2 * sizeof(u64));
@@ -64,8 +65,11 @@ static int mod_cmp(const void *a, const void *b)
   return x->base < y->base ? -1 : x->base > y->base;
 }
 
-void tables_header(struct tables *t, const json_t *header)
+/* The header's sampling settings and module map, once it is known.     */
+/* Warns (once) when the header says sample mode without a sample size.  */
+static void tables_header(struct tables *t)
 {
+  const json_t *header = t->info != NULL ? t->info->header : NULL;
   const json_t *c, *m;
   const char *mode;
   size_t i;
@@ -175,6 +179,7 @@ void tables_record(struct tables *t, const struct rec *r)
 {
   u64 acc = jnum(r->json, "acc_memory_bytes");
 
+  tables_header(t);
   apply_defs(t, r->json);
   if (acc > t->acc_peak) {
     t->acc_peak = acc;
@@ -191,6 +196,7 @@ void tables_frame(struct tables *t, const json_t *f)
   const json_t *row;
   size_t i;
 
+  tables_header(t);
   apply_defs(t, f);
   t->frames++;
   json_array_foreach(json_object_get(f, "rows"), i, row) {

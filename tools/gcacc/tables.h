@@ -4,8 +4,9 @@
  * "Frame records").
  *
  * A view feeds every record to the tables (tables_record from its
- * rec_visitor, tables_frame from its frame_visitor, tables_header once the
- * header is known) and reads, at any collection, the full per-type and
+ * rec_visitor, tables_frame from its frame_visitor; the header comes from
+ * the session_info the scan fills, read when the first record arrives)
+ * and reads, at any collection, the full per-type and
  * per-site tables the format's rule gives: the live and age columns of the
  * last record that had a row, alloc and freed deltas summed.  Definitions
  * ("types", "sites") come from any record, collection or frame.  Frame
@@ -46,6 +47,7 @@ struct tables_module { u64 base; char *name, *key; };
 struct tables_sym { char *key; u64 off; char *func; };
 
 struct tables {
+  const struct session_info *info;      /* the scan's: its header        */
   const json_t *header;
   struct keymap *types, *sites;         /* id -> struct group            */
   struct keymap *pairs;                 /* type << 32 | site -> u64[2]   */
@@ -62,11 +64,10 @@ struct tables {
   size_t nsyms;
 };
 
-void tables_init(struct tables *t);
+/* info: the session_info the scan of this dump fills (its header is    */
+/* read when the first record arrives); NULL: no header.                */
+void tables_init(struct tables *t, const struct session_info *info);
 void tables_free(struct tables *t);
-/* Reads the header's sampling settings and module map (once).  Warns   */
-/* (once) when the header says sample mode without a sample size.        */
-void tables_header(struct tables *t, const json_t *header);
 /* Apply a collection or snapshot record (definitions; rows of a census  */
 /* collection; acc_memory).                                              */
 void tables_record(struct tables *t, const struct rec *r);
