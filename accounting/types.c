@@ -272,6 +272,29 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
   return p;
 }
 
+/* A growable list of pair ids, on OS memory.                           */
+struct pair_list {
+  unsigned *id;
+  word n, cap;
+};
+
+/* Append pair to l; 0 (l unchanged) if no memory.                       */
+static int pair_list_push(struct pair_list *l, unsigned pair)
+{
+  if (l->n == l->cap) {
+    word cap = l->cap ? l->cap * 2 : 1024;
+    unsigned *d = (unsigned *)types_grow(l->id, l->n * sizeof(unsigned),
+                                         l->cap * sizeof(unsigned),
+                                         cap * sizeof(unsigned));
+
+    if (NULL == d) return 0;
+    l->id = d;
+    l->cap = cap;
+  }
+  l->id[l->n++] = pair;
+  return 1;
+}
+
 /* Make rows [0, n) exist; 0 on failure.                                 */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
@@ -470,8 +493,7 @@ struct acc_old_ent {
 };
 static struct acc_old_ent *acc_old = NULL;
 static word acc_old_cap = 0;
-static unsigned *acc_old_list = NULL;   /* pairs that may have old objs */
-static word acc_old_n = 0, acc_old_list_cap = 0;
+static struct pair_list acc_old_list;  /* pairs that may have old objs */
 
 static struct acc_old_ent *acc_old_get(unsigned pair)
 {
@@ -491,18 +513,7 @@ static struct acc_old_ent *acc_old_get(unsigned pair)
   }
   o = &acc_old[pair];
   if (!o->listed) {
-    if (acc_old_n == acc_old_list_cap) {
-      word cap = acc_old_list_cap ? acc_old_list_cap * 2 : 1024;
-      unsigned *d = (unsigned *)types_grow(acc_old_list,
-                                           acc_old_n * sizeof(unsigned),
-                                           acc_old_list_cap * sizeof(unsigned),
-                                           cap * sizeof(unsigned));
-
-      if (NULL == d) return NULL;
-      acc_old_list = d;
-      acc_old_list_cap = cap;
-    }
-    acc_old_list[acc_old_n++] = pair;
+    if (!pair_list_push(&acc_old_list, pair)) return NULL;
     o->listed = 1;
   }
   return o;
@@ -534,21 +545,21 @@ GC_INNER void gca_old_reset(void)
 {
   word i;
 
-  for (i = 0; i < acc_old_n; i++) {
-    struct acc_old_ent *o = &acc_old[acc_old_list[i]];
+  for (i = 0; i < acc_old_list.n; i++) {
+    struct acc_old_ent *o = &acc_old[acc_old_list.id[i]];
 
     o->objs = o->bytes = 0;
     o->listed = 0;
   }
-  acc_old_n = 0;
+  acc_old_list.n = 0;
 }
 
 GC_INNER void gca_types_census_old(void)
 {
   word i, j = 0;
 
-  for (i = 0; i < acc_old_n; i++) {
-    unsigned pair = acc_old_list[i];
+  for (i = 0; i < acc_old_list.n; i++) {
+    unsigned pair = acc_old_list.id[i];
     struct acc_old_ent *o = &acc_old[pair];
     struct gca_acc *a;
 
@@ -556,14 +567,14 @@ GC_INNER void gca_types_census_old(void)
       o->listed = 0;
       continue;
     }
-    acc_old_list[j++] = pair;
+    acc_old_list.id[j++] = pair;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
     a->live_objs += o->objs;
     a->live_bytes += o->bytes;
     a->age[GCA_AGE_BINS - 1] += o->objs;
   }
-  acc_old_n = j;
+  acc_old_list.n = j;
 }
 
 static void row_add(struct types_row *r, const struct gca_acc *a)
@@ -853,8 +864,7 @@ GC_INNER void gca_types_record_submit(const char *head, size_t len,
 
 /* ---- frames ------------------------------------------------------------ */
 
-static unsigned *frame_dirty = NULL;    /* pair ids with frame counts  */
-static unsigned frame_n_dirty = 0, frame_dirty_cap = 0;
+static struct pair_list frame_dirty;    /* pair ids with frame counts  */
 static word frame_lost_objs = 0, frame_lost_bytes = 0;
 
 static void frame_add_locked(unsigned pair, word objs, word bytes)
@@ -868,22 +878,11 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
   }
   e = gca_pair_get(pair);
   if (!e->frame_dirty) {
-    if (frame_n_dirty == frame_dirty_cap) {
-      unsigned cap = frame_dirty_cap ? frame_dirty_cap * 2 : 1024;
-      unsigned *d = (unsigned *)types_grow(frame_dirty,
-                                           frame_n_dirty * sizeof(unsigned),
-                                           frame_dirty_cap * sizeof(unsigned),
-                                           cap * sizeof(unsigned));
-
-      if (NULL == d) {
-        frame_lost_objs += objs;
-        frame_lost_bytes += bytes;
-        return;
-      }
-      frame_dirty = d;
-      frame_dirty_cap = cap;
+    if (!pair_list_push(&frame_dirty, pair)) {
+      frame_lost_objs += objs;
+      frame_lost_bytes += bytes;
+      return;
     }
-    frame_dirty[frame_n_dirty++] = pair;
     e->frame_dirty = 1;
   }
   e->frame_objs += objs;
@@ -1181,13 +1180,13 @@ GC_INNER void gca_types_frame(word n)
   frame_take_threads();
   if (!gca_dump_is_open()) {
     /* No dump: just start the next frame.                               */
-    for (i = 0; i < frame_n_dirty; i++) {
-      struct types_pair *e = gca_pair_get(frame_dirty[i]);
+    for (i = 0; i < frame_dirty.n; i++) {
+      struct types_pair *e = gca_pair_get(frame_dirty.id[i]);
 
       e->frame_objs = e->frame_bytes = 0;
       e->frame_dirty = 0;
     }
-    frame_n_dirty = 0;
+    frame_dirty.n = 0;
     frame_lost_objs = frame_lost_bytes = 0;
     return;
   }
@@ -1200,11 +1199,11 @@ GC_INNER void gca_types_frame(word n)
   out.fail = 0;
   out_str(head, (size_t)hl);
   /* Type ids first (may intern), then their definitions.              */
-  for (i = 0; i < frame_n_dirty; i++) (void)gca_pair_type(frame_dirty[i]);
+  for (i = 0; i < frame_dirty.n; i++) (void)gca_pair_type(frame_dirty.id[i]);
   out_definitions();
   OUT_LIT(",\"rows\":[");
-  for (i = 0; i < frame_n_dirty; i++) {
-    struct types_pair *e = gca_pair_get(frame_dirty[i]);
+  for (i = 0; i < frame_dirty.n; i++) {
+    struct types_pair *e = gca_pair_get(frame_dirty.id[i]);
 
     if (i) OUT_LIT(",");
     OUT_LIT("[");
@@ -1219,7 +1218,7 @@ GC_INNER void gca_types_frame(word n)
     e->frame_objs = e->frame_bytes = 0;
     e->frame_dirty = 0;
   }
-  frame_n_dirty = 0;
+  frame_dirty.n = 0;
   OUT_LIT("],\"lost_objs\":");
   out_word(frame_lost_objs);
   OUT_LIT(",\"lost_bytes\":");
