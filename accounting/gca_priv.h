@@ -266,6 +266,20 @@ GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 /* (sample=BYTES mode); 2 and up: an interned call stack.                */
 #define GCA_SITE_NONE 0u
 #define GCA_SITE_UNSAMPLED 1u
+/* sample=BYTES: count an allocation of granted bytes down the thread's */
+/* distance to its next sample point.  Nonzero if it stops short of the */
+/* point (the object is not sampled; the countdown and last site are    */
+/* updated); 0, with nothing changed, if it reaches the point.  The      */
+/* whole common path of sampling: a subtraction and a branch.            */
+GC_INLINE int gca_sample_skip(struct gca_tl *tl, word granted)
+{
+  signed_word c = tl->s_countdown - (signed_word)granted;
+
+  if (EXPECT(c <= 0, FALSE)) return 0;
+  tl->s_countdown = c;
+  tl->s_last_site = GCA_SITE_UNSAMPLED;
+  return 1;
+}
 /* Decide whether this allocation (granted bytes) is sampled and, if it */
 /* is, capture and intern the calling stack.  Called from allocation    */
 /* hooks, with or without the allocation lock; per-thread state only on */

@@ -357,22 +357,13 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
   me = tl->sites;
   if (EXPECT(NULL == me, FALSE)) me = tl->sites = &sites_self;
   if (GCA_STACKS_SAMPLE == mode) {
-    signed_word c = tl->s_countdown - (signed_word)granted_bytes;
-
-    if (EXPECT(c > 0, TRUE)) {
-      tl->s_countdown = c;
-      tl->s_last_site = GCA_SITE_UNSAMPLED;
+    if (EXPECT(gca_sample_skip(tl, granted_bytes), TRUE))
       return GCA_SITE_UNSAMPLED;
-    }
     if (0 == me->rng) {
       /* a new thread: its first sample point is a draw away, too         */
       sites_seed(me);
-      c = sites_draw(me) - (signed_word)granted_bytes;
-      if (c > 0) {
-        tl->s_countdown = c;
-        tl->s_last_site = GCA_SITE_UNSAMPLED;
-        return GCA_SITE_UNSAMPLED;
-      }
+      tl->s_countdown = sites_draw(me);
+      if (gca_sample_skip(tl, granted_bytes)) return GCA_SITE_UNSAMPLED;
     }
     tl->s_countdown = sites_draw(me);
   }

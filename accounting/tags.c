@@ -372,15 +372,8 @@ GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
   int mode = gca_stacks_mode;
 
   if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) return GCA_SITE_NONE;
-  if (GCA_STACKS_SAMPLE == mode) {
-    signed_word c = me->s_countdown - (signed_word)granted;
-
-    if (EXPECT(c > 0, TRUE)) {
-      me->s_countdown = c;
-      me->s_last_site = GCA_SITE_UNSAMPLED;
-      return GCA_SITE_UNSAMPLED;
-    }
-  }
+  if (GCA_STACKS_SAMPLE == mode && EXPECT(gca_sample_skip(me, granted), TRUE))
+    return GCA_SITE_UNSAMPLED;
   return gca_site_capture(granted);
 }
 
@@ -430,7 +423,6 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   struct tag_tab *tb;
   struct frame_tl_ent *e;
   word i;
-
   int mode, frames = gca_frames_on;
 
   if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || 0 == me->c_pair
@@ -444,16 +436,10 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
       gca_tags_alloc(me, p, hhdr, granted, 0);
       return;
     }
-  } else {
-    signed_word c = me->s_countdown - (signed_word)granted;
-
-    if (mode != GCA_STACKS_SAMPLE || me->c_site != GCA_SITE_UNSAMPLED
-        || c <= 0) {
-      gca_tags_alloc(me, p, hhdr, granted, 0);
-      return;
-    }
-    me->s_countdown = c;
-    me->s_last_site = GCA_SITE_UNSAMPLED;
+  } else if (mode != GCA_STACKS_SAMPLE || me->c_site != GCA_SITE_UNSAMPLED
+             || !gca_sample_skip(me, granted)) {
+    gca_tags_alloc(me, p, hhdr, granted, 0);
+    return;
   }
   if (frames) {
     e = me->c_ent;
