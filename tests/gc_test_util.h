@@ -84,4 +84,26 @@ static GC_TEST_UNUSED unsigned longest_run(void *const *objs, unsigned n,
   return best_len;
 }
 
+/* The planted free-block pattern of test_frag and the fragload         */
+/* workload: FRAG_N atomic objects of FRAG_LB bytes, granted             */
+/* FRAG_OBJ_BYTES (16 blocks of 4 KiB) each, FRAG_LB leaving room for    */
+/* bdwgc's extra byte.                                                   */
+#define FRAG_N 65
+#define FRAG_OBJ_BYTES ((GC_word)65536)
+#define FRAG_LB (FRAG_OBJ_BYTES - 64)
+
+/* Drop the odd objects of the run objs[start .. start + len - 1], so   */
+/* that each hole has live neighbours; returns the holes made.          */
+static GC_TEST_UNUSED unsigned drop_alternate(void **objs, unsigned start,
+                                              unsigned len)
+{
+  unsigned i, holes = 0;
+
+  for (i = start + 1; i + 1 < start + len; i += 2) {
+    objs[i] = NULL;
+    holes++;
+  }
+  return holes;
+}
+
 #endif

@@ -26,15 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N 65
-#define OBJ_BYTES ((GC_word)65536)      /* 16 blocks of 4 KiB          */
-#define LB (OBJ_BYTES - 64)     /* leaves room for bdwgc's extra byte */
 #define EXTRA_N 3000
 #define EXTRA_BYTES 500         /* granted 512 with the extra byte     */
 
 /* Not static: the stores that keep or drop objects must not be       */
 /* optimized away as dead (nothing in this file reads them back).     */
-void *fragload_objs[N];
+void *fragload_objs[FRAG_N];
 void **fragload_keep[3];
 #define objs fragload_objs
 #define keep_small fragload_keep[0]
@@ -44,14 +41,14 @@ void **fragload_keep[3];
 static int frag(void)
 {
   struct GC_acc_stats_s s;
-  unsigned i, best_start, best_len;
-  unsigned holes = 0;
+  unsigned best_start, best_len;
+  unsigned holes;
   GC_word want;
   void *big;
 
   if (!GC_expand_hp(8u << 20)) return 1;
-  alloc_atomic_sorted(objs, N, LB);
-  best_len = longest_run(objs, N, OBJ_BYTES, &best_start);
+  alloc_atomic_sorted(objs, FRAG_N, FRAG_LB);
+  best_len = longest_run(objs, FRAG_N, FRAG_OBJ_BYTES, &best_start);
   if (best_len < 33) {
     fprintf(stderr, "fragload: longest contiguous run: %u objects\n",
             best_len);
@@ -59,17 +56,14 @@ static int frag(void)
   }
   collect();
   printf("before_gc_no %lu\n", (unsigned long)GC_get_gc_no());
-  for (i = best_start + 1; i + 1 < best_start + best_len; i += 2) {
-    objs[i] = NULL;
-    holes++;
-  }
+  holes = drop_alternate(objs, best_start, best_len);
   collect();
   printf("after_gc_no %lu\n", (unsigned long)GC_get_gc_no());
   if (GC_acc_get_stats(&s, sizeof(s)) != sizeof(s)) return 1;
   printf("holes %u\nhole_bytes %lu\nlargest_free_bytes %lu\n", holes,
-         (unsigned long)OBJ_BYTES, (unsigned long)s.largest_free_bytes);
+         (unsigned long)FRAG_OBJ_BYTES, (unsigned long)s.largest_free_bytes);
   /* Larger than the largest free block, far smaller than all free.     */
-  want = s.largest_free_bytes + OBJ_BYTES / 2;
+  want = s.largest_free_bytes + FRAG_OBJ_BYTES / 2;
   printf("want_bytes %lu\n", (unsigned long)want);
   GC_disable();
   big = GC_malloc_atomic(want);

@@ -23,11 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N 65
-#define OBJ_BYTES ((GC_word)65536)       /* 16 blocks of 4 KiB           */
-#define LB (OBJ_BYTES - 64)      /* leaves room for bdwgc's extra byte */
-
-static void *objs[N];
+static void *objs[FRAG_N];
 
 static void stats(struct GC_acc_stats_s *s)
 {
@@ -45,8 +41,8 @@ int main(void)
 {
   struct GC_acc_stats_s a, b, c;
   struct GC_acc_grow_s g;
-  unsigned i, best_start, best_len;
-  unsigned holes = 0;
+  unsigned best_start, best_len;
+  unsigned holes;
   GC_word want;
   void *big;
 
@@ -65,24 +61,21 @@ int main(void)
   CHECK_EQ(b.heap_grows, a.heap_grows + 1);
   CHECK(b.largest_free_bytes >= (8u << 20));
 
-  alloc_atomic_sorted(objs, N, LB);
-  best_len = longest_run(objs, N, OBJ_BYTES, &best_start);
+  alloc_atomic_sorted(objs, FRAG_N, FRAG_LB);
+  best_len = longest_run(objs, FRAG_N, FRAG_OBJ_BYTES, &best_start);
   if (!CHECK(best_len >= 33))
     fprintf(stderr, "  longest contiguous run: %u objects\n", best_len);
   collect();
   stats(&b);
 
   /* Drop the odd objects of the run: each hole has live neighbours.    */
-  for (i = best_start + 1; i + 1 < best_start + best_len; i += 2) {
-    objs[i] = NULL;
-    holes++;
-  }
+  holes = drop_alternate(objs, best_start, best_len);
   collect();
   stats(&c);
-  CHECK_EQ(c.free_bytes - b.free_bytes, holes * OBJ_BYTES);
+  CHECK_EQ(c.free_bytes - b.free_bytes, holes * FRAG_OBJ_BYTES);
   CHECK_EQ(c.largest_free_bytes,
-           b.largest_free_bytes > OBJ_BYTES ? b.largest_free_bytes
-                                            : OBJ_BYTES);
+           b.largest_free_bytes > FRAG_OBJ_BYTES ? b.largest_free_bytes
+                                            : FRAG_OBJ_BYTES);
   printf("holes %u, free %lu bytes, largest %lu, frag index %lu ppm\n",
          holes, (unsigned long)c.free_bytes,
          (unsigned long)c.largest_free_bytes,
@@ -90,7 +83,7 @@ int main(void)
   CHECK(c.frag_index_ppm > 0);
 
   /* Larger than any free block, no collection allowed: the heap grows. */
-  want = c.largest_free_bytes + 16 * OBJ_BYTES;
+  want = c.largest_free_bytes + 16 * FRAG_OBJ_BYTES;
   GC_disable();
   big = GC_malloc_atomic(want);
   GC_enable();
@@ -101,7 +94,7 @@ int main(void)
   CHECK(g.req_bytes >= want);
   CHECK_EQ(g.req_kind, 0);                /* PTRFREE */
   CHECK_EQ(g.free_bytes, c.free_bytes);
-  CHECK(g.free_bytes >= holes * OBJ_BYTES);
+  CHECK(g.free_bytes >= holes * FRAG_OBJ_BYTES);
   CHECK_EQ(g.largest_free_bytes, c.largest_free_bytes);
   CHECK(g.grow_bytes >= want);
   CHECK_EQ(g.heap_bytes_after,
