@@ -42,9 +42,6 @@
 #endif
 
 #include <string.h>
-#if !defined(MSWIN32) && !defined(MSWINCE) && !defined(CYGWIN32)
-# include <sys/mman.h>
-#endif
 
 #define TAG_OLD 0x80u
 #define TAG_BIRTH 0x7fu
@@ -173,11 +170,7 @@ static void slab_unmap(struct tag_slab *s)
   size_t bytes = s->bytes;
 
   slab_mapped -= bytes;
-# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
-    VirtualFree(s, 0, MEM_RELEASE);
-# else
-    (void)munmap((void *)s, bytes);
-# endif
+  gca_os_free(s, bytes);
 }
 
 static void slab_avail_unlink(struct tag_slab *s)

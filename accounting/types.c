@@ -24,9 +24,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <jansson.h>
-#if !defined(MSWIN32) && !defined(MSWINCE) && !defined(CYGWIN32)
-# include <sys/mman.h>
-#endif
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -251,11 +248,7 @@ static unsigned site_max = 0;   /* highest site id with a row           */
 static void types_unmap(void *p, size_t bytes)
 {
   if (NULL == p) return;
-# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
-    VirtualFree(p, 0, MEM_RELEASE);
-# else
-    munmap(p, bytes);
-# endif
+  gca_os_free(p, bytes);
   types_mem_bytes -= (bytes + 4095) & ~(size_t)4095;
 }
 

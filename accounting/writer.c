@@ -35,7 +35,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -165,11 +164,10 @@ static void dump_report_pending(void)
 static voidpf dump_zalloc(voidpf opaque, uInt items, uInt size)
 {
   size_t n = (size_t)items * size + 16;
-  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON,
-                 -1, 0);
+  void *p = gca_os_alloc(n);
 
   (void)opaque;
-  if (MAP_FAILED == p) return Z_NULL;
+  if (NULL == p) return Z_NULL;
   *(size_t *)p = n;
   return (char *)p + 16;
 }
@@ -179,7 +177,7 @@ static void dump_zfree(voidpf opaque, voidpf address)
   char *p = (char *)address - 16;
 
   (void)opaque;
-  (void)munmap(p, *(size_t *)p);
+  gca_os_free(p, *(size_t *)p);
 }
 
 /* ---- compressing and writing ------------------------------------------- */
@@ -644,7 +642,7 @@ static void dump_release(void)
   dump.zs_ready = 0;
   if (dump.fd >= 0) (void)close(dump.fd);
   dump.fd = -1;
-  if (dump.ring != NULL) (void)munmap(dump.ring, dump.cap);
+  gca_os_free(dump.ring, dump.cap);
   dump.ring = NULL;
   dump.head = dump.tail = 0;
   dump.stopping = 0;
@@ -830,7 +828,7 @@ static void dump_grow(size_t len)
   if (cap <= dump.cap) return;
   p = (char *)gca_os_alloc(cap);
   if (NULL == p) return;              /* keep the old one              */
-  (void)munmap(dump.ring, dump.cap);
+  gca_os_free(dump.ring, dump.cap);
   dump.ring = p;
   dump.cap = cap;
   dump.grow_wanted = 0;
