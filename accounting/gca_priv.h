@@ -109,6 +109,9 @@ GC_EXTERN word gca_heap_grows;
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
 /* record.c: the decimal digits of x at p (at most 20); returns the end. */
 GC_INNER char *gca_put_word(char *p, word x);
+/* record.c: ",[v0,v1,...]" at p (no comma when first), at most         */
+/* n * 21 + 3 bytes; returns the end.                                    */
+GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 GC_INNER void gca_sites_atfork_child(void);

@@ -97,18 +97,10 @@ GC_INNER char *gca_put_word(char *p, word x)
   return p + 24 - d;
 }
 
-/* Append ",[v0,v1,...]" (no comma when first).                          */
-static void rec_row(int first, const word *v, unsigned n)
+GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n)
 {
-  char *p;
   unsigned i;
 
-  if (rec_overflow) return;
-  if (REC_BUF_SZ - rec_len < (size_t)n * REC_NUM + 4) {
-    rec_overflow = 1;
-    return;
-  }
-  p = rec_buf + rec_len;
   if (!first) *p++ = ',';
   *p++ = '[';
   for (i = 0; i < n; i++) {
@@ -116,7 +108,18 @@ static void rec_row(int first, const word *v, unsigned n)
     p = gca_put_word(p, v[i]);
   }
   *p++ = ']';
-  rec_len = (size_t)(p - rec_buf);
+  return p;
+}
+
+/* Append ",[v0,v1,...]" (no comma when first).                          */
+static void rec_row(int first, const word *v, unsigned n)
+{
+  if (rec_overflow) return;
+  if (REC_BUF_SZ - rec_len < (size_t)n * REC_NUM + 4) {
+    rec_overflow = 1;
+    return;
+  }
+  rec_len = (size_t)(gca_put_row(rec_buf + rec_len, first, v, n) - rec_buf);
 }
 
 GC_INNER void gca_record_emit(int with_census)

@@ -767,9 +767,7 @@ static void out_definitions(void)
 /* Rows that changed since the last record: [id, live_objs, live_bytes, */
 /* alloc_objs, alloc_bytes, freed_objs, freed_bytes, age bins...] with */
 /* alloc and freed as deltas.                                            */
-/* Room for one row: its numbers (at most 20 digits each), commas and */
-/* brackets.                                                            */
-#define OUT_ROW_MAX ((7 + GCA_AGE_BINS) * 21 + 3)
+#define OUT_ROW_NUMS (7 + GCA_AGE_BINS)
 
 static void out_rows(const char *key, struct types_rows *r, unsigned n)
 {
@@ -779,37 +777,25 @@ static void out_rows(const char *key, struct types_rows *r, unsigned n)
   out_str(key, strlen(key));
   for (i = 0; i < n && i < r->cap; i++) {
     struct types_row *c = &r->cur[i], *s = &r->sent[i];
-    char *p;
+    word v[OUT_ROW_NUMS];
 
     if (0 == memcmp(c, s, sizeof(*c)) && (r->ever[i] || 0 == c->live_objs))
       continue;
-    out_reserve(OUT_ROW_MAX);
+    v[0] = i;
+    v[1] = c->live_objs;
+    v[2] = c->live_bytes;
+    v[3] = c->alloc_objs - s->alloc_objs;
+    v[4] = c->alloc_bytes - s->alloc_bytes;
+    v[5] = c->freed_objs - s->freed_objs;
+    v[6] = c->freed_bytes - s->freed_bytes;
+    for (b = 0; b < GCA_AGE_BINS; b++) v[7 + b] = c->age[b];
+    /* Formatted in place: a call per number and per comma cost more    */
+    /* than the census of the rows.                                      */
+    out_reserve(OUT_ROW_NUMS * 21 + 3);
     if (out.fail) return;
-    /* Written in place: a call per number and per comma cost more than */
-    /* the census of the rows.                                           */
-    p = out.buf + out.len;
-    if (!first) *p++ = ',';
+    out.len = (size_t)(gca_put_row(out.buf + out.len, first, v, OUT_ROW_NUMS)
+                       - out.buf);
     first = 0;
-    *p++ = '[';
-    p = gca_put_word(p, i);
-    *p++ = ',';
-    p = gca_put_word(p, c->live_objs);
-    *p++ = ',';
-    p = gca_put_word(p, c->live_bytes);
-    *p++ = ',';
-    p = gca_put_word(p, c->alloc_objs - s->alloc_objs);
-    *p++ = ',';
-    p = gca_put_word(p, c->alloc_bytes - s->alloc_bytes);
-    *p++ = ',';
-    p = gca_put_word(p, c->freed_objs - s->freed_objs);
-    *p++ = ',';
-    p = gca_put_word(p, c->freed_bytes - s->freed_bytes);
-    for (b = 0; b < GCA_AGE_BINS; b++) {
-      *p++ = ',';
-      p = gca_put_word(p, c->age[b]);
-    }
-    *p++ = ']';
-    out.len = (size_t)(p - out.buf);
     *s = *c;
     r->ever[i] = 1;
   }
