@@ -57,12 +57,9 @@ static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
 
 /* Counter sums for the getters: large, so not on a thread's stack;     */
 /* used only under the allocation lock.                                  */
-static struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES];
-
-GC_INNER void gca_api_exclude_roots(void)
-{
-  GC_exclude_static_roots_inner(api_sum, api_sum + MAXOBJKINDS);
-}
+/* (gca_tables: NULL until accounting first went on, and then there is */
+/* nothing to report.)                                                   */
+#define api_sum (gca_tables->api_sum)
 
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
@@ -74,26 +71,28 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   if (NULL == stats) return 0;
   BZERO(&s, sizeof(s));
   LOCK();
-  gca_counters_sum(&api_sum[0][0]);
-  for (k = 0; k < MAXOBJKINDS; k++) {
-    for (c = 0; c < GCA_N_CLASSES; c++) {
-      s.allocs += api_sum[k][c].objs;
-      s.alloc_req_bytes += api_sum[k][c].req_bytes;
-      s.alloc_granted_bytes += api_sum[k][c].granted_bytes;
+  if (gca_tables != NULL) {
+    gca_counters_sum(&api_sum[0][0]);
+    for (k = 0; k < MAXOBJKINDS; k++) {
+      for (c = 0; c < GCA_N_CLASSES; c++) {
+        s.allocs += api_sum[k][c].objs;
+        s.alloc_req_bytes += api_sum[k][c].req_bytes;
+        s.alloc_granted_bytes += api_sum[k][c].granted_bytes;
+      }
+      s.debug_allocs += gca_counters_debug_objs((int)k);
     }
-    s.debug_allocs += gca_counters_debug_objs((int)k);
+    s.live_bytes = gca_last_census.live_bytes;
+    s.live_objs = gca_last_census.live_objs;
+    s.reserved_bytes = gca_last_census.reserved_bytes;
+    s.census_gc_no = gca_last_census.gc_no;
+    s.mark_ns = gca_last_census.mark_ns;
+    s.census_ns = gca_last_census.census_ns;
   }
   s.collections = gca_collections;
   s.heap_grows = gca_heap_grows;
-  s.live_bytes = gca_last_census.live_bytes;
-  s.live_objs = gca_last_census.live_objs;
-  s.reserved_bytes = gca_last_census.reserved_bytes;
   s.free_bytes = gca_fl_total_bytes;
   s.largest_free_bytes = gca_freelist_largest();
   s.frag_index_ppm = gca_frag_index_ppm();
-  s.census_gc_no = gca_last_census.gc_no;
-  s.mark_ns = gca_last_census.mark_ns;
-  s.census_ns = gca_last_census.census_ns;
   UNLOCK();
   return api_copy_out(stats, stats_sz, &s, sizeof(s));
 }
@@ -161,7 +160,12 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
   if (NULL == out || kind < 0 || kind >= MAXOBJKINDS
       || cls >= GCA_N_CLASSES)
     return 0;
+  BZERO(&s, sizeof(s));
   LOCK();
+  if (NULL == gca_tables) {
+    UNLOCK();
+    return api_copy_out(out, out_sz, &s, sizeof(s));
+  }
   cc = &gca_last_census.c[kind][cls];
   s.live_objs = cc->live_objs;
   s.live_bytes = cc->live_bytes;

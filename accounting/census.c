@@ -23,7 +23,7 @@
 
 #include <time.h>
 
-GC_INNER struct gca_census gca_last_census;
+GC_INNER struct gca_tables *gca_tables = NULL;
 
 static word census_t_start = 0;     /* first mark begin of this cycle  */
 static word census_t_mark = 0;      /* current mark attempt's begin    */

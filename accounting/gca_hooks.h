@@ -136,10 +136,6 @@
 /* environment, or by GC_acc_enable(); read racily by the hooks (a hook  */
 /* that sees a stale value only misses or adds one early event).         */
 GC_EXTERN int gca_on;
-/* Nonzero until accounting's static tables are kept out of the root    */
-/* set (hooks.c): done at the first collection, which GC_init makes     */
-/* before GC_ACC_ON_INIT, so that not even that one scans them.          */
-GC_EXTERN int gca_roots_pending;
 
 /* Heap-structure hooks (free lists, heap growth) must run from the      */
 /* first heap block on, whether or not counting is on, so that           */
@@ -236,7 +232,7 @@ GC_INNER void gca_hook_thread_exit(void);
 # define GC_ACC_ON_HEAP_GROW(p, bytes) \
         GCA_IF(gca_track_heap, gca_hook_heap_grow(p, bytes))
 # define GC_ACC_ON_MARK_BEGIN() \
-        GCA_IF(gca_on | gca_roots_pending, gca_hook_mark_begin())
+        GCA_IF(gca_on, gca_hook_mark_begin())
 # define GC_ACC_ON_MARK_END(done) GCA_IF(gca_on, gca_hook_mark_end(done))
 # define GC_ACC_ON_COLLECTION_END() GCA_IF(gca_on, gca_hook_collection_end())
 # define GC_ACC_ON_THREAD_EXIT() GCA_IF(gca_on, gca_hook_thread_exit())

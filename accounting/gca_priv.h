@@ -211,7 +211,20 @@ struct gca_census {
   struct gca_kind_census kinds[MAXOBJKINDS];
   struct gca_class_census c[MAXOBJKINDS][GCA_N_CLASSES];
 };
-GC_EXTERN struct gca_census gca_last_census;
+/* Accounting's large tables: OS memory taken when accounting first  */
+/* goes on (gca_set_on), never static data.  As static data (some 300  */
+/* KiB) they would count in the collector's GC_root_size, which its    */
+/* pacing adds to the bytes it expects to scan: a patched build would  */
+/* collect less often than upstream, accounting on or off, and so      */
+/* change what it measures.  NULL until then; the readers check.       */
+struct gca_tables {
+  struct gca_census census;                             /* census.c   */
+  struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES]; /* record.c  */
+  struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
+  struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
+};
+GC_EXTERN struct gca_tables *gca_tables;
+#define gca_last_census (gca_tables->census)
 
 GC_INNER void gca_census_mark_begin(void);
 GC_INNER void gca_census_mark_end(int done);
@@ -433,12 +446,6 @@ GC_INNER void gca_types_record_submit(const char *head, size_t len,
                                       int with_census);
 GC_INNER word gca_counters_memory_bytes(void);
 
-/* ---- root exclusion: static tables that never point into the heap ---- */
-/* Called once from gca_hook_init, lock held.                             */
-GC_INNER void gca_api_exclude_roots(void);
-GC_INNER void gca_record_exclude_roots(void);
-GC_INNER void gca_types_exclude_roots(void);
-
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);
 
@@ -451,9 +458,17 @@ GC_INNER void gca_set_on(int on);
 #if defined(__GNUC__) || defined(__clang__)
 # define GCA_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 # define GCA_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#elif defined(_MSC_VER)
+  /* Aligned accesses of up to a word are single instructions; the     */
+  /* barriers keep the compiler from caching or merging them.  (A cast  */
+  /* to a volatile word would read and write 8 bytes of a 4-byte int.)  */
+# include <intrin.h>
+# define GCA_LOAD(p) (_ReadWriteBarrier(), *(p))
+# define GCA_STORE(p, v) (void)(_ReadWriteBarrier(), *(p) = (v), \
+                                _ReadWriteBarrier())
 #else
-# define GCA_LOAD(p) (*(volatile word *)(p))
-# define GCA_STORE(p, v) (void)(*(volatile word *)(p) = (v))
+# define GCA_LOAD(p) (*(p))
+# define GCA_STORE(p, v) (void)(*(p) = (v))
 #endif
 
 #endif /* !GC_ACC_DISABLE */

@@ -49,22 +49,6 @@ GC_INNER void gca_os_free(void *p, size_t bytes)
 # endif
 }
 
-GC_INNER int gca_roots_pending = 1;
-
-/* Our static tables (some 0.5 MB) never point into the collector's     */
-/* heap, yet as libgc's static data they would be scanned as roots at   */
-/* every collection, accounting on or off, and the scan alone would    */
-/* make their pages resident.  Done once, before the first collection  */
-/* marks (GC_init's own comes before GC_ACC_ON_INIT).  Lock held.       */
-static void gca_exclude_roots(void)
-{
-  if (!gca_roots_pending) return;
-  GC_exclude_static_roots_inner(&gca_last_census, &gca_last_census + 1);
-  gca_api_exclude_roots();
-  gca_record_exclude_roots();
-  gca_types_exclude_roots();
-  gca_roots_pending = 0;
-}
 
 /* Accounting's own spin locks are leaves (taken with or without the   */
 /* allocation lock, never holding another), so a fork() could catch one */
@@ -85,11 +69,6 @@ static void gca_atfork_child(void)
 
 GC_INNER void gca_hook_init(void)
 {
-  DCL_LOCK_STATE;
-
-  LOCK();
-  gca_exclude_roots();
-  UNLOCK();
 # ifdef GC_PTHREADS
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
@@ -101,6 +80,15 @@ GC_INNER void gca_set_on(int on)
   DCL_LOCK_STATE;
 
   LOCK();
+  if (on && NULL == gca_tables) {
+    gca_tables = (struct gca_tables *)gca_os_alloc(sizeof(struct gca_tables));
+    if (NULL == gca_tables) {
+      UNLOCK();
+      WARN("gcacc: no memory for accounting's tables;"
+           " accounting stays off\n", 0);
+      return;
+    }
+  }
   if (on && !gca_on) {
     /* Every in-use block gets a clean tag table (types, sites, ages   */
     /* start from here).                                               */
@@ -203,8 +191,7 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 
 GC_INNER void gca_hook_mark_begin(void)
 {
-  gca_exclude_roots();
-  if (gca_on) gca_census_mark_begin();
+  gca_census_mark_begin();
 }
 
 GC_INNER void gca_hook_mark_end(int done)

@@ -32,15 +32,9 @@ static size_t rec_len;
 static int rec_overflow;
 static word rec_seq = 0;
 
-static struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES];
-static struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
+#define rec_prev (gca_tables->rec_prev)
+#define rec_cur (gca_tables->rec_cur)
 static word rec_prev_debug[MAXOBJKINDS];
-
-GC_INNER void gca_record_exclude_roots(void)
-{
-  GC_exclude_static_roots_inner(rec_prev, rec_prev + MAXOBJKINDS);
-  GC_exclude_static_roots_inner(rec_cur, rec_cur + MAXOBJKINDS);
-}
 static word rec_prev_total_allocd = 0;
 static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 
@@ -131,6 +125,7 @@ GC_INNER void gca_record_emit(int with_census)
   int use_census = with_census && c->valid;
   word now = gca_now_ns();
 
+  if (NULL == gca_tables) return;     /* accounting never went on      */
   if (NULL == rec_buf) {
     rec_buf = (char *)gca_os_alloc(REC_BUF_SZ);
     if (NULL == rec_buf) return;

@@ -92,12 +92,9 @@ struct types_pair {
 #define PAIR_CHUNK_LOG 9
 #define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
-static struct types_pair *pair_chunks[PAIR_N_CHUNKS];
-
-GC_INNER void gca_types_exclude_roots(void)
-{
-  GC_exclude_static_roots_inner(pair_chunks, pair_chunks + PAIR_N_CHUNKS);
-}
+/* The chunks' pointers: OS memory from the first pair on (as static  */
+/* data, 256 KiB, they would count in GC_root_size: see gca_tables).   */
+static struct types_pair **pair_chunks = NULL;
 static volatile unsigned pair_count = 0;  /* ids 1..pair_count in use  */
 
 struct pair_slot {
@@ -183,6 +180,14 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   }
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
+  if (NULL == pair_chunks) {
+    pair_chunks = (struct types_pair **)types_os_alloc(
+                                PAIR_N_CHUNKS * sizeof(struct types_pair *));
+    if (NULL == pair_chunks) {
+      id = 0;
+      goto done;
+    }
+  }
   if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
     pair_chunks[id >> PAIR_CHUNK_LOG] = (struct types_pair *)types_os_alloc(
                                 PAIR_CHUNK * sizeof(struct types_pair));
