@@ -45,6 +45,9 @@ out=$(cd "${1:-$top/_build/bench}" && pwd)
 runs=${BENCH_RUNS:-7}
 workloads=${BENCH_WORKLOADS:-gameloop gctest manysites}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
+# BENCH_GAMELOOP_HEAP=BYTES: gameloop runs start with that heap
+# (GC_INITIAL_HEAP_SIZE), so every build collects on the same schedule.
+gl_heap=${BENCH_GAMELOOP_HEAP:-}
 ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 configs_gameloop="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
 configs_gctest="unpatched compiled-out patched-off patched-count patched-dump"
@@ -102,6 +105,13 @@ run() {
     *)                      bin="$out/patched/$prog" ;;
   esac
   [ "$w" = gameloop ] && set -- $gl_args "$@"
+  if [ -n "$gl_heap" ]; then
+    if [ "$w" = gameloop ]; then
+      export GC_INITIAL_HEAP_SIZE="$gl_heap"
+    else
+      unset GC_INITIAL_HEAP_SIZE
+    fi
+  fi
   rm -rf "$tmp/dump" && mkdir "$tmp/dump"
   dump="$tmp/dump/$w-%p.gz"
   # gctest chdirs nowhere and forks; every process writes its own %p file.
@@ -142,7 +152,12 @@ run() {
     dbytes=$(printf '%s\n' "$stats" | sed -n 's/.*,bytes=\([0-9]*\).*/\1/p')
     colls=$(printf '%s\n' "$stats" | sed -n 's/.*colls=\([0-9]*\).*/\1/p')
   fi
-  echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats" >> "$results.tmp"
+  # gameloop says how many collections it made, with or without a dump.
+  gcolls=-
+  if [ "$w" = gameloop ] && [ -s "$tmp/out" ]; then
+    gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
+  fi
+  echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats ${gcolls:--}" >> "$results.tmp"
 }
 
 # rounds W N CONFIGS...: N interleaved rounds, rotating the order.
@@ -184,13 +199,13 @@ for w in $workloads; do
 done
 elapsed=$(( $(date +%s) - start ))
 { echo "# gcacc bench $(date -u +%Y-%m-%dT%H:%M:%SZ) runs=$runs gctest_runs=$gctest_runs cpus=$cpus"
-  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns dumpstats"
+  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns dumpstats gc_collections"
   cat "$results.tmp"; } > "$results"
 rm -f "$results.tmp"
 
 # ---- the table ------------------------------------------------------------
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
-    -v elapsed="$elapsed" -v workloads="$timed" \
+    -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
     -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" '
 function median(a, n,    i, j, t) {
   for (i = 2; i <= n; i++) {          # insertion sort; n is small
@@ -218,6 +233,7 @@ function stat(s, key,    n, f, i, kv) {
   n[k]++
   wall[k, n[k]] = $4; rss[k, n[k]] = $5; cpu[k, n[k]] = $9
   if ($8 > 0) { nd[k]++; dpc[k, nd[k]] = $7 / $8 }
+  if ($11 != "" && $11 != "-") { nco[k]++; co[k, nco[k]] = $11 }
   if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
   if ((x = stat($10, "max_ratio")) != "") { nx[k]++; mx[k, nx[k]] = x }
   if (stat($10, "tagrecs") + 0 > 0) tagged[k] = 1
@@ -225,9 +241,11 @@ function stat(s, key,    n, f, i, kv) {
 }
 END {
   nw = split(workloads, W, " ")
-  printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n\n", runs, gruns, cpus, elapsed
-  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s\n", "", "", "wall ms", "spread", "ratio", "best", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem"
-  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s\n", "workload", "variant", "median", "", "", "ratio", "median", "", "KiB", "", "B/coll", "%heap"
+  printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n", runs, gruns, cpus, elapsed
+  if (glheap != "") printf "gameloop runs with GC_INITIAL_HEAP_SIZE=%s (BENCH_GAMELOOP_HEAP)\n", glheap
+  printf "\n"
+  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
+  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
     nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_gctest, C, " ")
     if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
@@ -242,6 +260,8 @@ END {
       }
       for (r = 1; r <= nd[k]; r++) d[r] = dpc[k, r]
       for (r = 1; r <= np[k]; r++) e[r] = pk[k, r]
+      delete g; for (r = 1; r <= nco[k]; r++) g[r] = co[k, r]
+      mco = (nco[k] > 0) ? sprintf("%.0f", median(g, nco[k])) : "-"
       mw[k] = median(a, m); mr[k] = median(b, m); mu[k] = median(u, m)
       mn[k] = lo
       md = (nd[k] > 0) ? sprintf("%.0f", median(d, nd[k])) : "-"
@@ -255,14 +275,14 @@ END {
       if ((C[j] == "patched-count" || C[j] == "patched-dump") && tagged[k]) note = note "  (tags were on: GC_ACC_TAGS=0 ignored)"
       if (m == 0) {
         if (!failed[k]) continue
-        printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", md, macc, note
+        printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", md, macc, mco, note
         continue
       }
       rw[k] = (mw[base] > 0) ? mw[k] / mw[base] : 0
       rn[k] = (mn[base] > 0) ? mn[k] / mn[base] : 0
       ru[k] = (mu[base] > 0) ? mu[k] / mu[base] : 0
       rr[k] = (mr[base] > 0) ? mr[k] / mr[base] : 0
-      printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, note
+      printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s %6s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, mco, note
     }
   }
 
