@@ -345,6 +345,21 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
   int in_gc = 1;
 
   if ((word)fp < lo || (word)fp >= hi) return 0;   /* another stack */
+  if (1 == unw_n_ranges) {
+    /* The collector's own frames, which open every walk (five to eight */
+    /* of them): one range check each, none of the code-segment search. */
+    word g_lo = unw_lo[0], g_size = unw_hi[0] - unw_lo[0];
+
+    while (((word)fp & (sizeof(word) - 1)) == 0
+           && (word)fp <= hi - 2 * sizeof(word)
+           && fp[1] - g_lo < g_size) {
+      word next = fp[0];
+
+      if (next <= (word)fp) return 0;   /* must strictly increase */
+      fp = (word *)next;
+    }
+    in_gc = 0;
+  }
   while (n < max) {
     word ra, next;
 
