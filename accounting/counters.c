@@ -248,19 +248,19 @@ static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
 /* The thread-local fast path: the hook knows the object's granules and */
 /* kind (its free list's), so without tags this is three adds; the     */
 /* header is only looked up for tags.                                    */
-/* The thread-local path with tags on: counted as without tags (row 0  */
-/* for a 0-byte request), then tagged.                                   */
+/* The thread-local path with tags on: the header says kind and size.  */
 static GC_ATTR_NOINLINE void counters_alloc_tl_tags(struct gca_tl *me,
-                                   struct gca_thread *t, void *p,
-                                   size_t lb, word g, int k)
+                                   struct gca_thread *t,
+                                   void *p, size_t lb)
 {
-  struct gca_count *c = &t->c[k][g];
+  hdr *hhdr = HDR(p);
+  word granted = hhdr->hb_sz;   /* small: thread-local lists only */
+  struct gca_count *c = &t->c[hhdr->hb_obj_kind][BYTES_TO_GRANULES(granted)];
 
   GCA_STORE(&c->objs, c->objs + 1);
   GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
-  GCA_STORE(&c->granted_bytes, c->granted_bytes + GRANULES_TO_BYTES(g));
-  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).       */
-  gca_tags_alloc_tl(me, p, GRANULES_TO_BYTES(g != 0 ? g : 1));
+  GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
+  gca_tags_alloc_tl(me, p, hhdr, granted);
 }
 
 GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
@@ -276,7 +276,7 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     return;
   }
   if (EXPECT(gca_tags_on, FALSE)) {
-    counters_alloc_tl_tags(me, t, p, lb, (word)granules, k);
+    counters_alloc_tl_tags(me, t, p, lb);
     return;
   }
   /* granules is 0 for a 0-byte request, served from list 0 (one       */

@@ -67,7 +67,6 @@ struct frame_tl_ent {           /* one pair's frame counts, per thread  */
   word objs, bytes;             /* cumulative, owner writes             */
   word taken_objs, taken_bytes; /* the marker's, under the lock         */
 };
-#define GCA_TL_BLK_CACHE 64        /* a power of two                   */
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */
@@ -83,13 +82,6 @@ struct gca_tl {
   signed_word s_countdown;
   unsigned s_last_site;
   struct sites_tls *sites;      /* sites.c's TLS, NULL until first use   */
-  /* tags.c: the tag tables of the blocks this thread allocated from   */
-  /* last (direct-mapped by block address), so that the thread-local   */
-  /* path finds a table without the collector's two-level header       */
-  /* lookup.  Valid while bc_epoch equals gca_tags_epoch.               */
-  word bc_epoch;
-  word bc_blk[GCA_TL_BLK_CACHE];
-  void *bc_tab[GCA_TL_BLK_CACHE];
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
@@ -365,9 +357,9 @@ GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* lock held.                                                            */
 GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
                              word granted, int locked);
-/* The same without the lock, from the thread-local fast path (which   */
-/* knows the object's size but not its header).                         */
-GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted);
+/* The same without the lock, from the thread-local fast path.          */
+GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                word granted);
 GC_INNER void gca_tags_untag(void *p);
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted);

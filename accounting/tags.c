@@ -392,12 +392,14 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return pair;
 }
 
-static void tags_alloc_tab(struct gca_tl *me, void *p, struct tag_tab *tb,
-                           word granted, int locked)
+GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, int locked)
 {
   unsigned pair = tags_pair_for(me, granted);
+  struct tag_tab *tb;
 
   gca_types_frame_count(me, pair, granted, locked);
+  tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(tb != NULL && pair != 0, TRUE)) {
     word i = tab_slot(tb, p);
 
@@ -406,41 +408,10 @@ static void tags_alloc_tab(struct gca_tl *me, void *p, struct tag_tab *tb,
   }
 }
 
-GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
-                             word granted, int locked)
-{
-  tags_alloc_tab(me, p, (struct tag_tab *)hhdr->hb_acc, granted, locked);
-}
-
 /* The common case inline: no explicit type, no stacks, and the       */
 /* thread's cached pair with its frame-count entry.                      */
-/* Bumped (lock held) whenever a tag table is released or replaced:    */
-/* the threads' block caches are then stale.  A thread uses an entry    */
-/* only for an object of that block it is handing out, so the block is */
-/* in use and its table the one it had.                                 */
-static volatile word gca_tags_epoch = 1;
-
-/* The tag table of p's block, through the thread's block cache.        */
-GC_INLINE struct tag_tab *tags_tab_tl(struct gca_tl *me, void *p)
-{
-  word blk = (word)p & ~(word)(HBLKSIZE - 1);
-  unsigned j = (unsigned)(blk >> LOG_HBLKSIZE) & (GCA_TL_BLK_CACHE - 1);
-  word epoch = GCA_LOAD(&gca_tags_epoch);
-  struct tag_tab *tb;
-
-  if (EXPECT(me->bc_blk[j] == blk && me->bc_epoch == epoch, TRUE))
-    return (struct tag_tab *)me->bc_tab[j];
-  if (me->bc_epoch != epoch) {
-    BZERO(me->bc_blk, sizeof(me->bc_blk));
-    me->bc_epoch = epoch;
-  }
-  tb = (struct tag_tab *)HDR(p)->hb_acc;
-  me->bc_blk[j] = blk;
-  me->bc_tab[j] = tb;
-  return tb;
-}
-
-GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
+GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                word granted)
 {
   struct tag_tab *tb;
   struct frame_tl_ent *e;
@@ -449,18 +420,18 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
 
   if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || 0 == me->c_pair
              || (frames && NULL == me->c_ent), FALSE)) {
-    tags_alloc_tab(me, p, tags_tab_tl(me, p), granted, 0);
+    gca_tags_alloc(me, p, hhdr, granted, 0);
     return;
   }
   mode = gca_stacks_mode;
   if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
     if (EXPECT(me->c_site != GCA_SITE_NONE, FALSE)) {
-      tags_alloc_tab(me, p, tags_tab_tl(me, p), granted, 0);
+      gca_tags_alloc(me, p, hhdr, granted, 0);
       return;
     }
   } else if (mode != GCA_STACKS_SAMPLE || me->c_site != GCA_SITE_UNSAMPLED
              || !gca_sample_skip(me, granted)) {
-    tags_alloc_tab(me, p, tags_tab_tl(me, p), granted, 0);
+    gca_tags_alloc(me, p, hhdr, granted, 0);
     return;
   }
   if (frames) {
@@ -468,7 +439,7 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
     GCA_STORE(&e->objs, e->objs + 1);
     GCA_STORE(&e->bytes, e->bytes + granted);
   }
-  tb = tags_tab_tl(me, p);
+  tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(NULL == tb, FALSE)) return;
   i = tab_slot(tb, p);
   GCA_STORE(&tb->tags[i], TAG_MAKE(me->c_pair,
@@ -625,7 +596,6 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   }
   slab_release(tb);
   hhdr->hb_acc = NULL;
-  gca_tags_epoch++;
 }
 
 static int tags_reset_first;
@@ -653,10 +623,8 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 /* (headers are recycled).                                               */
 GC_INNER void gca_tags_reset_all(int first)
 {
-  gca_tags_epoch++;
   tags_reset_first = first;
   GC_apply_to_all_blocks(tags_reset_visit, 0);
-  gca_tags_epoch++;
   gca_old_reset();
   tags_prev_census_gc_no = GC_gc_no;
 }
