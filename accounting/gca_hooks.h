@@ -231,8 +231,7 @@ GC_INNER void gca_hook_thread_exit(void);
         GCA_IF(gca_track_heap, gca_hook_freelist_unmap(hhdr, 0))
 # define GC_ACC_ON_HEAP_GROW(p, bytes) \
         GCA_IF(gca_track_heap, gca_hook_heap_grow(p, bytes))
-# define GC_ACC_ON_MARK_BEGIN() \
-        GCA_IF(gca_on, gca_hook_mark_begin())
+# define GC_ACC_ON_MARK_BEGIN() GCA_IF(gca_on, gca_hook_mark_begin())
 # define GC_ACC_ON_MARK_END(done) GCA_IF(gca_on, gca_hook_mark_end(done))
 # define GC_ACC_ON_COLLECTION_END() GCA_IF(gca_on, gca_hook_collection_end())
 # define GC_ACC_ON_THREAD_EXIT() GCA_IF(gca_on, gca_hook_thread_exit())

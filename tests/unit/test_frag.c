@@ -75,7 +75,7 @@ int main(void)
   CHECK_EQ(c.free_bytes - b.free_bytes, holes * FRAG_OBJ_BYTES);
   CHECK_EQ(c.largest_free_bytes,
            b.largest_free_bytes > FRAG_OBJ_BYTES ? b.largest_free_bytes
-                                            : FRAG_OBJ_BYTES);
+                                                 : FRAG_OBJ_BYTES);
   printf("holes %u, free %lu bytes, largest %lu, frag index %lu ppm\n",
          holes, (unsigned long)c.free_bytes,
          (unsigned long)c.largest_free_bytes,
