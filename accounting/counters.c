@@ -247,20 +247,20 @@ static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
 
 /* The thread-local fast path: the hook knows the object's granules and */
 /* kind (its free list's), so without tags this is three adds; the     */
-/* header is only looked up for tags.                                    */
-/* The thread-local path with tags on: the header says kind and size.  */
-static GC_ATTR_NOINLINE void counters_alloc_tl_tags(struct gca_tl *me,
-                                   struct gca_thread *t,
-                                   void *p, size_t lb)
+/* header is only looked up for the tag table.                          */
+GC_INLINE void counters_alloc_tl_tags(struct gca_tl *me,
+                                      struct gca_thread *t, void *p,
+                                      size_t lb, size_t granules, int k)
 {
-  hdr *hhdr = HDR(p);
-  word granted = hhdr->hb_sz;   /* small: thread-local lists only */
-  struct gca_count *c = &t->c[hhdr->hb_obj_kind][BYTES_TO_GRANULES(granted)];
+  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
+  word g = granules != 0 ? (word)granules : 1;
+  word granted = GRANULES_TO_BYTES(g);
+  struct gca_count *c = &t->c[k][g];
 
   GCA_STORE(&c->objs, c->objs + 1);
   GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
   GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
-  gca_tags_alloc_tl(me, p, hhdr, granted);
+  gca_tags_alloc_tl(me, p, HDR(p), granted);
 }
 
 GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
@@ -276,7 +276,7 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     return;
   }
   if (EXPECT(gca_tags_on, FALSE)) {
-    counters_alloc_tl_tags(me, t, p, lb);
+    counters_alloc_tl_tags(me, t, p, lb, granules, k);
     return;
   }
   /* granules is 0 for a 0-byte request, served from list 0 (one       */

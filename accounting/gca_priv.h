@@ -67,9 +67,28 @@ struct frame_tl_ent {           /* one pair's frame counts, per thread  */
   word objs, bytes;             /* cumulative, owner writes             */
   word taken_objs, taken_bytes; /* the marker's, under the lock         */
 };
+/* One entry of a thread's pair cache (types.c): (cookie, site) -> pair, */
+/* two-way set-associative, a set being two adjacent entries (the newer */
+/* first), 16 bytes each so that a set is half a cache line.            */
+struct gca_pc {
+  word cookie;
+  unsigned site, pair;
+};
+/* The set (its first entry's index) of (cookie, site) in a pair cache  */
+/* of mask + 2 entries.                                                  */
+GC_INLINE word gca_pc_set(word cookie, unsigned site, word mask)
+{
+  return (((cookie + (word)site * 0x9E3779B1u)
+           * (word)0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */
+  /* The thread's pair cache (types.c owns it; mirrored here so that    */
+  /* the allocation path reaches it in one TLS load), NULL until the    */
+  /* thread first interns a pair; lookups since the cache last grew.    */
+  struct gca_pc *pc;
+  word pc_mask, pc_lookups;
   /* One-entry cache of the last (cookie, site) -> pair (tags.c), and   */
   /* of that pair's frame-count entry (types.c), NULL if none yet.       */
   word c_cookie;

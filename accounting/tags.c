@@ -356,8 +356,6 @@ static unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
 
 /* ---- allocation ---------------------------------------------------------- */
 
-/* The pair of this thread's next object: its type (GC_acc_set_next_type, */
-/* taken) and callsite, through the thread's one-entry cache.            */
 /* The callsite of this thread's next object: sites.c's capture, with */
 /* the unsampled case of sample=BYTES inline (the thread's countdown). */
 GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
@@ -370,14 +368,13 @@ GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
   return gca_site_capture(granted);
 }
 
-static unsigned tags_pair_for(struct gca_tl *me, word granted)
+/* The pair of (cookie, site), through the thread's one-entry cache,    */
+/* then types.c's pair cache and table.  0 if none could be made.       */
+static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
 {
-  word cookie = me->next_type;
-  unsigned site, pair;
+  unsigned pair;
   struct frame_tl_ent *ent;
 
-  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
-  site = tags_site_for(me, granted);
   if (EXPECT(cookie == me->c_cookie && site == me->c_site
              && me->c_pair != 0, TRUE))
     return me->c_pair;
@@ -392,59 +389,93 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return pair;
 }
 
-GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
-                             word granted, int locked)
+/* The pair of this thread's next object: its type (GC_acc_set_next_type, */
+/* taken) and callsite.                                                  */
+static unsigned tags_pair_for(struct gca_tl *me, word granted)
 {
-  unsigned pair = tags_pair_for(me, granted);
+  word cookie = me->next_type;
+
+  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
+  return tags_pair_of(me, cookie, tags_site_for(me, granted));
+}
+
+GC_INLINE void tags_store(struct tag_tab *tb, void *p, unsigned pair)
+{
+  word i = tab_slot(tb, p);
+
+  GCA_STORE(&tb->tags[i], TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
+  HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+}
+
+static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
+                            word granted, int locked, unsigned pair)
+{
   struct tag_tab *tb;
 
   gca_types_frame_count(me, pair, granted, locked);
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(tb != NULL && pair != 0, TRUE)) {
-    word i = tab_slot(tb, p);
-
-    GCA_STORE(&tb->tags[i], TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
-    HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
-  }
+  if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
 }
 
-/* The common case inline: no explicit type, no stacks, and the       */
-/* thread's cached pair with its frame-count entry.                      */
+GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, int locked)
+{
+  tags_alloc_pair(me, p, hhdr, granted, locked, tags_pair_for(me, granted));
+}
+
+/* The thread-local path, no lock: the common cases inline, with no    */
+/* call.  The site first (no stacks, or not sampled), then the pair:    */
+/* the thread's one-entry cache, then its pair cache (hits need no      */
+/* frame-count entry with frame counting off); anything else takes the  */
+/* general path with the site already decided.                          */
 GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
                                 word granted)
 {
   struct tag_tab *tb;
-  struct frame_tl_ent *e;
-  word i;
-  int mode, frames = gca_frames_on;
+  struct frame_tl_ent *e = NULL;
+  word cookie = me->next_type;
+  unsigned site, pair;
+  int mode = gca_stacks_mode, frames = gca_frames_on;
 
-  if (EXPECT(me->next_type != 0 || me->c_cookie != 0 || 0 == me->c_pair
-             || (frames && NULL == me->c_ent), FALSE)) {
-    gca_tags_alloc(me, p, hhdr, granted, 0);
-    return;
-  }
-  mode = gca_stacks_mode;
   if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
-    if (EXPECT(me->c_site != GCA_SITE_NONE, FALSE)) {
-      gca_tags_alloc(me, p, hhdr, granted, 0);
-      return;
-    }
-  } else if (mode != GCA_STACKS_SAMPLE || me->c_site != GCA_SITE_UNSAMPLED
-             || !gca_sample_skip(me, granted)) {
+    site = GCA_SITE_NONE;
+  } else if (GCA_STACKS_SAMPLE == mode && gca_sample_skip(me, granted)) {
+    site = GCA_SITE_UNSAMPLED;
+  } else {
     gca_tags_alloc(me, p, hhdr, granted, 0);
     return;
   }
-  if (frames) {
+  if (EXPECT(cookie == me->c_cookie && site == me->c_site
+             && me->c_pair != 0, TRUE)) {
+    pair = me->c_pair;
     e = me->c_ent;
+    if (EXPECT(frames && NULL == e, FALSE)) goto general;
+  } else {
+    const struct gca_pc *c = me->pc;
+
+    if (EXPECT(NULL == c || frames, FALSE)) goto general;
+    me->pc_lookups++;
+    c += gca_pc_set(cookie, site, me->pc_mask);
+    if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE))
+      pair = c->pair;
+    else if (c[1].pair != 0 && c[1].cookie == cookie && c[1].site == site)
+      pair = c[1].pair;
+    else {
+      me->pc_lookups--;         /* gca_pair_intern_tl counts it again   */
+      goto general;
+    }
+  }
+  if (cookie != 0) me->next_type = 0;
+  if (frames) {
     GCA_STORE(&e->objs, e->objs + 1);
     GCA_STORE(&e->bytes, e->bytes + granted);
   }
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(NULL == tb, FALSE)) return;
-  i = tab_slot(tb, p);
-  GCA_STORE(&tb->tags[i], TAG_MAKE(me->c_pair,
-                                   (unsigned)GC_gc_no & TAG_BIRTH));
-  HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  return;
+general:
+  if (cookie != 0) me->next_type = 0;
+  tags_alloc_pair(me, p, hhdr, granted, 0, tags_pair_of(me, cookie, site));
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */

@@ -897,22 +897,22 @@ struct frame_tl_mid {
 /* FTL_PCACHE_MAX) when more than one lookup in 16 misses over a run of */
 /* lookups eight times its size: a thread that allocates 2,000 types    */
 /* round-robin missed 30% of the time in 2,048 entries.                 */
+/* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
+/* its frame-count entry at the same index of a parallel array, which    */
+/* only frame counting reads.                                             */
 #define FTL_PCACHE 2048u
 #define FTL_PCACHE_MAX 16384u
-struct frame_tl_pc {
-  word cookie;
-  unsigned site, pair;
-  struct frame_tl_ent *ent;
-};
 struct frame_tl {
   struct frame_tl *next;
   volatile word owned;
   word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;
   struct frame_tl_mid *top[FTL_TOP];
-  struct frame_tl_pc *pc;       /* pc0, or a larger table             */
+  struct gca_pc *pc;            /* pc0, or a larger table             */
+  struct frame_tl_ent **pc_ent; /* pc_ent0, or the larger table's      */
   word pc_mask;                 /* entries - 2: sets are even indices */
-  word pc_lookups, pc_misses;
-  struct frame_tl_pc pc0[FTL_PCACHE];
+  word pc_misses;               /* the owner's gca_tl counts lookups  */
+  struct gca_pc pc0[FTL_PCACHE];
+  struct frame_tl_ent *pc_ent0[FTL_PCACHE];
 };
 static struct frame_tl *volatile frame_tl_registry = NULL;
 
@@ -928,6 +928,7 @@ static struct frame_tl *frame_tl_get(struct gca_tl *me)
     t = (struct frame_tl *)types_os_alloc(sizeof(struct frame_tl));
     if (t != NULL) {
       t->pc = t->pc0;
+      t->pc_ent = t->pc_ent0;
       t->pc_mask = FTL_PCACHE - 2;
       t->next = frame_tl_registry;
       frame_tl_registry = t;
@@ -936,6 +937,11 @@ static struct frame_tl *frame_tl_get(struct gca_tl *me)
   if (t != NULL) t->owned = 1;
   PAIRS_UNLOCK();
   me->frame_tl = t;
+  if (t != NULL) {
+    me->pc_mask = t->pc_mask;
+    me->pc_lookups = 0;
+    me->pc = t->pc;
+  }
   return t;
 }
 
@@ -969,43 +975,46 @@ static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
   return f;
 }
 
-/* The set (its first entry's index) of (cookie, site) in a pair cache  */
-/* of mask + 2 entries.                                                  */
-GC_INLINE word frame_pc_set(word cookie, unsigned site, word mask)
-{
-  return (((cookie + (word)site * 0x9E3779B1u)
-           * (word)0x9E3779B97F4A7C15ULL) >> 32) & mask;
-}
-
 /* Double t's pair cache (the owner only), keeping what it holds.  0 if */
 /* it is at its largest or no memory: the caller goes on as it was.     */
-static int frame_pc_grow(struct frame_tl *t)
+#define FTL_PC_BYTES(n) ((n) * (sizeof(struct gca_pc) \
+                                + sizeof(struct frame_tl_ent *)))
+
+static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
 {
   word n = t->pc_mask + 2, i;
-  struct frame_tl_pc *np;
+  struct gca_pc *np;
+  struct frame_tl_ent **ne;
 
-  t->pc_lookups = t->pc_misses = 0;
+  me->pc_lookups = t->pc_misses = 0;
   if (n >= FTL_PCACHE_MAX) return 0;
   PAIRS_LOCK();
-  np = (struct frame_tl_pc *)types_os_alloc(2 * n * sizeof(*np));
+  np = (struct gca_pc *)types_os_alloc(FTL_PC_BYTES(2 * n));
   PAIRS_UNLOCK();
   if (NULL == np) return 0;
+  ne = (struct frame_tl_ent **)(np + 2 * n);
   for (i = 0; i < n; i++) {
-    const struct frame_tl_pc *e = &t->pc[i];
-    struct frame_tl_pc *d;
+    const struct gca_pc *e = &t->pc[i];
+    word d;
 
     if (0 == e->pair) continue;
-    d = &np[frame_pc_set(e->cookie, e->site, 2 * n - 2)];
-    if (d->pair != 0) d++;              /* second way (newest first lost) */
-    if (0 == d->pair) *d = *e;
+    d = gca_pc_set(e->cookie, e->site, 2 * n - 2);
+    if (np[d].pair != 0) d++;           /* second way (newest first lost) */
+    if (0 == np[d].pair) {
+      np[d] = *e;
+      ne[d] = t->pc_ent[i];
+    }
   }
   if (t->pc != t->pc0) {
     PAIRS_LOCK();
-    types_unmap(t->pc, n * sizeof(*np));
+    types_unmap(t->pc, FTL_PC_BYTES(n));
     PAIRS_UNLOCK();
   }
   t->pc = np;
+  t->pc_ent = ne;
   t->pc_mask = 2 * n - 2;
+  me->pc = np;
+  me->pc_mask = t->pc_mask;
   return 1;
 }
 
@@ -1014,39 +1023,42 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
                                      struct frame_tl_ent **ent)
 {
   struct frame_tl *t = frame_tl_get(me);
-  struct frame_tl_pc *c;
+  struct gca_pc *c;
+  struct frame_tl_ent **e;
+  word i, w;
   unsigned pair;
 
   *ent = NULL;
   if (EXPECT(NULL == t, FALSE)) return gca_pair_intern(cookie, site, origin);
   /* Two-way: a set is two adjacent entries, the newer first.          */
-  t->pc_lookups++;
-  c = &t->pc[frame_pc_set(cookie, site, t->pc_mask)];
-  if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE)) {
-    if (EXPECT(NULL == c->ent, FALSE) && gca_frames_on)
-      c->ent = frame_tl_ent_of(t, c->pair);
-    *ent = c->ent;
-    return c->pair;
+  me->pc_lookups++;
+  i = gca_pc_set(cookie, site, t->pc_mask);
+  for (w = i; w < i + 2; w++) {
+    c = &t->pc[w];
+    if (c->pair != 0 && c->cookie == cookie && c->site == site) {
+      e = &t->pc_ent[w];
+      if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
+        *e = frame_tl_ent_of(t, c->pair);
+      *ent = *e;
+      return c->pair;
+    }
   }
-  if (c[1].pair != 0 && c[1].cookie == cookie && c[1].site == site) {
-    if (NULL == c[1].ent && gca_frames_on)
-      c[1].ent = frame_tl_ent_of(t, c[1].pair);
-    *ent = c[1].ent;
-    return c[1].pair;
-  }
-  if (++t->pc_misses > t->pc_lookups / 16
-      && t->pc_lookups > 8 * (t->pc_mask + 2)) {
-    if (frame_pc_grow(t))
-      c = &t->pc[frame_pc_set(cookie, site, t->pc_mask)];
+  if (++t->pc_misses > me->pc_lookups / 16
+      && me->pc_lookups > 8 * (t->pc_mask + 2)) {
+    if (frame_pc_grow(me, t))
+      i = gca_pc_set(cookie, site, t->pc_mask);
   }
   pair = gca_pair_intern(cookie, site, origin);
   if (pair != 0) {
+    c = &t->pc[i];
+    e = &t->pc_ent[i];
     c[1] = c[0];
+    e[1] = e[0];
     c->cookie = cookie;
     c->site = site;
     c->pair = pair;
-    c->ent = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
-    *ent = c->ent;
+    *e = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
+    *ent = *e;
   }
   return pair;
 }
@@ -1057,6 +1069,7 @@ GC_INNER void gca_types_thread_exit(void)
   struct frame_tl *t = me->frame_tl;
 
   me->c_ent = NULL;
+  me->pc = NULL;
   if (NULL == t) return;
   PAIRS_LOCK();
   t->owned = 0;
