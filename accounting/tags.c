@@ -424,7 +424,7 @@ GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
 }
 
 /* The thread-local path, no lock: the common cases inline, with no    */
-/* call.  The site first (no stacks, or not sampled), then the pair:    */
+/* call but the stack capture.  The site first, then the pair:          */
 /* the thread's one-entry cache, then its pair cache (hits need no      */
 /* frame-count entry with frame counting off); anything else takes the  */
 /* general path with the site already decided.                          */
@@ -442,8 +442,7 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   } else if (GCA_STACKS_SAMPLE == mode && gca_sample_skip(me, granted)) {
     site = GCA_SITE_UNSAMPLED;
   } else {
-    gca_tags_alloc(me, p, hhdr, granted, 0);
-    return;
+    site = gca_site_capture(granted);
   }
   if (EXPECT(cookie == me->c_cookie && site == me->c_site
              && me->c_pair != 0, TRUE)) {
