@@ -330,7 +330,29 @@ static int unw_is_code(const struct unw_code *c, word ra,
   return 1;
 }
 
+/* Return addresses this thread's walks found to be code, direct-mapped */
+/* by address, for the code list they were checked against: a walk     */
+/* meets the same few dozen again and again, and one compare replaces  */
+/* the search of the segments.                                          */
+#define UNW_RA_OK_LOG 6
+struct unw_ra_ok {
+  const struct unw_code *code;
+  word ra[(unsigned)1 << UNW_RA_OK_LOG];
+};
+static GCA_TLS_FAST struct unw_ra_ok unw_ra_ok;
+#define UNW_RA_OK_SLOT(ra) \
+        (((ra) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - UNW_RA_OK_LOG))
+
 /* ---- the two walks --------------------------------------------------- */
+
+/* Is ra code?  The search, remembered in ok.                          */
+static int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
+                       word ra, struct unw_hints *hint)
+{
+  if (!unw_is_code(c, ra, hint)) return 0;
+  ok->ra[UNW_RA_OK_SLOT(ra)] = ra;
+  return 1;
+}
 
 /* noinline: __builtin_frame_address(0) gives this function a frame     */
 /* pointer whatever the flags; its return address (libgc's) is dropped. */
@@ -342,9 +364,14 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
   const struct unw_code *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
   unsigned n = 0;
   struct unw_hints hint = unw_code_hints;
+  struct unw_ra_ok *ok = &unw_ra_ok;
   int in_gc = 1;
 
   if ((word)fp < lo || (word)fp >= hi) return 0;   /* another stack */
+  if (EXPECT(ok->code != code, FALSE)) {
+    BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
+    ok->code = code;
+  }
   if (1 == unw_n_ranges) {
     /* The collector's own frames, which open every walk (five to eight */
     /* of them): one range check each, none of the code-segment search. */
@@ -371,7 +398,8 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
     if (0 == ra) break;
     if (in_gc && unw_in_libgc(ra)) {
       /* the collector's own frame (code, then)                          */
-    } else if (code != NULL && !unw_is_code(code, ra, &hint)) {
+    } else if (code != NULL && ok->ra[UNW_RA_OK_SLOT(ra)] != ra
+               && !unw_code_ok(ok, code, ra, &hint)) {
       *not_code = 1;
       break;
     } else if (skip > 0) {
