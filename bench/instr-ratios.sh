@@ -1,0 +1,100 @@
+#!/bin/sh
+# instr-ratios.sh: gcacc against unpatched bdwgc 8.2.2 in instructions.
+#
+#   bench/instr-ratios.sh [OUTDIR]          (default: _build/bench)
+#
+# Wall time on a shared machine moves by several percent from run to run,
+# more than the 1-3% the always-on targets are about.  Instruction counts
+# do not: this runs gameloop once per configuration under valgrind's
+# callgrind, with address-space randomization off (setarch -R) and a fixed
+# initial heap, so that every build makes the same collections and a run
+# gives the same count every time.  It prints, per configuration, the
+# instructions of the main thread (what the program waits for) and of all
+# threads (the dump's writer thread included), each as a ratio to
+# unpatched, and the number of collections.
+#
+# The configurations are run-ratios.sh's gameloop seven (unpatched,
+# compiled-out, patched-off, patched-count, patched-dump,
+# patched-types-sampled, patched-stacks-all).  Instructions are not time
+# (a cache miss costs hundreds of instructions' worth): read them next to
+# `make bench`, not instead of it.
+#
+# Environment: BENCH_INSTR_FRAMES (default 300), BENCH_INSTR_HEAP (bytes,
+# default 64000000), BENCH_INSTR_CONFIGS (a subset, in that order).
+# Needs valgrind and the variants bench/build-variants.sh builds.  About a
+# minute a configuration.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out=$(cd "${1:-$top/_build/bench}" && pwd)
+frames=${BENCH_INSTR_FRAMES:-300}
+heap=${BENCH_INSTR_HEAP:-64000000}
+configs=${BENCH_INSTR_CONFIGS:-unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all}
+
+die() { printf 'bench/instr-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
+case $frames in ''|*[!0-9]*|0) die "BENCH_INSTR_FRAMES=$frames: want a positive integer" ;; esac
+case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
+command -v valgrind > /dev/null ||
+  die "valgrind is not installed (Debian: apt-get install valgrind)"
+for b in unpatched/gameloop compiled-out/gameloop patched/gameloop patched/gameloop-typed; do
+  [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
+done
+norand=
+if setarch "$(uname -m)" -R true 2> /dev/null; then
+  norand="setarch $(uname -m) -R"
+else
+  echo "bench/instr-ratios.sh: warning: setarch -R fails here; counts may vary a little with address-space randomization" >&2
+fi
+
+for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-instr.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# total FILE: the "totals:" line of one callgrind output file.
+total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
+
+printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
+base_main= base_all=
+for c in $configs; do
+  prog=$out/patched/gameloop
+  set --
+  case $c in
+    unpatched) prog=$out/unpatched/gameloop ;;
+    compiled-out) prog=$out/compiled-out/gameloop ;;
+    patched-off) ;;
+    patched-count) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 ;;
+    patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
+    patched-types-sampled)
+      prog=$out/patched/gameloop-typed
+      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+             GC_ACC_STACKS=sample=524288 ;;
+    patched-stacks-all)
+      prog=$out/patched/gameloop-typed
+      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+             GC_ACC_STACKS=all ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c" ;;
+  esac
+  rm -f "$tmp"/cg.out* "$tmp/d.gz"
+  # env first: setarch execs valgrind with the environment as it is.
+  if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand \
+        valgrind --tool=callgrind --separate-threads=yes \
+        --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" \
+        > "$tmp/stdout" 2> "$tmp/stderr"; then
+    cat "$tmp/stderr" >&2
+    die "$c: the run failed (valgrind's output above)"
+  fi
+  # One file per thread: cg.out-01 is the main thread's.
+  [ -f "$tmp/cg.out-01" ] || die "$c: callgrind wrote no cg.out-01"
+  main=$(total "$tmp/cg.out-01")
+  all=0
+  for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
+  colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
+  if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
+  awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
+      -v n="${colls:--}" 'BEGIN {
+        printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
+done
+echo "(callgrind, gameloop -f $frames, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}; ratios to the first configuration)"
