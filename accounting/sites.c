@@ -110,21 +110,19 @@ GC_INNER void gca_sites_atfork_child(void)
   __atomic_store_n(&sites_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* Each frame is multiplied on its own and rotated by its position, and */
-/* the products summed: no chain of dependent multiplies (a serial      */
-/* multiply-xor cost ~4 ns a frame), then one final mix.  Equal hashes   */
-/* are always checked frame by frame, so this only needs to spread.     */
+/* Each frame is multiplied on its own (no chain of dependent           */
+/* multiplies: a serial multiply-xor cost ~4 ns a frame), the sum so   */
+/* far rotated between frames so that order counts, then one final     */
+/* mix for the low bits the tables index by.  Equal hashes are always   */
+/* checked frame by frame, so this only needs to spread.                */
 static word sites_hash(const word *f, unsigned n)
 {
   word h = (word)n * (word)0x9E3779B97F4A7C15ULL;
   unsigned i;
 
-  for (i = 0; i < n; i++) {
-    word x = (f[i] ^ (f[i] >> 31)) * (word)0xff51afd7ed558ccdULL;
-    unsigned r = (i * 7) & (CPP_WORDSZ - 1);
-
-    h += r != 0 ? (x << r) | (x >> (CPP_WORDSZ - r)) : x;
-  }
+  for (i = 0; i < n; i++)
+    h = ((h << 7) | (h >> (CPP_WORDSZ - 7)))
+        + f[i] * (word)0xff51afd7ed558ccdULL;
   h ^= h >> 33;
   h *= (word)0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 29;

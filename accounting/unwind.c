@@ -452,28 +452,48 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
   return s.n;
 }
 
-GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip)
+/* Everything but the steady state: first walk of a thread or of the   */
+/* process, the libgcc unwinder, a stack of unknown bounds, and a walk  */
+/* that stopped at an address outside the listed code (a module loaded  */
+/* since?  list again, at most once a collection, and walk again).       */
+static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
+                                               unsigned skip, unsigned n,
+                                               int not_code)
 {
-  if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
-    gca_unwind_init();
-  if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
-  {
-    const struct unw_code *c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
-    int not_code = 0;
-    unsigned n;
+  const struct unw_code *c;
 
-    if (0 == unw_stack_hi) unw_find_stack();
-    if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
-    if (NULL == c) unw_code_list();
-    n = unw_fp(frames, max, skip, &not_code);
-    if (not_code && n < max
-        && (c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) != NULL
-        && c->gc_no != (word)GC_gc_no) {
-      unw_code_list();   /* a module loaded since?  then walk again */
+  if (not_code) {
+    c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+    if (c != NULL && c->gc_no != (word)GC_gc_no) {
+      unw_code_list();
+      not_code = 0;
       n = unw_fp(frames, max, skip, &not_code);
     }
     return n;
   }
+  if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
+    gca_unwind_init();
+  if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
+  if (0 == unw_stack_hi) unw_find_stack();
+  if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
+  if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
+  n = unw_fp(frames, max, skip, &not_code);
+  return not_code && n < max ? unw_walk_slow(frames, max, skip, n, 1) : n;
+}
+
+GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip)
+{
+  int not_code = 0;
+  unsigned n;
+
+  if (EXPECT(!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
+             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1
+             || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
+    return unw_walk_slow(frames, max, skip, 0, 0);
+  n = unw_fp(frames, max, skip, &not_code);
+  if (EXPECT(not_code, FALSE) && n < max)
+    return unw_walk_slow(frames, max, skip, n, 1);
+  return n;
 }
 
 #endif /* !GC_ACC_DISABLE */
