@@ -354,12 +354,13 @@ static int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
   return 1;
 }
 
-/* noinline: __builtin_frame_address(0) gives this function a frame     */
-/* pointer whatever the flags; its return address (libgc's) is dropped. */
-static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
-                                        unsigned skip, int *not_code)
+/* The walk from frame fp (the caller's own: its return address is     */
+/* libgc's, dropped with the collector's other frames).  Inlined into   */
+/* its two callers, each a noinline function whose                      */
+/* __builtin_frame_address(0) gives a frame pointer whatever the flags. */
+GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
+                               unsigned skip, int *not_code)
 {
-  word *fp = (word *)__builtin_frame_address(0);
   word lo = unw_stack_lo, hi = unw_stack_hi;
   const struct unw_code *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
   unsigned n = 0;
@@ -414,6 +415,13 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
   }
   unw_code_hints = hint;
   return n;
+}
+
+static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
+                                        unsigned skip, int *not_code)
+{
+  return unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
+                     not_code);
 }
 
 struct unw_gcc {
@@ -481,7 +489,10 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
   return not_code && n < max ? unw_walk_slow(frames, max, skip, n, 1) : n;
 }
 
-GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip)
+/* noinline: the steady state walks from this function's own frame (one */
+/* call and one collector frame fewer than through unw_fp).              */
+GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
+                                              unsigned skip)
 {
   int not_code = 0;
   unsigned n;
@@ -490,7 +501,8 @@ GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip)
              || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1
              || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
     return unw_walk_slow(frames, max, skip, 0, 0);
-  n = unw_fp(frames, max, skip, &not_code);
+  n = unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
+                  &not_code);
   if (EXPECT(not_code, FALSE) && n < max)
     return unw_walk_slow(frames, max, skip, n, 1);
   return n;
