@@ -938,6 +938,9 @@ static struct frame_tl *frame_tl_get(struct gca_tl *me)
   PAIRS_UNLOCK();
   me->frame_tl = t;
   if (t != NULL) {
+    /* The cache's contents stay (pairs are global); its miss rate is   */
+    /* this thread's from now on.                                        */
+    t->pc_misses = 0;
     me->pc_mask = t->pc_mask;
     me->pc_lookups = 0;
     me->pc = t->pc;
