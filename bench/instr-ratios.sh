@@ -36,6 +36,12 @@ configs=${BENCH_INSTR_CONFIGS:-unpatched compiled-out patched-off patched-count 
 die() { printf 'bench/instr-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
 case $frames in ''|*[!0-9]*|0) die "BENCH_INSTR_FRAMES=$frames: want a positive integer" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
+for c in $configs; do
+  case $c in
+    unpatched|compiled-out|patched-off|patched-count|patched-dump|patched-types-sampled|patched-stacks-all) ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c" ;;
+  esac
+done
 command -v valgrind > /dev/null ||
   die "valgrind is not installed (Debian: apt-get install valgrind)"
 for b in unpatched/gameloop compiled-out/gameloop patched/gameloop patched/gameloop-typed; do
