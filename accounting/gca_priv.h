@@ -81,6 +81,20 @@ GC_INLINE word gca_pc_set(word cookie, unsigned site, word mask)
   return (((cookie + (word)site * 0x9E3779B1u)
            * (word)0x9E3779B97F4A7C15ULL) >> 32) & mask;
 }
+/* The entry of (cookie, site) in a pair cache of mask + 2 entries, or */
+/* NULL: its set's two ways, the newer first.                            */
+GC_INLINE const struct gca_pc *gca_pc_find(const struct gca_pc *pc,
+                                           word mask, word cookie,
+                                           unsigned site)
+{
+  const struct gca_pc *c = pc + gca_pc_set(cookie, site, mask);
+
+  if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE))
+    return c;
+  c++;
+  if (c->pair != 0 && c->cookie == cookie && c->site == site) return c;
+  return NULL;
+}
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */

@@ -49,7 +49,6 @@ GC_INNER void gca_os_free(void *p, size_t bytes)
 # endif
 }
 
-
 /* Accounting's own spin locks are leaves (taken with or without the   */
 /* allocation lock, never holding another), so a fork() could catch one */
 /* held by a thread the child does not have, and the child would spin  */

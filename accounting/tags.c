@@ -435,36 +435,25 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   struct frame_tl_ent *e = NULL;
   word cookie = me->next_type;
   unsigned site, pair;
-  int mode = gca_stacks_mode, frames = gca_frames_on;
+  int frames = gca_frames_on;
 
-  if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
-    site = GCA_SITE_NONE;
-  } else if (GCA_STACKS_SAMPLE == mode && gca_sample_skip(me, granted)) {
-    site = GCA_SITE_UNSAMPLED;
-  } else {
-    site = gca_site_capture(granted);
-  }
+  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
+  site = tags_site_for(me, granted);
   if (EXPECT(cookie == me->c_cookie && site == me->c_site
              && me->c_pair != 0, TRUE)) {
     pair = me->c_pair;
     e = me->c_ent;
     if (EXPECT(frames && NULL == e, FALSE)) goto general;
   } else {
-    const struct gca_pc *c = me->pc;
+    const struct gca_pc *c;
 
-    if (EXPECT(NULL == c || frames, FALSE)) goto general;
+    /* A miss is looked up (and counted) again by gca_pair_intern_tl.  */
+    if (EXPECT(NULL == me->pc || frames, FALSE)) goto general;
+    c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
+    if (EXPECT(NULL == c, FALSE)) goto general;
     me->pc_lookups++;
-    c += gca_pc_set(cookie, site, me->pc_mask);
-    if (EXPECT(c->pair != 0 && c->cookie == cookie && c->site == site, TRUE))
-      pair = c->pair;
-    else if (c[1].pair != 0 && c[1].cookie == cookie && c[1].site == site)
-      pair = c[1].pair;
-    else {
-      me->pc_lookups--;         /* gca_pair_intern_tl counts it again   */
-      goto general;
-    }
+    pair = c->pair;
   }
-  if (cookie != 0) me->next_type = 0;
   if (frames) {
     GCA_STORE(&e->objs, e->objs + 1);
     GCA_STORE(&e->bytes, e->bytes + granted);
@@ -473,7 +462,6 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
   if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
   return;
 general:
-  if (cookie != 0) me->next_type = 0;
   tags_alloc_pair(me, p, hhdr, granted, 0, tags_pair_of(me, cookie, site));
 }
 

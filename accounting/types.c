@@ -978,11 +978,12 @@ static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
   return f;
 }
 
-/* Double t's pair cache (the owner only), keeping what it holds.  0 if */
-/* it is at its largest or no memory: the caller goes on as it was.     */
+/* Bytes of a grown pair cache of n entries and its parallel array.   */
 #define FTL_PC_BYTES(n) ((n) * (sizeof(struct gca_pc) \
                                 + sizeof(struct frame_tl_ent *)))
 
+/* Double t's pair cache (the owner only), keeping what it holds.  0 if */
+/* it is at its largest or no memory: the caller goes on as it was.     */
 static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
 {
   word n = t->pc_mask + 2, i;
@@ -1026,26 +1027,24 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
                                      struct frame_tl_ent **ent)
 {
   struct frame_tl *t = frame_tl_get(me);
+  const struct gca_pc *hit;
   struct gca_pc *c;
   struct frame_tl_ent **e;
-  word i, w;
+  word i;
   unsigned pair;
 
   *ent = NULL;
   if (EXPECT(NULL == t, FALSE)) return gca_pair_intern(cookie, site, origin);
-  /* Two-way: a set is two adjacent entries, the newer first.          */
   me->pc_lookups++;
-  i = gca_pc_set(cookie, site, t->pc_mask);
-  for (w = i; w < i + 2; w++) {
-    c = &t->pc[w];
-    if (c->pair != 0 && c->cookie == cookie && c->site == site) {
-      e = &t->pc_ent[w];
-      if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
-        *e = frame_tl_ent_of(t, c->pair);
-      *ent = *e;
-      return c->pair;
-    }
+  hit = gca_pc_find(t->pc, t->pc_mask, cookie, site);
+  if (hit != NULL) {
+    e = &t->pc_ent[hit - t->pc];
+    if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
+      *e = frame_tl_ent_of(t, hit->pair);
+    *ent = *e;
+    return hit->pair;
   }
+  i = gca_pc_set(cookie, site, t->pc_mask);
   if (++t->pc_misses > me->pc_lookups / 16
       && me->pc_lookups > 8 * (t->pc_mask + 2)) {
     if (frame_pc_grow(me, t))
