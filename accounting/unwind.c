@@ -345,13 +345,21 @@ static GCA_TLS_FAST struct unw_ra_ok unw_ra_ok;
 
 /* ---- the two walks --------------------------------------------------- */
 
-/* Is ra code?  The search, remembered in ok.                          */
-static int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
-                       word ra, struct unw_hints *hint)
+/* The search of the segments for ra, a yes remembered in ok.          */
+static int unw_code_search(struct unw_ra_ok *ok, const struct unw_code *c,
+                           word ra, struct unw_hints *hint)
 {
   if (!unw_is_code(c, ra, hint)) return 0;
   ok->ra[UNW_RA_OK_SLOT(ra)] = ra;
   return 1;
+}
+
+/* Is ra code?  One compare if ok remembers it, else the search.        */
+GC_INLINE int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
+                          word ra, struct unw_hints *hint)
+{
+  return EXPECT(ok->ra[UNW_RA_OK_SLOT(ra)] == ra, TRUE)
+         || unw_code_search(ok, c, ra, hint);
 }
 
 /* The walk from frame fp (the caller's own: its return address is     */
@@ -399,8 +407,7 @@ GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
     if (0 == ra) break;
     if (in_gc && unw_in_libgc(ra)) {
       /* the collector's own frame (code, then)                          */
-    } else if (code != NULL && ok->ra[UNW_RA_OK_SLOT(ra)] != ra
-               && !unw_code_ok(ok, code, ra, &hint)) {
+    } else if (code != NULL && !unw_code_ok(ok, code, ra, &hint)) {
       *not_code = 1;
       break;
     } else if (skip > 0) {
@@ -460,25 +467,27 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
   return s.n;
 }
 
-/* Everything but the steady state: first walk of a thread or of the   */
-/* process, the libgcc unwinder, a stack of unknown bounds, and a walk  */
-/* that stopped at an address outside the listed code (a module loaded  */
-/* since?  list again, at most once a collection, and walk again).       */
-static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
-                                               unsigned skip, unsigned n,
-                                               int not_code)
+/* A walk stopped at an address outside the listed code: a module      */
+/* loaded since?  List again, at most once a collection, and walk again. */
+static GC_ATTR_NOINLINE unsigned unw_walk_relist(word *frames, unsigned max,
+                                                 unsigned skip, unsigned n)
 {
-  const struct unw_code *c;
+  const struct unw_code *c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+  int not_code = 0;
 
-  if (not_code) {
-    c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
-    if (c != NULL && c->gc_no != (word)GC_gc_no) {
-      unw_code_list();
-      not_code = 0;
-      n = unw_fp(frames, max, skip, &not_code);
-    }
-    return n;
-  }
+  if (NULL == c || c->gc_no == (word)GC_gc_no) return n;
+  unw_code_list();
+  return unw_fp(frames, max, skip, &not_code);
+}
+
+/* Everything but the steady state: first walk of a thread or of the   */
+/* process, the libgcc unwinder, a stack of unknown bounds.              */
+static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
+                                               unsigned skip)
+{
+  int not_code = 0;
+  unsigned n;
+
   if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
     gca_unwind_init();
   if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
@@ -486,7 +495,7 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
   if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
   if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
   n = unw_fp(frames, max, skip, &not_code);
-  return not_code && n < max ? unw_walk_slow(frames, max, skip, n, 1) : n;
+  return not_code && n < max ? unw_walk_relist(frames, max, skip, n) : n;
 }
 
 /* noinline: the steady state walks from this function's own frame (one */
@@ -500,11 +509,11 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   if (EXPECT(!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
              || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1
              || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
-    return unw_walk_slow(frames, max, skip, 0, 0);
+    return unw_walk_slow(frames, max, skip);
   n = unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
                   &not_code);
   if (EXPECT(not_code, FALSE) && n < max)
-    return unw_walk_slow(frames, max, skip, n, 1);
+    return unw_walk_relist(frames, max, skip, n);
   return n;
 }
 
