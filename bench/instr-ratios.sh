@@ -31,15 +31,16 @@ top=$(cd "$here/.." && pwd)
 out=$(cd "${1:-$top/_build/bench}" && pwd)
 frames=${BENCH_INSTR_FRAMES:-300}
 heap=${BENCH_INSTR_HEAP:-64000000}
-configs=${BENCH_INSTR_CONFIGS:-unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all}
+all_configs="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
+configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 die() { printf 'bench/instr-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
 case $frames in ''|*[!0-9]*|0) die "BENCH_INSTR_FRAMES=$frames: want a positive integer" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
-  case $c in
-    unpatched|compiled-out|patched-off|patched-count|patched-dump|patched-types-sampled|patched-stacks-all) ;;
-    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c" ;;
+  case " $all_configs " in
+    *" $c "*) ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs)" ;;
   esac
 done
 command -v valgrind > /dev/null ||
@@ -81,7 +82,6 @@ for c in $configs; do
       prog=$out/patched/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
-    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c" ;;
   esac
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
   # env first: setarch execs valgrind with the environment as it is.
