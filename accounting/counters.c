@@ -27,6 +27,7 @@
 struct gca_thread {
   struct gca_thread *next;      /* registry, newest first; never unlinked */
   volatile word owned;          /* nonzero while a live thread uses it    */
+  word **tl_rows;               /* its owner's gca_tl_rows, or NULL       */
   word debug_objs[MAXOBJKINDS];
   /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
   int in_many;                  /* inside GC_generic_malloc_many          */
@@ -41,18 +42,14 @@ static struct gca_thread *volatile counters_registry = NULL;
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
 #ifdef GCA_HOOK_TL_INLINE
-  /* The rows the inline hook counts into (gca_hooks.h), or NULL.       */
+  /* The rows the inline hook counts into (gca_hooks.h), one pointer a  */
+  /* kind, all NULL unless gca_tl_mode is 1.                             */
   GC_INNER __thread __attribute__((tls_model("initial-exec")))
-        word *gca_tl_rows = NULL;
+        word *gca_tl_rows[MAXOBJKINDS];
   typedef char gca_hook_n_classes_ok[GCA_HOOK_N_CLASSES == GCA_N_CLASSES
                                      ? 1 : -1];
   typedef char gca_hook_count_ok[sizeof(struct gca_count) == 3 * sizeof(word)
                                  ? 1 : -1];
-# define COUNTERS_SET_ROWS(t) (void)(gca_tl_rows = &(t)->c[0][0].objs)
-# define COUNTERS_CLEAR_ROWS() (void)(gca_tl_rows = NULL)
-#else
-# define COUNTERS_SET_ROWS(t) (void)0
-# define COUNTERS_CLEAR_ROWS() (void)0
 #endif
 
 #ifdef THREADS
@@ -64,6 +61,31 @@ GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 #else
 # define COUNTERS_LOCK() (void)0
 # define COUNTERS_UNLOCK() (void)0
+#endif
+
+/* The inline hook's rows.  A thread points its own gca_tl_rows at its */
+/* record (counters_set_rows) while gca_tl_mode is 1; when the mode     */
+/* leaves 1, gca_counters_rows_off clears every thread's, through the   */
+/* registry.  The two sides are ordered by full fences: either the      */
+/* clearing comes after the thread's stores, or the thread sees the new */
+/* mode after its stores and clears its own.                            */
+#ifdef GCA_HOOK_TL_INLINE
+  static void counters_clear_rows(word **rows)
+  {
+    unsigned k;
+
+    for (k = 0; k < MAXOBJKINDS; k++) GCA_STORE(&rows[k], (word *)NULL);
+  }
+
+  static void counters_set_rows(struct gca_thread *t)
+  {
+    unsigned k;
+
+    for (k = 0; k < MAXOBJKINDS; k++)
+      GCA_STORE(&gca_tl_rows[k], &t->c[k][0].objs);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (GCA_LOAD(&gca_tl_mode) != 1) counters_clear_rows(gca_tl_rows);
+  }
 #endif
 
 /* In a child after fork(): free the registry lock another thread may    */
@@ -91,10 +113,14 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
       counters_registry = t;
     }
   }
-  if (t != NULL) t->owned = 1;
+  if (t != NULL) {
+    t->owned = 1;
+#   ifdef GCA_HOOK_TL_INLINE
+      t->tl_rows = gca_tl_rows;
+#   endif
+  }
   COUNTERS_UNLOCK();
   me->counters = t;
-  if (t != NULL && !t->in_many) COUNTERS_SET_ROWS(t);
   return t;
 }
 
@@ -110,15 +136,34 @@ static struct gca_thread *counters_get_self(void)
   return counters_get(&gca_tl_self);
 }
 
+/* gca_tl_mode has just left 1 (lock held): no thread counts inline    */
+/* from here on.                                                         */
+GC_INNER void gca_counters_rows_off(void)
+{
+# ifdef GCA_HOOK_TL_INLINE
+    struct gca_thread *t;
+
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    COUNTERS_LOCK();
+    for (t = counters_registry; t != NULL; t = t->next) {
+      if (t->tl_rows != NULL) counters_clear_rows(t->tl_rows);
+    }
+    COUNTERS_UNLOCK();
+# endif
+}
+
 GC_INNER void gca_counters_thread_exit(void)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
-  COUNTERS_CLEAR_ROWS();
   if (NULL == t) return;
   t->in_many = 0;
   COUNTERS_LOCK();
+# ifdef GCA_HOOK_TL_INLINE
+    counters_clear_rows(gca_tl_rows);
+    t->tl_rows = NULL;
+# endif
   t->owned = 0;
   COUNTERS_UNLOCK();
   me->counters = NULL;
@@ -160,9 +205,9 @@ GC_INLINE void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
 {
   struct gca_count *c = &t->c[k][cls];
 
-  GCA_STORE(&c->objs, c->objs + n);
-  GCA_STORE(&c->req_bytes, c->req_bytes + req);
-  GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
+  GCA_OWN_ADD(&c->objs, n);
+  GCA_OWN_ADD(&c->req_bytes, req);
+  GCA_OWN_ADD(&c->granted_bytes, granted);
 }
 
 /* One object p (header hhdr, NULL if not looked up: tags off), of kind */
@@ -257,9 +302,9 @@ GC_INLINE void counters_alloc_tl_tags(struct gca_tl *me,
   word granted = GRANULES_TO_BYTES(g);
   struct gca_count *c = &t->c[k][g];
 
-  GCA_STORE(&c->objs, c->objs + 1);
-  GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
-  GCA_STORE(&c->granted_bytes, c->granted_bytes + granted);
+  GCA_OWN_ADD(&c->objs, 1);
+  GCA_OWN_ADD(&c->req_bytes, lb);
+  GCA_OWN_ADD(&c->granted_bytes, granted);
   gca_tags_alloc_tl(me, p, HDR(p), granted);
 }
 
@@ -279,14 +324,18 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     counters_alloc_tl_tags(me, t, p, lb, granules, k);
     return;
   }
+# ifdef GCA_HOOK_TL_INLINE
+    /* Mode 1 and no rows yet: from the next object on, count inline.   */
+    if (1 == GCA_LOAD(&gca_tl_mode)) counters_set_rows(t);
+# endif
   /* granules is 0 for a 0-byte request, served from list 0 (one       */
   /* granule): counted in row 0, with no granted bytes, which the sum   */
   /* folds into class 1 (one granule each), saving a test per object.   */
   g = (word)granules;
   c = &t->c[k][g];
-  GCA_STORE(&c->objs, c->objs + 1);
-  GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb);
-  GCA_STORE(&c->granted_bytes, c->granted_bytes + GRANULES_TO_BYTES(g));
+  GCA_OWN_ADD(&c->objs, 1);
+  GCA_OWN_ADD(&c->req_bytes, lb);
+  GCA_OWN_ADD(&c->granted_bytes, GRANULES_TO_BYTES(g));
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */
@@ -313,7 +362,6 @@ GC_INNER void gca_counters_many_begin(void **result)
 
   if (NULL == t) return;
   t->in_many = 1;
-  COUNTERS_CLEAR_ROWS();
   t->many_to_tl = counters_is_own_tl_list(result);
   t->last_p = NULL;
 }
@@ -329,7 +377,6 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
 
   if (NULL == t || !t->in_many) return;
   t->in_many = 0;
-  COUNTERS_SET_ROWS(t);
   if (NULL == list) return;
   if (list == t->last_p && NULL == obj_link(list)) {
     /* A single object from a fallback allocation, already counted by   */

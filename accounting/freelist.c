@@ -98,46 +98,56 @@ static void ms_rehash(void)
   ms_used = live;
 }
 
-GC_INLINE void ms_add(word key)
+/* Sizes of MS_SMALL blocks or more, out of line: the hooks that call   */
+/* ms_add and ms_del then need no registers saved for the table's code. */
+static GC_ATTR_NOINLINE void ms_add_big(word key)
 {
   struct ms_slot *s;
 
+  if (ms_broken) return;
+  s = ms_find(ms_tab, ms_cap, key);
+  if (0 == s->key) {
+    if ((ms_used + 1) * 2 > ms_cap) {
+      ms_rehash();
+      if (ms_broken) return;
+      s = ms_find(ms_tab, ms_cap, key);
+    }
+    s->key = key;
+    ms_used++;
+  }
+  s->count++;
+  if (key > ms_max && !ms_max_stale) ms_max = key;
+}
+
+static GC_ATTR_NOINLINE void ms_del_big(word key)
+{
+  struct ms_slot *s;
+
+  if (ms_broken) return;
+  s = ms_find(ms_tab, ms_cap, key);
+  if (0 == s->key || 0 == s->count) return;     /* not ours: ignore */
+  if (0 == --s->count && key == ms_max) ms_max_stale = 1;
+}
+
+GC_INLINE void ms_add(word key)
+{
   if (EXPECT(key < MS_SMALL, TRUE)) {
     if (0 == key) return;
     ms_small[key]++;
+    if (key > ms_max && !ms_max_stale) ms_max = key;
   } else {
-    if (ms_broken) return;
-    s = ms_find(ms_tab, ms_cap, key);
-    if (0 == s->key) {
-      if ((ms_used + 1) * 2 > ms_cap) {
-        ms_rehash();
-        if (ms_broken) return;
-        s = ms_find(ms_tab, ms_cap, key);
-      }
-      s->key = key;
-      ms_used++;
-    }
-    s->count++;
+    ms_add_big(key);    /* a tail call: nothing is live after it */
   }
-  if (key > ms_max && !ms_max_stale) ms_max = key;
 }
 
 GC_INLINE void ms_del(word key)
 {
-  word left;
-
   if (EXPECT(key < MS_SMALL, TRUE)) {
     if (0 == key || 0 == ms_small[key]) return;   /* not ours: ignore */
-    left = --ms_small[key];
+    if (0 == --ms_small[key] && key == ms_max) ms_max_stale = 1;
   } else {
-    struct ms_slot *s;
-
-    if (ms_broken) return;
-    s = ms_find(ms_tab, ms_cap, key);
-    if (0 == s->key || 0 == s->count) return;   /* not ours: ignore      */
-    left = --s->count;
+    ms_del_big(key);    /* a tail call: nothing is live after it */
   }
-  if (0 == left && key == ms_max) ms_max_stale = 1;
 }
 
 static word ms_get_max(void)
@@ -202,16 +212,16 @@ GC_INLINE void freelist_note(hdr *hhdr, int index, int sign)
     gca_fl.blocks[index]++;
     gca_fl.bytes[index] += sz;
     gca_fl_total_bytes += sz;
-    ms_add(divHBLKSZ(sz));
     if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
       gca_fl.unmapped_bytes[index] += sz;
+    ms_add(divHBLKSZ(sz));      /* last: it may end in a call */
   } else {
     gca_fl.blocks[index]--;
     gca_fl.bytes[index] -= sz;
     gca_fl_total_bytes -= sz;
-    ms_del(divHBLKSZ(sz));
     if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
       gca_fl.unmapped_bytes[index] -= sz;
+    ms_del(divHBLKSZ(sz));
   }
 }
 
@@ -231,10 +241,10 @@ GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index)
   /* head comes back through gca_freelist_add.                          */
   gca_fl.bytes[index] -= h_size;
   gca_fl_total_bytes -= h_size;
-  ms_del(divHBLKSZ(hhdr->hb_sz));
-  ms_add(divHBLKSZ(hhdr->hb_sz - h_size));
   if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
     gca_fl.unmapped_bytes[index] -= h_size;
+  ms_del(divHBLKSZ(hhdr->hb_sz));
+  ms_add(divHBLKSZ(hhdr->hb_sz - h_size));
 }
 
 /* allchblk.c's GC_hblk_fl_from_blocks, which is static there.           */

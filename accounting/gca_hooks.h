@@ -144,64 +144,85 @@ GC_EXTERN int gca_on;
 /* only, never on object allocation.                                     */
 GC_EXTERN int gca_track_heap;
 
-GC_INNER void gca_hook_init(void);
-GC_INNER void gca_hook_alloc(void *p, size_t lb, int k);
-GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k);
-GC_INNER void gca_hook_alloc_many_begin(void **result);
-GC_INNER void gca_hook_alloc_many_end(void **result, size_t lb, int k);
-GC_INNER void gca_hook_debug_alloc(void *p, word sz);
-GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags);
-GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
-GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
-GC_INNER void gca_hook_free(void *p);
-GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index);
-GC_INNER void gca_hook_freelist_del(hdr *hhdr, int index);
-GC_INNER void gca_hook_freelist_split(hdr *hhdr, word h_size, int index);
-GC_INNER void gca_hook_freelist_unmap(hdr *hhdr, int unmapped);
-GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes);
-GC_INNER void gca_hook_mark_begin(void);
-GC_INNER void gca_hook_mark_end(int done);
-GC_INNER void gca_hook_collection_end(void);
-GC_INNER void gca_hook_thread_exit(void);
+/* The hook bodies are never inlined into upstream's functions: inlined, */
+/* a body's registers would be saved and restored on every call of its  */
+/* host function, accounting on or off.                                 */
+# define GCA_HOOK_FN GC_INNER GC_ATTR_NOINLINE
+
+GCA_HOOK_FN void gca_hook_init(void);
+GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
+GCA_HOOK_FN void gca_hook_alloc_tl(void *p, size_t lb, size_t granules,
+                                  int k);
+GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
+GCA_HOOK_FN void gca_hook_alloc_many_end(void **result, size_t lb, int k);
+GCA_HOOK_FN void gca_hook_debug_alloc(void *p, word sz);
+GCA_HOOK_FN void gca_hook_hblk_request(size_t sz, int kind, unsigned flags);
+GCA_HOOK_FN void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
+GCA_HOOK_FN void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
+GCA_HOOK_FN void gca_hook_free(void *p);
+GCA_HOOK_FN void gca_hook_freelist_add(hdr *hhdr, int index);
+GCA_HOOK_FN void gca_hook_freelist_del(hdr *hhdr, int index);
+GCA_HOOK_FN void gca_hook_freelist_split(hdr *hhdr, word h_size, int index);
+GCA_HOOK_FN void gca_hook_freelist_unmap(hdr *hhdr, int unmapped);
+GCA_HOOK_FN void gca_hook_heap_grow(struct hblk *p, size_t bytes);
+GCA_HOOK_FN void gca_hook_mark_begin(void);
+GCA_HOOK_FN void gca_hook_mark_end(int done);
+GCA_HOOK_FN void gca_hook_collection_end(void);
+GCA_HOOK_FN void gca_hook_thread_exit(void);
 
 # define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
+
+/* *p += v for a word only the calling thread ever writes, which other */
+/* threads may read (relaxed) at any time: one add to memory on x86-64, */
+/* else a relaxed store of the sum; never a locked read-modify-write.   */
+# if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#   define GCA_OWN_ADD(p, v) \
+        __asm__ __volatile__("addq %1, %0" : "+m" (*(p)) : "er" ((word)(v)))
+# elif defined(__GNUC__) || defined(__clang__)
+#   define GCA_OWN_ADD(p, v) \
+        __atomic_store_n((p), *(p) + (word)(v), __ATOMIC_RELAXED)
+# else
+#   define GCA_OWN_ADD(p, v) (void)(*(p) += (word)(v))
+# endif
 
 # define GC_ACC_ON_INIT() gca_hook_init()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
 /* The thread-local fast path counts inline (counters.c keeps the rows): */
-/* gca_tl_rows is the calling thread's (kind, class) rows of 3 words    */
-/* (objects, requested bytes, granted bytes), GCA_HOOK_N_CLASSES rows a  */
-/* kind, or NULL while the thread may not count inline (no record yet,  */
-/* inside GC_generic_malloc_many); with tags on, or NULL, the hook       */
-/* function does the work.  Only where initial-exec TLS is available.   */
+/* gca_tl_mode is 0 while accounting is off, 1 while it is on without    */
+/* tags, 2 with tags.  gca_tl_rows[k] is the calling thread's rows of    */
+/* kind k, one row of 3 words (objects, requested bytes, granted bytes)  */
+/* a size class, or NULL: always NULL unless the mode is 1, and until    */
+/* the thread's first object after the mode became 1.  Without rows the */
+/* hook function does the work.  Only where initial-exec TLS is          */
+/* available.                                                            */
 # if defined(THREADS) && !defined(GCA_NO_IE_TLS) && !defined(_MSC_VER) \
      && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
 #   define GCA_HOOK_TL_INLINE 1
 #   define GCA_HOOK_N_CLASSES \
         (MAXOBJGRANULES + 1 + CPP_WORDSZ - (CPP_LOG_HBLKSIZE - 1))
     GC_EXTERN __thread __attribute__((tls_model("initial-exec")))
-        word *gca_tl_rows;
-    GC_EXTERN int gca_tags_on;
+        word *gca_tl_rows[MAXOBJKINDS];
+    GC_EXTERN int gca_tl_mode;
 
     GC_INLINE void gca_hook_count_tl(void *p, size_t lb, size_t granules,
                                      int k)
     {
-      word *c = gca_tl_rows;
+      word *c = gca_tl_rows[(unsigned)k];
 
-      if (EXPECT(c != NULL && !gca_tags_on, TRUE)) {
+      if (EXPECT(c != NULL, TRUE)) {
         /* Objects and requested bytes only: a small class's granted  */
         /* bytes are its objects times its size, which the sum         */
         /* computes.  granules is 0 for a 0-byte request (list 0, one  */
         /* granule): row 0, which the sum folds into class 1.          */
-        c += ((word)k * GCA_HOOK_N_CLASSES + (word)granules) * 3;
-        __atomic_store_n(&c[0], c[0] + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&c[1], c[1] + (word)lb, __ATOMIC_RELAXED);
+        c += (word)granules * 3;
+        GCA_OWN_ADD(&c[0], 1);
+        GCA_OWN_ADD(&c[1], lb);
       } else {
         gca_hook_alloc_tl(p, lb, granules, k);
       }
     }
 #   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
-        GCA_IF(gca_on, gca_hook_count_tl(p, lb, granules, k))
+        GCA_IF(gca_tl_mode, gca_hook_count_tl(p, lb, granules, k))
 # else
 #   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
         GCA_IF(gca_on, gca_hook_alloc_tl(p, lb, granules, k))

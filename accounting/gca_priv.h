@@ -396,8 +396,10 @@ GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
 GC_INNER void gca_tags_untag(void *p);
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted);
-GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr);
-GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr);
+GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_alloc(struct hblk *h,
+                                                   hdr *hhdr);
+GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_free(struct hblk *h,
+                                                  hdr *hhdr);
 GC_INNER void gca_tags_free(void *p);            /* GC_free              */
 GC_INNER void gca_tags_reset_all(int first);     /* on enable            */
 /* The census of the tags (census.c drives it, one visit per block).    */
@@ -484,6 +486,11 @@ GC_INNER void gca_env_read(void);
 
 /* Turn on/off; called with the lock NOT held.                           */
 GC_INNER void gca_set_on(int on);
+/* The thread-local fast path's mode (gca_hooks.h), after gca_on or      */
+/* gca_tags_on changed; lock held.                                       */
+GC_EXTERN int gca_tl_mode;
+GC_INNER void gca_tl_mode_update(void);
+GC_INNER void gca_counters_rows_off(void);     /* counters.c */
 
 
 /* Relaxed single-word load/store: a reader on another thread sees a      */

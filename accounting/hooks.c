@@ -23,6 +23,7 @@
 
 GC_INNER int gca_on = 0;
 GC_INNER int gca_track_heap = 0;
+GC_INNER int gca_tl_mode = 0;
 GC_INNER word gca_collections = 0;
 GC_INNER word gca_heap_grows = 0;
 
@@ -98,7 +99,17 @@ GC_INNER void gca_set_on(int on)
     gca_track_heap = 1;
   }
   gca_on = on != 0;
+  gca_tl_mode_update();
   UNLOCK();
+}
+
+/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
+GC_INNER void gca_tl_mode_update(void)
+{
+  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
+
+  GCA_STORE(&gca_tl_mode, mode);
+  if (mode != 1) gca_counters_rows_off();
 }
 
 /* ---- allocation --------------------------------------------------------- */
@@ -149,15 +160,21 @@ GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
   gca_heapgrow_request(sz, kind, flags);
 }
 
+/* Without tags (or accounting) a block's hb_acc is NULL: the tag work */
+/* is a call only when there is some.                                   */
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   gca_heapgrow_satisfied();
-  gca_tags_hblk_alloc(h, hhdr);
+  if (2 == gca_tl_mode) {
+    gca_tags_hblk_alloc(h, hhdr);
+  } else {
+    hhdr->hb_acc = NULL;
+  }
 }
 
 GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
 {
-  gca_tags_hblk_free(h, hhdr);
+  if (hhdr->hb_acc != NULL) gca_tags_hblk_free(h, hhdr);
 }
 
 GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index)

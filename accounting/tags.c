@@ -655,6 +655,7 @@ GC_INNER void gca_tags_set(int on)
   on = on != 0;
   if (on != gca_tags_on) {
     gca_tags_on = on;
+    gca_tl_mode_update();
     /* With accounting off hb_acc is kept NULL by the block hooks      */
     /* (tracking on) or reset when accounting goes on.                  */
     if (gca_on || gca_track_heap) gca_tags_reset_all(0);

@@ -16,6 +16,7 @@
 #include "gc_accounting.h"
 #include "../check.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,79 @@ static void *volatile sink;
 
 struct vtable { void *dummy; GC_word descr; };
 static struct vtable vt = { NULL, 0 };
+
+/* A second thread that allocates on its own thread-local lists when   */
+/* told to, so switching modes is seen by a thread other than the one   */
+/* that switches.                                                         */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int job_seq, done_seq, quit;
+static void *job_last;
+
+static void *worker(void *arg)
+{
+  int seen = 0;
+
+  (void)arg;
+  pthread_mutex_lock(&mu);
+  for (;;) {
+    while (job_seq == seen && !quit) pthread_cond_wait(&cv, &mu);
+    if (quit) break;
+    seen = job_seq;
+    pthread_mutex_unlock(&mu);
+    {
+      unsigned i;
+      void *p = NULL;
+
+      for (i = 0; i < 1000; i++) p = GC_malloc(24);
+      job_last = p;
+    }
+    pthread_mutex_lock(&mu);
+    done_seq = seen;
+    pthread_cond_broadcast(&cv);
+  }
+  pthread_mutex_unlock(&mu);
+  return NULL;
+}
+
+/* The worker allocates 1000 objects of 24 bytes; returns its last one. */
+static void *worker_round(void)
+{
+  int want;
+
+  pthread_mutex_lock(&mu);
+  want = ++job_seq;
+  pthread_cond_broadcast(&cv);
+  while (done_seq != want) pthread_cond_wait(&cv, &mu);
+  pthread_mutex_unlock(&mu);
+  return job_last;
+}
+
+/* 1000 objects of 24 bytes here and 1000 in the worker: all counted,  */
+/* and the last of each tagged exactly when tags are on (the thread-    */
+/* local path counts inline only while tags are off and must stop as    */
+/* soon as they go on, in every thread).                                */
+static void check_both_threads(const char *label, int tagged)
+{
+  unsigned i;
+  void *mine = NULL, *theirs;
+  GC_word cookie;
+  unsigned site;
+
+  snap(&before);
+  for (i = 0; i < 1000; i++) mine = GC_malloc(24);
+  theirs = worker_round();
+  snap(&after);
+  if (!CHECK_EQ(after.allocs - before.allocs, 2000))
+    fprintf(stderr, "  mode: %s\n", label);
+  if (!CHECK_EQ(after.alloc_req_bytes - before.alloc_req_bytes, 2000 * 24))
+    fprintf(stderr, "  mode: %s (requested bytes)\n", label);
+  if (!CHECK_EQ(GC_acc_get_object_tag(mine, &cookie, &site), tagged))
+    fprintf(stderr, "  mode: %s (this thread's object)\n", label);
+  if (!CHECK_EQ(GC_acc_get_object_tag(theirs, &cookie, &site), tagged))
+    fprintf(stderr, "  mode: %s (the worker's object)\n", label);
+  sink = mine;
+}
 
 int main(void)
 {
@@ -153,6 +227,37 @@ int main(void)
   for (i = 0; i < 5; i++) GC_gcollect();
   snap(&after);
   CHECK_EQ(after.collections - before.collections, 5);
+
+  /* Switching tags and accounting while two threads allocate on their */
+  /* thread-local lists.                                                 */
+  {
+    pthread_t th;
+
+    CHECK_EQ(pthread_create(&th, NULL, worker, NULL), 0);
+    check_both_threads("tags on", 1);
+    CHECK_EQ(GC_acc_set_tags(0), GC_SUCCESS);
+    check_both_threads("tags off", 0);
+    check_both_threads("tags off, again", 0);
+    CHECK_EQ(GC_acc_set_tags(1), GC_SUCCESS);
+    check_both_threads("tags on after off", 1);
+    CHECK_EQ(GC_acc_set_tags(0), GC_SUCCESS);
+    check_both_threads("tags off after on", 0);
+    CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
+    snap(&before);
+    worker_round();
+    for (i = 0; i < 100; i++) sink = GC_malloc(24);
+    snap(&after);
+    CHECK_EQ(after.allocs, before.allocs);
+    CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+    check_both_threads("on again, tags off", 0);
+    CHECK_EQ(GC_acc_set_tags(1), GC_SUCCESS);
+    check_both_threads("tags on at the end", 1);
+    pthread_mutex_lock(&mu);
+    quit = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    CHECK_EQ(pthread_join(th, NULL), 0);
+  }
 
   /* Off means off: nothing counted, and counts are kept. */
   CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
