@@ -232,6 +232,7 @@ function stat(s, key,    n, f, i, kv) {
   if ($6 != 0) { failed[k]++; anyfail = 1; next }
   n[k]++
   wall[k, n[k]] = $4; rss[k, n[k]] = $5; cpu[k, n[k]] = $9
+  wround[k, $3] = $4; if ($3 + 0 > maxround) maxround = $3 + 0
   if ($8 > 0) { nd[k]++; dpc[k, nd[k]] = $7 / $8 }
   if ($11 != "" && $11 != "-") { nco[k]++; co[k, nco[k]] = $11 }
   if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
@@ -244,8 +245,8 @@ END {
   printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n", runs, gruns, cpus, elapsed
   if (glheap != "") printf "gameloop runs with GC_INITIAL_HEAP_SIZE=%s (BENCH_GAMELOOP_HEAP)\n", glheap
   printf "\n"
-  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
-  printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
+  printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "paired", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
+  printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
     nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_gctest, C, " ")
     if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
@@ -275,14 +276,22 @@ END {
       if ((C[j] == "patched-count" || C[j] == "patched-dump") && tagged[k]) note = note "  (tags were on: GC_ACC_TAGS=0 ignored)"
       if (m == 0) {
         if (!failed[k]) continue
-        printf "%-9s %-21s %9s %7s %6s %6s %9s %6s %9s %6s %8s %7s %6s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", md, macc, mco, note
+        printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s%s\n", W[i], C[j], "-", "-", "-", "-", "-", "-", "-", "-", "-", md, macc, mco, note
         continue
       }
       rw[k] = (mw[base] > 0) ? mw[k] / mw[base] : 0
       rn[k] = (mn[base] > 0) ? mn[k] / mn[base] : 0
       ru[k] = (mu[base] > 0) ? mu[k] / mu[base] : 0
       rr[k] = (mr[base] > 0) ? mr[k] / mr[base] : 0
-      printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s %6s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, mco, note
+      # Paired: the median over rounds of the wall time of this row over
+      # the unpatched run of the same round (the two ran minutes apart at
+      # most, so slow drift in the speed of the machine cancels out).
+      delete pr; npr = 0
+      for (r = 1; r <= maxround; r++)
+        if (((k, r) in wround) && ((base, r) in wround) && wround[base, r] > 0)
+          pr[++npr] = wround[k, r] / wround[base, r]
+      rp[k] = (npr > 0) ? median(pr, npr) : 0
+      printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s %6s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], rp[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, mco, note
     }
   }
 
@@ -304,7 +313,7 @@ END {
     printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
   }
 
-  printf "\ntargets (ratios vs unpatched: median, then best-of-runs; noise = half the larger spread):\n"
+  printf "\ntargets (ratios vs unpatched: median, best-of-runs, and paired (median of per-round ratios); noise = half the larger spread):\n"
   for (i = 1; i <= nw; i++) {
     base = W[i] SUBSEP "unpatched"
     check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
@@ -335,7 +344,7 @@ function check(w, c, what, med, best, target, base,    k, noise) {
   if (what == "RSS")
     printf "  %-9s %-21s %-4s %.3f <= %.2f  %s\n", w, c, what, med[k], target, verdict(med[k], target, 0)
   else
-    printf "  %-9s %-21s %-4s %.3f <= %.2f  %s; best-of %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), 100 * noise
+    printf "  %-9s %-21s %-4s %.3f <= %.2f  %s; best-of %.3f  %s; paired %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), rp[k], verdict(rp[k], target, noise), 100 * noise
 }
 function memcheck(w, c,    k, p, x) {
   k = w SUBSEP c
