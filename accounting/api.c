@@ -249,6 +249,7 @@ GC_API int GC_CALL GC_acc_get_object_tag(const void *p, GC_word *cookie,
   return 0;
 }
 GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void) { return 0; }
+GC_API const char * GC_CALL GC_acc_check_books(void) { return NULL; }
 GC_API int GC_CALL GC_acc_set_tags(int on)
 {
   (void)on;
@@ -376,6 +377,18 @@ GC_API int GC_CALL GC_acc_get_object_tag(const void *p, GC_word *cookie,
   if (cookie != NULL) *cookie = (GC_word)c;
   if (site != NULL) *site = s;
   return ok;
+}
+
+GC_API const char * GC_CALL GC_acc_check_books(void)
+{
+  const char *r;
+  DCL_LOCK_STATE;
+
+  if (!GC_is_initialized) return NULL;
+  LOCK();
+  r = gca_freelist_verify();
+  UNLOCK();
+  return r;
 }
 
 GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)

@@ -34,16 +34,18 @@ GC_INNER word gca_fl_total_bytes = 0;
 
 /* ---- multiset of free-block sizes (in heap blocks) ------------------- */
 /* Sizes below MS_SMALL blocks are counted in a plain array; larger ones  */
-/* (rare: a few huge free blocks) in an open-addressing table.  Keys of   */
-/* the table are never deleted: a size whose count drops to zero keeps   */
-/* its slot until the table is rehashed (when more than half the slots   */
-/* hold keys), which drops zero counts and doubles the table if needed.   */
-/* The maximum is cached; when the maximum's count drops to zero it is    */
-/* only marked stale, and recomputed when asked (gca_freelist_largest:   */
-/* at record time and heap growth), not on every block operation.        */
+/* (rare: a few huge free blocks) in an open-addressing table with linear */
+/* probing, holding only sizes whose count is nonzero: a size whose count */
+/* drops to zero leaves at once (backward-shift deletion, no tombstones), */
+/* so splitting a huge free block again and again, a new size each time,  */
+/* never fills the table.  The table grows (OS pages, doubled) only when  */
+/* more than half its slots hold live sizes, and never shrinks.  The     */
+/* maximum is cached; when the maximum's count drops to zero it is only  */
+/* marked stale, and recomputed when asked (gca_freelist_largest: at     */
+/* record time and heap growth), not on every block operation.           */
 struct ms_slot {
   word key;             /* blocks; 0 = empty slot                        */
-  word count;
+  word count;           /* > 0 in every slot holding a key               */
 };
 
 #define MS_SMALL 256
@@ -71,31 +73,46 @@ static struct ms_slot *ms_find(struct ms_slot *tab, word cap, word key)
   return &tab[i];
 }
 
-static void ms_rehash(void)
+/* Doubles the table (more than half its slots are live).               */
+static void ms_grow(void)
 {
-  word live = 0, i, cap;
+  word i, cap = ms_cap * 2;
   struct ms_slot *tab;
 
-  for (i = 0; i < ms_cap; i++) {
-    if (ms_tab[i].count != 0) live++;
-  }
-  cap = ms_cap;
-  while (live * 4 >= cap) cap *= 2;
   tab = (struct ms_slot *)gca_os_alloc(cap * sizeof(struct ms_slot));
   if (NULL == tab) {
     ms_broken = 1;
     return;
   }
   for (i = 0; i < ms_cap; i++) {
-    if (ms_tab[i].count != 0) *ms_find(tab, cap, ms_tab[i].key) = ms_tab[i];
+    if (ms_tab[i].key != 0) *ms_find(tab, cap, ms_tab[i].key) = ms_tab[i];
   }
-  /* Slots of sizes no longer free stay behind as keys with count 0, so */
-  /* a table of a steady size is rebuilt now and then: the old one goes  */
-  /* back to the OS (the static one just stays unused).                 */
   if (ms_tab != ms_static) gca_os_free(ms_tab, ms_cap * sizeof(struct ms_slot));
   ms_tab = tab;
   ms_cap = cap;
-  ms_used = live;
+}
+
+/* Empties slot i, moving back any later entry of its probe run that    */
+/* could no longer be found past the hole (Knuth's algorithm R).        */
+static void ms_remove_slot(word i)
+{
+  word mask = ms_cap - 1, j = i;
+
+  for (;;) {
+    word home;
+
+    j = (j + 1) & mask;
+    if (0 == ms_tab[j].key) break;
+    home = ms_hash(ms_tab[j].key) & mask;
+    /* The entry at j stays if its home lies cyclically in (i, j].     */
+    if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+      continue;
+    ms_tab[i] = ms_tab[j];
+    i = j;
+  }
+  ms_tab[i].key = 0;
+  ms_tab[i].count = 0;
+  ms_used--;
 }
 
 /* Sizes of MS_SMALL blocks or more, out of line: the hooks that call   */
@@ -108,7 +125,7 @@ static GC_ATTR_NOINLINE void ms_add_big(word key)
   s = ms_find(ms_tab, ms_cap, key);
   if (0 == s->key) {
     if ((ms_used + 1) * 2 > ms_cap) {
-      ms_rehash();
+      ms_grow();
       if (ms_broken) return;
       s = ms_find(ms_tab, ms_cap, key);
     }
@@ -125,8 +142,10 @@ static GC_ATTR_NOINLINE void ms_del_big(word key)
 
   if (ms_broken) return;
   s = ms_find(ms_tab, ms_cap, key);
-  if (0 == s->key || 0 == s->count) return;     /* not ours: ignore */
-  if (0 == --s->count && key == ms_max) ms_max_stale = 1;
+  if (0 == s->key) return;      /* not ours: ignore */
+  if (--s->count != 0) return;
+  ms_remove_slot((word)(s - ms_tab));
+  if (key == ms_max) ms_max_stale = 1;
 }
 
 GC_INLINE void ms_add(word key)
@@ -293,6 +312,66 @@ GC_INNER void gca_freelist_rebuild(void)
       }
     }
   }
+}
+
+/* The books against the heap itself (lock held): walks the heap        */
+/* sections as the rebuild does, into a second set of books, and checks  */
+/* the incremental ones and the multiset (every size in the table live,  */
+/* found where it is, and counted) agree with it.  Returns 0 if they do, */
+/* else a short description of the first difference.                    */
+GC_INNER const char *gca_freelist_verify(void)
+{
+  static struct gca_freelist_books ref;     /* lock held; too big for    */
+                                            /* some threads' stacks      */
+  word i, total = 0, largest = 0, keys = 0;
+
+  if (!gca_track_heap) return 0;
+  BZERO(&ref, sizeof(ref));
+  for (i = 0; i < GC_n_heap_sects; i++) {
+    ptr_t start = GC_heap_sects[i].hs_start;
+    ptr_t end = start + GC_heap_sects[i].hs_bytes;
+    struct hblk *h = (struct hblk *)start;
+
+    while ((word)h < (word)end) {
+      hdr *hhdr = HDR(h);
+
+      if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+        h++;
+      } else if (HBLK_IS_FREE(hhdr)) {
+        word sz = hhdr->hb_sz;
+        int index = gca_freelist_index(divHBLKSZ(sz));
+
+        ref.blocks[index]++;
+        ref.bytes[index] += sz;
+        if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
+          ref.unmapped_bytes[index] += sz;
+        total += sz;
+        if (sz > largest) largest = sz;
+        h += divHBLKSZ(sz);
+      } else {
+        h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
+      }
+    }
+  }
+  if (memcmp(ref.blocks, gca_fl.blocks, sizeof(ref.blocks)) != 0)
+    return "free blocks per list";
+  if (memcmp(ref.bytes, gca_fl.bytes, sizeof(ref.bytes)) != 0)
+    return "free bytes per list";
+  if (memcmp(ref.unmapped_bytes, gca_fl.unmapped_bytes,
+             sizeof(ref.unmapped_bytes)) != 0)
+    return "unmapped bytes per list";
+  if (total != gca_fl_total_bytes) return "total free bytes";
+  if (ms_broken) return 0;      /* the largest is an upper bound then */
+  for (i = 0; i < ms_cap; i++) {
+    if (0 == ms_tab[i].key) continue;
+    keys++;
+    if (0 == ms_tab[i].count) return "a size of count 0 in the table";
+    if (ms_find(ms_tab, ms_cap, ms_tab[i].key) != &ms_tab[i])
+      return "a size the table cannot find";
+  }
+  if (keys != ms_used) return "the table's count of sizes";
+  if (gca_freelist_largest() != largest) return "largest free block";
+  return 0;
 }
 
 /* ---- reserved and resident ------------------------------------------- */

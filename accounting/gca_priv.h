@@ -175,6 +175,7 @@ GC_INNER void gca_freelist_del(hdr *hhdr, int index);
 GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index);
 GC_INNER void gca_freelist_unmap(hdr *hhdr, int unmapped);
 GC_INNER void gca_freelist_rebuild(void);   /* lock held */
+GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
 GC_INNER void gca_counters_alloc(void *p, size_t lb);
