@@ -31,11 +31,21 @@
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.
  *   GC_ACC_ON_ALLOC_TL(p, lb, granules, k)
- *                               thread_local_alloc.c GC_malloc_kind and
- *                               GC_gcj_malloc, only on the branch that pops
- *                               p from the thread's own free list.  Lock NOT
- *                               held: the body touches only this thread's
- *                               counters, with plain loads and stores.
+ *                               thread_local_alloc.c GC_gcj_malloc, only on
+ *                               the branch that pops p from the thread's
+ *                               own free list.  Lock NOT held: the body
+ *                               touches only this thread's counters, with
+ *                               plain loads and stores.
+ *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v),
+ *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
+ *                               thread_local_alloc.c GC_malloc_kind: the
+ *                               same count, made at the function's end
+ *                               for an object popped from the thread's
+ *                               own free list (flag v, set on that branch
+ *                               only), where nothing but p is live: the
+ *                               fast path then keeps upstream's registers,
+ *                               and the hook function, when called, is a
+ *                               tail call returning p.
  *   GC_ACC_ON_ALLOC_MANY_BEGIN(result)
  *   GC_ACC_ON_ALLOC_MANY_END(result, lb, k)
  *                               mallocx.c GC_generic_malloc_many, at entry
@@ -112,6 +122,9 @@
 # define GC_ACC_ON_INIT()                                 (void)0
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
 # define GC_ACC_ON_ALLOC_TL(p, lb, granules, k)           (void)0
+# define GC_ACC_TL_DECL(v)                                (void)0
+# define GC_ACC_TL_POPPED(v)                              (void)0
+# define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz)                     (void)0
@@ -153,6 +166,8 @@ GCA_HOOK_FN void gca_hook_init(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_tl(void *p, size_t lb, size_t granules,
                                   int k);
+GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
+                                        size_t granules, int k);
 GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
 GCA_HOOK_FN void gca_hook_alloc_many_end(void **result, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_debug_alloc(void *p, word sz);
@@ -223,10 +238,28 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
     }
 #   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
         GCA_IF(gca_tl_mode, gca_hook_count_tl(p, lb, granules, k))
+#   define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+        do { \
+          if (EXPECT(gca_tl_mode != 0, FALSE) && (v)) { \
+            word *gca_c_ = gca_tl_rows[(unsigned)(k)]; \
+            if (EXPECT(NULL == gca_c_, FALSE)) \
+              return gca_hook_alloc_tl_ret(p, lb, granules, k); \
+            gca_c_ += (word)(granules) * 3; \
+            GCA_OWN_ADD(&gca_c_[0], 1); \
+            GCA_OWN_ADD(&gca_c_[1], lb); \
+          } \
+        } while (0)
 # else
 #   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
         GCA_IF(gca_on, gca_hook_alloc_tl(p, lb, granules, k))
+#   define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+        do { \
+          if (EXPECT(gca_on, FALSE) && (v)) \
+            return gca_hook_alloc_tl_ret(p, lb, granules, k); \
+        } while (0)
 # endif
+# define GC_ACC_TL_DECL(v) int v = 0
+# define GC_ACC_TL_POPPED(v) (void)((v) = 1)
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \

@@ -125,6 +125,13 @@ GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
   gca_counters_alloc_tl(p, lb, granules, k);
 }
 
+GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
+                                     int k)
+{
+  gca_counters_alloc_tl(p, lb, granules, k);
+  return p;
+}
+
 GC_INNER void gca_hook_alloc_many_begin(void **result)
 {
   gca_counters_many_begin(result);
