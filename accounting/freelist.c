@@ -283,17 +283,15 @@ GC_INNER void gca_freelist_unmap(hdr *hhdr, int unmapped)
   else gca_fl.unmapped_bytes[index] -= hhdr->hb_sz;
 }
 
-/* GC_apply_to_all_blocks skips free blocks, so the rebuild walks the     */
-/* heap sections block by block instead.  A free block may run on into   */
-/* an adjacent section; the walk of that section then starts inside it,  */
-/* where the headers are nil or forwarding, and skips ahead.             */
-GC_INNER void gca_freelist_rebuild(void)
+/* Calls visit(hhdr, cd) for every free block of the heap, walking the  */
+/* heap sections block by block (GC_apply_to_all_blocks skips free      */
+/* blocks).  A free block may run on into an adjacent section; the walk */
+/* of that section then starts inside it, where the headers are nil or  */
+/* forwarding, and skips ahead.  Lock held.                             */
+static void freelist_walk(void (*visit)(hdr *, void *), void *cd)
 {
   word i;
 
-  BZERO(&gca_fl, sizeof(gca_fl));
-  gca_fl_total_bytes = 0;
-  ms_clear();
   for (i = 0; i < GC_n_heap_sects; i++) {
     ptr_t start = GC_heap_sects[i].hs_start;
     ptr_t end = start + GC_heap_sects[i].hs_bytes;
@@ -305,7 +303,7 @@ GC_INNER void gca_freelist_rebuild(void)
       if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
         h++;
       } else if (HBLK_IS_FREE(hhdr)) {
-        freelist_note(hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)), 1);
+        visit(hhdr, cd);
         h += divHBLKSZ(hhdr->hb_sz);
       } else {
         h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
@@ -314,53 +312,60 @@ GC_INNER void gca_freelist_rebuild(void)
   }
 }
 
-/* The books against the heap itself (lock held): walks the heap        */
-/* sections as the rebuild does, into a second set of books, and checks  */
-/* the incremental ones and the multiset (every size in the table live,  */
-/* found where it is, and counted) agree with it.  Returns 0 if they do, */
-/* else a short description of the first difference.                    */
+static void freelist_rebuild_visit(hdr *hhdr, void *cd)
+{
+  (void)cd;
+  freelist_note(hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)), 1);
+}
+
+GC_INNER void gca_freelist_rebuild(void)
+{
+  BZERO(&gca_fl, sizeof(gca_fl));
+  gca_fl_total_bytes = 0;
+  ms_clear();
+  freelist_walk(freelist_rebuild_visit, NULL);
+}
+
+/* Books made afresh by a walk, for gca_freelist_verify.                */
+struct freelist_ref {
+  struct gca_freelist_books fl;
+  word total, largest;
+};
+
+static void freelist_verify_visit(hdr *hhdr, void *cd)
+{
+  struct freelist_ref *r = (struct freelist_ref *)cd;
+  word sz = hhdr->hb_sz;
+  int index = gca_freelist_index(divHBLKSZ(sz));
+
+  r->fl.blocks[index]++;
+  r->fl.bytes[index] += sz;
+  if ((hhdr->hb_flags & WAS_UNMAPPED) != 0) r->fl.unmapped_bytes[index] += sz;
+  r->total += sz;
+  if (sz > r->largest) r->largest = sz;
+}
+
+/* The books against the heap itself (lock held): walks the heap into a */
+/* second set of books, and checks the incremental ones and the         */
+/* multiset (every size in the table live, found where it is, and       */
+/* counted) agree with it.  Returns 0 if they do, else a short          */
+/* description of the first difference.                                 */
 GC_INNER const char *gca_freelist_verify(void)
 {
-  static struct gca_freelist_books ref;     /* lock held; too big for    */
-                                            /* some threads' stacks      */
-  word i, total = 0, largest = 0, keys = 0;
+  static struct freelist_ref ref;   /* lock held; kept off the stack    */
+  word i, keys = 0;
 
   if (!gca_track_heap) return 0;
   BZERO(&ref, sizeof(ref));
-  for (i = 0; i < GC_n_heap_sects; i++) {
-    ptr_t start = GC_heap_sects[i].hs_start;
-    ptr_t end = start + GC_heap_sects[i].hs_bytes;
-    struct hblk *h = (struct hblk *)start;
-
-    while ((word)h < (word)end) {
-      hdr *hhdr = HDR(h);
-
-      if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
-        h++;
-      } else if (HBLK_IS_FREE(hhdr)) {
-        word sz = hhdr->hb_sz;
-        int index = gca_freelist_index(divHBLKSZ(sz));
-
-        ref.blocks[index]++;
-        ref.bytes[index] += sz;
-        if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
-          ref.unmapped_bytes[index] += sz;
-        total += sz;
-        if (sz > largest) largest = sz;
-        h += divHBLKSZ(sz);
-      } else {
-        h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
-      }
-    }
-  }
-  if (memcmp(ref.blocks, gca_fl.blocks, sizeof(ref.blocks)) != 0)
+  freelist_walk(freelist_verify_visit, &ref);
+  if (memcmp(ref.fl.blocks, gca_fl.blocks, sizeof(ref.fl.blocks)) != 0)
     return "free blocks per list";
-  if (memcmp(ref.bytes, gca_fl.bytes, sizeof(ref.bytes)) != 0)
+  if (memcmp(ref.fl.bytes, gca_fl.bytes, sizeof(ref.fl.bytes)) != 0)
     return "free bytes per list";
-  if (memcmp(ref.unmapped_bytes, gca_fl.unmapped_bytes,
-             sizeof(ref.unmapped_bytes)) != 0)
+  if (memcmp(ref.fl.unmapped_bytes, gca_fl.unmapped_bytes,
+             sizeof(ref.fl.unmapped_bytes)) != 0)
     return "unmapped bytes per list";
-  if (total != gca_fl_total_bytes) return "total free bytes";
+  if (ref.total != gca_fl_total_bytes) return "total free bytes";
   if (ms_broken) return 0;      /* the largest is an upper bound then */
   for (i = 0; i < ms_cap; i++) {
     if (0 == ms_tab[i].key) continue;
@@ -370,7 +375,7 @@ GC_INNER const char *gca_freelist_verify(void)
       return "a size the table cannot find";
   }
   if (keys != ms_used) return "the table's count of sizes";
-  if (gca_freelist_largest() != largest) return "largest free block";
+  if (gca_freelist_largest() != ref.largest) return "largest free block";
   return 0;
 }
 
