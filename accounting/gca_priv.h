@@ -448,7 +448,6 @@ GC_INNER void gca_types_fold(void);
 /* when an old object dies; census_old adds them into the census.      */
 GC_INNER int gca_old_add(unsigned pair, word bytes);
 GC_INNER void gca_old_sub(unsigned pair, word bytes);
-GC_INNER void gca_old_sub_n(unsigned pair, word n, word bytes);
 GC_INNER void gca_old_reset(void);
 GC_INNER void gca_types_census_old(void);
 

@@ -537,23 +537,6 @@ GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
   a->freed_bytes += bytes;
 }
 
-/* n objects of bytes each, all with tag (a kind whose types need no   */
-/* per-object read): tags_count_freed n times over.                     */
-static void tags_count_freed_run(gca_tag_t tag, word n, word bytes,
-                                 word since)
-{
-  struct gca_acc *a = gca_acc_get(TAG_PAIR(tag));
-
-  if (tag & TAG_OLD) gca_old_sub_n(TAG_PAIR(tag), n, bytes);
-  if (NULL == a) return;
-  if (tags_is_new(tag, since)) {
-    a->alloc_objs += n;
-    a->alloc_bytes += n * bytes;
-  }
-  a->freed_objs += n;
-  a->freed_bytes += n * bytes;
-}
-
 GC_INNER void gca_tags_free(void *p)
 {
   hdr *hhdr = HDR(p);
@@ -608,8 +591,6 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
     int origin = tags_resolvable_kind(hhdr->hb_obj_kind);
     const unsigned char *hint = TAB_HINTS(tb);
     gca_tag_t *t = tb->tags;
-    gca_tag_t run_tag = 0;      /* a run of equal tags, counted at once */
-    word run_n = 0;
 
     for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
       word w = *(const word *)(hint + g8);
@@ -621,27 +602,15 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
         lim = (g + 1) << TAB_GROUP_LOG;
         if (lim > n) lim = n;
         for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-          gca_tag_t tag = t[s];
-
-          if (0 == tag) continue;
-          if (origin != 0) {
-            /* The type is read from each object: one at a time.      */
-            tags_count_freed(tag, origin,
+          if (t[s] != 0) {
+            tags_count_freed(t[s], origin,
                              (ptr_t)h + (sz > MAXOBJBYTES ? 0 : s * sz),
                              bytes, since);
-            if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), bytes);
-          } else if (tag == run_tag) {
-            run_n++;                    /* same pair, birth and state  */
-          } else {
-            if (run_n != 0)
-              tags_count_freed_run(run_tag, run_n, bytes, since);
-            run_tag = tag;
-            run_n = 1;
+            if (t[s] & TAG_OLD) gca_old_sub(TAG_PAIR(t[s]), bytes);
           }
         }
       }
     }
-    if (run_n != 0) tags_count_freed_run(run_tag, run_n, bytes, since);
   }
   slab_release(tb);
   hhdr->hb_acc = NULL;

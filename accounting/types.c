@@ -539,18 +539,6 @@ GC_INNER void gca_old_sub(unsigned pair, word bytes)
   }
 }
 
-/* gca_old_sub n times over (n objects of bytes each).                  */
-GC_INNER void gca_old_sub_n(unsigned pair, word n, word bytes)
-{
-  struct acc_old_ent *o;
-
-  if (pair >= acc_old_cap) return;
-  o = &acc_old[pair];
-  if (n > o->objs) n = o->objs;
-  o->objs -= n;
-  o->bytes -= n * bytes;
-}
-
 GC_INNER void gca_old_reset(void)
 {
   word i;
