@@ -171,16 +171,19 @@ build() {
   # allocation typed with GC_acc_set_next_type) and manysites (20,000
   # callsites); both with frame pointers, as an embedder that wants
   # GC_ACC_STACKS would build (the fp unwinder walks them).
-  targets=gameloop
+  targets="gameloop allocloop"
   case $name in
     unpatched) ;;
-    *) targets="gameloop gameloop-typed manysites" ;;
+    *) targets="gameloop allocloop gameloop-typed manysites" ;;
   esac
   (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
      >> make.log 2>&1 <<'EOF'
 gameloop$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
+allocloop$(EXEEXT): $(BENCH_SRC)/allocloop.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -o $@ $(BENCH_SRC)/allocloop.c libgc.la $(THREADDLLIBS)
 gameloop-typed$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -DGAMELOOP_TYPES -fno-omit-frame-pointer \
