@@ -308,8 +308,9 @@ GC_INLINE void counters_alloc_tl_tags(struct gca_tl *me,
   gca_tags_alloc_tl(me, p, HDR(p), granted);
 }
 
-GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
-                                    int k)
+/* Returns p, so that gca_hook_alloc_tl_ret can end in a tail call.     */
+GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
+                                     int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
@@ -318,11 +319,11 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 
   if (EXPECT(NULL == t || t->in_many, FALSE)) {
     counters_alloc_tl_slow(me, p, lb, granules, k);
-    return;
+    return p;
   }
   if (EXPECT(gca_tags_on, FALSE)) {
     counters_alloc_tl_tags(me, t, p, lb, granules, k);
-    return;
+    return p;
   }
 # ifdef GCA_HOOK_TL_INLINE
     /* Mode 1 and no rows yet: from the next object on, count inline.   */
@@ -336,6 +337,7 @@ GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
   GCA_OWN_ADD(&c->objs, 1);
   GCA_OWN_ADD(&c->req_bytes, lb);
   GCA_OWN_ADD(&c->granted_bytes, GRANULES_TO_BYTES(g));
+  return p;
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */

@@ -179,8 +179,8 @@ GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
 GC_INNER void gca_counters_alloc(void *p, size_t lb);
-GC_INNER void gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
-                                    int k);
+GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
+                                     int k);
 GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);

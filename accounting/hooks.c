@@ -122,14 +122,13 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
 {
-  gca_counters_alloc_tl(p, lb, granules, k);
+  (void)gca_counters_alloc_tl(p, lb, granules, k);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
-  gca_counters_alloc_tl(p, lb, granules, k);
-  return p;
+  return gca_counters_alloc_tl(p, lb, granules, k);
 }
 
 GC_INNER void gca_hook_alloc_many_begin(void **result)

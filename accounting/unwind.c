@@ -163,7 +163,8 @@ static void unw_span(void)
     (word)GC_posix_memalign,
     (word)gca_counters_alloc, (word)gca_counters_alloc_tl,
     (word)gca_site_capture, (word)gca_unwind, (word)GC_acc_capture_site,
-    (word)gca_hook_alloc, (word)gca_hook_alloc_tl
+    (word)gca_hook_alloc, (word)gca_hook_alloc_tl,
+    (word)gca_hook_alloc_tl_ret
   };
   word lo = ~(word)0, hi = 0;
   size_t i;
