@@ -157,6 +157,11 @@ GC_EXTERN int gca_on;
 /* only, never on object allocation.                                     */
 GC_EXTERN int gca_track_heap;
 
+/* The thread-local fast path's mode: 0 while accounting is off, 1 while */
+/* it is on without tags, 2 with tags (so also "tags on" for the block  */
+/* hooks); hooks.c keeps it from gca_on and gca_tags_on.                 */
+GC_EXTERN int gca_tl_mode;
+
 /* The hook bodies are never inlined into upstream's functions: inlined, */
 /* a body's registers would be saved and restored on every call of its  */
 /* host function, accounting on or off.                                 */
@@ -202,9 +207,8 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 
 # define GC_ACC_ON_INIT() gca_hook_init()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
-/* The thread-local fast path counts inline (counters.c keeps the rows): */
-/* gca_tl_mode is 0 while accounting is off, 1 while it is on without    */
-/* tags, 2 with tags.  gca_tl_rows[k] is the calling thread's rows of    */
+/* The thread-local fast path counts inline (counters.c keeps the rows), */
+/* gated by gca_tl_mode.  gca_tl_rows[k] is the calling thread's rows of */
 /* kind k, one row of 3 words (objects, requested bytes, granted bytes)  */
 /* a size class, or NULL: always NULL unless the mode is 1, and until    */
 /* the thread's first object after the mode became 1.  Without rows the */
@@ -217,7 +221,19 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
         (MAXOBJGRANULES + 1 + CPP_WORDSZ - (CPP_LOG_HBLKSIZE - 1))
     GC_EXTERN __thread __attribute__((tls_model("initial-exec")))
         word *gca_tl_rows[MAXOBJKINDS];
-    GC_EXTERN int gca_tl_mode;
+
+    /* One object of lb bytes into rows (a kind's gca_tl_rows).  Objects  */
+    /* and requested bytes only: a small class's granted bytes are its   */
+    /* objects times its size, which the sum computes.  granules is 0    */
+    /* for a 0-byte request (list 0, one granule): row 0, which the sum  */
+    /* folds into class 1.                                                */
+    GC_INLINE void gca_tl_rows_count(word *rows, size_t lb, size_t granules)
+    {
+      word *c = rows + (word)granules * 3;
+
+      GCA_OWN_ADD(&c[0], 1);
+      GCA_OWN_ADD(&c[1], lb);
+    }
 
     GC_INLINE void gca_hook_count_tl(void *p, size_t lb, size_t granules,
                                      int k)
@@ -225,13 +241,7 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
       word *c = gca_tl_rows[(unsigned)k];
 
       if (EXPECT(c != NULL, TRUE)) {
-        /* Objects and requested bytes only: a small class's granted  */
-        /* bytes are its objects times its size, which the sum         */
-        /* computes.  granules is 0 for a 0-byte request (list 0, one  */
-        /* granule): row 0, which the sum folds into class 1.          */
-        c += (word)granules * 3;
-        GCA_OWN_ADD(&c[0], 1);
-        GCA_OWN_ADD(&c[1], lb);
+        gca_tl_rows_count(c, lb, granules);
       } else {
         gca_hook_alloc_tl(p, lb, granules, k);
       }
@@ -244,9 +254,7 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
             word *gca_c_ = gca_tl_rows[(unsigned)(k)]; \
             if (EXPECT(NULL == gca_c_, FALSE)) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
-            gca_c_ += (word)(granules) * 3; \
-            GCA_OWN_ADD(&gca_c_[0], 1); \
-            GCA_OWN_ADD(&gca_c_[1], lb); \
+            gca_tl_rows_count(gca_c_, lb, granules); \
           } \
         } while (0)
 # else

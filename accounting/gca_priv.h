@@ -487,9 +487,8 @@ GC_INNER void gca_env_read(void);
 
 /* Turn on/off; called with the lock NOT held.                           */
 GC_INNER void gca_set_on(int on);
-/* The thread-local fast path's mode (gca_hooks.h), after gca_on or      */
-/* gca_tags_on changed; lock held.                                       */
-GC_EXTERN int gca_tl_mode;
+/* Sets gca_tl_mode (gca_hooks.h) after gca_on or gca_tags_on changed;  */
+/* lock held.                                                             */
 GC_INNER void gca_tl_mode_update(void);
 GC_INNER void gca_counters_rows_off(void);     /* counters.c */
 
