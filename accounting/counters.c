@@ -300,11 +300,8 @@ GC_INLINE void counters_alloc_tl_tags(struct gca_tl *me,
   /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
   word g = granules != 0 ? (word)granules : 1;
   word granted = GRANULES_TO_BYTES(g);
-  struct gca_count *c = &t->c[k][g];
 
-  GCA_OWN_ADD(&c->objs, 1);
-  GCA_OWN_ADD(&c->req_bytes, lb);
-  GCA_OWN_ADD(&c->granted_bytes, granted);
+  counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
   gca_tags_alloc_tl(me, p, HDR(p), granted);
 }
 
@@ -314,8 +311,6 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
-  struct gca_count *c;
-  word g;
 
   if (EXPECT(NULL == t || t->in_many, FALSE)) {
     counters_alloc_tl_slow(me, p, lb, granules, k);
@@ -332,11 +327,8 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
   /* granules is 0 for a 0-byte request, served from list 0 (one       */
   /* granule): counted in row 0, with no granted bytes, which the sum   */
   /* folds into class 1 (one granule each), saving a test per object.   */
-  g = (word)granules;
-  c = &t->c[k][g];
-  GCA_OWN_ADD(&c->objs, 1);
-  GCA_OWN_ADD(&c->req_bytes, lb);
-  GCA_OWN_ADD(&c->granted_bytes, GRANULES_TO_BYTES(g));
+  counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
+               GRANULES_TO_BYTES((word)granules));
   return p;
 }
 
