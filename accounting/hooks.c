@@ -167,7 +167,7 @@ GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
 }
 
 /* Without tags (or accounting) a block's hb_acc is NULL: the tag work */
-/* is a call only when there is some.                                   */
+/* is a call only when there is some (mode 2: accounting and tags on).  */
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   gca_heapgrow_satisfied();

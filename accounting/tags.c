@@ -557,10 +557,12 @@ GC_INNER void gca_tags_free(void *p)
 
 /* ---- blocks --------------------------------------------------------------- */
 
+/* A block h just set up, with accounting and tags on (the hook,         */
+/* hooks.c, sets hb_acc NULL itself otherwise).                          */
 GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   (void)h;
-  hhdr->hb_acc = gca_on && gca_tags_on ? tab_new(hhdr) : NULL;
+  hhdr->hb_acc = tab_new(hhdr);
 }
 
 /* Lowest set byte of a word of hint bytes (each 0 or 1).               */
@@ -579,11 +581,12 @@ GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
   }
 #endif
 
+/* A block h about to be freed, with a tag table (the hook, hooks.c,    */
+/* calls this only then).                                                */
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
-  if (NULL == tb) return;
   if (gca_on) {
     word n = tb->n, nh = TAB_HINT_BYTES(n), g8, sz = hhdr->hb_sz;
     word bytes = tags_obj_bytes(hhdr);
