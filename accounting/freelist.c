@@ -223,16 +223,25 @@ GC_INNER word gca_frag_index_ppm(void)
 
 /* ---- the books -------------------------------------------------------- */
 
+/* A free block enters books b (and *total) on list index.              */
+GC_INLINE void books_add(struct gca_freelist_books *b, word *total,
+                         hdr *hhdr, int index)
+{
+  word sz = hhdr->hb_sz;
+
+  b->blocks[index]++;
+  b->bytes[index] += sz;
+  *total += sz;
+  if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
+    b->unmapped_bytes[index] += sz;
+}
+
 GC_INLINE void freelist_note(hdr *hhdr, int index, int sign)
 {
   word sz = hhdr->hb_sz;
 
   if (sign > 0) {
-    gca_fl.blocks[index]++;
-    gca_fl.bytes[index] += sz;
-    gca_fl_total_bytes += sz;
-    if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
-      gca_fl.unmapped_bytes[index] += sz;
+    books_add(&gca_fl, &gca_fl_total_bytes, hhdr, index);
     ms_add(divHBLKSZ(sz));      /* last: it may end in a call */
   } else {
     gca_fl.blocks[index]--;
@@ -336,12 +345,8 @@ static void freelist_verify_visit(hdr *hhdr, void *cd)
 {
   struct freelist_ref *r = (struct freelist_ref *)cd;
   word sz = hhdr->hb_sz;
-  int index = gca_freelist_index(divHBLKSZ(sz));
 
-  r->fl.blocks[index]++;
-  r->fl.bytes[index] += sz;
-  if ((hhdr->hb_flags & WAS_UNMAPPED) != 0) r->fl.unmapped_bytes[index] += sz;
-  r->total += sz;
+  books_add(&r->fl, &r->total, hhdr, gca_freelist_index(divHBLKSZ(sz)));
   if (sz > r->largest) r->largest = sz;
 }
 
