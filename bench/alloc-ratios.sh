@@ -13,17 +13,16 @@
 # Environment: BENCH_RUNS, BENCH_ALLOC_OBJECTS (default 20000000).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-out=$(cd "${1:-$top/_build/bench}" && pwd)
+. "$here/common.sh"
+bench_setup bench/alloc-ratios.sh "${1:-}"
 runs=${BENCH_RUNS:-7}
 objects=${BENCH_ALLOC_OBJECTS:-20000000}
-die() { printf 'bench/alloc-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
-case $runs in ''|*[!0-9]*|0) die "BENCH_RUNS=$runs: want a positive integer" ;; esac
-case $objects in ''|*[!0-9]*|0) die "BENCH_ALLOC_OBJECTS=$objects: want a positive integer" ;; esac
+want_count BENCH_RUNS "$runs"
+want_count BENCH_ALLOC_OBJECTS "$objects"
 for b in unpatched/allocloop patched/allocloop; do
   [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
 done
-for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+unset_acc_env
 configs="unpatched patched-off patched-count patched-tags"
 tmp=$(mktemp "${TMPDIR:-/tmp}/gcacc-alloc.XXXXXX")
 trap 'rm -f "$tmp"' EXIT INT TERM
@@ -42,15 +41,7 @@ while [ "$r" -le "$runs" ]; do
   done
   r=$((r + 1))
 done
-awk -v configs="$configs" -v runs="$runs" '
-function median(a, n,    i, j, t) {
-  for (i = 2; i <= n; i++) {
-    t = a[i]
-    for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
-    a[j + 1] = t
-  }
-  return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -v configs="$configs" -v runs="$runs" "$bench_median_awk"'
 {
   for (i = 2; i <= NF; i++) {
     split($i, kv, "=")

@@ -29,15 +29,14 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-out=$(cd "${1:-$top/_build/bench}" && pwd)
+. "$here/common.sh"
+bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
 heap=${BENCH_INSTR_HEAP:-64000000}
 all_configs="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
-die() { printf 'bench/instr-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
-case $frames in ''|*[!0-9]*|0) die "BENCH_INSTR_FRAMES=$frames: want a positive integer" ;; esac
+want_count BENCH_INSTR_FRAMES "$frames"
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
   case " $all_configs " in
@@ -57,7 +56,7 @@ else
   echo "bench/instr-ratios.sh: warning: setarch -R fails here; counts may vary a little with address-space randomization" >&2
 fi
 
-for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+unset_acc_env
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-instr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -40,8 +40,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-out=$(cd "${1:-$top/_build/bench}" && pwd)
+. "$here/common.sh"
+bench_setup bench/run-ratios.sh "${1:-}"
 runs=${BENCH_RUNS:-7}
 workloads=${BENCH_WORKLOADS:-gameloop gctest manysites}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
@@ -53,8 +53,7 @@ configs_gameloop="unpatched compiled-out patched-off patched-count patched-dump 
 configs_gctest="unpatched compiled-out patched-off patched-count patched-dump"
 sample_bytes=524288
 
-die() { printf 'bench/run-ratios.sh: error: %s\n' "$*" >&2; exit 1; }
-case $runs in ''|*[!0-9]*|0) die "BENCH_RUNS=$runs: want a positive integer" ;; esac
+want_count BENCH_RUNS "$runs"
 gctest_runs=$runs
 if [ "${BENCH_QUICK:-0}" = 1 ] && [ "$runs" -gt 3 ]; then gctest_runs=3; fi
 [ -x "$out/runone" ] || die "no $out/runone: run bench/build-variants.sh first"
@@ -75,7 +74,7 @@ set -- $ms_rounds
   die "BENCH_MANYSITES_ROUNDS=$ms_rounds: want two round counts, the second larger"
 
 # No accounting setting may leak in from the caller's environment.
-for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+unset_acc_env
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -206,16 +205,8 @@ rm -f "$results.tmp"
 # ---- the table ------------------------------------------------------------
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
     -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
-    -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" '
-function median(a, n,    i, j, t) {
-  for (i = 2; i <= n; i++) {          # insertion sort; n is small
-    t = a[i]
-    for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
-    a[j + 1] = t
-  }
-  if (n == 0) return ""
-  return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+    -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" \
+    "$bench_median_awk"'
 # stat(s, key): a field of a dumpstats line ("" if absent or "-").
 function stat(s, key,    n, f, i, kv) {
   n = split(s, f, ",")

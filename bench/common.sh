@@ -1,0 +1,42 @@
+# common.sh: what the bench scripts share; sourced, never run.
+#
+#   here=$(cd "$(dirname "$0")" && pwd); . "$here/common.sh"
+#   bench_setup NAME [OUTDIR]
+#
+# bench_setup sets top (the source tree) and out (OUTDIR, default
+# _build/bench), and names the script in die's messages.  Also:
+#   die MESSAGE...             error on stderr, exit 1
+#   want_count VAR VALUE       die unless VALUE is a positive integer
+#   unset_acc_env              no GC_ACC_* setting leaks in from the caller
+#   bench_median_awk           an awk function median(a, n) (sorts a[1..n]),
+#                              to put before an awk program's own text
+
+bench_setup() {
+  bench_name=$1
+  top=$(cd "$here/.." && pwd)
+  out=$(cd "${2:-$top/_build/bench}" && pwd)
+}
+
+die() { printf '%s: error: %s\n' "$bench_name" "$*" >&2; exit 1; }
+
+want_count() {
+  case $2 in ''|*[!0-9]*|0) die "$1=$2: want a positive integer" ;; esac
+}
+
+unset_acc_env() {
+  for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$v"
+  done
+}
+
+bench_median_awk='
+function median(a, n,    i, j, t) {
+  for (i = 2; i <= n; i++) {          # insertion sort; n is small
+    t = a[i]
+    for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+    a[j + 1] = t
+  }
+  if (n == 0) return ""
+  return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+'
