@@ -255,14 +255,8 @@ GC_INLINE word census_marks(hdr *hhdr, word sz)
 # define CENSUS_PREFETCH(hh) (void)0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-# define CENSUS_INLINE GC_INLINE __attribute__((always_inline))
-#else
-# define CENSUS_INLINE GC_INLINE
-#endif
-
 /* Inlined into each of the two walks (one call per in-use block).       */
-CENSUS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
+GCA_ALWAYS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
 {
   word sz = hhdr->hb_sz;
   unsigned k = hhdr->hb_obj_kind;

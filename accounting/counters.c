@@ -269,7 +269,7 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb)
   counters_add(t, hhdr->hb_obj_kind, cls, 1, (word)lb, granted);
 }
 
-static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
+static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
                                    void *p, size_t lb,
                                    size_t granules, int k)
 {
@@ -277,7 +277,7 @@ static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
   hdr *hhdr = NULL;
   word granted;
 
-  if (NULL == t) return;
+  if (NULL == t) return p;
   if (gca_tags_on) {
     hhdr = HDR(p);
     granted = hhdr->hb_sz;      /* small: thread-local lists only */
@@ -288,41 +288,48 @@ static GC_ATTR_NOINLINE void counters_alloc_tl_slow(struct gca_tl *me,
   }
   counters_count_one(me, t, p, hhdr, lb, granted, (unsigned)k,
                      (unsigned)BYTES_TO_GRANULES(granted), 0);
+  return p;
 }
 
-/* The thread-local fast path: the hook knows the object's granules and */
-/* kind (its free list's), so without tags this is three adds; the     */
-/* header is only looked up for the tag table.                          */
-GC_INLINE void counters_alloc_tl_tags(struct gca_tl *me,
-                                      struct gca_thread *t, void *p,
-                                      size_t lb, size_t granules, int k)
-{
-  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
-  word g = granules != 0 ? (word)granules : 1;
-  word granted = GRANULES_TO_BYTES(g);
-
-  counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
-  gca_tags_alloc_tl(me, p, HDR(p), granted);
-}
+#ifdef GCA_HOOK_TL_INLINE
+  /* The first object this hook counts in mode 1: set the thread's rows */
+  /* (the next objects are counted inline), then count it.              */
+  static GC_ATTR_NOINLINE void *counters_alloc_tl_first(
+                        struct gca_thread *t, void *p, size_t lb,
+                        size_t granules, int k)
+  {
+    counters_set_rows(t);
+    counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
+                 GRANULES_TO_BYTES((word)granules));
+    return p;
+  }
+#endif
 
 /* Returns p, so that gca_hook_alloc_tl_ret can end in a tail call.     */
+/* Every call it makes is a tail call too: the common paths (count, or  */
+/* count and tag) need no stack frame.                                  */
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
-  if (EXPECT(NULL == t || t->in_many, FALSE)) {
-    counters_alloc_tl_slow(me, p, lb, granules, k);
-    return p;
-  }
+  if (EXPECT(NULL == t || t->in_many, FALSE))
+    return counters_alloc_tl_slow(me, p, lb, granules, k);
   if (EXPECT(gca_tags_on, FALSE)) {
-    counters_alloc_tl_tags(me, t, p, lb, granules, k);
-    return p;
+    /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).      */
+    word g = granules != 0 ? (word)granules : 1;
+    word granted = GRANULES_TO_BYTES(g);
+
+    /* The hook knows the object's granules and kind (its free list's): */
+    /* the header is looked up only for the tag table.                  */
+    counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
+    return gca_tags_alloc_tl(me, p, HDR(p), granted);
   }
 # ifdef GCA_HOOK_TL_INLINE
     /* Mode 1 and no rows yet: from the next object on, count inline.   */
-    if (1 == GCA_LOAD(&gca_tl_mode)) counters_set_rows(t);
+    if (1 == GCA_LOAD(&gca_tl_mode))
+      return counters_alloc_tl_first(t, p, lb, granules, k);
 # endif
   /* granules is 0 for a 0-byte request, served from list 0 (one       */
   /* granule): counted in row 0, with no granted bytes, which the sum   */

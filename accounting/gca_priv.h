@@ -55,6 +55,14 @@ struct gca_count {
 # define GCA_TLS_FAST GCA_TLS
 #endif
 
+/* For the few helpers of the allocation path that must be inlined (a  */
+/* call there costs a stack frame on the whole path).                    */
+#if defined(__GNUC__) || defined(__clang__)
+# define GCA_ALWAYS_INLINE GC_INLINE __attribute__((always_inline))
+#else
+# define GCA_ALWAYS_INLINE GC_INLINE
+#endif
+
 /* ---- the calling thread's hot state (counters.c owns it) ------------- */
 /* Everything the allocation path reads per object, in one thread-local  */
 /* struct, so that a hook costs one thread-local lookup, not one per     */
@@ -392,8 +400,8 @@ GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
                              word granted, int locked);
 /* The same without the lock, from the thread-local fast path.          */
-GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
-                                word granted);
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                 word granted);
 GC_INNER void gca_tags_untag(void *p);
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted);

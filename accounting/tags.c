@@ -423,46 +423,84 @@ GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
   tags_alloc_pair(me, p, hhdr, granted, locked, tags_pair_for(me, granted));
 }
 
-/* The thread-local path, no lock: the common cases inline, with no    */
-/* call but the stack capture.  The site first, then the pair:          */
-/* the thread's one-entry cache, then its pair cache (hits need no      */
-/* frame-count entry with frame counting off); anything else takes the  */
-/* general path with the site already decided.                          */
-GC_INNER void gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
-                                word granted)
+/* Tag p (thread-local path, site decided) if (cookie, site) is in the */
+/* thread's caches: its one-entry cache, then its pair cache (hits need */
+/* no frame-count entry with frame counting off).  0: not done, the     */
+/* caller interns the pair.                                             */
+GCA_ALWAYS_INLINE int tags_tl_cached(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, word cookie, unsigned site)
 {
   struct tag_tab *tb;
-  struct frame_tl_ent *e = NULL;
-  word cookie = me->next_type;
-  unsigned site, pair;
+  unsigned pair;
   int frames = gca_frames_on;
 
-  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
-  site = tags_site_for(me, granted);
   if (EXPECT(cookie == me->c_cookie && site == me->c_site
              && me->c_pair != 0, TRUE)) {
+    struct frame_tl_ent *e = me->c_ent;
+
     pair = me->c_pair;
-    e = me->c_ent;
-    if (EXPECT(frames && NULL == e, FALSE)) goto general;
+    if (EXPECT(frames, FALSE)) {
+      if (NULL == e) return 0;
+      GCA_STORE(&e->objs, e->objs + 1);
+      GCA_STORE(&e->bytes, e->bytes + granted);
+    }
   } else {
     const struct gca_pc *c;
 
     /* A miss is looked up (and counted) again by gca_pair_intern_tl.  */
-    if (EXPECT(NULL == me->pc || frames, FALSE)) goto general;
+    if (EXPECT(NULL == me->pc || frames, FALSE)) return 0;
     c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
-    if (EXPECT(NULL == c, FALSE)) goto general;
+    if (EXPECT(NULL == c, FALSE)) return 0;
     me->pc_lookups++;
     pair = c->pair;
   }
-  if (frames) {
-    GCA_STORE(&e->objs, e->objs + 1);
-    GCA_STORE(&e->bytes, e->bytes + granted);
-  }
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
-  return;
-general:
+  return 1;
+}
+
+/* Not a site id: the thread-local path has not decided the site.     */
+#define SITE_UNDECIDED (~0u)
+
+/* What the thread-local path leaves to a call: a stack to capture, a  */
+/* pair to intern, a frame count without a cached entry.  cookie is   */
+/* already taken from next_type.                                       */
+static GC_ATTR_NOINLINE void *tags_alloc_tl_general(struct gca_tl *me,
+                                    void *p, hdr *hhdr, word granted,
+                                    word cookie, unsigned site)
+{
+  if (SITE_UNDECIDED == site) {
+    site = tags_site_for(me, granted);
+    if (tags_tl_cached(me, p, hhdr, granted, cookie, site)) return p;
+  }
   tags_alloc_pair(me, p, hhdr, granted, 0, tags_pair_of(me, cookie, site));
+  return p;
+}
+
+/* The thread-local path, no lock: the common cases inline, with no    */
+/* call (so no stack frame): the site (none, or not sampled), then the */
+/* pair from the thread's caches; anything else is a tail call to the  */
+/* general path with what is decided so far.                            */
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                 word granted)
+{
+  word cookie = me->next_type;
+  int mode = gca_stacks_mode;
+  unsigned site;
+
+  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
+  if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
+    site = GCA_SITE_NONE;
+  } else if (GCA_STACKS_SAMPLE == mode
+             && EXPECT(gca_sample_skip(me, granted), TRUE)) {
+    site = GCA_SITE_UNSAMPLED;
+  } else {
+    return tags_alloc_tl_general(me, p, hhdr, granted, cookie,
+                                 SITE_UNDECIDED);
+  }
+  if (EXPECT(tags_tl_cached(me, p, hhdr, granted, cookie, site), TRUE))
+    return p;
+  return tags_alloc_tl_general(me, p, hhdr, granted, cookie, site);
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */
