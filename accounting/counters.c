@@ -244,29 +244,54 @@ static GC_ATTR_NOINLINE void counters_alloc_slow(struct gca_tl *me,
                      hhdr->hb_obj_kind, gca_class_of(granted), 1);
 }
 
-GC_INNER void gca_counters_alloc(void *p, size_t lb)
+/* gca_counters_alloc's small object with tags on.                     */
+static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
+                                                 struct gca_thread *t,
+                                                 void *p, size_t lb, int k)
+{
+  word g = GC_size_map[lb];
+
+  GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(g)
+            && HDR(p)->hb_obj_kind == (unsigned)k);
+  counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb,
+               GRANULES_TO_BYTES(g));
+  gca_tags_alloc(me, p, HDR(p), GRANULES_TO_BYTES(g), 1);
+}
+
+/* The global path (every object in builds without thread-local       */
+/* allocation, as il2cpp's).  Every hook site of a small object got it */
+/* from the free list of GC_size_map[lb] granules of kind k (lb as the  */
+/* site passes it: uncollectable sites pass their lb less the extra     */
+/* byte, typed ones with theirs), so counting needs no header lookup;   */
+/* large objects and tags do.  Every site holds the allocation lock.    */
+GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
-  hdr *hhdr;
-  word sz, granted;
+  word granted;
   unsigned cls;
 
-  if (NULL == p) return;
-  if (EXPECT(NULL == t || t->in_many || gca_tags_on, FALSE)) {
-    counters_alloc_slow(me, p, lb);
+  if (EXPECT(NULL == p, FALSE)) return;
+  if (EXPECT(NULL == t || (t->in_many | gca_tags_on) != 0, FALSE)) {
+    if (t != NULL && !t->in_many && SMALL_OBJ(lb)) {
+      counters_alloc_tags(me, t, p, lb, k);
+    } else {
+      counters_alloc_slow(me, p, lb);
+    }
     return;
   }
-  hhdr = HDR(p);
-  sz = hhdr->hb_sz;
-  if (EXPECT(sz <= MAXOBJBYTES, TRUE)) {
-    granted = sz;
-    cls = (unsigned)BYTES_TO_GRANULES(sz);
+  if (EXPECT(SMALL_OBJ(lb), TRUE)) {
+    word g = GC_size_map[lb];
+
+    GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(g)
+              && HDR(p)->hb_obj_kind == (unsigned)k);
+    cls = (unsigned)g;
+    granted = GRANULES_TO_BYTES(g);
   } else {
-    granted = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
+    granted = counters_granted(HDR(p));
     cls = gca_class_of(granted);
   }
-  counters_add(t, hhdr->hb_obj_kind, cls, 1, (word)lb, granted);
+  counters_add(t, (unsigned)k, cls, 1, (word)lb, granted);
 }
 
 static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,

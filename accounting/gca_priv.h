@@ -186,7 +186,7 @@ GC_INNER void gca_freelist_rebuild(void);   /* lock held */
 GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
-GC_INNER void gca_counters_alloc(void *p, size_t lb);
+GC_INNER void gca_counters_alloc(void *p, size_t lb, int k);
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void gca_counters_many_begin(void **result);

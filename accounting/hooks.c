@@ -116,8 +116,7 @@ GC_INNER void gca_tl_mode_update(void)
 
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
-  (void)k;      /* the block header says the kind */
-  gca_counters_alloc(p, lb);
+  gca_counters_alloc(p, lb, k);
 }
 
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)

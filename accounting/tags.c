@@ -417,18 +417,13 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
   if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
 }
 
-GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
-                             word granted, int locked)
-{
-  tags_alloc_pair(me, p, hhdr, granted, locked, tags_pair_for(me, granted));
-}
-
-/* Tag p (thread-local path, site decided) if (cookie, site) is in the */
-/* thread's caches: its one-entry cache, then its pair cache (hits need */
+/* Tag p (site decided) if (cookie, site) is in the thread's caches:   */
+/* its one-entry cache, then its pair cache (hits need */
 /* no frame-count entry with frame counting off).  0: not done, the     */
 /* caller interns the pair.                                             */
-GCA_ALWAYS_INLINE int tags_tl_cached(struct gca_tl *me, void *p, hdr *hhdr,
-                             word granted, word cookie, unsigned site)
+GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
+                                   word granted, int locked, word cookie,
+                                   unsigned site)
 {
   struct tag_tab *tb;
   unsigned pair;
@@ -440,7 +435,8 @@ GCA_ALWAYS_INLINE int tags_tl_cached(struct gca_tl *me, void *p, hdr *hhdr,
 
     pair = me->c_pair;
     if (EXPECT(frames, FALSE)) {
-      if (NULL == e) return 0;
+      /* Under the lock, frame counts go to the shared table instead.   */
+      if (NULL == e || locked) return 0;
       GCA_STORE(&e->objs, e->objs + 1);
       GCA_STORE(&e->bytes, e->bytes + granted);
     }
@@ -459,30 +455,32 @@ GCA_ALWAYS_INLINE int tags_tl_cached(struct gca_tl *me, void *p, hdr *hhdr,
   return 1;
 }
 
-/* Not a site id: the thread-local path has not decided the site.     */
+/* Not a site id: the allocation path has not decided the site.       */
 #define SITE_UNDECIDED (~0u)
 
-/* What the thread-local path leaves to a call: a stack to capture, a  */
+/* What the allocation path leaves to a call: a stack to capture, a    */
 /* pair to intern, a frame count without a cached entry.  cookie is   */
 /* already taken from next_type.                                       */
-static GC_ATTR_NOINLINE void *tags_alloc_tl_general(struct gca_tl *me,
+static GC_ATTR_NOINLINE void *tags_alloc_general(struct gca_tl *me,
                                     void *p, hdr *hhdr, word granted,
-                                    word cookie, unsigned site)
+                                    int locked, word cookie, unsigned site)
 {
   if (SITE_UNDECIDED == site) {
     site = tags_site_for(me, granted);
-    if (tags_tl_cached(me, p, hhdr, granted, cookie, site)) return p;
+    if (tags_cached(me, p, hhdr, granted, locked, cookie, site)) return p;
   }
-  tags_alloc_pair(me, p, hhdr, granted, 0, tags_pair_of(me, cookie, site));
+  tags_alloc_pair(me, p, hhdr, granted, locked,
+                  tags_pair_of(me, cookie, site));
   return p;
 }
 
-/* The thread-local path, no lock: the common cases inline, with no    */
-/* call (so no stack frame): the site (none, or not sampled), then the */
-/* pair from the thread's caches; anything else is a tail call to the  */
-/* general path with what is decided so far.                            */
-GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
-                                 word granted)
+/* Both allocation paths: the common cases inline, with no call (so   */
+/* the thread-local path keeps no stack frame): the site (none, or not */
+/* sampled), then the pair from the thread's caches; anything else is  */
+/* a tail call to the general path with what is decided so far.        */
+GCA_ALWAYS_INLINE void *tags_alloc_inline(struct gca_tl *me, void *p,
+                                          hdr *hhdr, word granted,
+                                          int locked)
 {
   word cookie = me->next_type;
   int mode = gca_stacks_mode;
@@ -495,12 +493,24 @@ GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
              && EXPECT(gca_sample_skip(me, granted), TRUE)) {
     site = GCA_SITE_UNSAMPLED;
   } else {
-    return tags_alloc_tl_general(me, p, hhdr, granted, cookie,
-                                 SITE_UNDECIDED);
+    return tags_alloc_general(me, p, hhdr, granted, locked, cookie,
+                              SITE_UNDECIDED);
   }
-  if (EXPECT(tags_tl_cached(me, p, hhdr, granted, cookie, site), TRUE))
+  if (EXPECT(tags_cached(me, p, hhdr, granted, locked, cookie, site), TRUE))
     return p;
-  return tags_alloc_tl_general(me, p, hhdr, granted, cookie, site);
+  return tags_alloc_general(me, p, hhdr, granted, locked, cookie, site);
+}
+
+GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
+                             word granted, int locked)
+{
+  (void)tags_alloc_inline(me, p, hhdr, granted, locked);
+}
+
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
+                                 word granted)
+{
+  return tags_alloc_inline(me, p, hhdr, granted, 0);
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */

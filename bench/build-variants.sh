@@ -14,6 +14,9 @@
 #   OUTDIR/unpatched/     pristine bdwgc 8.2.2, no patches
 #   OUTDIR/patched/       our patch series, accounting compiled in
 #   OUTDIR/compiled-out/  our patch series, CPPFLAGS+=-DGC_ACC_DISABLE
+#   OUTDIR/unpatched-notl/, OUTDIR/patched-notl/
+#                         the first two with --disable-thread-local-alloc,
+#                         as il2cpp builds the collector
 #
 # Each has libgc (.libs/libgc.a), upstream's own gctest (`make gctest`,
 # upstream's compile flags), and bench/gameloop.c linked against it
@@ -140,12 +143,12 @@ else
 fi
 
 # ---- builds ---------------------------------------------------------------
-# build NAME SRC CPPFLAGS: configure (when its stamp differs), make libgc,
-# gctest and gameloop.
+# build NAME SRC CPPFLAGS [CONFIGURE-ARG]: configure (when its stamp
+# differs), make libgc, gctest and gameloop.
 build() {
-  name=$1 tree="$out/src/$2" cppflags=$3
+  name=$1 tree="$out/src/$2" cppflags=$3 extra=${4:-}
   b="$out/$name"
-  eval "set -- $base_args"
+  eval "set -- $base_args $extra"
   # --enable-single-obj-compilation: libgc as one translation unit
   # (extra/gc.c), as gcacc's own (shared) build compiles it by default;
   # --disable-shared alone would switch upstream to one object per file.
@@ -173,7 +176,7 @@ build() {
   # GC_ACC_STACKS would build (the fp unwinder walks them).
   targets="gameloop allocloop"
   case $name in
-    unpatched) ;;
+    unpatched|unpatched-notl) ;;
     *) targets="gameloop allocloop gameloop-typed manysites" ;;
   esac
   (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
@@ -199,6 +202,10 @@ EOF
 build unpatched unpatched ""
 build patched patched ""
 build compiled-out patched "-DGC_ACC_DISABLE"
+# As il2cpp builds the collector: no thread-local allocation, so every
+# object takes the global path (GC_malloc_kind_global and its hook).
+build unpatched-notl unpatched "" --disable-thread-local-alloc
+build patched-notl patched "" --disable-thread-local-alloc
 
 # The process runner the ratio script uses.
 if ! [ -x "$out/runone" ] || [ "$here/runone.c" -nt "$out/runone" ]; then

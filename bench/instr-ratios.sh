@@ -21,8 +21,13 @@
 # (a cache miss costs hundreds of instructions' worth): read them next to
 # `make bench`, not instead of it.
 #
+# With BENCH_INSTR_BUILD=notl it compares the builds without thread-local
+# allocation (unpatched-notl, patched-notl: every object through the
+# global path, as in il2cpp), all but compiled-out.
+#
 # Environment: BENCH_INSTR_FRAMES (default 300), BENCH_INSTR_HEAP (bytes,
-# default 64000000), BENCH_INSTR_CONFIGS (a subset, in that order).
+# default 64000000), BENCH_INSTR_CONFIGS (a subset, in that order),
+# BENCH_INSTR_BUILD (tl, the default, or notl).
 # Needs valgrind and the variants bench/build-variants.sh builds.  About a
 # minute a configuration.
 
@@ -34,6 +39,13 @@ bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
 heap=${BENCH_INSTR_HEAP:-64000000}
 all_configs="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
+case ${BENCH_INSTR_BUILD:-tl} in
+  tl) sfx= ;;
+  notl)
+    sfx=-notl
+    all_configs=$(echo "$all_configs" | sed 's/ compiled-out//') ;;
+  *) die "BENCH_INSTR_BUILD=$BENCH_INSTR_BUILD: want tl or notl" ;;
+esac
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"
@@ -46,7 +58,7 @@ for c in $configs; do
 done
 command -v valgrind > /dev/null ||
   die "valgrind is not installed (Debian: apt-get install valgrind)"
-for b in unpatched/gameloop compiled-out/gameloop patched/gameloop patched/gameloop-typed; do
+for b in unpatched$sfx/gameloop patched$sfx/gameloop patched$sfx/gameloop-typed; do
   [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
 done
 norand=
@@ -67,20 +79,20 @@ total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
 base_main= base_all=
 for c in $configs; do
-  prog=$out/patched/gameloop
+  prog=$out/patched$sfx/gameloop
   set --
   case $c in
-    unpatched) prog=$out/unpatched/gameloop ;;
+    unpatched) prog=$out/unpatched$sfx/gameloop ;;
     compiled-out) prog=$out/compiled-out/gameloop ;;
     patched-off) ;;
     patched-count) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 ;;
     patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
     patched-types-sampled)
-      prog=$out/patched/gameloop-typed
+      prog=$out/patched$sfx/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=sample=524288 ;;
     patched-stacks-all)
-      prog=$out/patched/gameloop-typed
+      prog=$out/patched$sfx/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
   esac
@@ -104,4 +116,4 @@ for c in $configs; do
       -v n="${colls:--}" 'BEGIN {
         printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
 done
-echo "(callgrind, gameloop -f $frames, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}; ratios to the first configuration)"
+echo "(callgrind, gameloop -f $frames, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"
