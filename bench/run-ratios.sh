@@ -32,10 +32,15 @@
 # OUTDIR/results.txt.  Exits 0 even when a target is missed (the numbers are
 # noisy; read them), 1 when a run fails or a variant is missing.
 #
+# With BENCH_BUILD=notl it times the builds without thread-local
+# allocation instead (unpatched-notl, patched-notl: every object through
+# the global path, as in il2cpp); they have no compiled-out row.
+#
 # Environment: BENCH_RUNS (default 7), BENCH_QUICK=1 (3 gctest rounds),
 # BENCH_WORKLOADS (default "gameloop gctest manysites"),
 # BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread),
-# BENCH_MANYSITES_ROUNDS (two round counts, default "3 13").
+# BENCH_MANYSITES_ROUNDS (two round counts, default "3 13"),
+# BENCH_BUILD (tl, the default, or notl).
 
 set -eu
 
@@ -51,6 +56,14 @@ gl_heap=${BENCH_GAMELOOP_HEAP:-}
 ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 configs_gameloop="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
 configs_gctest="unpatched compiled-out patched-off patched-count patched-dump"
+case ${BENCH_BUILD:-tl} in
+  tl) sfx= ;;
+  notl)
+    sfx=-notl
+    configs_gameloop=$(echo "$configs_gameloop" | sed 's/ compiled-out//')
+    configs_gctest=$(echo "$configs_gctest" | sed 's/ compiled-out//') ;;
+  *) die "BENCH_BUILD=$BENCH_BUILD: want tl or notl" ;;
+esac
 sample_bytes=524288
 
 want_count BENCH_RUNS "$runs"
@@ -58,11 +71,13 @@ gctest_runs=$runs
 if [ "${BENCH_QUICK:-0}" = 1 ] && [ "$runs" -gt 3 ]; then gctest_runs=3; fi
 [ -x "$out/runone" ] || die "no $out/runone: run bench/build-variants.sh first"
 command -v python3 > /dev/null || die "python3 is needed to read the dumps"
+co=
+[ -z "$sfx" ] && co=compiled-out
 for w in $workloads; do
   case $w in
-    gameloop) need="unpatched/gameloop compiled-out/gameloop patched/gameloop patched/gameloop-typed" ;;
-    gctest)   need="unpatched/gctest compiled-out/gctest patched/gctest" ;;
-    manysites) need="patched/manysites" ;;
+    gameloop) need="unpatched$sfx/gameloop ${co:+$co/gameloop} patched$sfx/gameloop patched$sfx/gameloop-typed" ;;
+    gctest)   need="unpatched$sfx/gctest ${co:+$co/gctest} patched$sfx/gctest" ;;
+    manysites) need="patched$sfx/manysites" ;;
     *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, gctest, manysites)" ;;
   esac
   for b in $need; do
@@ -100,8 +115,9 @@ run() {
       prog=gameloop-typed ;;
   esac
   case $c in
-    unpatched|compiled-out) bin="$out/$c/$prog" ;;
-    *)                      bin="$out/patched/$prog" ;;
+    unpatched) bin="$out/unpatched$sfx/$prog" ;;
+    compiled-out) bin="$out/compiled-out/$prog" ;;
+    *) bin="$out/patched$sfx/$prog" ;;
   esac
   [ "$w" = gameloop ] && set -- $gl_args "$@"
   if [ -n "$gl_heap" ]; then
@@ -179,6 +195,8 @@ rounds() {
 
 start=$(date +%s)
 timed=""
+co=
+[ -z "$sfx" ] && co=compiled-out
 for w in $workloads; do
   case $w in
     gameloop)
@@ -206,6 +224,7 @@ rm -f "$results.tmp"
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
     -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
     -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" \
+    -v notl="${sfx:+1}" \
     "$bench_median_awk"'
 # stat(s, key): a field of a dumpstats line ("" if absent or "-").
 function stat(s, key,    n, f, i, kv) {
@@ -233,7 +252,7 @@ function stat(s, key,    n, f, i, kv) {
 }
 END {
   nw = split(workloads, W, " ")
-  printf "gcacc vs unpatched bdwgc 8.2.2: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n", runs, gruns, cpus, elapsed
+  printf "gcacc vs unpatched bdwgc 8.2.2%s: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n", notl ? ", both built without thread-local allocation (as il2cpp)" : "", runs, gruns, cpus, elapsed
   if (glheap != "") printf "gameloop runs with GC_INITIAL_HEAP_SIZE=%s (BENCH_GAMELOOP_HEAP)\n", glheap
   printf "\n"
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "paired", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
@@ -307,7 +326,7 @@ END {
   printf "\ntargets (ratios vs unpatched: median, best-of-runs, and paired (median of per-round ratios); noise = half the larger spread):\n"
   for (i = 1; i <= nw; i++) {
     base = W[i] SUBSEP "unpatched"
-    check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
+    if (!notl) check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
     check(W[i], "patched-off", "wall", rw, rn, 1.01, base)
     check(W[i], "patched-dump", "wall", rw, rn, 1.03, base)
     check(W[i], "patched-dump", "RSS", rr, rr, 1.03, "")
