@@ -29,7 +29,13 @@
  *                               GC_generic_malloc_uncollectable), gcj_mlc.c
  *                               (both free-list pops), typd_mlc.c, mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
- *                               held.
+ *                               held.  For a small lb (SMALL_OBJ), p must
+ *                               come from the free list of kind k and
+ *                               GC_size_map[lb] granules: the body counts
+ *                               from those, with no header lookup (a
+ *                               site that adjusts lb, as uncollectable and
+ *                               typed ones do, passes the adjusted lb;
+ *                               GC_ASSERT builds check it).
  *   GC_ACC_ON_ALLOC_TL(p, lb, granules, k)
  *                               thread_local_alloc.c GC_gcj_malloc, only on
  *                               the branch that pops p from the thread's

@@ -33,3 +33,15 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
   -DGC_THREADS "$srcdir/tests/unit/test_counters.c" "$out/gc-il2cpp.o" \
   -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_counters-il2cpp"
+# Once more with upstream's assertions (GC_ASSERTIONS), which also check
+# the counting hooks' assumptions (docs/hooks.md: a small object's class
+# is GC_size_map[lb] at every GC_ACC_ON_ALLOC site) on the global path
+# every IL2CPP allocation takes.
+# shellcheck disable=SC2086
+$CC -c -O1 -w -o "$out/gc-il2cpp-assert.o" -I "$up/include" $il2cpp_defs \
+  -DGC_ASSERTIONS "$up/extra/gc.c"
+# shellcheck disable=SC2086
+$CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
+  -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_counters.c" \
+  "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
+"$out/test_counters-il2cpp-assert"
