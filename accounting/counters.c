@@ -24,13 +24,20 @@
 # include "private/thread_local_alloc.h"
 #endif
 
+/* in_many after a refill of one of the thread's own lists that got a  */
+/* single object from the fallback allocation: that object (last_p) is */
+/* counted already, at its true size, and its pop must not count it     */
+/* again (gca_counters_many_end).                                        */
+#define COUNTERS_PENDING 2
+
 struct gca_thread {
   struct gca_thread *next;      /* registry, newest first; never unlinked */
   volatile word owned;          /* nonzero while a live thread uses it    */
   word **tl_rows;               /* its owner's gca_tl_rows, or NULL       */
   word debug_objs[MAXOBJKINDS];
   /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
-  int in_many;                  /* inside GC_generic_malloc_many          */
+  int in_many;                  /* inside GC_generic_malloc_many (1), or */
+                                /* COUNTERS_PENDING                      */
   int many_to_tl;               /* its list is for our thread-local lists */
   void *last_p;                 /* last object counted inside it          */
   unsigned last_kind, last_cls;
@@ -46,6 +53,17 @@ GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
   /* kind, all NULL unless gca_tl_mode is 1.                             */
   GC_INNER __thread __attribute__((tls_model("initial-exec")))
         word *gca_tl_rows[MAXOBJKINDS];
+  /* The thread is inside GC_generic_malloc_many (gca_thread.in_many),  */
+  /* whose fallback objects the global hook must remember, so it may   */
+  /* not count them through the rows.                                    */
+  static __thread __attribute__((tls_model("initial-exec")))
+        int counters_tl_in_many;
+# define COUNTERS_SET_IN_MANY(t, v) \
+        ((t)->in_many = counters_tl_in_many = (v))
+#else
+# define COUNTERS_SET_IN_MANY(t, v) ((t)->in_many = (v))
+#endif
+#ifdef GCA_HOOK_TL_INLINE
   typedef char gca_hook_n_classes_ok[GCA_HOOK_N_CLASSES == GCA_N_CLASSES
                                      ? 1 : -1];
   typedef char gca_hook_count_ok[sizeof(struct gca_count) == 3 * sizeof(word)
@@ -158,7 +176,7 @@ GC_INNER void gca_counters_thread_exit(void)
   struct gca_thread *t = me->counters;
 
   if (NULL == t) return;
-  t->in_many = 0;
+  COUNTERS_SET_IN_MANY(t, 0);
   COUNTERS_LOCK();
 # ifdef GCA_HOOK_TL_INLINE
     counters_clear_rows(gca_tl_rows);
@@ -220,7 +238,7 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
 {
   counters_add(t, k, cls, 1, (word)lb, granted);
   if (hhdr != NULL) gca_tags_alloc(me, p, hhdr, granted, locked);
-  if (EXPECT(t->in_many, FALSE)) {
+  if (EXPECT(1 == t->in_many, FALSE)) {
     /* Remember it: GC_generic_malloc_many may hand it out as its list.  */
     t->last_p = p;
     t->last_kind = k;
@@ -266,11 +284,25 @@ static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
 /* large objects and tags do.  Every site holds the allocation lock.    */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 {
-  struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t = me->counters;
+  struct gca_tl *me;
+  struct gca_thread *t;
   word granted;
   unsigned cls;
 
+# ifdef GCA_HOOK_TL_INLINE
+    /* Mode 1: into the thread's rows, as the thread-local path counts. */
+    word *rows = gca_tl_rows[(unsigned)k];
+
+    if (EXPECT(rows != NULL && p != NULL && SMALL_OBJ(lb)
+               && !counters_tl_in_many, TRUE)) {
+      GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(GC_size_map[lb])
+                && HDR(p)->hb_obj_kind == (unsigned)k);
+      gca_tl_rows_count(rows, lb, GC_size_map[lb]);
+      return;
+    }
+# endif
+  me = &gca_tl_self;
+  t = me->counters;
   if (EXPECT(NULL == p, FALSE)) return;
   if (EXPECT(NULL == t || (t->in_many | gca_tags_on) != 0, FALSE)) {
     if (t != NULL && !t->in_many && SMALL_OBJ(lb)) {
@@ -285,6 +317,11 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 
     GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(g)
               && HDR(p)->hb_obj_kind == (unsigned)k);
+#   ifdef GCA_HOOK_TL_INLINE
+      /* Mode 1 and no rows yet: from the next object on, count there.  */
+      if (1 == GCA_LOAD(&gca_tl_mode) && NULL == gca_tl_rows[(unsigned)k])
+        counters_set_rows(t);
+#   endif
     cls = (unsigned)g;
     granted = GRANULES_TO_BYTES(g);
   } else {
@@ -303,6 +340,17 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
   word granted;
 
   if (NULL == t) return p;
+  if (COUNTERS_PENDING == t->in_many) {
+    t->in_many = 0;
+    if (p == t->last_p) {
+      /* Counted (and tagged) when made; only its request was not the   */
+      /* caller's.                                                       */
+      struct gca_count *c = &t->c[t->last_kind][t->last_cls];
+
+      GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb - t->last_req);
+      return p;
+    }
+  }
   if (gca_tags_on) {
     hhdr = HDR(p);
     granted = hhdr->hb_sz;      /* small: thread-local lists only */
@@ -387,7 +435,7 @@ GC_INNER void gca_counters_many_begin(void **result)
   struct gca_thread *t = counters_get_self();
 
   if (NULL == t) return;
-  t->in_many = 1;
+  COUNTERS_SET_IN_MANY(t, 1);
   t->many_to_tl = counters_is_own_tl_list(result);
   t->last_p = NULL;
 }
@@ -402,18 +450,21 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   word granted;
 
   if (NULL == t || !t->in_many) return;
-  t->in_many = 0;
+  COUNTERS_SET_IN_MANY(t, 0);
   if (NULL == list) return;
   if (list == t->last_p && NULL == obj_link(list)) {
-    /* A single object from a fallback allocation, already counted by   */
-    /* the path that made it.  Thread-local lists count on pop instead. */
+    /* A single object from a fallback allocation, already counted (and */
+    /* tagged) by the path that made it, at its true size: for one of   */
+    /* the thread's own lists that can be a granule more than the       */
+    /* list's (the fallback asks for the list's bytes, plus the extra    */
+    /* byte), so its pop, which comes next, must not count it again by   */
+    /* the list's size.  The pop reaches the hook function: in_many is   */
+    /* nonzero and the inline rows are off until it has.                 */
     if (t->many_to_tl) {
-      struct gca_count *c = &t->c[t->last_kind][t->last_cls];
-
-      GCA_STORE(&c->objs, c->objs - 1);
-      GCA_STORE(&c->req_bytes, c->req_bytes - t->last_req);
-      GCA_STORE(&c->granted_bytes, c->granted_bytes - t->last_granted);
-      gca_tags_untag(list);     /* tagged again when popped           */
+      t->in_many = COUNTERS_PENDING;
+#     ifdef GCA_HOOK_TL_INLINE
+        counters_clear_rows(gca_tl_rows);
+#     endif
     }
     return;
   }

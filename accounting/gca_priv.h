@@ -402,7 +402,6 @@ GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
 /* The same without the lock, from the thread-local fast path.          */
 GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
                                  word granted);
-GC_INNER void gca_tags_untag(void *p);
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted);
 GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_alloc(struct hblk *h,

@@ -536,15 +536,6 @@ GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
   }
 }
 
-/* Undo the tag of p (an object handed back before its owner saw it).  */
-GC_INNER void gca_tags_untag(void *p)
-{
-  hdr *hhdr = HDR(p);
-  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
-
-  if (tb != NULL) GCA_STORE(&tb->tags[tab_slot(tb, p)], 0);
-}
-
 /* Age (collections survived before this one) of a tag; lock held.     */
 static word tags_age(gca_tag_t tag)
 {
