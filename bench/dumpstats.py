@@ -20,6 +20,10 @@ GC_ACC_DUMP=...-%p.gz).  Prints one line of key=value pairs, no spaces:
   max_ratio            the largest acc_memory_bytes / heap.heap_bytes of
                        any record (collection or snapshot)
   acc_max              the largest acc_memory_bytes
+  census_share         sum of census_ns over sum of mark_ns, collection
+                       records with a census
+  census_share_p90     the 90th percentile of those records' own
+                       census_ns / mark_ns
 
 Over several files heap_peak/acc_at_peak come from the file whose record
 has the largest heap, max_ratio is the largest of any file.  Fields that
@@ -59,6 +63,12 @@ def lines(path):
             yield ln
 
 
+def percentile(values, q):
+    """The q-quantile of values (nearest rank)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, max(0, int(round(q * len(v) + 0.5)) - 1))]
+
+
 def main(paths):
     s = dict(files=0, bytes=0, raw=0, colls=0, dropped=0, sites=0, types=0,
              tagrecs=0, siterows_sum=0, typerows_sum=0)
@@ -66,6 +76,8 @@ def main(paths):
     acc_at_peak = None
     max_ratio = None
     acc_max = None
+    mark_sum = census_sum = 0
+    shares = []
     for p in paths:
         try:
             s["bytes"] += os.path.getsize(p)
@@ -88,6 +100,12 @@ def main(paths):
                         s["tagrecs"] += 1
                     s["siterows_sum"] += len(sr or [])
                     s["typerows_sum"] += len(tr or [])
+                    mark = r.get("mark_ns") or 0
+                    if r.get("census") and mark > 0:
+                        census = r.get("census_ns") or 0
+                        mark_sum += mark
+                        census_sum += census
+                        shares.append(census / mark)
                 acc = r.get("acc_memory_bytes")
                 heap = (r.get("heap") or {}).get("heap_bytes")
                 if acc is None or not heap:
@@ -116,6 +134,10 @@ def main(paths):
                            else "%.4f" % (acc_at_peak / heap_peak)),
         "max_ratio=%s" % ("-" if max_ratio is None else "%.4f" % max_ratio),
         "acc_max=%s" % ("-" if acc_max is None else acc_max),
+        "census_share=%s" % ("%.4f" % (census_sum / mark_sum)
+                             if mark_sum else "-"),
+        "census_share_p90=%s" % ("%.4f" % percentile(shares, 0.9)
+                                 if shares else "-"),
     ]
     print(",".join(out))
     return 0

@@ -335,6 +335,8 @@ END {
       check(W[i], "patched-stacks-all", "wall", rw, rn, 1.50, base)
     }
   }
+  printf "census share of marking (patched-dump, last run: sum of census_ns over sum of mark_ns; then the 90th percentile of the per-collection shares):\n"
+  for (i = 1; i <= nw; i++) censuscheck(W[i], "patched-dump")
   printf "side-table memory (acc_memory_bytes / heap.heap_bytes at the record with the largest heap; then the max over records):\n"
   memcheck("gameloop", "patched-stacks-all")
   memcheck("gctest", "patched-stacks-all-mem")
@@ -355,6 +357,13 @@ function check(w, c, what, med, best, target, base,    k, noise) {
     printf "  %-9s %-21s %-4s %.3f <= %.2f  %s\n", w, c, what, med[k], target, verdict(med[k], target, 0)
   else
     printf "  %-9s %-21s %-4s %.3f <= %.2f  %s; best-of %.3f  %s; paired %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), rp[k], verdict(rp[k], target, noise), 100 * noise
+}
+function censuscheck(w, c,    k, p, x) {
+  k = w SUBSEP c
+  if (!(k in st)) return
+  p = stat(st[k], "census_share"); x = stat(st[k], "census_share_p90")
+  if (p == "") { printf "  %-9s %-21s no data\n", w, c; return }
+  printf "  %-9s %-21s %5.1f%% <= 10%%  %s  (p90 %.1f%%)\n", w, c, 100 * p, (p <= 0.10) ? "ok" : "OVER", 100 * x
 }
 function memcheck(w, c,    k, p, x) {
   k = w SUBSEP c
