@@ -262,15 +262,25 @@ static GC_ATTR_NOINLINE void counters_alloc_slow(struct gca_tl *me,
                      hhdr->hb_obj_kind, gca_class_of(granted), 1);
 }
 
-/* gca_counters_alloc's small object with tags on.                     */
-static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
-                                                 struct gca_thread *t,
-                                                 void *p, size_t lb, int k)
+/* The granules of p, a small object of kind k for a request of lb     */
+/* bytes at a GC_ACC_ON_ALLOC site: GC_size_map[lb] (gca_hooks.h).      */
+GC_INLINE word counters_small_granules(void *p, size_t lb, int k)
 {
   word g = GC_size_map[lb];
 
   GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(g)
             && HDR(p)->hb_obj_kind == (unsigned)k);
+  (void)p; (void)k;
+  return g;
+}
+
+/* gca_counters_alloc's small object with tags on.                     */
+static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
+                                                 struct gca_thread *t,
+                                                 void *p, size_t lb, int k)
+{
+  word g = counters_small_granules(p, lb, k);
+
   counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb,
                GRANULES_TO_BYTES(g));
   gca_tags_alloc(me, p, HDR(p), GRANULES_TO_BYTES(g), 1);
@@ -295,9 +305,7 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 
     if (EXPECT(rows != NULL && p != NULL && SMALL_OBJ(lb)
                && !counters_tl_in_many, TRUE)) {
-      GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(GC_size_map[lb])
-                && HDR(p)->hb_obj_kind == (unsigned)k);
-      gca_tl_rows_count(rows, lb, GC_size_map[lb]);
+      gca_tl_rows_count(rows, lb, counters_small_granules(p, lb, k));
       return;
     }
 # endif
@@ -313,10 +321,8 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
     return;
   }
   if (EXPECT(SMALL_OBJ(lb), TRUE)) {
-    word g = GC_size_map[lb];
+    word g = counters_small_granules(p, lb, k);
 
-    GC_ASSERT(HDR(p)->hb_sz == GRANULES_TO_BYTES(g)
-              && HDR(p)->hb_obj_kind == (unsigned)k);
 #   ifdef GCA_HOOK_TL_INLINE
       /* Mode 1 and no rows yet: from the next object on, count there.  */
       if (1 == GCA_LOAD(&gca_tl_mode) && NULL == gca_tl_rows[(unsigned)k])

@@ -399,7 +399,8 @@ GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* lock held.                                                            */
 GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
                              word granted, int locked);
-/* The same without the lock, from the thread-local fast path.          */
+/* The same without the lock, from the thread-local fast path; returns */
+/* p, for the caller's tail call.                                       */
 GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
                                  word granted);
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,

@@ -418,9 +418,9 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
 }
 
 /* Tag p (site decided) if (cookie, site) is in the thread's caches:   */
-/* its one-entry cache, then its pair cache (hits need */
-/* no frame-count entry with frame counting off).  0: not done, the     */
-/* caller interns the pair.                                             */
+/* its one-entry cache, then its pair cache (hits need no frame-count  */
+/* entry with frame counting off).  0: not done, the caller interns    */
+/* the pair.                                                            */
 GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
                                    word granted, int locked, word cookie,
                                    unsigned site)
@@ -519,21 +519,10 @@ GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted)
 {
   unsigned pair = tags_pair_for(me, granted);
-  unsigned low = (unsigned)GC_gc_no & TAG_BIRTH;
   void *q;
 
-  for (q = list; q != NULL; q = obj_link(q)) {
-    hdr *hhdr = HDR(q);
-    struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
-
-    gca_types_frame_count(me, pair, granted, 0);
-    if (tb != NULL && pair != 0) {
-      word i = tab_slot(tb, q);
-
-      GCA_STORE(&tb->tags[i], TAG_MAKE(pair, low));
-      HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
-    }
-  }
+  for (q = list; q != NULL; q = obj_link(q))
+    tags_alloc_pair(me, q, HDR(q), granted, 0, pair);
 }
 
 /* Age (collections survived before this one) of a tag; lock held.     */
