@@ -8,6 +8,11 @@
 #   die MESSAGE...             error on stderr, exit 1
 #   want_count VAR VALUE       die unless VALUE is a positive integer
 #   unset_acc_env              no GC_ACC_* setting leaks in from the caller
+#   bench_build VAR VALUE      which pair of builds VALUE (VAR's value)
+#                              names: sets sfx, "" for tl (also when VALUE
+#                              is empty), -notl for notl; dies otherwise
+#   bench_configs LIST         LIST, less compiled-out when sfx names the
+#                              -notl builds (they have no compiled-out)
 #   bench_median_awk           an awk function median(a, n) (sorts a[1..n]),
 #                              to put before an awk program's own text
 
@@ -27,6 +32,22 @@ unset_acc_env() {
   for v in $(env | sed -n 's/^\(GC_ACC_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$v"
   done
+}
+
+bench_build() {
+  case $2 in
+    ''|tl) sfx= ;;
+    notl) sfx=-notl ;;
+    *) die "$1=$2: want tl or notl" ;;
+  esac
+}
+
+bench_configs() {
+  if [ -n "$sfx" ]; then
+    echo "$1" | sed 's/ compiled-out//'
+  else
+    echo "$1"
+  fi
 }
 
 bench_median_awk='

@@ -38,14 +38,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
 heap=${BENCH_INSTR_HEAP:-64000000}
-all_configs="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
-case ${BENCH_INSTR_BUILD:-tl} in
-  tl) sfx= ;;
-  notl)
-    sfx=-notl
-    all_configs=$(echo "$all_configs" | sed 's/ compiled-out//') ;;
-  *) die "BENCH_INSTR_BUILD=$BENCH_INSTR_BUILD: want tl or notl" ;;
-esac
+bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
+all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"

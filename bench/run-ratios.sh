@@ -54,16 +54,9 @@ gl_args=${BENCH_GAMELOOP_ARGS:-}
 # (GC_INITIAL_HEAP_SIZE), so every build collects on the same schedule.
 gl_heap=${BENCH_GAMELOOP_HEAP:-}
 ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
-configs_gameloop="unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all"
-configs_gctest="unpatched compiled-out patched-off patched-count patched-dump"
-case ${BENCH_BUILD:-tl} in
-  tl) sfx= ;;
-  notl)
-    sfx=-notl
-    configs_gameloop=$(echo "$configs_gameloop" | sed 's/ compiled-out//')
-    configs_gctest=$(echo "$configs_gctest" | sed 's/ compiled-out//') ;;
-  *) die "BENCH_BUILD=$BENCH_BUILD: want tl or notl" ;;
-esac
+bench_build BENCH_BUILD "${BENCH_BUILD:-}"
+configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
+configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
 sample_bytes=524288
 
 want_count BENCH_RUNS "$runs"
