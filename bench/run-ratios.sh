@@ -293,7 +293,11 @@ END {
       for (r = 1; r <= maxround; r++)
         if (((k, r) in wround) && ((base, r) in wround) && wround[base, r] > 0)
           pr[++npr] = wround[k, r] / wround[base, r]
-      rp[k] = (npr > 0) ? median(pr, npr) : 0
+      rp[k] = (npr > 0) ? median(pr, npr) : 0   # sorts pr
+      # A 95% confidence interval for that median, from order statistics
+      # (distribution-free: the per-round ratios need not be normal).
+      ci_k = median_ci_rank(npr)
+      if (ci_k > 0) { plo[k] = pr[ci_k]; phi[k] = pr[npr + 1 - ci_k] }
       printf "%-9s %-21s %9.1f %6.1f%% %6.3f %6.3f %6.3f %9.1f %6.3f %9d %6.3f %8s %7s %6s%s\n", W[i], C[j], mw[k] / 1e6, 100 * sp[k], rw[k], rn[k], rp[k], mu[k] / 1e6, ru[k], mr[k], rr[k], md, macc, mco, note
     }
   }
@@ -336,6 +340,24 @@ END {
   memcheck("manysites", "long")
   if (anyfail) exit 1
 }
+# median_ci_rank(n): the largest k with P(Binomial(n, 1/2) < k) <= 0.025,
+# so that [x(k), x(n+1-k)] of n sorted values covers their median with at
+# least 95% probability; 0 when n is too small (below 6) for any such k.
+function median_ci_rank(n,    k, c, t) {
+  t = 0.5 ^ n; c = t            # t = P(B = k - 1), c = P(B < k)
+  if (c > 0.025) return 0
+  for (k = 1; ; k++) {
+    t = t * (n - k + 1) / k     # P(B = k)
+    if (c + t > 0.025) return k
+    c += t
+  }
+}
+# What the confidence interval [lo, hi] of a ratio says of a target.
+function ci_verdict(lo, hi, target) {
+  if (hi <= target) return "met"
+  if (lo > target) return "MISSED"
+  return "undecided"
+}
 function verdict(ratio, target, noise) {
   if (ratio <= target) return "ok"
   if (ratio - 1 <= noise) return "over (within noise)"
@@ -350,6 +372,12 @@ function check(w, c, what, med, best, target, base,    k, noise) {
     printf "  %-9s %-21s %-4s %.3f <= %.2f  %s\n", w, c, what, med[k], target, verdict(med[k], target, 0)
   else
     printf "  %-9s %-21s %-4s %.3f <= %.2f  %s; best-of %.3f  %s; paired %.3f  %s  (noise %.1f%%)\n", w, c, what, med[k], target, verdict(med[k], target, noise), best[k], verdict(best[k], target, noise), rp[k], verdict(rp[k], target, noise), 100 * noise
+  if (what != "RSS") {
+    if (k in plo)
+      printf "  %-9s %-21s      paired 95%% interval [%.3f, %.3f]: target %s\n", "", "", plo[k], phi[k], ci_verdict(plo[k], phi[k], target)
+    else
+      printf "  %-9s %-21s      paired 95%% interval: needs 6 rounds or more\n", "", ""
+  }
 }
 function censuscheck(w, c,    k, p, x) {
   k = w SUBSEP c
