@@ -40,7 +40,8 @@
 # BENCH_WORKLOADS (default "gameloop gctest manysites"),
 # BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread),
 # BENCH_MANYSITES_ROUNDS (two round counts, default "3 13"),
-# BENCH_BUILD (tl, the default, or notl).
+# BENCH_BUILD (tl, the default, or notl), BENCH_CONFIGS (a subset of the
+# configurations above; unpatched always runs).
 
 set -eu
 
@@ -57,6 +58,25 @@ ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 bench_build BENCH_BUILD "${BENCH_BUILD:-}"
 configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
 configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
+# BENCH_CONFIGS: time only these configurations (unpatched always runs
+# first, as every ratio's base), e.g. "patched-dump" alone for many rounds.
+if [ -n "${BENCH_CONFIGS:-}" ]; then
+  for c in $BENCH_CONFIGS; do
+    case " $configs_gameloop " in
+      *" $c "*) ;;
+      *) die "BENCH_CONFIGS: unknown configuration $c (known: $configs_gameloop)" ;;
+    esac
+  done
+  pick() {
+    picked=unpatched
+    for c in $1; do
+      case " $BENCH_CONFIGS " in *" $c "*) [ "$c" != unpatched ] && picked="$picked $c" ;; esac
+    done
+    echo "$picked"
+  }
+  configs_gameloop=$(pick "$configs_gameloop")
+  configs_gctest=$(pick "$configs_gctest")
+fi
 sample_bytes=524288
 
 want_count BENCH_RUNS "$runs"
@@ -198,8 +218,11 @@ for w in $workloads; do
     gctest)
       timed="$timed gctest"
       rounds gctest "$gctest_runs" $configs_gctest
-      printf 'bench: gctest patched-stacks-all (memory only, 1 run)\n' >&2
-      run gctest patched-stacks-all-mem 1 ;;
+      case " ${BENCH_CONFIGS:-patched-stacks-all} " in
+        *" patched-stacks-all "*)
+          printf 'bench: gctest patched-stacks-all (memory only, 1 run)\n' >&2
+          run gctest patched-stacks-all-mem 1 ;;
+      esac ;;
     manysites)
       set -- $ms_rounds
       printf 'bench: manysites, %s and %s rounds\n' "$1" "$2" >&2
@@ -217,7 +240,7 @@ rm -f "$results.tmp"
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
     -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
     -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" \
-    -v notl="${sfx:+1}" \
+    -v notl="${sfx:+1}" -v subset="${BENCH_CONFIGS:+1}" \
     "$bench_median_awk"'
 # stat(s, key): a field of a dumpstats line ("" if absent or "-").
 function stat(s, key,    n, f, i, kv) {
@@ -365,7 +388,10 @@ function verdict(ratio, target, noise) {
 }
 function check(w, c, what, med, best, target, base,    k, noise) {
   k = w SUBSEP c
-  if (!(k in med)) { printf "  %-9s %-21s %-4s no data\n", w, c, what; return }
+  if (!(k in med)) {
+    if (!subset) printf "  %-9s %-21s %-4s no data\n", w, c, what
+    return
+  }
   noise = 0
   if (base != "") noise = (sp[base] > sp[k] ? sp[base] : sp[k]) / 2
   if (what == "RSS")
