@@ -181,11 +181,13 @@ run() {
     colls=$(printf '%s\n' "$stats" | sed -n 's/.*colls=\([0-9]*\).*/\1/p')
   fi
   # gameloop says how many collections it made, with or without a dump.
-  gcolls=-
+  # And how many objects it allocated (for the cost per allocation).
+  gcolls=- allocs=-
   if [ "$w" = gameloop ] && [ -s "$tmp/out" ]; then
     gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
+    allocs=$(sed -n 's/.* allocs=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
   fi
-  echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats ${gcolls:--}" >> "$results.tmp"
+  echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats ${gcolls:--} ${allocs:--}" >> "$results.tmp"
 }
 
 # rounds W N CONFIGS...: N interleaved rounds, rotating the order.
@@ -232,7 +234,7 @@ for w in $workloads; do
 done
 elapsed=$(( $(date +%s) - start ))
 { echo "# gcacc bench $(date -u +%Y-%m-%dT%H:%M:%SZ) runs=$runs gctest_runs=$gctest_runs cpus=$cpus"
-  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns dumpstats gc_collections"
+  echo "# workload config round wall_ns rss_kib status dump_bytes collections cpu_ns dumpstats gc_collections allocs"
   cat "$results.tmp"; } > "$results"
 rm -f "$results.tmp"
 
@@ -261,6 +263,7 @@ function stat(s, key,    n, f, i, kv) {
   wround[k, $3] = $4; if ($3 + 0 > maxround) maxround = $3 + 0
   if ($8 > 0) { nd[k]++; dpc[k, nd[k]] = $7 / $8 }
   if ($11 != "" && $11 != "-") { nco[k]++; co[k, nco[k]] = $11 }
+  if ($12 != "" && $12 != "-") allocs[k, $3] = $12
   if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
   if ((x = stat($10, "max_ratio")) != "") { nx[k]++; mx[k, nx[k]] = x }
   if (stat($10, "tagrecs") + 0 > 0) tagged[k] = 1
@@ -341,6 +344,31 @@ END {
     }
     s = st[kl]
     printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
+  }
+
+  # ---- gameloop: what each configuration costs per object allocated ----
+  base = "gameloop" SUBSEP "unpatched"
+  if (base in mw) {
+    nc = split(cfg_gameloop, C, " ")
+    hdr = 0
+    for (j = 1; j <= nc; j++) {
+      k = "gameloop" SUBSEP C[j]
+      if (C[j] == "unpatched" || !(k in mw)) continue
+      delete pr; npr = 0
+      for (r = 1; r <= maxround; r++)
+        if (((k, r) in wround) && ((base, r) in wround) && ((k, r) in allocs) && allocs[k, r] > 0)
+          pr[++npr] = (wround[k, r] - wround[base, r]) / allocs[k, r]
+      if (npr == 0) continue
+      if (!hdr) {
+        printf "\ngameloop, wall time over unpatched per object allocated (paired: the median over rounds of (this run - unpatched run) / objects; multiply by a program'"'"'s allocations to estimate its cost):\n"
+        hdr = 1
+      }
+      m = median(pr, npr); ci_k = median_ci_rank(npr)
+      if (ci_k > 0)
+        printf "  %-21s %7.1f ns  (95%% interval %.1f to %.1f ns)\n", C[j], m, pr[ci_k], pr[npr + 1 - ci_k]
+      else
+        printf "  %-21s %7.1f ns  (interval: needs 6 rounds or more)\n", C[j], m
+    }
   }
 
   printf "\ntargets (ratios vs unpatched: median, best-of-runs, and paired (median of per-round ratios); noise = half the larger spread):\n"
