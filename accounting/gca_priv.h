@@ -416,6 +416,7 @@ GC_INNER void gca_tags_census_begin(void);
 GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr);
 GC_INNER void gca_tags_census_end(void);
 GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
+GC_INNER void gca_tags_heap_grew(void);          /* lock held            */
 GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
 GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
 GC_INNER word gca_tags_take_next_type(void);

@@ -206,6 +206,7 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 {
   gca_heapgrow_note(p, bytes);
   gca_heap_grows++;
+  gca_tags_heap_grew();
 }
 
 /* ---- collections -------------------------------------------------------- */

@@ -273,9 +273,11 @@ static void slab_trim(void)
   }
 }
 
+static word tags_resolve_cache_bytes(void);
+
 GC_INNER word gca_tags_memory_bytes(void)
 {
-  return slab_mapped;
+  return slab_mapped + tags_resolve_cache_bytes();
 }
 
 GC_INNER word gca_tags_in_use_bytes(void)
@@ -332,16 +334,52 @@ static int tags_resolvable_kind(unsigned k)
   return 0;
 }
 
-/* The pair of a tagged object of a resolvable kind (origin), with its  */
-/* type read from word 0 if it has none yet.  Lock held.                */
-static unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
+/* What tags_resolve found, direct-mapped by (word 0, site, origin): a   */
+/* census meets the same classes over and over (IL2CPP: every object's  */
+/* word 0 is its class), and one compare here replaces the header       */
+/* lookup that tells a class from a free-list link and the probe of the */
+/* pair table.  Only made pairs are kept (a pair never changes); the     */
+/* cache is cleared whenever the heap grows, so a word 0 that was not a  */
+/* heap address when it was cached still is not.  OS memory, made on    */
+/* first use; lock held throughout.                                      */
+#define RESOLVE_LOG 13
+struct tags_resolve_ent {
+  word cookie;                  /* word 0                               */
+  unsigned key;                 /* site << 2 | origin                   */
+  unsigned pair;                /* 0: empty                             */
+};
+#define RESOLVE_BYTES (sizeof(struct tags_resolve_ent) << RESOLVE_LOG)
+static struct tags_resolve_ent *tags_resolve_cache = NULL;
+static int tags_resolve_cache_failed = 0;
+
+GC_INLINE struct tags_resolve_ent *tags_resolve_slot(word w, unsigned key)
 {
-  word w;
+  word h = (w ^ ((word)key << 16)) * (word)0x9E3779B97F4A7C15ULL;
+
+  return &tags_resolve_cache[h >> (CPP_WORDSZ - RESOLVE_LOG)];
+}
+
+static word tags_resolve_cache_bytes(void)
+{
+  return tags_resolve_cache != NULL ? RESOLVE_BYTES : 0;
+}
+
+/* The heap grew (lock held): a cached word 0 may be a heap address now. */
+GC_INNER void gca_tags_heap_grew(void)
+{
+  if (tags_resolve_cache != NULL) BZERO(tags_resolve_cache, RESOLVE_BYTES);
+}
+
+/* tags_resolve past its cache: word 0 is w, not cached under key (e,  */
+/* its slot, or NULL without a cache).                                   */
+static GC_ATTR_NOINLINE unsigned tags_resolve_slow(unsigned pair,
+                                    int origin, word w, unsigned site,
+                                    unsigned key,
+                                    struct tags_resolve_ent *e)
+{
   unsigned np;
 
-  if (gca_pair_cookie(pair) != 0) return pair;
-  w = *(word *)obj;
-  if (0 == w || HDR(w) != 0) return pair;       /* nothing, or a link */
+  if (HDR(w) != 0) return pair;                 /* a free-list link     */
   if (GCA_TYPE_FIRST_WORD == origin) {
     /* Word 0 of a kind that also holds other data (NORMAL in IL2CPP):  */
     /* only a plausible user-space data pointer is taken as a class.   */
@@ -350,8 +388,44 @@ static unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
       if ((w >> 47) != 0) return pair;
 #   endif
   }
-  np = gca_pair_intern(w, gca_pair_site(pair), origin);
-  return np != 0 ? np : pair;
+  np = gca_pair_intern(w, site, origin);
+  if (0 == np) return pair;
+  if (NULL == e && !tags_resolve_cache_failed) {
+    tags_resolve_cache = (struct tags_resolve_ent *)gca_os_alloc(
+                                                        RESOLVE_BYTES);
+    if (NULL == tags_resolve_cache) {
+      tags_resolve_cache_failed = 1;    /* runs on without the cache   */
+    } else {
+      e = tags_resolve_slot(w, key);
+    }
+  }
+  if (e != NULL) {
+    e->cookie = w;
+    e->key = key;
+    e->pair = np;
+  }
+  return np;
+}
+
+/* The pair of a tagged object of a resolvable kind (origin), with its  */
+/* type read from word 0 if it has none yet.  Lock held.                */
+GC_INLINE unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
+{
+  word w;
+  unsigned site, key;
+  struct tags_resolve_ent *e = NULL;
+
+  if (gca_pair_cookie(pair) != 0) return pair;
+  w = *(word *)obj;
+  if (0 == w) return pair;                      /* nothing yet          */
+  site = gca_pair_site(pair);
+  key = site << 2 | (unsigned)origin;
+  if (EXPECT(tags_resolve_cache != NULL, TRUE)) {
+    e = tags_resolve_slot(w, key);
+    if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
+      return e->pair;
+  }
+  return tags_resolve_slow(pair, origin, w, site, key, e);
 }
 
 /* ---- allocation ---------------------------------------------------------- */

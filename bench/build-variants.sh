@@ -20,9 +20,11 @@
 #
 # Each has libgc (.libs/libgc.a), upstream's own gctest (`make gctest`,
 # upstream's compile flags), and bench/gameloop.c linked against it
-# (gameloop); patched/ and compiled-out/ also gameloop-typed (gameloop.c
-# with -DGAMELOOP_TYPES) and manysites (bench/manysites.c), both built
-# with -fno-omit-frame-pointer.  Both source trees (OUTDIR/src/{unpatched,patched}) get
+# (gameloop), and gameloop-klass (gameloop.c with -DGAMELOOP_KLASS: a
+# class pointer in word 0 of every object, as IL2CPP); patched/ and
+# compiled-out/ also gameloop-typed (gameloop.c with -DGAMELOOP_TYPES) and
+# manysites (bench/manysites.c).  gameloop-klass, gameloop-typed and
+# manysites are built with -fno-omit-frame-pointer.  Both source trees (OUTDIR/src/{unpatched,patched}) get
 # `autoreconf -fi`, so all three use the same autotools.  Sources are
 # unpacked and configured again only when their inputs change (PIN, patch
 # series, configure arguments: OUTDIR/*/.bench-stamp); otherwise `make` just
@@ -174,10 +176,13 @@ build() {
   # allocation typed with GC_acc_set_next_type) and manysites (20,000
   # callsites); both with frame pointers, as an embedder that wants
   # GC_ACC_STACKS would build (the fp unwinder walks them).
-  targets="gameloop allocloop"
+  # Every variant also gets gameloop-klass (-DGAMELOOP_KLASS: a class
+  # pointer in word 0 of every object, as IL2CPP's objects), built with
+  # frame pointers everywhere, unpatched too: its own baseline.
+  targets="gameloop allocloop gameloop-klass"
   case $name in
     unpatched|unpatched-notl) ;;
-    *) targets="gameloop allocloop gameloop-typed manysites" ;;
+    *) targets="gameloop allocloop gameloop-klass gameloop-typed manysites" ;;
   esac
   (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
      >> make.log 2>&1 <<'EOF'
@@ -187,6 +192,10 @@ gameloop$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 allocloop$(EXEEXT): $(BENCH_SRC)/allocloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -o $@ $(BENCH_SRC)/allocloop.c libgc.la $(THREADDLLIBS)
+gameloop-klass$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -DGAMELOOP_KLASS -fno-omit-frame-pointer \
+	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
 gameloop-typed$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -DGAMELOOP_TYPES -fno-omit-frame-pointer \

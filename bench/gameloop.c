@@ -44,6 +44,15 @@
  * The PRNG is drawn exactly as without types, so both builds allocate the
  * same objects; the only extra work is the type calls (and what gcacc
  * does with the types when accounting is on).
+ *
+ * Built with -DGAMELOOP_KLASS, every object instead starts with a class
+ * pointer, stored right after allocation as IL2CPP stores
+ * Il2CppObject.klass: the entity struct gets a klass field first, the
+ * frame table, names and arrays a one-word header before their contents.
+ * The classes are the same 2,000 table entries as with GAMELOOP_TYPES.
+ * Only gc.h is used, so it builds against pristine bdwgc too (the baseline
+ * for its ratios); gcacc reads the types from word 0 when run with
+ * GC_ACC_FIRST_WORD_TYPES=ptrfree,normal.
  */
 
 #ifndef GC_THREADS
@@ -63,6 +72,9 @@
 #define MAX_WORKERS 16
 
 struct entity {
+#ifdef GAMELOOP_KLASS
+  const void *klass;       /* word 0: the class, as IL2CPP's objects     */
+#endif
   struct entity *target;   /* another entity of the same frame, or NULL  */
   struct entity *keep;     /* next in the retained list                  */
   char *name;              /* atomic, 16..200 bytes                      */
@@ -102,7 +114,10 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
   return lo + (unsigned)(next_rand(&w->rng) % (hi - lo + 1));
 }
 
-#ifdef GAMELOOP_TYPES
+#if defined(GAMELOOP_TYPES) && defined(GAMELOOP_KLASS)
+# error "GAMELOOP_TYPES and GAMELOOP_KLASS are two different programs"
+#endif
+#if defined(GAMELOOP_TYPES) || defined(GAMELOOP_KLASS)
   /* Type cookies: addresses of a table's entries, as class pointers.   */
 # define GAMELOOP_NTYPES 2000
 # define T_FRAME 0
@@ -113,7 +128,11 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
 # define T_DATA (T_PTRS + 505)          /* by 16-byte bucket 4..256: 253 */
   struct type_desc { unsigned index; unsigned kind; };
   static struct type_desc type_table[GAMELOOP_NTYPES];
-# define SET_TYPE(i) GC_acc_set_next_type((GC_word)&type_table[i])
+# ifdef GAMELOOP_TYPES
+#   define SET_TYPE(i) GC_acc_set_next_type((GC_word)&type_table[i])
+# else
+#   define SET_TYPE(i) (void)0
+# endif
   static unsigned entity_kind(unsigned id)
   {
     unsigned h = id * 2654435761u;
@@ -123,6 +142,17 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
 #else
 # define SET_TYPE(i) (void)0
 #endif
+
+#ifdef GAMELOOP_KLASS
+  /* Words of header before the contents of a table, name or array; its */
+  /* first word gets the class.                                           */
+# define HDR_WORDS 1
+# define SET_KLASS(p, i) (*(const void **)(void *)(p) = &type_table[i])
+#else
+# define HDR_WORDS 0
+# define SET_KLASS(p, i) (void)0
+#endif
+#define HDR_BYTES (HDR_WORDS * sizeof(void *))
 
 static void *die_oom(const char *what)
 {
@@ -137,11 +167,13 @@ static void run_frame(struct worker *w, unsigned frame_no)
   unsigned long sum = 0;
 
   SET_TYPE(T_FRAME);
-  frame = (struct entity **)GC_MALLOC(n * sizeof(*frame));
+  frame = (struct entity **)GC_MALLOC(HDR_BYTES + n * sizeof(*frame));
   if (NULL == frame) die_oom("frame");
+  SET_KLASS(frame, T_FRAME);
   w->frame = frame;
+  frame += HDR_WORDS;   /* an interior pointer, held while w->frame is */
   w->allocs++;
-  w->bytes += n * sizeof(*frame);
+  w->bytes += HDR_BYTES + n * sizeof(*frame);
 
   for (i = 0; i < n; i++) {
     unsigned id = frame_no * (unsigned)n + (unsigned)i;
@@ -152,16 +184,18 @@ static void run_frame(struct worker *w, unsigned frame_no)
     e = (struct entity *)GC_MALLOC(sizeof(*e));
     len = rand_range(w, 16, 200);
     if (NULL == e) die_oom("entity");
+    SET_KLASS(e, T_ENTITY + entity_kind(id));
     e->id = id;
     e->x = (int)rand_range(w, 0, 1023);
     e->y = (int)rand_range(w, 0, 1023);
     SET_TYPE(T_NAME + (len - 16));
-    e->name = (char *)GC_MALLOC_ATOMIC(len);
+    e->name = (char *)GC_MALLOC_ATOMIC(HDR_BYTES + len);
     if (NULL == e->name) die_oom("name");
-    (void)snprintf(e->name, len, "entity-%u-%d", frame_no, i);
+    SET_KLASS(e->name, T_NAME + (len - 16));
+    (void)snprintf(e->name + HDR_BYTES, len, "entity-%u-%d", frame_no, i);
     e->target = i > 0 ? frame[rand_range(w, 0, (unsigned)i - 1)] : NULL;
     w->allocs += 2;
-    w->bytes += sizeof(*e) + len;
+    w->bytes += sizeof(*e) + HDR_BYTES + len;
 
     if (rand_range(w, 0, 3) == 0) {
       unsigned sz = rand_range(w, 64, 4096);
@@ -173,22 +207,24 @@ static void run_frame(struct worker *w, unsigned frame_no)
         unsigned k, np = sz / sizeof(*p);
 
         SET_TYPE(T_PTRS + (sz / 8 - 8));
-        p = (struct entity **)GC_MALLOC(sz);
+        p = (struct entity **)GC_MALLOC(HDR_BYTES + sz);
         if (NULL == p) die_oom("pointer array");
+        SET_KLASS(p, T_PTRS + (sz / 8 - 8));
         for (k = 0; k < np && i > 0; k += 8)
-          p[k] = frame[rand_range(w, 0, (unsigned)i - 1)];
+          p[HDR_WORDS + k] = frame[rand_range(w, 0, (unsigned)i - 1)];
         e->data = p;
       } else {
         unsigned char *d;
 
         SET_TYPE(T_DATA + (sz / 16 - 4));
-        d = (unsigned char *)GC_MALLOC_ATOMIC(sz);
+        d = (unsigned char *)GC_MALLOC_ATOMIC(HDR_BYTES + sz);
         if (NULL == d) die_oom("data array");
-        memset(d, (int)(e->id & 0xff), sz);
+        SET_KLASS(d, T_DATA + (sz / 16 - 4));
+        memset(d + HDR_BYTES, (int)(e->id & 0xff), sz);
         e->data = d;
       }
       w->allocs++;
-      w->bytes += sz;
+      w->bytes += HDR_BYTES + sz;
     }
     frame[i] = e;
 
@@ -211,10 +247,11 @@ static void run_frame(struct worker *w, unsigned frame_no)
   for (i = 0; i < n; i++) {
     struct entity *e = frame[i];
 
-    sum += (unsigned long)e->x * 31u + (unsigned long)e->y + e->name[7];
+    sum += (unsigned long)e->x * 31u + (unsigned long)e->y
+           + e->name[HDR_BYTES + 7];
     if (e->target) sum ^= e->target->id;
     if (e->data && !e->data_is_ptrs)
-      sum += ((unsigned char *)e->data)[e->data_len - 1];
+      sum += ((unsigned char *)e->data)[HDR_BYTES + e->data_len - 1];
   }
   w->checksum = w->checksum * 1000003u ^ sum;
   w->frame = NULL;
@@ -302,8 +339,10 @@ int main(int argc, char **argv)
   printf("gameloop%s frames=%d objects/frame=%d workers=%d allocs=%lu "
          "bytes=%lu retained=%lu collections=%lu heap=%lu checksum=%lx "
          "elapsed_ns=%lld main_cpu_ns=%lld\n",
-#ifdef GAMELOOP_TYPES
+#if defined(GAMELOOP_TYPES)
          "-typed",
+#elif defined(GAMELOOP_KLASS)
+         "-klass",
 #else
          "",
 #endif

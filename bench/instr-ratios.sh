@@ -40,19 +40,24 @@ frames=${BENCH_INSTR_FRAMES:-300}
 heap=${BENCH_INSTR_HEAP:-64000000}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
+# gameloop-klass (a class pointer in word 0 of every object, as IL2CPP),
+# run only when named: BENCH_INSTR_CONFIGS="klass-unpatched klass-dump
+# klass-types-sampled klass-stacks-all" (ratios to the first named).
+klass_configs="klass-unpatched klass-dump klass-types-sampled klass-stacks-all"
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
-  case " $all_configs " in
+  case " $all_configs $klass_configs " in
     *" $c "*) ;;
-    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs)" ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs $klass_configs)" ;;
   esac
 done
 command -v valgrind > /dev/null ||
   die "valgrind is not installed (Debian: apt-get install valgrind)"
-for b in unpatched$sfx/gameloop patched$sfx/gameloop patched$sfx/gameloop-typed; do
+for b in unpatched$sfx/gameloop patched$sfx/gameloop patched$sfx/gameloop-typed \
+         unpatched$sfx/gameloop-klass patched$sfx/gameloop-klass; do
   [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
 done
 norand=
@@ -89,6 +94,19 @@ for c in $configs; do
       prog=$out/patched$sfx/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
+    klass-unpatched) prog=$out/unpatched$sfx/gameloop-klass ;;
+    klass-dump)
+      prog=$out/patched$sfx/gameloop-klass
+      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
+    klass-types-sampled)
+      prog=$out/patched$sfx/gameloop-klass
+      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+             GC_ACC_FIRST_WORD_TYPES=ptrfree,normal \
+             GC_ACC_STACKS=sample=524288 ;;
+    klass-stacks-all)
+      prog=$out/patched$sfx/gameloop-klass
+      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+             GC_ACC_FIRST_WORD_TYPES=ptrfree,normal GC_ACC_STACKS=all ;;
   esac
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
   # env first: setarch execs valgrind with the environment as it is.

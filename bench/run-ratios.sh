@@ -19,6 +19,11 @@
 #   patched-stacks-all    gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
 #                         GC_ACC_STACKS=all (gameloop only)
 #
+# klass (gameloop-klass: a class pointer in word 0 of every object, as
+# IL2CPP's objects) gets unpatched, patched-dump, and types-sampled and
+# stacks-all with GC_ACC_FIRST_WORD_TYPES=ptrfree,normal: the types come
+# from word 0, as gcacc in IL2CPP would take them.
+#
 # gameloop gets all seven; gctest the first five (its rounds: BENCH_RUNS, or
 # 3 with BENCH_QUICK=1), plus one untimed run of patched-stacks-all for the
 # side-table memory.  Then "manysites" (20,000 live callsites, 2,000 types,
@@ -37,7 +42,7 @@
 # the global path, as in il2cpp); they have no compiled-out row.
 #
 # Environment: BENCH_RUNS (default 7), BENCH_QUICK=1 (3 gctest rounds),
-# BENCH_WORKLOADS (default "gameloop gctest manysites"),
+# BENCH_WORKLOADS (default "gameloop klass gctest manysites"),
 # BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread),
 # BENCH_MANYSITES_ROUNDS (two round counts, default "3 13"),
 # BENCH_BUILD (tl, the default, or notl), BENCH_CONFIGS (a subset of the
@@ -49,7 +54,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 bench_setup bench/run-ratios.sh "${1:-}"
 runs=${BENCH_RUNS:-7}
-workloads=${BENCH_WORKLOADS:-gameloop gctest manysites}
+workloads=${BENCH_WORKLOADS:-gameloop klass gctest manysites}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
 # BENCH_GAMELOOP_HEAP=BYTES: gameloop runs start with that heap
 # (GC_INITIAL_HEAP_SIZE), so every build collects on the same schedule.
@@ -58,6 +63,7 @@ ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 bench_build BENCH_BUILD "${BENCH_BUILD:-}"
 configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
 configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
+configs_klass="unpatched patched-dump patched-types-sampled patched-stacks-all"
 # BENCH_CONFIGS: time only these configurations (unpatched always runs
 # first, as every ratio's base), e.g. "patched-dump" alone for many rounds.
 if [ -n "${BENCH_CONFIGS:-}" ]; then
@@ -76,6 +82,7 @@ if [ -n "${BENCH_CONFIGS:-}" ]; then
   }
   configs_gameloop=$(pick "$configs_gameloop")
   configs_gctest=$(pick "$configs_gctest")
+  configs_klass=$(pick "$configs_klass")
 fi
 sample_bytes=524288
 
@@ -89,9 +96,10 @@ co=
 for w in $workloads; do
   case $w in
     gameloop) need="unpatched$sfx/gameloop ${co:+$co/gameloop} patched$sfx/gameloop patched$sfx/gameloop-typed" ;;
+    klass)    need="unpatched$sfx/gameloop-klass patched$sfx/gameloop-klass" ;;
     gctest)   need="unpatched$sfx/gctest ${co:+$co/gctest} patched$sfx/gctest" ;;
     manysites) need="patched$sfx/manysites" ;;
-    *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, gctest, manysites)" ;;
+    *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, klass, gctest, manysites)" ;;
   esac
   for b in $need; do
     [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
@@ -118,6 +126,7 @@ run() {
   w=$1 c=$2 r=$3
   shift 3
   prog=$w
+  first_word=
   case $w.$c in
     manysites.*) c_env=stacks-all ;;
     *.patched-stacks-all-mem) c_env=patched-stacks-all ;;
@@ -126,15 +135,18 @@ run() {
   case $w.$c in
     gameloop.patched-types-sampled|gameloop.patched-stacks-all)
       prog=gameloop-typed ;;
+    klass.patched-types-sampled|klass.patched-stacks-all)
+      prog=gameloop-klass first_word=ptrfree,normal ;;
+    klass.*) prog=gameloop-klass ;;
   esac
   case $c in
     unpatched) bin="$out/unpatched$sfx/$prog" ;;
     compiled-out) bin="$out/compiled-out/$prog" ;;
     *) bin="$out/patched$sfx/$prog" ;;
   esac
-  [ "$w" = gameloop ] && set -- $gl_args "$@"
+  case $w in gameloop|klass) set -- $gl_args "$@" ;; esac
   if [ -n "$gl_heap" ]; then
-    if [ "$w" = gameloop ]; then
+    if [ "$w" = gameloop ] || [ "$w" = klass ]; then
       export GC_INITIAL_HEAP_SIZE="$gl_heap"
     else
       unset GC_INITIAL_HEAP_SIZE
@@ -154,10 +166,12 @@ run() {
     patched-types-sampled)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
                GC_ACC_STACKS=sample=$sample_bytes \
+               env ${first_word:+GC_ACC_FIRST_WORD_TYPES=$first_word} \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
     patched-stacks-all)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
                GC_ACC_STACKS=all \
+               env ${first_word:+GC_ACC_FIRST_WORD_TYPES=$first_word} \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
     stacks-all)   # manysites: records of 20,000 rows need a larger buffer
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
@@ -183,7 +197,7 @@ run() {
   # gameloop says how many collections it made, with or without a dump.
   # And how many objects it allocated (for the cost per allocation).
   gcolls=- allocs=-
-  if [ "$w" = gameloop ] && [ -s "$tmp/out" ]; then
+  if { [ "$w" = gameloop ] || [ "$w" = klass ]; } && [ -s "$tmp/out" ]; then
     gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
     allocs=$(sed -n 's/.* allocs=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
   fi
@@ -217,6 +231,9 @@ for w in $workloads; do
     gameloop)
       timed="$timed gameloop"
       rounds gameloop "$runs" $configs_gameloop ;;
+    klass)
+      timed="$timed klass"
+      rounds klass "$runs" $configs_klass ;;
     gctest)
       timed="$timed gctest"
       rounds gctest "$gctest_runs" $configs_gctest
@@ -242,6 +259,7 @@ rm -f "$results.tmp"
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
     -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
     -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" \
+    -v cfg_klass="$configs_klass" \
     -v notl="${sfx:+1}" -v subset="${BENCH_CONFIGS:+1}" \
     "$bench_median_awk"'
 # stat(s, key): a field of a dumpstats line ("" if absent or "-").
@@ -277,7 +295,7 @@ END {
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "paired", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
-    nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_gctest, C, " ")
+    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "klass" ? cfg_klass : cfg_gctest, C, " ")
     if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]; m = n[k] + 0
@@ -346,13 +364,15 @@ END {
     printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
   }
 
-  # ---- gameloop: what each configuration costs per object allocated ----
-  base = "gameloop" SUBSEP "unpatched"
-  if (base in mw) {
-    nc = split(cfg_gameloop, C, " ")
-    hdr = 0
+  # ---- gameloop, klass: what each configuration costs per object ----
+  hdr = 0
+  for (i = 1; i <= nw; i++) {
+    if (W[i] != "gameloop" && W[i] != "klass") continue
+    base = W[i] SUBSEP "unpatched"
+    if (!(base in mw)) continue
+    nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_klass, C, " ")
     for (j = 1; j <= nc; j++) {
-      k = "gameloop" SUBSEP C[j]
+      k = W[i] SUBSEP C[j]
       if (C[j] == "unpatched" || !(k in mw)) continue
       delete pr; npr = 0
       for (r = 1; r <= maxround; r++)
@@ -360,25 +380,27 @@ END {
           pr[++npr] = (wround[k, r] - wround[base, r]) / allocs[k, r]
       if (npr == 0) continue
       if (!hdr) {
-        printf "\ngameloop, wall time over unpatched per object allocated (paired: the median over rounds of (this run - unpatched run) / objects; multiply by a program'"'"'s allocations to estimate its cost):\n"
+        printf "\nwall time over unpatched per object allocated (paired: the median over rounds of (this run - unpatched run) / objects; multiply by a program'"'"'s allocations to estimate its cost):\n"
         hdr = 1
       }
       m = median(pr, npr); ci_k = median_ci_rank(npr)
       if (ci_k > 0)
-        printf "  %-21s %7.1f ns  (95%% interval %.1f to %.1f ns)\n", C[j], m, pr[ci_k], pr[npr + 1 - ci_k]
+        printf "  %-9s %-21s %7.1f ns  (95%% interval %.1f to %.1f ns)\n", W[i], C[j], m, pr[ci_k], pr[npr + 1 - ci_k]
       else
-        printf "  %-21s %7.1f ns  (interval: needs 6 rounds or more)\n", C[j], m
+        printf "  %-9s %-21s %7.1f ns  (interval: needs 6 rounds or more)\n", W[i], C[j], m
     }
   }
 
   printf "\ntargets (ratios vs unpatched: median, best-of-runs, and paired (median of per-round ratios); noise = half the larger spread):\n"
   for (i = 1; i <= nw; i++) {
     base = W[i] SUBSEP "unpatched"
-    if (!notl) check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
-    check(W[i], "patched-off", "wall", rw, rn, 1.01, base)
+    if (W[i] != "klass") {        # klass has neither row
+      if (!notl) check(W[i], "compiled-out", "wall", rw, rn, 1.01, base)
+      check(W[i], "patched-off", "wall", rw, rn, 1.01, base)
+    }
     check(W[i], "patched-dump", "wall", rw, rn, 1.03, base)
     check(W[i], "patched-dump", "RSS", rr, rr, 1.03, "")
-    if (W[i] == "gameloop") {
+    if (W[i] == "gameloop" || W[i] == "klass") {
       check(W[i], "patched-types-sampled", "wall", rw, rn, 1.05, base)
       check(W[i], "patched-stacks-all", "wall", rw, rn, 1.50, base)
     }

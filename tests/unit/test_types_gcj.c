@@ -9,7 +9,10 @@
  * and the dropped ones freed, and the dump names the types through the
  * embedder's namer callback ("types":[[id,"0x...","name"]], once per
  * type and dump).  An object whose word 0 is still zero, or a free-list
- * link into the heap, is not given a type.
+ * link into the heap, is not given a type.  A second round, after the
+ * heap has grown (which clears the collector's cache of classes already
+ * resolved), checks the counts again: the cache, cold, warm or cleared,
+ * never changes a result.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -85,6 +88,42 @@ static NOINLINE void alloc_first_word(void)
   keep[2][1] = GC_malloc(sizeof(struct object));
 }
 
+/* One class from two call paths (stacks on): two callsites, one word  */
+/* 0; each object must keep its own site when its class is resolved.  */
+static NOINLINE void alloc_players_a(void)
+{
+  int i;
+
+  for (i = 0; i < N; i++) {
+    struct object *o = (struct object *)GC_malloc(sizeof(*o));
+
+    o->klass = &k_player;
+    if (i % 2 == 0) keep[0][i] = o;
+  }
+}
+
+static NOINLINE void alloc_players_b(void)
+{
+  int i;
+
+  for (i = 0; i < N; i++) {
+    struct object *o = (struct object *)GC_malloc(sizeof(*o));
+
+    o->klass = &k_player;
+    if (i % 3 == 0) keep[1][i] = o;
+  }
+}
+
+static void check_site_live(const char *what, unsigned site, GC_word live)
+{
+  struct GC_acc_group_stats_s s;
+
+  memset(&s, 0, sizeof(s));
+  if (!(CHECK_EQ(GC_acc_get_site_stats(site, &s, sizeof(s)), sizeof(s))
+        & CHECK_EQ(s.live_objs, live)))
+    fprintf(stderr, "  (%s)\n", what);
+}
+
 static void check_type(const char *what, GC_word cookie, GC_word live,
                        GC_word alloc, GC_word freed)
 {
@@ -135,6 +174,46 @@ int main(void)
   CHECK_EQ(cookie, (GC_word)&k_player);
   CHECK(GC_acc_get_object_tag(keep[2][1], &cookie, &site));
   CHECK_EQ(cookie, 0);
+
+  /* Round 2: the same again, the earlier objects dropped; half of this */
+  /* round's before, half after the heap grows.                         */
+  memset((void *)keep, 0, sizeof(keep));
+  GC_disable();
+  alloc_first_word();
+  CHECK(GC_expand_hp(4 << 20));
+  alloc_gcj();
+  GC_enable();
+  collect();
+  /* Cumulative allocations and frees; live is this round's kept.       */
+  check_type("gcj Foo, 2", (GC_word)&vt_foo, (N + 2) / 3, 2 * N,
+             2 * N - (N + 2) / 3);
+  check_type("gcj Bar, 2", (GC_word)&vt_bar, N / 2, 2 * N, 2 * N - N / 2);
+  check_type("Player, 2", (GC_word)&k_player, N / 4, 2 * N, 2 * N - N / 4);
+  check_type("Bullet, 2", (GC_word)&k_bullet, N / 5, 2 * N, 2 * N - N / 5);
+
+  /* Round 3: stacks on, one class from two callsites.                  */
+  memset((void *)keep, 0, sizeof(keep));
+  CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
+  GC_disable();
+  alloc_players_a();
+  alloc_players_b();
+  GC_enable();
+  CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0), GC_SUCCESS);
+  collect();
+  check_type("Player, 3", (GC_word)&k_player, (N + 1) / 2 + (N + 2) / 3,
+             4 * N, 4 * N - (N + 1) / 2 - (N + 2) / 3);
+  {
+    GC_word ca = 0, cb = 0;
+    unsigned sa = 0, sb = 0;
+
+    CHECK(GC_acc_get_object_tag(keep[0][0], &ca, &sa));
+    CHECK(GC_acc_get_object_tag(keep[1][0], &cb, &sb));
+    CHECK_EQ(ca, (GC_word)&k_player);
+    CHECK_EQ(cb, (GC_word)&k_player);
+    CHECK(sa >= 2 && sb >= 2 && sa != sb);
+    check_site_live("path a", sa, (N + 1) / 2);
+    check_site_live("path b", sb, (N + 2) / 3);
+  }
   collect();
   CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
 
