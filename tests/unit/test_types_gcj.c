@@ -88,9 +88,10 @@ static NOINLINE void alloc_first_word(void)
   keep[2][1] = GC_malloc(sizeof(struct object));
 }
 
-/* One class from two call paths (stacks on): two callsites, one word  */
-/* 0; each object must keep its own site when its class is resolved.  */
-static NOINLINE void alloc_players_a(void)
+/* One class from two call paths (stacks on): main calls this from two */
+/* lines, so two callsites with one word 0; each object must keep its   */
+/* own site when its class is resolved.  Keeps every `every`-th object. */
+static NOINLINE void alloc_players(void *volatile *row, int every)
 {
   int i;
 
@@ -98,19 +99,7 @@ static NOINLINE void alloc_players_a(void)
     struct object *o = (struct object *)GC_malloc(sizeof(*o));
 
     o->klass = &k_player;
-    if (i % 2 == 0) keep[0][i] = o;
-  }
-}
-
-static NOINLINE void alloc_players_b(void)
-{
-  int i;
-
-  for (i = 0; i < N; i++) {
-    struct object *o = (struct object *)GC_malloc(sizeof(*o));
-
-    o->klass = &k_player;
-    if (i % 3 == 0) keep[1][i] = o;
+    if (i % every == 0) row[i] = o;
   }
 }
 
@@ -195,8 +184,8 @@ int main(void)
   memset((void *)keep, 0, sizeof(keep));
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
   GC_disable();
-  alloc_players_a();
-  alloc_players_b();
+  alloc_players(keep[0], 2);
+  alloc_players(keep[1], 3);
   GC_enable();
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0), GC_SUCCESS);
   collect();
