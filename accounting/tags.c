@@ -454,7 +454,11 @@ static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
     return me->c_pair;
   pair = gca_pair_intern_tl(me, cookie, site,
                             cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
-  if (pair != 0) {
+  /* A sampled stack (sample=BYTES, site 2 and up) is rare by design:  */
+  /* it does not take the one entry from the common (type, "not        */
+  /* sampled") pair, which would then miss on every object after it.  */
+  if (pair != 0 && (site <= GCA_SITE_UNSAMPLED
+                    || gca_stacks_mode != GCA_STACKS_SAMPLE)) {
     me->c_cookie = cookie;
     me->c_site = site;
     me->c_pair = pair;
