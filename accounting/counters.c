@@ -41,7 +41,7 @@ struct gca_thread {
   int many_to_tl;               /* its list is for our thread-local lists */
   void *last_p;                 /* last object counted inside it          */
   unsigned last_kind, last_cls;
-  word last_req, last_granted;
+  word last_req;
   struct gca_count c[MAXOBJKINDS][GCA_N_CLASSES];
 };
 
@@ -244,7 +244,6 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
     t->last_kind = k;
     t->last_cls = cls;
     t->last_req = (word)lb;
-    t->last_granted = granted;
   }
 }
 
