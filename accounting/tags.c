@@ -430,16 +430,29 @@ GC_INLINE unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
 
 /* ---- allocation ---------------------------------------------------------- */
 
-/* The callsite of this thread's next object: sites.c's capture, with */
-/* the unsampled case of sample=BYTES inline (the thread's countdown). */
-GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
+/* Not a site id: the allocation path has not decided the site.       */
+#define SITE_UNDECIDED (~0u)
+
+/* The callsite of this thread's next object where no stack is to be   */
+/* captured: none (stacks off), or not sampled (the thread's countdown */
+/* of sample=BYTES); else SITE_UNDECIDED.                               */
+GCA_ALWAYS_INLINE unsigned tags_site_cheap(struct gca_tl *me, word granted)
 {
   int mode = gca_stacks_mode;
 
   if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) return GCA_SITE_NONE;
   if (GCA_STACKS_SAMPLE == mode && EXPECT(gca_sample_skip(me, granted), TRUE))
     return GCA_SITE_UNSAMPLED;
-  return gca_site_capture(granted);
+  return SITE_UNDECIDED;
+}
+
+/* The callsite of this thread's next object: sites.c's capture, with */
+/* the cases without a stack inline.                                   */
+GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
+{
+  unsigned site = tags_site_cheap(me, granted);
+
+  return SITE_UNDECIDED == site ? gca_site_capture(granted) : site;
 }
 
 /* The pair of (cookie, site), through the thread's one-entry cache,    */
@@ -533,18 +546,16 @@ GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
   return 1;
 }
 
-/* Not a site id: the allocation path has not decided the site.       */
-#define SITE_UNDECIDED (~0u)
-
 /* What the allocation path leaves to a call: a stack to capture, a    */
 /* pair to intern, a frame count without a cached entry.  cookie is   */
-/* already taken from next_type.                                       */
+/* already taken from next_type; SITE_UNDECIDED: tags_site_cheap found */
+/* a stack to capture.                                                   */
 static GC_ATTR_NOINLINE void *tags_alloc_general(struct gca_tl *me,
                                     void *p, hdr *hhdr, word granted,
                                     int locked, word cookie, unsigned site)
 {
   if (SITE_UNDECIDED == site) {
-    site = tags_site_for(me, granted);
+    site = gca_site_capture(granted);
     if (tags_cached(me, p, hhdr, granted, locked, cookie, site)) return p;
   }
   tags_alloc_pair(me, p, hhdr, granted, locked,
@@ -561,19 +572,12 @@ GCA_ALWAYS_INLINE void *tags_alloc_inline(struct gca_tl *me, void *p,
                                           int locked)
 {
   word cookie = me->next_type;
-  int mode = gca_stacks_mode;
   unsigned site;
 
   if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
-  if (EXPECT(GCA_STACKS_OFF == mode, TRUE)) {
-    site = GCA_SITE_NONE;
-  } else if (GCA_STACKS_SAMPLE == mode
-             && EXPECT(gca_sample_skip(me, granted), TRUE)) {
-    site = GCA_SITE_UNSAMPLED;
-  } else {
-    return tags_alloc_general(me, p, hhdr, granted, locked, cookie,
-                              SITE_UNDECIDED);
-  }
+  site = tags_site_cheap(me, granted);
+  if (EXPECT(SITE_UNDECIDED == site, FALSE))
+    return tags_alloc_general(me, p, hhdr, granted, locked, cookie, site);
   if (EXPECT(tags_cached(me, p, hhdr, granted, locked, cookie, site), TRUE))
     return p;
   return tags_alloc_general(me, p, hhdr, granted, locked, cookie, site);
