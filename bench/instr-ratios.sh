@@ -78,36 +78,37 @@ total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
 base_main= base_all=
 for c in $configs; do
-  prog=$out/patched$sfx/gameloop
-  set --
+  # A klass configuration is its gameloop row run on gameloop-klass,
+  # with types from word 0 where that row has types.
   case $c in
-    unpatched) prog=$out/unpatched$sfx/gameloop ;;
-    compiled-out) prog=$out/compiled-out/gameloop ;;
+    klass-unpatched) row=unpatched prog=gameloop-klass ;;
+    klass-*) row=patched-${c#klass-} prog=gameloop-klass ;;
+    *) row=$c prog=gameloop ;;
+  esac
+  dir=patched$sfx
+  set --
+  case $row in
+    unpatched) dir=unpatched$sfx ;;
+    compiled-out) dir=compiled-out ;;
     patched-off) ;;
     patched-count) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 ;;
     patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
     patched-types-sampled)
-      prog=$out/patched$sfx/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=sample=524288 ;;
     patched-stacks-all)
-      prog=$out/patched$sfx/gameloop-typed
       set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
-    klass-unpatched) prog=$out/unpatched$sfx/gameloop-klass ;;
-    klass-dump)
-      prog=$out/patched$sfx/gameloop-klass
-      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
-    klass-types-sampled)
-      prog=$out/patched$sfx/gameloop-klass
-      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
-             GC_ACC_FIRST_WORD_TYPES=ptrfree,normal \
-             GC_ACC_STACKS=sample=524288 ;;
-    klass-stacks-all)
-      prog=$out/patched$sfx/gameloop-klass
-      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
-             GC_ACC_FIRST_WORD_TYPES=ptrfree,normal GC_ACC_STACKS=all ;;
   esac
+  case $row in
+    patched-types-sampled|patched-stacks-all)
+      if [ "$prog" = gameloop-klass ]; then
+        set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree,normal
+      else
+        prog=gameloop-typed
+      fi ;;
+  esac
+  prog=$out/$dir/$prog
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
   # env first: setarch execs valgrind with the environment as it is.
   if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand \
