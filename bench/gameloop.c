@@ -128,17 +128,16 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
 # define T_DATA (T_PTRS + 505)          /* by 16-byte bucket 4..256: 253 */
   struct type_desc { unsigned index; unsigned kind; };
   static struct type_desc type_table[GAMELOOP_NTYPES];
-# ifdef GAMELOOP_TYPES
-#   define SET_TYPE(i) GC_acc_set_next_type((GC_word)&type_table[i])
-# else
-#   define SET_TYPE(i) (void)0
-# endif
   static unsigned entity_kind(unsigned id)
   {
     unsigned h = id * 2654435761u;
 
     return (h ^ (h >> 15)) % N_ENTITY;
   }
+#endif
+
+#ifdef GAMELOOP_TYPES
+# define SET_TYPE(i) GC_acc_set_next_type((GC_word)&type_table[i])
 #else
 # define SET_TYPE(i) (void)0
 #endif
