@@ -46,6 +46,10 @@ struct gca_thread {
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
+GC_INNER word gca_locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
+/* The large classes' rows of gca_counters_alloc_large (lock held, mode */
+/* 1), summed like gca_locked_rows.                                      */
+static struct gca_count counters_locked_large[MAXOBJKINDS][GCA_N_LARGE];
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
 #ifdef GCA_HOOK_TL_INLINE
@@ -336,6 +340,26 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   counters_add(t, (unsigned)k, cls, 1, (word)lb, granted);
 }
 
+/* A large object of n_blocks heap blocks (lock held): its granted     */
+/* bytes and class come from n_blocks, with no header lookup.           */
+GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
+                                       word n_blocks)
+{
+  word granted = n_blocks * HBLKSIZE;
+  struct gca_count *c;
+
+  GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
+            && OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) == n_blocks);
+  if (EXPECT(gca_tl_mode != 1, FALSE)) {
+    gca_counters_alloc(p, lb, k);       /* tags: the general path */
+    return;
+  }
+  c = &counters_locked_large[(unsigned)k][gca_class_of(granted) - GCA_LARGE0];
+  c->objs++;
+  c->req_bytes += (word)lb;
+  c->granted_bytes += granted;
+}
+
 static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
                                    void *p, size_t lb,
                                    size_t granules, int k)
@@ -500,41 +524,39 @@ GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
 {
   struct gca_thread *t;
   size_t i, k, n;
-  int first = 1;
 
   if (n_kinds > MAXOBJKINDS) n_kinds = MAXOBJKINDS;
   n = (size_t)n_kinds * GCA_N_CLASSES;
+  BZERO(out, n * sizeof(struct gca_count));
   COUNTERS_LOCK();
   for (t = counters_registry; t != NULL; t = t->next) {
     const struct gca_count *c = &t->c[0][0];
 
-    if (first) {
-      for (i = 0; i < n; i++) {
-        out[i].objs = GCA_LOAD(&c[i].objs);
-        out[i].req_bytes = GCA_LOAD(&c[i].req_bytes);
-        out[i].granted_bytes = GCA_LOAD(&c[i].granted_bytes);
-      }
-      first = 0;
-    } else {
-      for (i = 0; i < n; i++) {
-        out[i].objs += GCA_LOAD(&c[i].objs);
-        out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
-        out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
-      }
+    for (i = 0; i < n; i++) {
+      out[i].objs += GCA_LOAD(&c[i].objs);
+      out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
+      out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
     }
   }
   COUNTERS_UNLOCK();
-  if (first) {
-    BZERO(out, n * sizeof(struct gca_count));
-    return;
-  }
   /* Small classes: granted bytes are objects times the class size     */
-  /* (the inline hook of gca_hooks.h does not store them).  Row 0: the */
+  /* (the inline hooks of gca_hooks.h do not store them).  Row 0: the  */
   /* 0-byte requests of the thread-local path (one granule each).      */
   for (k = 0; k < n_kinds; k++) {
     struct gca_count *z = &out[k * GCA_N_CLASSES];
     size_t cls;
 
+    for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
+      z[cls].objs += gca_locked_rows[k][cls][0];
+      z[cls].req_bytes += gca_locked_rows[k][cls][1];
+    }
+    for (cls = 0; cls < GCA_N_LARGE; cls++) {
+      const struct gca_count *l = &counters_locked_large[k][cls];
+
+      z[GCA_LARGE0 + cls].objs += l->objs;
+      z[GCA_LARGE0 + cls].req_bytes += l->req_bytes;
+      z[GCA_LARGE0 + cls].granted_bytes += l->granted_bytes;
+    }
     if (z->objs != 0) {
       z[1].objs += z->objs;
       z[1].req_bytes += z->req_bytes;

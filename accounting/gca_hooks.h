@@ -36,6 +36,22 @@
  *                               site that adjusts lb, as uncollectable and
  *                               typed ones do, passes the adjusted lb;
  *                               GC_ASSERT builds check it).
+ *   GC_ACC_ON_ALLOC_FL(p, lb, k, lg)
+ *                               the same, at a site that has just popped
+ *                               p from the global free list of kind k and
+ *                               lg granules (never inside
+ *                               GC_generic_malloc_many): malloc.c
+ *                               (GC_malloc_kind_global,
+ *                               GC_generic_malloc_uncollectable), gcj_mlc.c
+ *                               (both pops), typd_mlc.c.  Lock held.  In
+ *                               mode 1 (counting, no tags) the macro counts
+ *                               inline, into gca_locked_rows, with no call.
+ *   GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)
+ *                               the same for a large object p (not NULL)
+ *                               of n_blocks whole heap blocks: malloc.c
+ *                               (GC_generic_malloc), mallocx.c
+ *                               (GC_generic_malloc_ignore_off_page).  Lock
+ *                               held.  Counted with no header lookup.
  *   GC_ACC_ON_ALLOC_TL(p, lb, granules, k)
  *                               thread_local_alloc.c GC_gcj_malloc, only on
  *                               the branch that pops p from the thread's
@@ -127,6 +143,8 @@
 
 # define GC_ACC_ON_INIT()                                 (void)0
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
+# define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
+# define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
 # define GC_ACC_ON_ALLOC_TL(p, lb, granules, k)           (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
 # define GC_ACC_TL_POPPED(v)                              (void)0
@@ -175,6 +193,8 @@ GC_EXTERN int gca_tl_mode;
 
 GCA_HOOK_FN void gca_hook_init(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
+GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,
+                                      word n_blocks);
 GCA_HOOK_FN void gca_hook_alloc_tl(void *p, size_t lb, size_t granules,
                                   int k);
 GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
@@ -213,6 +233,26 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 
 # define GC_ACC_ON_INIT() gca_hook_init()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
+/* Objects counted with the allocation lock held, at the sites of        */
+/* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [lg][k] holds objects  */
+/* and requested bytes of kind k in lg granules (its granted bytes are   */
+/* its objects times lg granules, as the sum computes).  Rows are 2      */
+/* words, size classes outermost, so a row's offset is a shift and an    */
+/* add of what the host has in registers.  The mode changes only under   */
+/* the lock, so it is read twice here without a race.                   */
+GC_EXTERN word gca_locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
+GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
+{
+  word *r = gca_locked_rows[(unsigned)k][lg];
+
+  GCA_OWN_ADD(&r[0], 1);
+  GCA_OWN_ADD(&r[1], lb);
+}
+# define GC_ACC_ON_ALLOC_FL(p, lb, k, lg) \
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode ? gca_locked_count(lb, k, lg) \
+                                             : gca_hook_alloc(p, lb, k))
+# define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
+        GCA_IF(gca_on, gca_hook_alloc_large(p, lb, k, n_blocks))
 /* The thread-local fast path counts inline (counters.c keeps the rows), */
 /* gated by gca_tl_mode.  gca_tl_rows[k] is the calling thread's rows of */
 /* kind k, one row of 3 words (objects, requested bytes, granted bytes)  */

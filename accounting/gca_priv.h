@@ -187,6 +187,8 @@ GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k);
+GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
+                                       word n_blocks);
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void gca_counters_many_begin(void **result);

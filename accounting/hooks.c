@@ -119,6 +119,11 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
   gca_counters_alloc(p, lb, k);
 }
 
+GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
+{
+  gca_counters_alloc_large(p, lb, k, n_blocks);
+}
+
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
 {
   (void)gca_counters_alloc_tl(p, lb, granules, k);
