@@ -10,10 +10,17 @@
  * leaves its totals behind and the next new thread reuses the record and
  * keeps adding to it, so sums stay cumulative and exact.
  *
+ * Two kinds of rows are not in the records, and the sums add them: the
+ * global free-list pops counted with the allocation lock held
+ * (gca_locked_rows and the large rows, in accounting's tables), and the
+ * thread-local fast path's counts, kept in each thread's own
+ * thread_local_freelists (GCA_TLFS_FIELDS in gca_hooks.h), which a record
+ * points to while its thread lives and which are folded into the record
+ * when the thread exits.
+ *
  * Called from the allocation hooks only (hooks.c dispatches); the
- * thread-local fast path counts inline in the hook itself (gca_hooks.h,
- * through gca_tl_rows, which this file keeps).  Never
- * allocates from the GC heap, never takes the allocation lock.
+ * thread-local fast path counts inline in the hook itself (gca_hooks.h).
+ * Never allocates from the GC heap, never takes the allocation lock.
  */
 
 #include "gca_priv.h"
@@ -23,6 +30,9 @@
 #ifdef THREAD_LOCAL_ALLOC
 # include "private/thread_local_alloc.h"
 #endif
+#ifdef GC_GCJ_SUPPORT
+# include "gc_gcj.h"            /* GC_gcj_kind */
+#endif
 
 /* in_many after a refill of one of the thread's own lists that got a  */
 /* single object from the fallback allocation: that object (last_p) is */
@@ -30,10 +40,29 @@
 /* again (gca_counters_many_end).                                        */
 #define COUNTERS_PENDING 2
 
+#ifdef THREAD_LOCAL_ALLOC
+  /* A thread's fast-path counts (GCA_TLFS_FIELDS), by list.             */
+  struct counters_tl_counts {
+    word objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
+    word req[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
+#   ifdef GC_GCJ_SUPPORT
+      word gcj_objs[TINY_FREELISTS];
+      word gcj_req[TINY_FREELISTS];
+#   endif
+  };
+#endif
+
 struct gca_thread {
   struct gca_thread *next;      /* registry, newest first; never unlinked */
   volatile word owned;          /* nonzero while a live thread uses it    */
-  word **tl_rows;               /* its owner's gca_tl_rows, or NULL       */
+# ifdef THREAD_LOCAL_ALLOC
+    /* Its owner's thread-local free lists, whose counts the sums add,  */
+    /* or NULL; and those counts as the last sum read them (lock held), */
+    /* kept for a child after fork(), where the lists of the other      */
+    /* threads are freed before its handler runs.                       */
+    GC_tlfs tlfs;
+    struct counters_tl_counts tl_seen;
+# endif
   word debug_objs[MAXOBJKINDS];
   /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
   int in_many;                  /* inside GC_generic_malloc_many (1), or */
@@ -46,33 +75,10 @@ struct gca_thread {
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
-GC_INNER word gca_locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
-/* The large classes' rows of gca_counters_alloc_large (lock held, mode */
-/* 1), summed like gca_locked_rows.                                      */
-static struct gca_count counters_locked_large[MAXOBJKINDS][GCA_N_LARGE];
+GC_INNER word (*gca_locked_rows)[MAXOBJGRANULES + 1][2] = NULL;
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
-#ifdef GCA_HOOK_TL_INLINE
-  /* The rows the inline hook counts into (gca_hooks.h), one pointer a  */
-  /* kind, all NULL unless gca_tl_mode is 1.                             */
-  GC_INNER __thread __attribute__((tls_model("initial-exec")))
-        word *gca_tl_rows[MAXOBJKINDS];
-  /* The thread is inside GC_generic_malloc_many (gca_thread.in_many),  */
-  /* whose fallback objects the global hook must remember, so it may   */
-  /* not count them through the rows.                                    */
-  static __thread __attribute__((tls_model("initial-exec")))
-        int counters_tl_in_many;
-# define COUNTERS_SET_IN_MANY(t, v) \
-        ((t)->in_many = counters_tl_in_many = (v))
-#else
-# define COUNTERS_SET_IN_MANY(t, v) ((t)->in_many = (v))
-#endif
-#ifdef GCA_HOOK_TL_INLINE
-  typedef char gca_hook_n_classes_ok[GCA_HOOK_N_CLASSES == GCA_N_CLASSES
-                                     ? 1 : -1];
-  typedef char gca_hook_count_ok[sizeof(struct gca_count) == 3 * sizeof(word)
-                                 ? 1 : -1];
-#endif
+#define COUNTERS_SET_IN_MANY(t, v) ((t)->in_many = (v))
 
 #ifdef THREADS
   static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
@@ -85,36 +91,129 @@ GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 # define COUNTERS_UNLOCK() (void)0
 #endif
 
-/* The inline hook's rows.  A thread points its own gca_tl_rows at its */
-/* record (counters_set_rows) while gca_tl_mode is 1; when the mode     */
-/* leaves 1, gca_counters_rows_off clears every thread's, through the   */
-/* registry.  The two sides are ordered by full fences: either the      */
-/* clearing comes after the thread's stores, or the thread sees the new */
-/* mode after its stores and clears its own.                            */
-#ifdef GCA_HOOK_TL_INLINE
-  static void counters_clear_rows(word **rows)
+#ifdef THREAD_LOCAL_ALLOC
+  /* The calling thread's thread-local free lists, or NULL.             */
+  static GC_tlfs counters_own_tlfs(void)
   {
-    unsigned k;
-
-    for (k = 0; k < MAXOBJKINDS; k++) GCA_STORE(&rows[k], (word *)NULL);
+#   if !defined(USE_PTHREAD_SPECIFIC) && !defined(USE_WIN32_SPECIFIC)
+      if (0 == GC_thread_key) return NULL;
+#   endif
+    return (GC_tlfs)GC_getspecific(GC_thread_key);
   }
 
-  static void counters_set_rows(struct gca_thread *t)
+  /* Sets every inline flag of tlfs (GCA_TLFS_FIELDS) to v.             */
+  static void counters_tl_set_inline(GC_tlfs tlfs, word v)
   {
-    unsigned k;
+    unsigned k, g;
 
-    for (k = 0; k < MAXOBJKINDS; k++)
-      GCA_STORE(&gca_tl_rows[k], &t->c[k][0].objs);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (GCA_LOAD(&gca_tl_mode) != 1) counters_clear_rows(gca_tl_rows);
+    for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
+      for (g = 0; g < TINY_FREELISTS; g++)
+        GCA_STORE(&tlfs->gca_inline[k][g], v);
+    }
+#   ifdef GC_GCJ_SUPPORT
+      for (g = 0; g < TINY_FREELISTS; g++)
+        GCA_STORE(&tlfs->gca_gcj_inline[g], v);
+#   endif
   }
-#endif
+
+  /* The fast path's counts of tlfs into out (and seen, if not NULL).   */
+  static void counters_tl_read(GC_tlfs tlfs, struct counters_tl_counts *out)
+  {
+    unsigned k, g;
+
+    for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
+      for (g = 0; g < TINY_FREELISTS; g++) {
+        out->objs[k][g] = GCA_LOAD(&tlfs->gca_objs[k][g]);
+        out->req[k][g] = GCA_LOAD(&tlfs->gca_req[k][g]);
+      }
+    }
+#   ifdef GC_GCJ_SUPPORT
+      for (g = 0; g < TINY_FREELISTS; g++) {
+        out->gcj_objs[g] = GCA_LOAD(&tlfs->gca_gcj_objs[g]);
+        out->gcj_req[g] = GCA_LOAD(&tlfs->gca_gcj_req[g]);
+      }
+#   endif
+  }
+
+  /* Adds counts n into the rows c of kinds [0, n_kinds) (a record's, or */
+  /* a sum's).  List g is row g; row 0 (one granule) is folded into     */
+  /* class 1 by the sum.                                                 */
+  static void counters_tl_add(struct gca_count (*c)[GCA_N_CLASSES],
+                              unsigned n_kinds,
+                              const struct counters_tl_counts *n)
+  {
+    unsigned k, g;
+
+    for (k = 0; k < THREAD_FREELISTS_KINDS && k < n_kinds; k++) {
+      for (g = 0; g < TINY_FREELISTS; g++) {
+        c[k][g].objs += n->objs[k][g];
+        c[k][g].req_bytes += n->req[k][g];
+      }
+    }
+#   ifdef GC_GCJ_SUPPORT
+      if (GC_gcj_kind > 0 && (unsigned)GC_gcj_kind < n_kinds) {
+        for (g = 0; g < TINY_FREELISTS; g++) {
+          c[GC_gcj_kind][g].objs += n->gcj_objs[g];
+          c[GC_gcj_kind][g].req_bytes += n->gcj_req[g];
+        }
+      }
+#   endif
+  }
+
+  /* The thread's pops are counted inline from now on, into its own     */
+  /* lists' counts, which t (its record) makes the sums read.  Only in  */
+  /* mode 1.  When the mode leaves 1, gca_counters_rows_off clears the  */
+  /* flags of every thread, through the registry.  The two sides are    */
+  /* ordered by full fences: either the clearing comes after this       */
+  /* thread's stores, or this thread sees the new mode after its stores */
+  /* and clears its own.                                                 */
+  static void counters_tl_enable(struct gca_thread *t)
+  {
+    GC_tlfs tlfs = t->tlfs;
+
+    if (NULL == tlfs) {
+      tlfs = counters_own_tlfs();
+      if (NULL == tlfs) return;
+      /* Nothing was counted inline there yet (its flags were 0), but   */
+      /* the struct may be an earlier thread's (upstream reuses its     */
+      /* static first one): start from zero.                             */
+      BZERO(tlfs->gca_objs, sizeof(tlfs->gca_objs));
+      BZERO(tlfs->gca_req, sizeof(tlfs->gca_req));
+#     ifdef GC_GCJ_SUPPORT
+        BZERO(tlfs->gca_gcj_objs, sizeof(tlfs->gca_gcj_objs));
+        BZERO(tlfs->gca_gcj_req, sizeof(tlfs->gca_gcj_req));
+#     endif
+      COUNTERS_LOCK();
+      t->tlfs = tlfs;
+      COUNTERS_UNLOCK();
+    }
+    counters_tl_set_inline(tlfs, 1);
+    AO_nop_full();
+    if (GCA_LOAD(&gca_tl_mode) != 1) counters_tl_set_inline(tlfs, 0);
+  }
+#endif /* THREAD_LOCAL_ALLOC */
 
 /* In a child after fork(): free the registry lock another thread may    */
-/* have held (it only claims or pushes a record, pushed last).          */
+/* have held (it only claims or pushes a record, pushed last).  Only the */
+/* calling thread survives: the thread-local lists of the others are     */
+/* freed already (upstream's own handler ran first), so their records   */
+/* keep the counts the last sum read.                                    */
 GC_INNER void gca_counters_atfork_child(void)
 {
-  COUNTERS_UNLOCK();
+# ifdef THREAD_LOCAL_ALLOC
+    struct gca_thread *t, *me = gca_tl_self.counters;
+
+    COUNTERS_UNLOCK();
+    for (t = counters_registry; t != NULL; t = t->next) {
+      if (t != me && t->tlfs != NULL) {
+        counters_tl_add(t->c, MAXOBJKINDS, &t->tl_seen);
+        BZERO(&t->tl_seen, sizeof(t->tl_seen));
+        t->tlfs = NULL;
+      }
+    }
+# else
+    COUNTERS_UNLOCK();
+# endif
 }
 
 /* The calling thread's record, claimed on first use (the only time a    */
@@ -135,12 +234,7 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
       counters_registry = t;
     }
   }
-  if (t != NULL) {
-    t->owned = 1;
-#   ifdef GCA_HOOK_TL_INLINE
-      t->tl_rows = gca_tl_rows;
-#   endif
-  }
+  if (t != NULL) t->owned = 1;
   COUNTERS_UNLOCK();
   me->counters = t;
   return t;
@@ -162,13 +256,13 @@ static struct gca_thread *counters_get_self(void)
 /* from here on.                                                         */
 GC_INNER void gca_counters_rows_off(void)
 {
-# ifdef GCA_HOOK_TL_INLINE
+# ifdef THREAD_LOCAL_ALLOC
     struct gca_thread *t;
 
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    AO_nop_full();
     COUNTERS_LOCK();
     for (t = counters_registry; t != NULL; t = t->next) {
-      if (t->tl_rows != NULL) counters_clear_rows(t->tl_rows);
+      if (t->tlfs != NULL) counters_tl_set_inline(t->tlfs, 0);
     }
     COUNTERS_UNLOCK();
 # endif
@@ -181,10 +275,21 @@ GC_INNER void gca_counters_thread_exit(void)
 
   if (NULL == t) return;
   COUNTERS_SET_IN_MANY(t, 0);
+# ifdef THREAD_LOCAL_ALLOC
+    if (t->tlfs != NULL) {
+      /* Fold the fast path's counts into the record before the lists  */
+      /* are freed (the sums hold the allocation lock, as we do).       */
+      struct counters_tl_counts n;
+
+      counters_tl_set_inline(t->tlfs, 0);
+      counters_tl_read(t->tlfs, &n);
+      counters_tl_add(t->c, MAXOBJKINDS, &n);
+      BZERO(&t->tl_seen, sizeof(t->tl_seen));
+    }
+# endif
   COUNTERS_LOCK();
-# ifdef GCA_HOOK_TL_INLINE
-    counters_clear_rows(gca_tl_rows);
-    t->tl_rows = NULL;
+# ifdef THREAD_LOCAL_ALLOC
+    t->tlfs = NULL;
 # endif
   t->owned = 0;
   COUNTERS_UNLOCK();
@@ -302,16 +407,6 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   word granted;
   unsigned cls;
 
-# ifdef GCA_HOOK_TL_INLINE
-    /* Mode 1: into the thread's rows, as the thread-local path counts. */
-    word *rows = gca_tl_rows[(unsigned)k];
-
-    if (EXPECT(rows != NULL && p != NULL && SMALL_OBJ(lb)
-               && !counters_tl_in_many, TRUE)) {
-      gca_tl_rows_count(rows, lb, counters_small_granules(p, lb, k));
-      return;
-    }
-# endif
   me = &gca_tl_self;
   t = me->counters;
   if (EXPECT(NULL == p, FALSE)) return;
@@ -326,11 +421,6 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   if (EXPECT(SMALL_OBJ(lb), TRUE)) {
     word g = counters_small_granules(p, lb, k);
 
-#   ifdef GCA_HOOK_TL_INLINE
-      /* Mode 1 and no rows yet: from the next object on, count there.  */
-      if (1 == GCA_LOAD(&gca_tl_mode) && NULL == gca_tl_rows[(unsigned)k])
-        counters_set_rows(t);
-#   endif
     cls = (unsigned)g;
     granted = GRANULES_TO_BYTES(g);
   } else {
@@ -354,7 +444,8 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
     gca_counters_alloc(p, lb, k);       /* tags: the general path */
     return;
   }
-  c = &counters_locked_large[(unsigned)k][gca_class_of(granted) - GCA_LARGE0];
+  c = &gca_tables->locked_large[(unsigned)k]
+                                [gca_class_of(granted) - GCA_LARGE0];
   c->objs++;
   c->req_bytes += (word)lb;
   c->granted_bytes += granted;
@@ -393,14 +484,14 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
   return p;
 }
 
-#ifdef GCA_HOOK_TL_INLINE
-  /* The first object this hook counts in mode 1: set the thread's rows */
-  /* (the next objects are counted inline), then count it.              */
+#ifdef THREAD_LOCAL_ALLOC
+  /* The first object this hook counts in mode 1: the thread's next    */
+  /* pops are counted inline; this one is counted here.                 */
   static GC_ATTR_NOINLINE void *counters_alloc_tl_first(
                         struct gca_thread *t, void *p, size_t lb,
                         size_t granules, int k)
   {
-    counters_set_rows(t);
+    counters_tl_enable(t);
     counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
                  GRANULES_TO_BYTES((word)granules));
     return p;
@@ -428,8 +519,9 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
     return gca_tags_alloc_tl(me, p, HDR(p), granted);
   }
-# ifdef GCA_HOOK_TL_INLINE
-    /* Mode 1 and no rows yet: from the next object on, count inline.   */
+# ifdef THREAD_LOCAL_ALLOC
+    /* Mode 1, and the pop was not counted inline: from the next one on */
+    /* it is.                                                           */
     if (1 == GCA_LOAD(&gca_tl_mode))
       return counters_alloc_tl_first(t, p, lb, granules, k);
 # endif
@@ -488,11 +580,11 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
     /* list's (the fallback asks for the list's bytes, plus the extra    */
     /* byte), so its pop, which comes next, must not count it again by   */
     /* the list's size.  The pop reaches the hook function: in_many is   */
-    /* nonzero and the inline rows are off until it has.                 */
+    /* nonzero and the inline counting is off until it has.             */
     if (t->many_to_tl) {
       t->in_many = COUNTERS_PENDING;
-#     ifdef GCA_HOOK_TL_INLINE
-        counters_clear_rows(gca_tl_rows);
+#     ifdef THREAD_LOCAL_ALLOC
+        if (t->tlfs != NULL) counters_tl_set_inline(t->tlfs, 0);
 #     endif
     }
     return;
@@ -537,6 +629,13 @@ GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
       out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
       out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
     }
+#   ifdef THREAD_LOCAL_ALLOC
+      if (t->tlfs != NULL) {
+        counters_tl_read(t->tlfs, &t->tl_seen);
+        counters_tl_add((struct gca_count (*)[GCA_N_CLASSES])out, n_kinds,
+                        &t->tl_seen);
+      }
+#   endif
   }
   COUNTERS_UNLOCK();
   /* Small classes: granted bytes are objects times the class size     */
@@ -546,16 +645,18 @@ GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
     struct gca_count *z = &out[k * GCA_N_CLASSES];
     size_t cls;
 
-    for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
-      z[cls].objs += gca_locked_rows[k][cls][0];
-      z[cls].req_bytes += gca_locked_rows[k][cls][1];
-    }
-    for (cls = 0; cls < GCA_N_LARGE; cls++) {
-      const struct gca_count *l = &counters_locked_large[k][cls];
+    if (gca_tables != NULL) {
+      for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
+        z[cls].objs += gca_tables->locked_rows[k][cls][0];
+        z[cls].req_bytes += gca_tables->locked_rows[k][cls][1];
+      }
+      for (cls = 0; cls < GCA_N_LARGE; cls++) {
+        const struct gca_count *l = &gca_tables->locked_large[k][cls];
 
-      z[GCA_LARGE0 + cls].objs += l->objs;
-      z[GCA_LARGE0 + cls].req_bytes += l->req_bytes;
-      z[GCA_LARGE0 + cls].granted_bytes += l->granted_bytes;
+        z[GCA_LARGE0 + cls].objs += l->objs;
+        z[GCA_LARGE0 + cls].req_bytes += l->req_bytes;
+        z[GCA_LARGE0 + cls].granted_bytes += l->granted_bytes;
+      }
     }
     if (z->objs != 0) {
       z[1].objs += z->objs;

@@ -52,22 +52,28 @@
  *                               (GC_generic_malloc), mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.  Counted with no header lookup.
- *   GC_ACC_ON_ALLOC_TL(p, lb, granules, k)
+ *   GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules)
  *                               thread_local_alloc.c GC_gcj_malloc, only on
  *                               the branch that pops p from the thread's
- *                               own free list.  Lock NOT held: the body
- *                               touches only this thread's counters, with
- *                               plain loads and stores.
- *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v),
+ *                               own free list, whose slot fl is
+ *                               &gcj_freelists[granules].  Lock NOT held:
+ *                               the body touches only this thread's
+ *                               counters, with plain loads and stores.
+ *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl),
  *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
  *                               thread_local_alloc.c GC_malloc_kind: the
  *                               same count, made at the function's end
  *                               for an object popped from the thread's
- *                               own free list (flag v, set on that branch
- *                               only), where nothing but p is live: the
- *                               fast path then keeps upstream's registers,
- *                               and the hook function, when called, is a
- *                               tail call returning p.
+ *                               own free list: v is set to the list's
+ *                               slot fl (&_freelists[k][granules]) on the
+ *                               branch that pops, and stays NULL on the
+ *                               others.  Little but p is live there: the
+ *                               fast path keeps upstream's registers, and
+ *                               the hook function, when called, is a tail
+ *                               call returning p.
+ *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
+ *                               struct thread_local_freelists: the counts
+ *                               the two macros above add to (below).
  *   GC_ACC_ON_ALLOC_MANY_BEGIN(result)
  *   GC_ACC_ON_ALLOC_MANY_END(result, lb, k)
  *                               mallocx.c GC_generic_malloc_many, at entry
@@ -133,7 +139,9 @@
  *   GC_ACC_ON_THREAD_EXIT()     pthread_support.c
  *                               GC_unregister_my_thread_inner and
  *                               win32_threads.c GC_unregister_my_thread, in
- *                               the exiting thread, lock held.
+ *                               the exiting thread, lock held, before its
+ *                               thread_local_freelists are freed; called
+ *                               whether or not accounting is on.
  */
 
 #ifndef GCA_HOOKS_H
@@ -145,9 +153,10 @@
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
-# define GC_ACC_ON_ALLOC_TL(p, lb, granules, k)           (void)0
+# define GCA_TLFS_FIELDS                                  /* empty */
+# define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules)      (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
-# define GC_ACC_TL_POPPED(v)                              (void)0
+# define GC_ACC_TL_POPPED(v, fl)                          (void)0
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
@@ -237,13 +246,18 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 /* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [lg][k] holds objects  */
 /* and requested bytes of kind k in lg granules (its granted bytes are   */
 /* its objects times lg granules, as the sum computes).  Rows are 2      */
-/* words, size classes outermost, so a row's offset is a shift and an    */
-/* add of what the host has in registers.  The mode changes only under   */
-/* the lock, so it is read twice here without a race.                   */
-GC_EXTERN word gca_locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
+/* words; the offset is written out as arithmetic (not indexing), which */
+/* leaves the host one callee-saved register fewer to keep: the cost of */
+/* accounting off.  The mode changes only under                          */
+/* the lock, so it is read twice here without a race.  The rows are OS */
+/* memory (accounting's tables, never static data: see gca_priv.h),    */
+/* there before the mode is first 1.                                    */
+GC_EXTERN word (*gca_locked_rows)[MAXOBJGRANULES + 1][2];
 GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 {
-  word *r = gca_locked_rows[(unsigned)k][lg];
+  word *r = (word *)((char *)gca_locked_rows
+                     + (((word)(unsigned)k * (MAXOBJGRANULES + 1) + lg)
+                        * (2 * sizeof(word))));
 
   GCA_OWN_ADD(&r[0], 1);
   GCA_OWN_ADD(&r[1], lb);
@@ -253,67 +267,68 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
                                              : gca_hook_alloc(p, lb, k))
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
         GCA_IF(gca_on, gca_hook_alloc_large(p, lb, k, n_blocks))
-/* The thread-local fast path counts inline (counters.c keeps the rows), */
-/* gated by gca_tl_mode.  gca_tl_rows[k] is the calling thread's rows of */
-/* kind k, one row of 3 words (objects, requested bytes, granted bytes)  */
-/* a size class, or NULL: always NULL unless the mode is 1, and until    */
-/* the thread's first object after the mode became 1.  Without rows the */
-/* hook function does the work.  Only where initial-exec TLS is          */
-/* available.                                                            */
-# if defined(THREADS) && !defined(GCA_NO_IE_TLS) && !defined(_MSC_VER) \
-     && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
-#   define GCA_HOOK_TL_INLINE 1
-#   define GCA_HOOK_N_CLASSES \
-        (MAXOBJGRANULES + 1 + CPP_WORDSZ - (CPP_LOG_HBLKSIZE - 1))
-    GC_EXTERN __thread __attribute__((tls_model("initial-exec")))
-        word *gca_tl_rows[MAXOBJKINDS];
-
-    /* One object of lb bytes into rows (a kind's gca_tl_rows).  Objects  */
-    /* and requested bytes only: a small class's granted bytes are its   */
-    /* objects times its size, which the sum computes.  granules is 0    */
-    /* for a 0-byte request (list 0, one granule): row 0, which the sum  */
-    /* folds into class 1.                                                */
-    GC_INLINE void gca_tl_rows_count(word *rows, size_t lb, size_t granules)
-    {
-      word *c = rows + (word)granules * 3;
-
-      GCA_OWN_ADD(&c[0], 1);
-      GCA_OWN_ADD(&c[1], lb);
-    }
-
-    GC_INLINE void gca_hook_count_tl(void *p, size_t lb, size_t granules,
-                                     int k)
-    {
-      word *c = gca_tl_rows[(unsigned)k];
-
-      if (EXPECT(c != NULL, TRUE)) {
-        gca_tl_rows_count(c, lb, granules);
-      } else {
-        gca_hook_alloc_tl(p, lb, granules, k);
-      }
-    }
-#   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
-        GCA_IF(gca_tl_mode, gca_hook_count_tl(p, lb, granules, k))
-#   define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+/* The thread-local fast path counts inline, into the thread's own       */
+/* struct thread_local_freelists: the patch puts GCA_TLFS_FIELDS there,  */
+/* which hold, for each of its free lists, the objects and requested    */
+/* bytes popped from it, and a word saying whether to count the pops    */
+/* inline (nonzero) or through the hook function (0).  They are indexed */
+/* like the lists, so a list's counts sit at a fixed offset from its    */
+/* slot, which the fast path holds in a register: no thread-local       */
+/* variable is read, no pointer tested.  A small class's granted bytes  */
+/* are its objects times its size, which the sum computes; granules 0   */
+/* (a 0-byte request, one granule) is folded into class 1 there.  The   */
+/* counts are written by the owner thread only, with plain adds, and    */
+/* read by counters.c's sums (lock held) through its registry.  The     */
+/* flags are 0 until the thread's first pop in mode 1 (the hook         */
+/* function then registers the struct and sets them), and cleared for   */
+/* every thread when the mode leaves 1 (see counters.c).                */
+# ifdef GC_GCJ_SUPPORT
+#   define GCA_TLFS_GCJ_FIELDS \
+        word gca_gcj_objs[TINY_FREELISTS]; \
+        word gca_gcj_req[TINY_FREELISTS]; \
+        word gca_gcj_inline[TINY_FREELISTS];
+# else
+#   define GCA_TLFS_GCJ_FIELDS /* empty */
+# endif
+# define GCA_TLFS_FIELDS \
+        word gca_objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
+        word gca_req[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
+        word gca_inline[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
+        GCA_TLFS_GCJ_FIELDS
+/* The word of list slot fl (&tlfs->_freelists[k][g], or              */
+/* &tlfs->gcj_freelists[g]) in the array field f of the same shape, at  */
+/* a fixed offset from it.  The hooks are given the slot as             */
+/* GC_FAST_MALLOC_GRANS (gc_inline.h) names it, my_fl, in the branch    */
+/* that pops: the compiler then needs no more registers.                */
+# define GCA_TL_AT(fl, lists, f) \
+        ((word *)((char *)(fl) + (offsetof(struct thread_local_freelists, f) \
+                  - offsetof(struct thread_local_freelists, lists))))
+# define GCA_TL_COUNT(fl, lists, objs, req, lb) \
         do { \
-          if (EXPECT(gca_tl_mode != 0, FALSE) && (v)) { \
-            word *gca_c_ = gca_tl_rows[(unsigned)(k)]; \
-            if (EXPECT(NULL == gca_c_, FALSE)) \
+          GCA_OWN_ADD(GCA_TL_AT(fl, lists, objs), 1); \
+          GCA_OWN_ADD(GCA_TL_AT(fl, lists, req), lb); \
+        } while (0)
+# define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+        do { \
+          if (EXPECT(gca_tl_mode != 0, FALSE) && (v) != NULL) { \
+            if (EXPECT(0 == *GCA_TL_AT(v, _freelists, gca_inline), FALSE)) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
-            gca_tl_rows_count(gca_c_, lb, granules); \
+            GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
           } \
         } while (0)
-# else
-#   define GC_ACC_ON_ALLOC_TL(p, lb, granules, k) \
-        GCA_IF(gca_on, gca_hook_alloc_tl(p, lb, granules, k))
-#   define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+# define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules) \
         do { \
-          if (EXPECT(gca_on, FALSE) && (v)) \
-            return gca_hook_alloc_tl_ret(p, lb, granules, k); \
+          if (EXPECT(gca_tl_mode != 0, FALSE)) { \
+            if (EXPECT(0 == *GCA_TL_AT(fl, gcj_freelists, gca_gcj_inline), \
+                       FALSE)) { \
+              gca_hook_alloc_tl(p, lb, granules, GC_gcj_kind); \
+            } else { \
+              GCA_TL_COUNT(fl, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
+            } \
+          } \
         } while (0)
-# endif
-# define GC_ACC_TL_DECL(v) int v = 0
-# define GC_ACC_TL_POPPED(v) (void)((v) = 1)
+# define GC_ACC_TL_DECL(v) void **v = NULL
+# define GC_ACC_TL_POPPED(v, fl) (void)((v) = (fl))
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \
@@ -342,7 +357,9 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # define GC_ACC_ON_MARK_BEGIN() GCA_IF(gca_on, gca_hook_mark_begin())
 # define GC_ACC_ON_MARK_END(done) GCA_IF(gca_on, gca_hook_mark_end(done))
 # define GC_ACC_ON_COLLECTION_END() GCA_IF(gca_on, gca_hook_collection_end())
-# define GC_ACC_ON_THREAD_EXIT() GCA_IF(gca_on, gca_hook_thread_exit())
+/* Unconditional: a thread's counts must leave its free-list struct     */
+/* before the struct is freed, even after accounting went off.          */
+# define GC_ACC_ON_THREAD_EXIT() gca_hook_thread_exit()
 
 #endif /* !GC_ACC_DISABLE */
 

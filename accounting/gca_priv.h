@@ -266,6 +266,10 @@ struct gca_tables {
   struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES]; /* record.c  */
   struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
   struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
+  /* counters.c: gca_locked_rows points here; the large classes' rows  */
+  /* of gca_counters_alloc_large, summed the same way.                  */
+  word locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
+  struct gca_count locked_large[MAXOBJKINDS][GCA_N_LARGE];
 };
 GC_EXTERN struct gca_tables *gca_tables;
 #define gca_last_census (gca_tables->census)

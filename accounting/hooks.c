@@ -88,6 +88,7 @@ GC_INNER void gca_set_on(int on)
            " accounting stays off\n", 0);
       return;
     }
+    gca_locked_rows = gca_tables->locked_rows;
   }
   if (on && !gca_on) {
     /* Every in-use block gets a clean tag table (types, sites, ages   */
@@ -155,7 +156,7 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 GC_INNER void gca_hook_thread_exit(void)
 {
   gca_counters_thread_exit();
-  gca_types_thread_exit();
+  if (gca_on) gca_types_thread_exit();
 }
 
 GC_INNER void gca_hook_free(void *p)

@@ -84,6 +84,17 @@ static GC_word live(int kind, unsigned cls, GC_word *bytes)
   return s.live_objs;
 }
 
+/* Objects and requested bytes allocated so far in kind and class.      */
+static GC_word allocated(int kind, unsigned cls, GC_word *req)
+{
+  struct GC_acc_class_stats_s s;
+
+  memset(&s, 0, sizeof(s));
+  CHECK_EQ(GC_acc_get_class_stats(kind, cls, &s, sizeof(s)), sizeof(s));
+  *req = s.alloc_req_bytes;
+  return s.alloc_objs;
+}
+
 /* Class of each case, from one probe object (freed again).             */
 static NOINLINE void probe_classes(void)
 {
@@ -168,6 +179,43 @@ static void *thread_main(void *arg)
     }
   }
   return NULL;
+}
+
+/* Objects and requested bytes allocated in the thread cases' classes: */
+/* the request rounded up, or one granule more (a refill's fallback    */
+/* object).                                                              */
+static GC_word abase[3][2], areq[3][2];
+
+static void thread_allocs(GC_word objs[3][2], GC_word req[3][2])
+{
+  unsigned j, i;
+
+  for (j = 0; j < 3; j++) {
+    unsigned g = (unsigned)((thread_size[j] + 1 + 15) / 16);
+
+    for (i = 0; i < 2; i++)
+      objs[j][i] = allocated(case_kind[thread_case[j]], g + i, &req[j][i]);
+  }
+}
+
+/* Every object the threads allocated since thread_allocs(abase, areq) */
+/* was counted, once, at the caller's request, though the threads have */
+/* exited (their counts left their thread-local lists with them).      */
+static void check_thread_allocs(const char *label)
+{
+  GC_word now[3][2], now_req[3][2];
+  unsigned j;
+
+  thread_allocs(now, now_req);
+  for (j = 0; j < 3; j++) {
+    GC_word objs = now[j][0] - abase[j][0] + now[j][1] - abase[j][1];
+    GC_word req = now_req[j][0] - areq[j][0] + now_req[j][1] - areq[j][1];
+
+    if (!CHECK_EQ(objs, N_THREADS * T_OBJS)
+        | !CHECK_EQ(req, (GC_word)N_THREADS * T_OBJS * thread_size[j]))
+      fprintf(stderr, "  threads (%s), case %s: allocations counted\n",
+              label, case_name[thread_case[j]]);
+  }
 }
 
 static NOINLINE void run_threads(void)
@@ -290,6 +338,7 @@ int main(void)
     for (cls = 0; cls < N_TCLS; cls++)
       tbase[j][cls] = live(case_kind[thread_case[j]], cls, NULL);
   }
+  thread_allocs(abase, areq);
   run_threads();
   collect();
   CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
@@ -321,6 +370,15 @@ int main(void)
       CHECK_EQ(total, N_THREADS * (T_OBJS / 2));
     }
   }
+  check_thread_allocs("tags on");
+  /* Again with tags off: the threads then count inline, into their own */
+  /* thread-local lists (gca_hooks.h).                                  */
+  CHECK_EQ(GC_acc_set_tags(0), GC_SUCCESS);
+  thread_allocs(abase, areq);
+  run_threads();
+  collect();
+  check_thread_allocs("tags off");
+
   /* Which way the census counted marks (census.c: the collector's own  */
   /* per-block counts with one marker, the mark bits with several);     */
   /* census_markers.sh runs this test both ways.                         */
