@@ -90,7 +90,7 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   }
   s.collections = gca_collections;
   s.heap_grows = gca_heap_grows;
-  s.free_bytes = gca_fl_total_bytes;
+  s.free_bytes = gca_freelist_total_bytes();
   s.largest_free_bytes = gca_freelist_largest();
   s.frag_index_ppm = gca_frag_index_ppm();
   UNLOCK();

@@ -30,7 +30,18 @@
 #endif
 
 GC_INNER struct gca_freelist_books gca_fl;
-GC_INNER word gca_fl_total_bytes = 0;
+
+/* Which free blocks the multiset below counts.  A block of n blocks on */
+/* list n (n <= GCA_UNIQUE_THRESHOLD: those lists hold one size each)   */
+/* is counted by the books alone (gca_fl.blocks[n]), and so costs the   */
+/* hooks no more; every other block is in the multiset: the larger     */
+/* sizes, and a block left on a one-size list by GC_split_block, which  */
+/* keeps the tail of a split block on the list it was on.  Such         */
+/* misplaced blocks are counted per list, so that a list's own size is */
+/* known to be there when its count is above them.                      */
+#define MS_BOOKS_ONLY(key, index) \
+        ((index) <= GCA_UNIQUE_THRESHOLD && (word)(index) == (key))
+static word ms_misplaced[GCA_UNIQUE_THRESHOLD + 1];
 
 /* ---- multiset of free-block sizes (in heap blocks) ------------------- */
 /* Sizes below MS_SMALL blocks are counted in a plain array; larger ones  */
@@ -171,8 +182,10 @@ GC_INLINE void ms_del(word key)
 
 static word ms_get_max(void)
 {
+  word i;
+
   if (ms_max_stale) {
-    word i, m = 0;
+    word m = 0;
 
     for (i = 0; i < ms_cap; i++) {
       if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
@@ -183,6 +196,10 @@ static word ms_get_max(void)
     ms_max = m;
     ms_max_stale = 0;
   }
+  /* Sizes the books alone count, above every size in the multiset?     */
+  for (i = GCA_UNIQUE_THRESHOLD; i > ms_max; i--) {
+    if (gca_fl.blocks[i] > ms_misplaced[i]) return i;
+  }
   return ms_max;
 }
 
@@ -190,6 +207,7 @@ static void ms_clear(void)
 {
   BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
   BZERO(ms_small, sizeof(ms_small));
+  BZERO(ms_misplaced, sizeof(ms_misplaced));
   ms_used = 0;
   ms_max = 0;
   ms_max_stale = 0;
@@ -212,9 +230,18 @@ GC_INNER word gca_freelist_largest(void)
   return ms_get_max() * HBLKSIZE;
 }
 
+GC_INNER word gca_freelist_total_bytes(void)
+{
+  word total = 0;
+  int i;
+
+  for (i = 0; i <= GCA_N_HBLK_FLS; i++) total += gca_fl.bytes[i];
+  return total;
+}
+
 GC_INNER word gca_frag_index_ppm(void)
 {
-  unsigned long long total = gca_fl_total_bytes;
+  unsigned long long total = gca_freelist_total_bytes();
   unsigned long long largest = gca_freelist_largest();
 
   if (0 == total || largest >= total) return 0;
@@ -223,33 +250,55 @@ GC_INNER word gca_frag_index_ppm(void)
 
 /* ---- the books -------------------------------------------------------- */
 
-/* A free block enters books b (and *total) on list index.              */
-GC_INLINE void books_add(struct gca_freelist_books *b, word *total,
-                         hdr *hhdr, int index)
+/* A free block enters books b on list index.                          */
+GC_INLINE void books_add(struct gca_freelist_books *b, hdr *hhdr, int index)
 {
   word sz = hhdr->hb_sz;
 
   b->blocks[index]++;
   b->bytes[index] += sz;
-  *total += sz;
   if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
     b->unmapped_bytes[index] += sz;
+}
+
+/* A block of key heap blocks the multiset counts (not MS_BOOKS_ONLY)   */
+/* enters or leaves list index.                                         */
+static GC_ATTR_NOINLINE void ms_add_listed(word key, int index)
+{
+  if (index <= GCA_UNIQUE_THRESHOLD) ms_misplaced[index]++;
+  ms_add(key);
+}
+
+static GC_ATTR_NOINLINE void ms_del_listed(word key, int index)
+{
+  if (index <= GCA_UNIQUE_THRESHOLD && ms_misplaced[index] != 0)
+    ms_misplaced[index]--;
+  ms_del(key);
 }
 
 GC_INLINE void freelist_note(hdr *hhdr, int index, int sign)
 {
   word sz = hhdr->hb_sz;
+  word key = divHBLKSZ(sz);
 
   if (sign > 0) {
-    books_add(&gca_fl, &gca_fl_total_bytes, hhdr, index);
-    ms_add(divHBLKSZ(sz));      /* last: it may end in a call */
+    books_add(&gca_fl, hhdr, index);
+    /* last: they may end in a call */
+    if (index > GCA_UNIQUE_THRESHOLD) {
+      ms_add(key);
+    } else if (EXPECT(!MS_BOOKS_ONLY(key, index), FALSE)) {
+      ms_add_listed(key, index);
+    }
   } else {
     gca_fl.blocks[index]--;
     gca_fl.bytes[index] -= sz;
-    gca_fl_total_bytes -= sz;
     if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
       gca_fl.unmapped_bytes[index] -= sz;
-    ms_del(divHBLKSZ(sz));
+    if (index > GCA_UNIQUE_THRESHOLD) {
+      ms_del(key);
+    } else if (EXPECT(!MS_BOOKS_ONLY(key, index), FALSE)) {
+      ms_del_listed(key, index);
+    }
   }
 }
 
@@ -267,12 +316,13 @@ GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index)
 {
   /* The block stays on list index, h_size bytes shorter; the split-off */
   /* head comes back through gca_freelist_add.                          */
+  word key = divHBLKSZ(hhdr->hb_sz), rest = divHBLKSZ(hhdr->hb_sz - h_size);
+
   gca_fl.bytes[index] -= h_size;
-  gca_fl_total_bytes -= h_size;
   if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
     gca_fl.unmapped_bytes[index] -= h_size;
-  ms_del(divHBLKSZ(hhdr->hb_sz));
-  ms_add(divHBLKSZ(hhdr->hb_sz - h_size));
+  if (!MS_BOOKS_ONLY(key, index)) ms_del_listed(key, index);
+  if (!MS_BOOKS_ONLY(rest, index)) ms_add_listed(rest, index);
 }
 
 /* allchblk.c's GC_hblk_fl_from_blocks, which is static there.           */
@@ -330,7 +380,6 @@ static void freelist_rebuild_visit(hdr *hhdr, void *cd)
 GC_INNER void gca_freelist_rebuild(void)
 {
   BZERO(&gca_fl, sizeof(gca_fl));
-  gca_fl_total_bytes = 0;
   ms_clear();
   freelist_walk(freelist_rebuild_visit, NULL);
 }
@@ -338,7 +387,7 @@ GC_INNER void gca_freelist_rebuild(void)
 /* Books made afresh by a walk, for gca_freelist_verify.                */
 struct freelist_ref {
   struct gca_freelist_books fl;
-  word total, largest;
+  word largest;
 };
 
 static void freelist_verify_visit(hdr *hhdr, void *cd)
@@ -346,7 +395,7 @@ static void freelist_verify_visit(hdr *hhdr, void *cd)
   struct freelist_ref *r = (struct freelist_ref *)cd;
   word sz = hhdr->hb_sz;
 
-  books_add(&r->fl, &r->total, hhdr, gca_freelist_index(divHBLKSZ(sz)));
+  books_add(&r->fl, hhdr, gca_freelist_index(divHBLKSZ(sz)));
   if (sz > r->largest) r->largest = sz;
 }
 
@@ -370,7 +419,6 @@ GC_INNER const char *gca_freelist_verify(void)
   if (memcmp(ref.fl.unmapped_bytes, gca_fl.unmapped_bytes,
              sizeof(ref.fl.unmapped_bytes)) != 0)
     return "unmapped bytes per list";
-  if (ref.total != gca_fl_total_bytes) return "total free bytes";
   if (ms_broken) return 0;      /* the largest is an upper bound then */
   for (i = 0; i < ms_cap; i++) {
     if (0 == ms_tab[i].key) continue;

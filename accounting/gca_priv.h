@@ -281,7 +281,7 @@ GC_INNER void gca_census_collection_end(void);   /* census, then record  */
 GC_INNER void gca_census_take(void);
 
 /* Free-block books beyond per-list counts (freelist.c).                 */
-GC_EXTERN word gca_fl_total_bytes;       /* all free blocks, bytes       */
+GC_INNER word gca_freelist_total_bytes(void);  /* all free blocks     */
 GC_INNER word gca_freelist_largest(void);   /* largest free block, bytes */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(void);

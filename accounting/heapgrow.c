@@ -45,7 +45,7 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes)
   e.t_ns = gca_now_ns();
   e.req_bytes = grow_req_pending ? grow_req_bytes : 0;
   e.req_kind = grow_req_pending ? (signed_word)grow_req_kind : -1;
-  e.free_bytes = gca_fl_total_bytes;
+  e.free_bytes = gca_freelist_total_bytes();
   e.largest_free_bytes = gca_freelist_largest();
   e.grow_bytes = (word)bytes;
   e.heap_bytes_after = GC_heapsize + (word)bytes;

@@ -165,7 +165,7 @@ GC_INNER void gca_record_emit(int with_census)
   /* Fixed point by hand: a locale's decimal comma must not leak in.    */
   rec_printf("\"freelists\":{\"total_free_bytes\":%llu,"
              "\"largest_free_bytes\":%llu,\"frag_index\":%llu.%06llu,"
-             "\"lists\":[", U(gca_fl_total_bytes), U(largest),
+             "\"lists\":[", U(gca_freelist_total_bytes()), U(largest),
              U(ppm / 1000000u), U(ppm % 1000000u));
   sep = "";
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
