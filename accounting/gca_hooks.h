@@ -281,7 +281,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* read by counters.c's sums (lock held) through its registry.  The     */
 /* flags are 0 until the thread's first pop in mode 1 (the hook         */
 /* function then registers the struct and sets them), and cleared for   */
-/* every thread when the mode leaves 1 (see counters.c).                */
+/* every thread when the mode leaves 1 (see counters.c).  So the flag   */
+/* is read first, the mode only when it is 0: while counting, a pop     */
+/* costs a compare and two adds; with accounting off, the compare and   */
+/* the mode's test (a trade measured in docs/design.md, session 8).     */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TLFS_GCJ_FIELDS \
         word gca_gcj_objs[TINY_FREELISTS]; \
@@ -310,10 +313,12 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         } while (0)
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
         do { \
-          if (EXPECT(gca_tl_mode != 0, FALSE) && (v) != NULL) { \
-            if (EXPECT(0 == *GCA_TL_AT(v, _freelists, gca_inline), FALSE)) \
+          if ((v) != NULL) { \
+            if (*GCA_TL_AT(v, _freelists, gca_inline) != 0) { \
+              GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
+            } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
-            GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
+            } \
           } \
         } while (0)
 # define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules) \
