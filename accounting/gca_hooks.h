@@ -323,13 +323,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         } while (0)
 # define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules) \
         do { \
-          if (EXPECT(gca_tl_mode != 0, FALSE)) { \
-            if (EXPECT(0 == *GCA_TL_AT(fl, gcj_freelists, gca_gcj_inline), \
-                       FALSE)) { \
-              gca_hook_alloc_tl(p, lb, granules, GC_gcj_kind); \
-            } else { \
-              GCA_TL_COUNT(fl, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
-            } \
+          if (*GCA_TL_AT(fl, gcj_freelists, gca_gcj_inline) != 0) { \
+            GCA_TL_COUNT(fl, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
+          } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
+            gca_hook_alloc_tl(p, lb, granules, GC_gcj_kind); \
           } \
         } while (0)
 # define GC_ACC_TL_DECL(v) void **v = NULL
