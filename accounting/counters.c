@@ -75,7 +75,7 @@ struct gca_thread {
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
-GC_INNER word (*gca_locked_rows)[MAXOBJGRANULES + 1][2] = NULL;
+GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
 #define COUNTERS_SET_IN_MANY(t, v) ((t)->in_many = (v))

@@ -252,11 +252,17 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 /* the lock, so it is read twice here without a race.  The rows are OS */
 /* memory (accounting's tables, never static data: see gca_priv.h),    */
 /* there before the mode is first 1.                                    */
-GC_EXTERN word (*gca_locked_rows)[MAXOBJGRANULES + 1][2];
+/* A kind's rows: MAXOBJGRANULES + 1, rounded up to a power of two, so  */
+/* the row's offset is a shift of the kind plus the granules' bytes.   */
+# define GCA_LOCKED_KIND_ROWS \
+        (MAXOBJGRANULES < 128 ? 128 : MAXOBJGRANULES < 256 ? 256 \
+         : MAXOBJGRANULES < 512 ? 512 : MAXOBJGRANULES < 1024 ? 1024 \
+         : MAXOBJGRANULES < 2048 ? 2048 : 4096)
+GC_EXTERN word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2];
 GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 {
   word *r = (word *)((char *)gca_locked_rows
-                     + (((word)(unsigned)k * (MAXOBJGRANULES + 1) + lg)
+                     + (((word)(unsigned)k * GCA_LOCKED_KIND_ROWS + lg)
                         * (2 * sizeof(word))));
 
   GCA_OWN_ADD(&r[0], 1);

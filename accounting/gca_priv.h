@@ -268,7 +268,7 @@ struct gca_tables {
   struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
   /* counters.c: gca_locked_rows points here; the large classes' rows  */
   /* of gca_counters_alloc_large, summed the same way.                  */
-  word locked_rows[MAXOBJKINDS][MAXOBJGRANULES + 1][2];
+  word locked_rows[MAXOBJKINDS][GCA_LOCKED_KIND_ROWS][2];
   struct gca_count locked_large[MAXOBJKINDS][GCA_N_LARGE];
 };
 GC_EXTERN struct gca_tables *gca_tables;
