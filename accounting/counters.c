@@ -78,8 +78,6 @@ static struct gca_thread *volatile counters_registry = NULL;
 GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
-#define COUNTERS_SET_IN_MANY(t, v) ((t)->in_many = (v))
-
 #ifdef THREADS
   static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
 # define COUNTERS_LOCK() \
@@ -116,7 +114,7 @@ GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 #   endif
   }
 
-  /* The fast path's counts of tlfs into out (and seen, if not NULL).   */
+  /* The fast path's counts of tlfs, copied into out.                   */
   static void counters_tl_read(GC_tlfs tlfs, struct counters_tl_counts *out)
   {
     unsigned k, g;
@@ -274,7 +272,7 @@ GC_INNER void gca_counters_thread_exit(void)
   struct gca_thread *t = me->counters;
 
   if (NULL == t) return;
-  COUNTERS_SET_IN_MANY(t, 0);
+  t->in_many = 0;
 # ifdef THREAD_LOCAL_ALLOC
     if (t->tlfs != NULL) {
       /* Fold the fast path's counts into the record before the lists  */
@@ -556,7 +554,7 @@ GC_INNER void gca_counters_many_begin(void **result)
   struct gca_thread *t = counters_get_self();
 
   if (NULL == t) return;
-  COUNTERS_SET_IN_MANY(t, 1);
+  t->in_many = 1;
   t->many_to_tl = counters_is_own_tl_list(result);
   t->last_p = NULL;
 }
@@ -571,7 +569,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   word granted;
 
   if (NULL == t || !t->in_many) return;
-  COUNTERS_SET_IN_MANY(t, 0);
+  t->in_many = 0;
   if (NULL == list) return;
   if (list == t->last_p && NULL == obj_link(list)) {
     /* A single object from a fallback allocation, already counted (and */

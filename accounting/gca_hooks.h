@@ -243,17 +243,16 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 # define GC_ACC_ON_INIT() gca_hook_init()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
 /* Objects counted with the allocation lock held, at the sites of        */
-/* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [lg][k] holds objects  */
+/* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [k][lg] holds objects  */
 /* and requested bytes of kind k in lg granules (its granted bytes are   */
-/* its objects times lg granules, as the sum computes).  Rows are 2      */
-/* words; the offset is written out as arithmetic (not indexing), which */
-/* leaves the host one callee-saved register fewer to keep: the cost of */
-/* accounting off.  The mode changes only under                          */
-/* the lock, so it is read twice here without a race.  The rows are OS */
-/* memory (accounting's tables, never static data: see gca_priv.h),    */
-/* there before the mode is first 1.                                    */
-/* A kind's rows: MAXOBJGRANULES + 1, rounded up to a power of two, so  */
-/* the row's offset is a shift of the kind plus the granules' bytes.   */
+/* its objects times lg granules, as the sum computes).  A kind has      */
+/* GCA_LOCKED_KIND_ROWS rows (MAXOBJGRANULES + 1 rounded up to a power   */
+/* of two) of 2 words, and the offset is written out as arithmetic, not */
+/* indexing: a shift of the kind plus the granules, which leaves the    */
+/* host one callee-saved register fewer to keep (the cost of accounting */
+/* off).  The mode changes only under the lock, so it is read twice    */
+/* here without a race.  The rows are OS memory (accounting's tables,   */
+/* never static data: see gca_priv.h), there before the mode is first 1. */
 # define GCA_LOCKED_KIND_ROWS \
         (MAXOBJGRANULES < 128 ? 128 : MAXOBJGRANULES < 256 ? 256 \
          : MAXOBJGRANULES < 512 ? 512 : MAXOBJGRANULES < 1024 ? 1024 \

@@ -74,12 +74,19 @@ static void *alloc_case(int c, size_t lb)
   }
 }
 
+/* The stats of kind and class now.                                    */
+static void class_stats(int kind, unsigned cls,
+                        struct GC_acc_class_stats_s *s)
+{
+  memset(s, 0, sizeof(*s));
+  CHECK_EQ(GC_acc_get_class_stats(kind, cls, s, sizeof(*s)), sizeof(*s));
+}
+
 static GC_word live(int kind, unsigned cls, GC_word *bytes)
 {
   struct GC_acc_class_stats_s s;
 
-  memset(&s, 0, sizeof(s));
-  CHECK_EQ(GC_acc_get_class_stats(kind, cls, &s, sizeof(s)), sizeof(s));
+  class_stats(kind, cls, &s);
   if (bytes != NULL) *bytes = s.live_bytes;
   return s.live_objs;
 }
@@ -89,8 +96,7 @@ static GC_word allocated(int kind, unsigned cls, GC_word *req)
 {
   struct GC_acc_class_stats_s s;
 
-  memset(&s, 0, sizeof(s));
-  CHECK_EQ(GC_acc_get_class_stats(kind, cls, &s, sizeof(s)), sizeof(s));
+  class_stats(kind, cls, &s);
   *req = s.alloc_req_bytes;
   return s.alloc_objs;
 }
