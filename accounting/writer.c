@@ -85,20 +85,47 @@
 /* publishes tail (release); the writer reads [head, tail) and then    */
 /* publishes head.  Neither ever waits for the other on that path.     */
 /* dump_prod_mu only keeps producers one at a time (taken with         */
-/* trylock: contended means drop) and lets stop close the door.  The   */
-/* writer works in passes, one per period (DUMP_PERIOD_NS): each pass  */
-/* compresses every record in the ring and ends with one flush, then   */
-/* the writer sleeps on dump_cv until the period is over.  A producer  */
-/* signals it early only when the ring is a quarter full (DUMP_KICK),   */
-/* and only if dump_mu is free (trylock): the timed wait covers a      */
-/* missed signal.  So a record reaches the file within about one       */
-/* period, and a collector that makes hundreds of records a second     */
-/* pays no wakeup (futex, context switch) per record.                  */
-static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
+/* trylock: contended means drop) and lets stop close the door.        */
+/*                                                                      */
+/* The writer works in passes: each compresses every record in the    */
+/* ring and ends with one flush.  After a pass it naps one period       */
+/* (DUMP_PERIOD_NS), so that the next pass takes all the records of a  */
+/* period with one flush and a collector that makes hundreds of records */
+/* a second pays no wakeup per record; a producer cuts the nap short    */
+/* only when the ring is a quarter full (DUMP_KICK).  A nap that ends   */
+/* with the ring empty turns into an idle sleep with no timeout, which  */
+/* the next record ends: a process that stops collecting costs no      */
+/* wakeups at all (a writer that polled would wake 50 times a second,  */
+/* which a game on a phone pays in battery).                           */
+/*                                                                      */
+/* dump.sleep says which sleep the writer is in.  The writer stores it  */
+/* and then reads tail; a producer stores tail and then reads it, with  */
+/* a full fence between on both sides, so at least one sees the other: */
+/* either the writer sees the record and does not sleep, or the        */
+/* producer sees the sleeper and wakes it.  The waker first swaps the  */
+/* state back to DUMP_AWAKE, and the writer sleeps only while the      */
+/* state is still the one it stored (a futex on Linux), so no wakeup    */
+/* is lost.  Without futexes the writer waits on dump_cv with the      */
+/* period as its timeout in both sleeps (the producer signals only if  */
+/* dump_mu is free, trylock: the timeout covers a missed signal).      */
+#define DUMP_AWAKE 0
+#define DUMP_NAPPING 1
+#define DUMP_IDLE 2
 #define DUMP_PERIOD_NS 20000000 /* a record waits at most ~20 ms      */
 #define DUMP_KICK(pending) ((pending) >= dump.cap / 4)
+/* Whether pending bytes in the ring end sleep s.                       */
+#define DUMP_ENDS_SLEEP(s, pending) \
+        ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
+static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+# define DUMP_FUTEX
+# include <linux/futex.h>
+# include <sys/prctl.h>
+# include <sys/syscall.h>
+#else
+  static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
+  static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 # define DUMP_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -116,6 +143,7 @@ static struct {
   size_t head, tail;      /* free-running byte counts: used = tail-head */
   int open;               /* accepting records (read racily too)       */
   int stopping;
+  int sleep;              /* DUMP_AWAKE, DUMP_NAPPING or DUMP_IDLE     */
   int running;            /* writer thread exists (control side only)  */
   pid_t pid;              /* process that opened the dump              */
   int fd;
@@ -330,11 +358,87 @@ static int dump_real_pthread_join(pthread_t t, void **ret)
   return real(t, ret);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+# define DUMP_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#else
+# define DUMP_FENCE() (void)0 /* no futex then: the timed wait covers it */
+#endif
+
+/* Writer side: sleep s (DUMP_NAPPING: one period at most) unless what  */
+/* would end it is already there; head is the writer's.                */
+static void dump_sleep(int s, size_t head)
+{
+  GCA_STORE(&dump.sleep, s);
+  DUMP_FENCE();
+  if (!DUMP_ENDS_SLEEP(s, DUMP_LOAD_ACQ(&dump.tail) - head)
+      && !GCA_LOAD(&dump.stopping)) {
+#   ifdef DUMP_FUTEX
+      struct timespec nap = { 0, DUMP_PERIOD_NS };
+
+      /* Returns at once if a waker has already swapped the state.     */
+      (void)syscall(SYS_futex, &dump.sleep, FUTEX_WAIT_PRIVATE, s,
+                    DUMP_NAPPING == s ? &nap : NULL, NULL, 0);
+#   else
+      struct timespec ts;
+
+      (void)clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += DUMP_PERIOD_NS;
+      if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+      }
+      (void)pthread_mutex_lock(&dump_mu);
+      if (GCA_LOAD(&dump.sleep) == s)
+        (void)pthread_cond_timedwait(&dump_cv, &dump_mu, &ts);
+      (void)pthread_mutex_unlock(&dump_mu);
+#   endif
+  }
+  GCA_STORE(&dump.sleep, DUMP_AWAKE);
+}
+
+/* Ends the writer's sleep s, which the caller saw.                     */
+static void dump_wake_from(int s)
+{
+# if defined(__GNUC__) || defined(__clang__)
+    if (!__atomic_compare_exchange_n(&dump.sleep, &s, DUMP_AWAKE, 0,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return;         /* it woke, or another waker got there first */
+# else
+    dump.sleep = DUMP_AWAKE;
+# endif
+# ifdef DUMP_FUTEX
+    (void)syscall(SYS_futex, &dump.sleep, FUTEX_WAKE_PRIVATE, 1, NULL,
+                  NULL, 0);
+# else
+    if (pthread_mutex_trylock(&dump_mu) == 0) {
+      (void)pthread_cond_signal(&dump_cv);
+      (void)pthread_mutex_unlock(&dump_mu);
+    }
+# endif
+}
+
+/* Producer side, after publishing tail: wake the writer if the ring's */
+/* pending bytes (all: (size_t)-1) end the sleep it is in.  Never waits: */
+/* a compare-and-swap and, only for a sleeping writer, one system call. */
+static void dump_wake(size_t pending)
+{
+  int s;
+
+  DUMP_FENCE();
+  s = GCA_LOAD(&dump.sleep);
+  if (s != DUMP_AWAKE && DUMP_ENDS_SLEEP(s, pending)) dump_wake_from(s);
+}
+
 static void *dump_writer_main(void *arg)
 {
   int failed = 0, waited = 1;
 
   (void)arg;
+# ifdef DUMP_FUTEX
+    (void)prctl(PR_SET_NAME, "gcacc-dump", 0, 0, 0);  /* top, perf, gdb */
+# elif defined(__APPLE__)
+    (void)pthread_setname_np("gcacc-dump");
+# endif
   for (;;) {
     size_t head, tail;
 
@@ -346,26 +450,14 @@ static void *dump_writer_main(void *arg)
       continue;
     }
     if (head == tail || (!waited && !DUMP_KICK(tail - head))) {
-      /* Nothing yet, or a pass just ended and the ring is not filling: */
-      /* sleep one period (or until a producer kicks), so that a pass   */
-      /* takes all the records of the period with one flush.            */
-      struct timespec ts;
-
+      /* A pass just ended and the ring is not filling: nap one period,  */
+      /* so that a pass takes all the records of the period with one    */
+      /* flush.  Nothing after a nap: sleep until the next record.       */
       if (GCA_LOAD(&dump.stopping)) {
         waited = 1;
         continue;
       }
-      (void)clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += DUMP_PERIOD_NS;
-      if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-      }
-      (void)pthread_mutex_lock(&dump_mu);
-      if (!DUMP_KICK(DUMP_LOAD_ACQ(&dump.tail) - head)
-          && !GCA_LOAD(&dump.stopping))
-        (void)pthread_cond_timedwait(&dump_cv, &dump_mu, &ts);
-      (void)pthread_mutex_unlock(&dump_mu);
+      dump_sleep(waited ? DUMP_IDLE : DUMP_NAPPING, head);
       waited = 1;
       continue;
     }
@@ -660,18 +752,25 @@ static int dump_stop_locked(void)
     dump.open = 0;
     dump.warn_pending = 0;
     dump_release();
+    dump.sleep = DUMP_AWAKE;
     (void)pthread_mutex_init(&dump_prod_mu, NULL);
-    (void)pthread_mutex_init(&dump_mu, NULL);
-    (void)pthread_cond_init(&dump_cv, NULL);
+#   ifndef DUMP_FUTEX
+      (void)pthread_mutex_init(&dump_mu, NULL);
+      (void)pthread_cond_init(&dump_cv, NULL);
+#   endif
     return GC_SUCCESS;
   }
   (void)pthread_mutex_lock(&dump_prod_mu);   /* no producer inside */
   GCA_STORE(&dump.open, 0);
   (void)pthread_mutex_unlock(&dump_prod_mu);
-  (void)pthread_mutex_lock(&dump_mu);
   GCA_STORE(&dump.stopping, 1);
-  (void)pthread_cond_signal(&dump_cv);
-  (void)pthread_mutex_unlock(&dump_mu);
+# ifdef DUMP_FUTEX
+    dump_wake((size_t)-1);    /* from either sleep */
+# else
+    (void)pthread_mutex_lock(&dump_mu);
+    (void)pthread_cond_signal(&dump_cv);
+    (void)pthread_mutex_unlock(&dump_mu);
+# endif
   (void)dump_real_pthread_join(dump.thread, NULL);
   dump.running = 0;
   dump_release();
@@ -752,6 +851,7 @@ static int dump_start_locked(const char *tmpl)
   dump.pid = getpid();
   dump.head = dump.tail = 0;
   dump.stopping = 0;
+  dump.sleep = DUMP_AWAKE;
   dump.warn_pending = 0;
   /* The writer runs with every signal blocked: no handler of the       */
   /* program, nor a process-directed signal, ever lands on it.          */
@@ -801,15 +901,6 @@ GC_INNER void gca_dump_set_buffer(size_t bytes)
 
 /* ---- the collector side ------------------------------------------------- */
 
-/* Give the writer a pass now rather than at the end of its period.   */
-static void dump_kick(void)
-{
-  if (pthread_mutex_trylock(&dump_mu) == 0) {
-    (void)pthread_cond_signal(&dump_cv);
-    (void)pthread_mutex_unlock(&dump_mu);
-  }
-}
-
 /* A record of len bytes is large for the ring, or an earlier one did   */
 /* not fit: grow it (doubling, to at least eight such records, up to the */
 /* limit).  Only while the ring is empty, so the writer, which reads    */
@@ -850,7 +941,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
     (void)pthread_mutex_unlock(&dump_prod_mu);
-    dump_kick();                      /* drain, so the next one fits   */
+    dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
   off = tail % dump.cap;
@@ -860,7 +951,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (first < len) BCOPY(line + first, dump.ring, len - first);
   DUMP_STORE_REL(&dump.tail, tail + len);
   (void)pthread_mutex_unlock(&dump_prod_mu);
-  if (DUMP_KICK(tail + len - head)) dump_kick();
+  dump_wake(tail + len - head);
   return 0;
 
 drop:
