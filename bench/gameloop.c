@@ -159,6 +159,41 @@ static void *die_oom(const char *what)
   exit(1);
 }
 
+/* Digits of v at p; returns the end.                                   */
+static char *put_uint(char *p, unsigned v)
+{
+  char tmp[12];
+  int n = 0;
+
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *p++ = tmp[--n];
+  return p;
+}
+
+/* The name "entity-FRAME-I" in buf of len bytes, cut as snprintf cuts  */
+/* (at most len - 1 characters, then a NUL).  Not snprintf itself: on  */
+/* this project's machines glibc's snprintf takes either about 48 or    */
+/* about 90 ns a call depending on the stack's alignment, which ASLR   */
+/* draws anew for every process, so it made whole runs some 13% faster  */
+/* or slower at random (docs/design.md, "A bimodal workload").          */
+static void put_name(char *buf, unsigned len, unsigned frame_no, unsigned i)
+{
+  char tmp[32], *p = tmp;
+  size_t n;
+
+  memcpy(p, "entity-", 7);
+  p = put_uint(p + 7, frame_no);
+  *p++ = '-';
+  p = put_uint(p, i);
+  n = (size_t)(p - tmp);
+  if (n > len - 1) n = len - 1;
+  memcpy(buf, tmp, n);
+  buf[n] = '\0';
+}
+
 static void run_frame(struct worker *w, unsigned frame_no)
 {
   int n = w->objects, i;
@@ -191,7 +226,7 @@ static void run_frame(struct worker *w, unsigned frame_no)
     e->name = (char *)GC_MALLOC_ATOMIC(HDR_BYTES + len);
     if (NULL == e->name) die_oom("name");
     SET_KLASS(e->name, T_NAME + (len - 16));
-    (void)snprintf(e->name + HDR_BYTES, len, "entity-%u-%d", frame_no, i);
+    put_name(e->name + HDR_BYTES, len, frame_no, (unsigned)i);
     e->target = i > 0 ? frame[rand_range(w, 0, (unsigned)i - 1)] : NULL;
     w->allocs += 2;
     w->bytes += sizeof(*e) + HDR_BYTES + len;
