@@ -12,9 +12,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <zlib.h>
+
+/* Creates the empty file a test's dump goes to: path is a mkstemp     */
+/* template, which becomes the file's name.  1 on success.             */
+static inline int dr_temp_file(char *path)
+{
+  int fd = mkstemp(path);
+
+  if (fd < 0) return 0;
+  (void)close(fd);
+  return 1;
+}
 
 /* Read a whole file into malloc'd memory; NULL on error.             */
 static unsigned char *dr_slurp(const char *path, size_t *len)

@@ -130,7 +130,7 @@ static struct count read_counts(const char *path)
 int main(void)
 {
   char path[] = "/tmp/gcacc-idle-XXXXXX";
-  int fd, i, late = 0;
+  int i, late = 0;
   long tid, before, after;
   double t0, worst = 0;
   struct count c;
@@ -140,9 +140,7 @@ int main(void)
     return 77;
   }
   GC_INIT();
-  fd = mkstemp(path);
-  CHECK(fd >= 0);
-  close(fd);
+  CHECK(dr_temp_file(path));
   CHECK_EQ(GC_acc_set_tags(0), GC_SUCCESS);
   CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS);
 

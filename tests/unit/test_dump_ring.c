@@ -92,15 +92,13 @@ int main(void)
   char path[] = "/tmp/gcacc-ring-XXXXXX";
   unsigned char *buf;
   size_t len = 0;
-  int fd, i, tries;
+  int i, tries;
   struct seen s = { 0, 0, 0 };
   struct dr_result r;
   char *big, *small;
 
   GC_INIT();
-  fd = mkstemp(path);
-  CHECK(fd >= 0);
-  close(fd);
+  CHECK(dr_temp_file(path));
 
   /* 1. Growth up to the default limit, from the 256 KiB a dump without  */
   /* tags starts with (with tags it starts at 2 MiB).                    */

@@ -34,7 +34,7 @@ int main(void)
   static char line[8192];
   unsigned char *buf;
   size_t len = 0, off, total, prev;
-  int fd, i;
+  int i;
   struct dr_result full, r;
   static struct dr_state st;
   static size_t count_at[1 << 20];     /* lines read with the cut at off */
@@ -42,9 +42,7 @@ int main(void)
   unsigned long long seed = 12345;
 
   GC_INIT();
-  fd = mkstemp(path);
-  CHECK(fd >= 0);
-  close(fd);
+  CHECK(dr_temp_file(path));
   /* All N_TEST records are submitted in one burst, faster than the     */
   /* writer compresses them: a buffer that holds them all keeps this a   */
   /* test of truncation (test_dump_ring covers a buffer that fills up).  */
