@@ -117,10 +117,15 @@
 #define DUMP_ENDS_SLEEP(s, pending) \
         ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
 static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
-#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef __linux__
+# include <sys/prctl.h>       /* the thread's name */
+#endif
+/* GCA_DUMP_NO_FUTEX: the portable wait on Linux too (tests/il2cpp/     */
+/* amalgam.sh builds it so, to run the path other systems take).        */
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) \
+    && !defined(GCA_DUMP_NO_FUTEX)
 # define DUMP_FUTEX
 # include <linux/futex.h>
-# include <sys/prctl.h>
 # include <sys/syscall.h>
 #else
   static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -434,7 +439,7 @@ static void *dump_writer_main(void *arg)
   int failed = 0, waited = 1;
 
   (void)arg;
-# ifdef DUMP_FUTEX
+# ifdef __linux__
     (void)prctl(PR_SET_NAME, "gcacc-dump", 0, 0, 0);  /* top, perf, gdb */
 # elif defined(__APPLE__)
     (void)pthread_setname_np("gcacc-dump");

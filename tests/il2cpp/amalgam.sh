@@ -37,11 +37,19 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
 # the counting hooks' assumptions (docs/hooks.md: a small object's class
 # is GC_size_map[lb] at every GC_ACC_ON_ALLOC site) on the global path
 # every IL2CPP allocation takes.
+# This build also takes the dump writer's portable wait (a condition
+# variable with a timeout), which systems without futexes use, so that
+# the dump's ring test runs that path too.
 # shellcheck disable=SC2086
 $CC -c -O1 -w -o "$out/gc-il2cpp-assert.o" -I "$up/include" $il2cpp_defs \
-  -DGC_ASSERTIONS "$up/extra/gc.c"
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX "$up/extra/gc.c"
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_counters.c" \
   "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_counters-il2cpp-assert"
+# shellcheck disable=SC2086
+$CC -O1 -o "$out/test_dump_ring-il2cpp-assert" -I "$srcdir/include" \
+  -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_dump_ring.c" \
+  "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
+"$out/test_dump_ring-il2cpp-assert"
