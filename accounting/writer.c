@@ -42,6 +42,18 @@
 #if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
 # include <dlfcn.h>
 #endif
+#ifdef __linux__
+# include <sys/prctl.h>       /* the writer's name */
+#endif
+/* The writer sleeps on a futex on Linux; GCA_DUMP_NO_FUTEX takes the   */
+/* portable wait there too (tests/il2cpp/amalgam.sh builds it so, to    */
+/* run the path other systems take).                                     */
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) \
+    && !defined(GCA_DUMP_NO_FUTEX)
+# define DUMP_FUTEX
+# include <linux/futex.h>
+# include <sys/syscall.h>
+#endif
 
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
     || defined(__OpenBSD__) || defined(__DragonFly__)
@@ -117,17 +129,7 @@
 #define DUMP_ENDS_SLEEP(s, pending) \
         ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
 static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
-#ifdef __linux__
-# include <sys/prctl.h>       /* the thread's name */
-#endif
-/* GCA_DUMP_NO_FUTEX: the portable wait on Linux too (tests/il2cpp/     */
-/* amalgam.sh builds it so, to run the path other systems take).        */
-#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) \
-    && !defined(GCA_DUMP_NO_FUTEX)
-# define DUMP_FUTEX
-# include <linux/futex.h>
-# include <sys/syscall.h>
-#else
+#ifndef DUMP_FUTEX
   static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
   static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
 #endif
