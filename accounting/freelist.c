@@ -239,10 +239,9 @@ GC_INNER word gca_freelist_total_bytes(void)
   return total;
 }
 
-GC_INNER word gca_frag_index_ppm(void)
+GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes)
 {
-  unsigned long long total = gca_freelist_total_bytes();
-  unsigned long long largest = gca_freelist_largest();
+  unsigned long long total = total_bytes, largest = largest_bytes;
 
   if (0 == total || largest >= total) return 0;
   return (word)((total - largest) * 1000000u / total);

@@ -284,7 +284,7 @@ GC_INNER void gca_census_take(void);
 GC_INNER word gca_freelist_total_bytes(void);  /* all free blocks     */
 GC_INNER word gca_freelist_largest(void);   /* largest free block, bytes */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
-GC_INNER word gca_frag_index_ppm(void);
+GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 
 /* Heap sections reserved by the collector and how much is resident.    */
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);

@@ -119,7 +119,8 @@ static void rec_row(int first, const word *v, unsigned n)
 GC_INNER void gca_record_emit(int with_census)
 {
   const struct gca_census *c = &gca_last_census;
-  word heap_reserved, heap_resident, total_allocd, largest, lost, ppm;
+  word heap_reserved, heap_resident, total_allocd, total_free, largest;
+  word lost, ppm;
   unsigned k, cls, n, i, n_kinds;
   const char *sep;
   int use_census = with_census && c->valid;
@@ -160,12 +161,13 @@ GC_INNER void gca_record_emit(int with_census)
   rec_prev_total_allocd = total_allocd;
 
   /* freelists */
+  total_free = gca_freelist_total_bytes();
   largest = gca_freelist_largest();
-  ppm = gca_frag_index_ppm();
+  ppm = gca_frag_index_ppm(total_free, largest);
   /* Fixed point by hand: a locale's decimal comma must not leak in.    */
   rec_printf("\"freelists\":{\"total_free_bytes\":%llu,"
              "\"largest_free_bytes\":%llu,\"frag_index\":%llu.%06llu,"
-             "\"lists\":[", U(gca_freelist_total_bytes()), U(largest),
+             "\"lists\":[", U(total_free), U(largest),
              U(ppm / 1000000u), U(ppm % 1000000u));
   sep = "";
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
