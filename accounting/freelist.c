@@ -44,29 +44,40 @@ GC_INNER struct gca_freelist_books gca_fl;
 static word ms_misplaced[GCA_UNIQUE_THRESHOLD + 1];
 
 /* ---- multiset of free-block sizes (in heap blocks) ------------------- */
-/* Sizes below MS_SMALL blocks are counted in a plain array; larger ones  */
-/* (rare: a few huge free blocks) in an open-addressing table with linear */
-/* probing, holding only sizes whose count is nonzero: a size whose count */
-/* drops to zero leaves at once (backward-shift deletion, no tombstones), */
-/* so splitting a huge free block again and again, a new size each time,  */
-/* never fills the table.  The table grows (OS pages, doubled) only when  */
-/* more than half its slots hold live sizes, and never shrinks.  The     */
-/* maximum is cached; when the maximum's count drops to zero it is only  */
-/* marked stale, and recomputed when asked (gca_freelist_largest: at     */
-/* record time and heap growth), not on every block operation.           */
+/* Sizes below GCA_MS_SMALL blocks (64 MiB of 4 KiB blocks by default)   */
+/* are counted in a plain array: carving allocations one by one out of   */
+/* a large free block, as after every heap growth, changes the block's   */
+/* size at each step, and an array entry costs a few instructions where  */
+/* the table below costs a hash and a probe run (a 128 KiB array of      */
+/* zero-filled static memory, of which only the pages of sizes present   */
+/* are ever touched).  Larger sizes go to an open-addressing table with  */
+/* linear probing, holding only sizes whose count is nonzero: a size     */
+/* whose count drops to zero leaves at once (backward-shift deletion, no */
+/* tombstones), so splitting a huge free block again and again, a new    */
+/* size each time, never fills the table.  The table grows (OS pages,    */
+/* doubled) only when more than half its slots hold live sizes, and      */
+/* never shrinks.  The maximum is cached and kept an upper bound of the  */
+/* sizes present; when the maximum's count drops to zero it is only      */
+/* marked stale, and recomputed downwards from it when asked             */
+/* (gca_freelist_largest: at record time and heap growth), not on every  */
+/* block operation.                                                      */
 struct ms_slot {
   word key;             /* blocks; 0 = empty slot                        */
   word count;           /* > 0 in every slot holding a key               */
 };
 
-#define MS_SMALL 256
+#ifndef GCA_MS_SMALL
+# define GCA_MS_SMALL 16384     /* tests build with less, to use the table */
+#endif
+#define MS_SMALL ((word)GCA_MS_SMALL)
 static word ms_small[MS_SMALL];         /* counts of sizes 1..MS_SMALL-1 */
 #define MS_STATIC_CAP 64
 static struct ms_slot ms_static[MS_STATIC_CAP];
 static struct ms_slot *ms_tab = ms_static;
 static word ms_cap = MS_STATIC_CAP;     /* a power of two                */
 static word ms_used = 0;                /* slots holding a key           */
-static word ms_max = 0;                 /* largest key with count > 0    */
+static word ms_max = 0;     /* the largest key with count > 0, or if  */
+                            /* ms_max_stale, at least that large      */
 static int ms_max_stale = 0;            /* ms_max to be recomputed       */
 static int ms_broken = 0;   /* the OS refused memory: books approximate  */
 
@@ -144,7 +155,7 @@ static GC_ATTR_NOINLINE void ms_add_big(word key)
     ms_used++;
   }
   s->count++;
-  if (key > ms_max && !ms_max_stale) ms_max = key;
+  if (key > ms_max) ms_max = key;
 }
 
 static GC_ATTR_NOINLINE void ms_del_big(word key)
@@ -164,7 +175,7 @@ GC_INLINE void ms_add(word key)
   if (EXPECT(key < MS_SMALL, TRUE)) {
     if (0 == key) return;
     ms_small[key]++;
-    if (key > ms_max && !ms_max_stale) ms_max = key;
+    if (key > ms_max) ms_max = key;
   } else {
     ms_add_big(key);    /* a tail call: nothing is live after it */
   }
@@ -187,11 +198,18 @@ static word ms_get_max(void)
   if (ms_max_stale) {
     word m = 0;
 
-    for (i = 0; i < ms_cap; i++) {
-      if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
-    }
-    for (i = MS_SMALL - 1; 0 == m && i > 0; i--) {
-      if (ms_small[i] != 0) m = i;
+    if (ms_used != 0) {         /* every size in the table is larger   */
+      for (i = 0; i < ms_cap; i++) {
+        if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
+      }
+    } else {
+      /* Down from the bound: no size above it is present.              */
+      for (i = ms_max < MS_SMALL ? ms_max : MS_SMALL - 1; i > 0; i--) {
+        if (ms_small[i] != 0) {
+          m = i;
+          break;
+        }
+      }
     }
     ms_max = m;
     ms_max_stale = 0;
@@ -206,7 +224,10 @@ static word ms_get_max(void)
 static void ms_clear(void)
 {
   BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
-  BZERO(ms_small, sizeof(ms_small));
+  /* Every count above ms_max is zero: clearing up to it touches no     */
+  /* page of the array that no size ever reached.                       */
+  BZERO(ms_small, ((ms_max < MS_SMALL ? ms_max : MS_SMALL - 1) + 1)
+                  * sizeof(word));
   BZERO(ms_misplaced, sizeof(ms_misplaced));
   ms_used = 0;
   ms_max = 0;

@@ -89,9 +89,11 @@
  *                               base of an object already counted) carries a
  *                               debug header for a client object of sz bytes.
  *                               Lock held.
- *   GC_ACC_ON_HBLK_REQUEST(sz, kind, flags)
- *                               allchblk.c GC_allochblk, at entry: a heap
- *                               block for objects of sz bytes is wanted.
+ *   GC_ACC_ON_HBLK_UNMET(result, sz, kind, flags)
+ *                               allchblk.c GC_allochblk, at its end: if
+ *                               result is NULL, no free block could hold
+ *                               objects of sz bytes (the request a heap
+ *                               growth that follows is for); else nothing.
  *                               Lock held.
  *   GC_ACC_ON_HBLK_ALLOC(h, hhdr)
  *                               allchblk.c GC_allochblk_nth, on success: h is
@@ -161,7 +163,7 @@
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz)                     (void)0
-# define GC_ACC_ON_HBLK_REQUEST(sz, kind, flags)          (void)0
+# define GC_ACC_ON_HBLK_UNMET(result, sz, kind, flags)    (void)0
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr)                    (void)0
 # define GC_ACC_ON_HBLK_FREE(h, hhdr)                     (void)0
 # define GC_ACC_ON_FREE(p)                                (void)0
@@ -211,7 +213,7 @@ GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
 GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
 GCA_HOOK_FN void gca_hook_alloc_many_end(void **result, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_debug_alloc(void *p, word sz);
-GCA_HOOK_FN void gca_hook_hblk_request(size_t sz, int kind, unsigned flags);
+GCA_HOOK_FN void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags);
 GCA_HOOK_FN void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
 GCA_HOOK_FN void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
 GCA_HOOK_FN void gca_hook_free(void *p);
@@ -342,8 +344,11 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         GCA_IF(gca_on, gca_hook_alloc_many_end(result, lb, k))
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz) \
         GCA_IF(gca_on, gca_hook_debug_alloc(p, sz))
-# define GC_ACC_ON_HBLK_REQUEST(sz, kind, flags) \
-        GCA_IF(gca_track_heap, gca_hook_hblk_request(sz, kind, flags))
+/* Only a failed search is noted: a success costs the test of result.  */
+# define GC_ACC_ON_HBLK_UNMET(result, sz, kind, flags) \
+        (EXPECT(NULL == (result), FALSE) \
+         ? GCA_IF(gca_track_heap, gca_hook_hblk_unmet(sz, kind, flags)) \
+         : (void)0)
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr) \
         GCA_IF(gca_track_heap, gca_hook_hblk_alloc(h, hhdr))
 # define GC_ACC_ON_HBLK_FREE(h, hhdr) \

@@ -301,7 +301,7 @@ struct gca_grow_event {
   word heap_bytes_after;   /* GC_heapsize after                          */
 };
 #define GCA_MAX_GROWS 64
-GC_INNER void gca_heapgrow_request(size_t sz, int kind, unsigned flags);
+GC_INNER void gca_heapgrow_unmet(size_t sz, int kind, unsigned flags);
 GC_INNER void gca_heapgrow_satisfied(void);
 GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
 /* Events since the previous take (at most GCA_MAX_GROWS), and how many */

@@ -1,9 +1,10 @@
 /*
  * heapgrow.c: heap growth events.
  *
- * Remembers the last heap-block request (GC_allochblk entry) until a block
- * is handed out; when the heap grows (GC_add_to_heap), records that
- * request as the one that forced the growth, together with the free-block
+ * Remembers the last heap-block request no free block could satisfy
+ * (GC_allochblk's end, when it found none) until a block is handed out;
+ * when the heap grows (GC_add_to_heap), records that request as the one
+ * that forced the growth, together with the free-block
  * books at that moment (free bytes, largest free block: read from
  * freelist.c's incremental books, never by walking the lists), the bytes
  * added and the heap size after.  Events wait in a bounded array until the
@@ -24,7 +25,7 @@ static int grow_req_pending = 0;
 static word grow_req_bytes = 0;
 static int grow_req_kind = -1;
 
-GC_INNER void gca_heapgrow_request(size_t sz, int kind, unsigned flags)
+GC_INNER void gca_heapgrow_unmet(size_t sz, int kind, unsigned flags)
 {
   (void)flags;
   grow_req_pending = 1;

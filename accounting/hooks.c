@@ -166,9 +166,9 @@ GC_INNER void gca_hook_free(void *p)
 
 /* ---- heap blocks and free lists ----------------------------------------- */
 
-GC_INNER void gca_hook_hblk_request(size_t sz, int kind, unsigned flags)
+GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 {
-  gca_heapgrow_request(sz, kind, flags);
+  gca_heapgrow_unmet(sz, kind, flags);
 }
 
 /* Without tags (or accounting) a block's hb_acc is NULL: the tag work */

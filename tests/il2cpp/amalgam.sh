@@ -39,10 +39,13 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
 # every IL2CPP allocation takes.
 # This build also takes the dump writer's portable wait (a condition
 # variable with a timeout), which systems without futexes use, so that
-# the dump's ring test runs that path too.
+# the dump's ring test runs that path too; and it counts free-block sizes
+# of 64 blocks or more in the multiset's hash table (the default build
+# only those of 64 MiB or more), so that test_frag_churn's huge free
+# blocks, of ever new sizes, exercise the table.
 # shellcheck disable=SC2086
 $CC -c -O1 -w -o "$out/gc-il2cpp-assert.o" -I "$up/include" $il2cpp_defs \
-  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX "$up/extra/gc.c"
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 "$up/extra/gc.c"
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_counters.c" \
@@ -53,3 +56,8 @@ $CC -O1 -o "$out/test_dump_ring-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_dump_ring.c" \
   "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_dump_ring-il2cpp-assert"
+# shellcheck disable=SC2086
+$CC -O1 -o "$out/test_frag_churn-il2cpp-assert" -I "$srcdir/include" \
+  -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_frag_churn.c" \
+  "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
+"$out/test_frag_churn-il2cpp-assert"
