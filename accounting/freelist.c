@@ -410,6 +410,8 @@ struct freelist_ref {
   word largest;
 };
 
+static struct freelist_ref verify_ref;  /* lock held; kept off the stack */
+
 static void freelist_verify_visit(hdr *hhdr, void *cd)
 {
   struct freelist_ref *r = (struct freelist_ref *)cd;
@@ -426,18 +428,18 @@ static void freelist_verify_visit(hdr *hhdr, void *cd)
 /* description of the first difference.                                 */
 GC_INNER const char *gca_freelist_verify(void)
 {
-  static struct freelist_ref ref;   /* lock held; kept off the stack    */
+  struct freelist_ref *r = &verify_ref;
   word i, keys = 0;
 
   if (!gca_track_heap) return 0;
-  BZERO(&ref, sizeof(ref));
-  freelist_walk(freelist_verify_visit, &ref);
-  if (memcmp(ref.fl.blocks, gca_fl.blocks, sizeof(ref.fl.blocks)) != 0)
+  BZERO(r, sizeof(*r));
+  freelist_walk(freelist_verify_visit, r);
+  if (memcmp(r->fl.blocks, gca_fl.blocks, sizeof(r->fl.blocks)) != 0)
     return "free blocks per list";
-  if (memcmp(ref.fl.bytes, gca_fl.bytes, sizeof(ref.fl.bytes)) != 0)
+  if (memcmp(r->fl.bytes, gca_fl.bytes, sizeof(r->fl.bytes)) != 0)
     return "free bytes per list";
-  if (memcmp(ref.fl.unmapped_bytes, gca_fl.unmapped_bytes,
-             sizeof(ref.fl.unmapped_bytes)) != 0)
+  if (memcmp(r->fl.unmapped_bytes, gca_fl.unmapped_bytes,
+             sizeof(r->fl.unmapped_bytes)) != 0)
     return "unmapped bytes per list";
   if (ms_broken) return 0;      /* the largest is an upper bound then */
   for (i = 0; i < ms_cap; i++) {
@@ -448,7 +450,7 @@ GC_INNER const char *gca_freelist_verify(void)
       return "a size the table cannot find";
   }
   if (keys != ms_used) return "the table's count of sizes";
-  if (gca_freelist_largest() != ref.largest) return "largest free block";
+  if (gca_freelist_largest() != r->largest) return "largest free block";
   return 0;
 }
 
@@ -457,15 +459,17 @@ GC_INNER const char *gca_freelist_verify(void)
 #ifdef GCA_HAVE_MINCORE
   /* Resident pages of [lo, hi) (page-aligned): the low bit of each     */
   /* mincore byte, summed 8 bytes at a time.                            */
+  static unsigned char resident_vec[4096];
+
   static word heap_resident_pages(word lo, word hi, word page)
   {
-    static unsigned char vec[4096];
+    unsigned char *vec = resident_vec;
     word pages = 0;
 
     while (lo < hi) {
       word n = (hi - lo) / page, j;
 
-      if (n > sizeof(vec)) n = sizeof(vec);
+      if (n > sizeof(resident_vec)) n = sizeof(resident_vec);
       if (mincore((void *)lo, (size_t)(n * page), (void *)vec) == 0) {
         for (j = 0; j + sizeof(word) <= n; j += sizeof(word)) {
           word w;
@@ -536,6 +540,23 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
     *resident = rsd;
 # else
     *resident = res;
+# endif
+}
+
+/* The collector scans all static data at every collection, word by    */
+/* word, as roots (upstream excludes its own GC_arrays likewise): these */
+/* tables hold counts, sizes and mincore's bytes, never a pointer, and  */
+/* ms_small alone is 128 KiB.  Called once, at GC_init's end (lock not  */
+/* held); where static data is no root (il2cpp), the exclusions are     */
+/* never consulted.                                                     */
+GC_INNER void gca_freelist_no_roots(void)
+{
+  GC_exclude_static_roots(ms_small, ms_small + MS_SMALL);
+  GC_exclude_static_roots(&gca_fl, &gca_fl + 1);
+  GC_exclude_static_roots(&verify_ref, &verify_ref + 1);
+# ifdef GCA_HAVE_MINCORE
+    GC_exclude_static_roots(resident_vec,
+                            resident_vec + sizeof(resident_vec));
 # endif
 }
 
