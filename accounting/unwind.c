@@ -145,6 +145,17 @@ static int unw_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 }
 #endif
 
+/* The unwinder's own functions below: the first walk of each thread  */
+/* (and every walk after a module was loaded, or with the libgcc        */
+/* unwinder) runs through them, so they must lie in the span too, or    */
+/* that walk keeps the collector's frames as the allocating stack.       */
+static unsigned unw_fp(word *frames, unsigned max, unsigned skip,
+                       int *not_code);
+static unsigned unw_gcc(word *frames, unsigned max, unsigned skip);
+static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
+                                unsigned n);
+static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
+
 /* The span of these functions stands for the collector's code when it */
 /* shares its module with other code.                                  */
 /* (code after the last one: other archive members, not the program's */
@@ -164,7 +175,8 @@ static void unw_span(void)
     (word)gca_counters_alloc, (word)gca_counters_alloc_tl,
     (word)gca_site_capture, (word)gca_unwind, (word)GC_acc_capture_site,
     (word)gca_hook_alloc, (word)gca_hook_alloc_tl,
-    (word)gca_hook_alloc_tl_ret
+    (word)gca_hook_alloc_tl_ret,
+    (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist, (word)unw_walk_slow
   };
   word lo = ~(word)0, hi = 0;
   size_t i;

@@ -40,6 +40,13 @@ static NOINLINE GC_TEST_UNUSED void collect(void)
   GC_gcollect();
 }
 
+/* Makes a static array a root.  The main program's static data is one */
+/* already, except where the embedder says otherwise: il2cpp builds the */
+/* collector with GC_DONT_REGISTER_MAIN_STATIC_DATA and registers its  */
+/* roots itself (tests/il2cpp/amalgam.sh runs the tests so).            */
+#define GC_TEST_ROOT(array) \
+        GC_add_roots((void *)(array), (void *)((char *)(array) + sizeof(array)))
+
 /* qsort comparison of pointers (void * elements) by address.           */
 static GC_TEST_UNUSED int cmp_ptr(const void *a, const void *b)
 {

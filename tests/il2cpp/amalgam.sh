@@ -42,9 +42,12 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
 # the dump's ring test runs that path too; and it counts free-block sizes
 # of 64 blocks or more in the multiset's hash table (the default build
 # only those of 64 MiB or more), so that test_frag_churn's huge free
-# blocks, of ever new sizes, exercise the table.
+# blocks, of ever new sizes, exercise the table.  It keeps frame
+# pointers, as an embedder must for callsites with the default unwinder
+# (accounting/unwind.c), so that the types and callsites tests run on it.
 # shellcheck disable=SC2086
-$CC -c -O1 -w -o "$out/gc-il2cpp-assert.o" -I "$up/include" $il2cpp_defs \
+$CC -c -O1 -fno-omit-frame-pointer -w -o "$out/gc-il2cpp-assert.o" \
+  -I "$up/include" $il2cpp_defs \
   -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 "$up/extra/gc.c"
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
@@ -56,8 +59,15 @@ $CC -O1 -o "$out/test_dump_ring-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_dump_ring.c" \
   "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_dump_ring-il2cpp-assert"
-# shellcheck disable=SC2086
-$CC -O1 -o "$out/test_frag_churn-il2cpp-assert" -I "$srcdir/include" \
-  -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_frag_churn.c" \
-  "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
-"$out/test_frag_churn-il2cpp-assert"
+# The exactness tests (census, free-block books, types and callsites)
+# in IL2CPP's build mode: every object through the global path, roots
+# registered by hand (GC_DONT_REGISTER_MAIN_STATIC_DATA), the collector's
+# code inside a larger module (callsites tell its frames by address span).
+for t in test_frag_churn test_census test_frag test_types test_types_gcj; do
+  # shellcheck disable=SC2086
+  $CC -O1 -fno-omit-frame-pointer -rdynamic -o "$out/$t-il2cpp-assert" \
+    -I "$srcdir/include" -I "$up/include" -DGC_THREADS \
+    "$srcdir/tests/unit/$t.c" "$out/gc-il2cpp-assert.o" \
+    -lpthread -lz -ljansson -ldl ${GCACC_EXTRA_LIBS:-}
+  "$out/$t-il2cpp-assert"
+done

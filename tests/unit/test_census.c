@@ -246,6 +246,8 @@ int main(void)
   unsigned j;
 
   GC_INIT();
+  GC_TEST_ROOT(keep);
+  GC_TEST_ROOT(tkeep);
   /* bdwgc keeps the address just past its last heap mapping in a static */
   /* (os_dep.c GC_unix_mmap_get_mem: last_addr, a hint for the next      */
   /* mmap).  The static is a conservative root: once the heap grows      */

@@ -47,6 +47,7 @@ int main(void)
   void *big;
 
   GC_INIT();
+  GC_TEST_ROOT(objs);
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   stats(&a);
 
