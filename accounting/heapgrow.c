@@ -4,11 +4,11 @@
  * Remembers the last heap-block request no free block could satisfy
  * (GC_allochblk's end, when it found none) until a block is handed out;
  * when the heap grows (GC_add_to_heap), records that request as the one
- * that forced the growth, together with the free-block
- * books at that moment (free bytes, largest free block: read from
- * freelist.c's incremental books, never by walking the lists), the bytes
- * added and the heap size after.  Events wait in a bounded array until the
- * next record takes them; more than GCA_MAX_GROWS between two records are
+ * that forced the growth, together with the free-block books at that
+ * moment (free bytes, largest free block: read from freelist.c's
+ * incremental books, never by walking the lists), the bytes added and
+ * the heap size after.  Events wait in a bounded array until the next
+ * record takes them; more than GCA_MAX_GROWS between two records are
  * counted as lost.  Lock held throughout; no allocation at all.
  */
 
