@@ -48,11 +48,13 @@ static word ms_misplaced[GCA_UNIQUE_THRESHOLD + 1];
 /* are counted in a plain array: carving allocations one by one out of   */
 /* a large free block, as after every heap growth, changes the block's   */
 /* size at each step, and an array entry costs a few instructions where  */
-/* the table below costs a hash and a probe run (a 128 KiB array of      */
-/* zero-filled static memory, of which only the pages of sizes present   */
-/* are ever touched).  Larger sizes go to an open-addressing table with  */
-/* linear probing, holding only sizes whose count is nonzero: a size     */
-/* whose count drops to zero leaves at once (backward-shift deletion, no */
+/* the table below costs a hash and a probe run.  The array (128 KiB)    */
+/* comes from the OS when the books are first built, never from static   */
+/* data, which the collector scans as roots and paces its collections   */
+/* by (tests/static_data.sh); only the pages of sizes present are ever   */
+/* touched.  Larger sizes go to an open-addressing table with linear     */
+/* probing, holding only sizes whose count is nonzero: a size whose      */
+/* count drops to zero leaves at once (backward-shift deletion, no       */
 /* tombstones), so splitting a huge free block again and again, a new    */
 /* size each time, never fills the table.  The table grows (OS pages,    */
 /* doubled) only when more than half its slots hold live sizes, and      */
@@ -69,8 +71,10 @@ struct ms_slot {
 #ifndef GCA_MS_SMALL
 # define GCA_MS_SMALL 16384     /* tests build with less, to use the table */
 #endif
-#define MS_SMALL ((word)GCA_MS_SMALL)
-static word ms_small[MS_SMALL];         /* counts of sizes 1..MS_SMALL-1 */
+/* Counts of sizes 1 .. ms_small_n - 1; ms_small_n is 0 until the array */
+/* is made, or if the OS refused it: every size then goes to the table. */
+static word *ms_small = NULL;
+static word ms_small_n = 0;
 #define MS_STATIC_CAP 64
 static struct ms_slot ms_static[MS_STATIC_CAP];
 static struct ms_slot *ms_tab = ms_static;
@@ -137,13 +141,13 @@ static void ms_remove_slot(word i)
   ms_used--;
 }
 
-/* Sizes of MS_SMALL blocks or more, out of line: the hooks that call   */
+/* Sizes the array does not hold, out of line: the hooks that call     */
 /* ms_add and ms_del then need no registers saved for the table's code. */
 static GC_ATTR_NOINLINE void ms_add_big(word key)
 {
   struct ms_slot *s;
 
-  if (ms_broken) return;
+  if (ms_broken || 0 == key) return;     /* 0 marks an empty slot */
   s = ms_find(ms_tab, ms_cap, key);
   if (0 == s->key) {
     if ((ms_used + 1) * 2 > ms_cap) {
@@ -162,7 +166,7 @@ static GC_ATTR_NOINLINE void ms_del_big(word key)
 {
   struct ms_slot *s;
 
-  if (ms_broken) return;
+  if (ms_broken || 0 == key) return;
   s = ms_find(ms_tab, ms_cap, key);
   if (0 == s->key) return;      /* not ours: ignore */
   if (--s->count != 0) return;
@@ -172,7 +176,7 @@ static GC_ATTR_NOINLINE void ms_del_big(word key)
 
 GC_INLINE void ms_add(word key)
 {
-  if (EXPECT(key < MS_SMALL, TRUE)) {
+  if (EXPECT(key < ms_small_n, TRUE)) {
     if (0 == key) return;
     ms_small[key]++;
     if (key > ms_max) ms_max = key;
@@ -183,7 +187,7 @@ GC_INLINE void ms_add(word key)
 
 GC_INLINE void ms_del(word key)
 {
-  if (EXPECT(key < MS_SMALL, TRUE)) {
+  if (EXPECT(key < ms_small_n, TRUE)) {
     if (0 == key || 0 == ms_small[key]) return;   /* not ours: ignore */
     if (0 == --ms_small[key] && key == ms_max) ms_max_stale = 1;
   } else {
@@ -202,9 +206,9 @@ static word ms_get_max(void)
       for (i = 0; i < ms_cap; i++) {
         if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
       }
-    } else {
+    } else if (ms_small_n != 0) {
       /* Down from the bound: no size above it is present.              */
-      for (i = ms_max < MS_SMALL ? ms_max : MS_SMALL - 1; i > 0; i--) {
+      for (i = ms_max < ms_small_n ? ms_max : ms_small_n - 1; i > 0; i--) {
         if (ms_small[i] != 0) {
           m = i;
           break;
@@ -224,10 +228,15 @@ static word ms_get_max(void)
 static void ms_clear(void)
 {
   BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
-  /* Every count above ms_max is zero: clearing up to it touches no     */
-  /* page of the array that no size ever reached.                       */
-  BZERO(ms_small, ((ms_max < MS_SMALL ? ms_max : MS_SMALL - 1) + 1)
-                  * sizeof(word));
+  if (NULL == ms_small) {
+    ms_small = (word *)gca_os_alloc((size_t)GCA_MS_SMALL * sizeof(word));
+    ms_small_n = NULL == ms_small ? 0 : (word)GCA_MS_SMALL;
+  } else {
+    /* Every count above ms_max is zero: clearing up to it touches no   */
+    /* page of the array that no size ever reached.                     */
+    BZERO(ms_small, ((ms_max < ms_small_n ? ms_max : ms_small_n - 1) + 1)
+                    * sizeof(word));
+  }
   BZERO(ms_misplaced, sizeof(ms_misplaced));
   ms_used = 0;
   ms_max = 0;
@@ -410,8 +419,6 @@ struct freelist_ref {
   word largest;
 };
 
-static struct freelist_ref verify_ref;  /* lock held; kept off the stack */
-
 static void freelist_verify_visit(hdr *hhdr, void *cd)
 {
   struct freelist_ref *r = (struct freelist_ref *)cd;
@@ -428,18 +435,18 @@ static void freelist_verify_visit(hdr *hhdr, void *cd)
 /* description of the first difference.                                 */
 GC_INNER const char *gca_freelist_verify(void)
 {
-  struct freelist_ref *r = &verify_ref;
+  static struct freelist_ref ref;   /* lock held; kept off the stack    */
   word i, keys = 0;
 
   if (!gca_track_heap) return 0;
-  BZERO(r, sizeof(*r));
-  freelist_walk(freelist_verify_visit, r);
-  if (memcmp(r->fl.blocks, gca_fl.blocks, sizeof(r->fl.blocks)) != 0)
+  BZERO(&ref, sizeof(ref));
+  freelist_walk(freelist_verify_visit, &ref);
+  if (memcmp(ref.fl.blocks, gca_fl.blocks, sizeof(ref.fl.blocks)) != 0)
     return "free blocks per list";
-  if (memcmp(r->fl.bytes, gca_fl.bytes, sizeof(r->fl.bytes)) != 0)
+  if (memcmp(ref.fl.bytes, gca_fl.bytes, sizeof(ref.fl.bytes)) != 0)
     return "free bytes per list";
-  if (memcmp(r->fl.unmapped_bytes, gca_fl.unmapped_bytes,
-             sizeof(r->fl.unmapped_bytes)) != 0)
+  if (memcmp(ref.fl.unmapped_bytes, gca_fl.unmapped_bytes,
+             sizeof(ref.fl.unmapped_bytes)) != 0)
     return "unmapped bytes per list";
   if (ms_broken) return 0;      /* the largest is an upper bound then */
   for (i = 0; i < ms_cap; i++) {
@@ -450,7 +457,7 @@ GC_INNER const char *gca_freelist_verify(void)
       return "a size the table cannot find";
   }
   if (keys != ms_used) return "the table's count of sizes";
-  if (gca_freelist_largest() != r->largest) return "largest free block";
+  if (gca_freelist_largest() != ref.largest) return "largest free block";
   return 0;
 }
 
@@ -459,17 +466,15 @@ GC_INNER const char *gca_freelist_verify(void)
 #ifdef GCA_HAVE_MINCORE
   /* Resident pages of [lo, hi) (page-aligned): the low bit of each     */
   /* mincore byte, summed 8 bytes at a time.                            */
-  static unsigned char resident_vec[4096];
-
   static word heap_resident_pages(word lo, word hi, word page)
   {
-    unsigned char *vec = resident_vec;
+    static unsigned char vec[4096];
     word pages = 0;
 
     while (lo < hi) {
       word n = (hi - lo) / page, j;
 
-      if (n > sizeof(resident_vec)) n = sizeof(resident_vec);
+      if (n > sizeof(vec)) n = sizeof(vec);
       if (mincore((void *)lo, (size_t)(n * page), (void *)vec) == 0) {
         for (j = 0; j + sizeof(word) <= n; j += sizeof(word)) {
           word w;
@@ -540,23 +545,6 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
     *resident = rsd;
 # else
     *resident = res;
-# endif
-}
-
-/* The collector scans all static data at every collection, word by    */
-/* word, as roots (upstream excludes its own GC_arrays likewise): these */
-/* tables hold counts, sizes and mincore's bytes, never a pointer, and  */
-/* ms_small alone is 128 KiB.  Called once, at GC_init's end (lock not  */
-/* held); where static data is no root (il2cpp), the exclusions are     */
-/* never consulted.                                                     */
-GC_INNER void gca_freelist_no_roots(void)
-{
-  GC_exclude_static_roots(ms_small, ms_small + MS_SMALL);
-  GC_exclude_static_roots(&gca_fl, &gca_fl + 1);
-  GC_exclude_static_roots(&verify_ref, &verify_ref + 1);
-# ifdef GCA_HAVE_MINCORE
-    GC_exclude_static_roots(resident_vec,
-                            resident_vec + sizeof(resident_vec));
 # endif
 }
 

@@ -283,7 +283,6 @@ GC_INNER void gca_census_take(void);
 /* Free-block books beyond per-list counts (freelist.c).                 */
 GC_INNER word gca_freelist_total_bytes(void);  /* all free blocks     */
 GC_INNER word gca_freelist_largest(void);   /* largest free block, bytes */
-GC_INNER void gca_freelist_no_roots(void);
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 

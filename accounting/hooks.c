@@ -72,7 +72,6 @@ GC_INNER void gca_hook_init(void)
 # ifdef GC_PTHREADS
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
-  gca_freelist_no_roots();
   gca_env_read();
 }
 
