@@ -318,7 +318,11 @@ GC_INNER void gca_census_take(void)
     /* every slot of every bottom index).  A block may run on into an  */
     /* adjacent section, whose walk then starts inside it, where the   */
     /* headers are forwarding, and skips ahead.                        */
-    word i;
+    /* A block's header is looked up in its bottom index, which holds    */
+    /* BOTTOM_SZ consecutive blocks: found once for each run of them     */
+    /* (HDR would search the top level's hash chain for every block).    */
+    word i, bi_key = ~(word)0;
+    bottom_index *bi = NULL;
 
     for (i = 0; i < GC_n_heap_sects; i++) {
       struct hblk *h = (struct hblk *)GC_heap_sects[i].hs_start;
@@ -326,9 +330,17 @@ GC_INNER void gca_census_take(void)
                                          + GC_heap_sects[i].hs_bytes);
 
       while ((word)h < (word)end) {
-        hdr *hhdr = HDR(h);
+        hdr *hhdr;
+        word key = (word)h >> (LOG_BOTTOM_SZ + LOG_HBLKSIZE);
 
-        CENSUS_PREFETCH(HDR(h + CENSUS_AHEAD));
+        if (EXPECT(key != bi_key, FALSE)) {
+          GET_BI(h, bi);
+          bi_key = key;
+        }
+        hhdr = HDR_FROM_BI(bi, h);
+        if (EXPECT(((word)(h + CENSUS_AHEAD) >> (LOG_BOTTOM_SZ + LOG_HBLKSIZE))
+                   == key, TRUE))
+          CENSUS_PREFETCH(HDR_FROM_BI(bi, h + CENSUS_AHEAD));
         if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
           h++;
         } else if (HBLK_IS_FREE(hhdr)) {
