@@ -284,6 +284,9 @@ function stat(s, key,    n, f, i, kv) {
   if ($12 != "" && $12 != "-") allocs[k, $3] = $12
   if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
   if ((x = stat($10, "max_ratio")) != "") { nx[k]++; mx[k, nx[k]] = x }
+  if ((x = stat($10, "census_share")) != "") {
+    ncs[k]++; cs[k, ncs[k]] = x; cp90[k, ncs[k]] = stat($10, "census_share_p90")
+  }
   if (stat($10, "tagrecs") + 0 > 0) tagged[k] = 1
   dropped[k] += stat($10, "dropped")
 }
@@ -405,7 +408,7 @@ END {
       check(W[i], "patched-stacks-all", "wall", rw, rn, 1.50, base)
     }
   }
-  printf "census share of marking (patched-dump, last run: sum of census_ns over sum of mark_ns; then the 90th percentile of the per-collection shares):\n"
+  printf "census share of marking (patched-dump: per run, the sum of census_ns over the sum of mark_ns, and the 90th percentile of the per-collection shares; medians over the runs, each judged against the target):\n"
   for (i = 1; i <= nw; i++) censuscheck(W[i], "patched-dump")
   printf "side-table memory (acc_memory_bytes / heap.heap_bytes at the record with the largest heap; then the max over records):\n"
   memcheck("gameloop", "patched-stacks-all")
@@ -455,12 +458,16 @@ function check(w, c, what, med, best, target, base,    k, noise) {
       printf "  %-9s %-21s      paired 95%% interval: needs 6 rounds or more\n", "", ""
   }
 }
-function censuscheck(w, c,    k, p, x) {
+function censuscheck(w, c,    k, p, x, r, e) {
   k = w SUBSEP c
   if (!(k in st)) return
-  p = stat(st[k], "census_share"); x = stat(st[k], "census_share_p90")
-  if (p == "") { printf "  %-9s %-21s no data\n", w, c; return }
-  printf "  %-9s %-21s %5.1f%% <= 10%%  %s  (p90 %.1f%%)\n", w, c, 100 * p, (p <= 0.10) ? "ok" : "OVER", 100 * x
+  if (ncs[k] == 0) { printf "  %-9s %-21s no data\n", w, c; return }
+  for (r = 1; r <= ncs[k]; r++) e[r] = cs[k, r]
+  p = median(e, ncs[k])
+  delete e
+  for (r = 1; r <= ncs[k]; r++) e[r] = cp90[k, r]
+  x = median(e, ncs[k])
+  printf "  %-9s %-21s sum %5.1f%% <= 10%%  %s; p90 of collections %5.1f%% <= 10%%  %s  (%d runs)\n", w, c, 100 * p, (p <= 0.10) ? "ok" : "OVER", 100 * x, (x <= 0.10) ? "ok" : "OVER", ncs[k]
 }
 function memcheck(w, c,    k, p, x) {
   k = w SUBSEP c
