@@ -771,13 +771,7 @@ static int dump_stop_locked(void)
   GCA_STORE(&dump.open, 0);
   (void)pthread_mutex_unlock(&dump_prod_mu);
   GCA_STORE(&dump.stopping, 1);
-# ifdef DUMP_FUTEX
-    dump_wake((size_t)-1);    /* from either sleep */
-# else
-    (void)pthread_mutex_lock(&dump_mu);
-    (void)pthread_cond_signal(&dump_cv);
-    (void)pthread_mutex_unlock(&dump_mu);
-# endif
+  dump_wake((size_t)-1);      /* from either sleep */
   (void)dump_real_pthread_join(dump.thread, NULL);
   dump.running = 0;
   dump_release();
