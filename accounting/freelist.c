@@ -195,6 +195,13 @@ GC_INLINE void ms_del(word key)
   }
 }
 
+/* The highest index of ms_small that may hold a count (ms_small_n > 0): */
+/* ms_max bounds every size present.                                     */
+GC_INLINE word ms_small_top(void)
+{
+  return ms_max < ms_small_n ? ms_max : ms_small_n - 1;
+}
+
 static word ms_get_max(void)
 {
   word i;
@@ -208,7 +215,7 @@ static word ms_get_max(void)
       }
     } else if (ms_small_n != 0) {
       /* Down from the bound: no size above it is present.              */
-      for (i = ms_max < ms_small_n ? ms_max : ms_small_n - 1; i > 0; i--) {
+      for (i = ms_small_top(); i > 0; i--) {
         if (ms_small[i] != 0) {
           m = i;
           break;
@@ -234,8 +241,7 @@ static void ms_clear(void)
   } else {
     /* Every count above ms_max is zero: clearing up to it touches no   */
     /* page of the array that no size ever reached.                     */
-    BZERO(ms_small, ((ms_max < ms_small_n ? ms_max : ms_small_n - 1) + 1)
-                    * sizeof(word));
+    BZERO(ms_small, (ms_small_top() + 1) * sizeof(word));
   }
   BZERO(ms_misplaced, sizeof(ms_misplaced));
   ms_used = 0;
