@@ -1,7 +1,7 @@
 /*
  * gameloop.c: a game-loop allocation workload for the gcacc benchmarks.
  *
- *   gameloop [-f FRAMES] [-n OBJECTS] [-t WORKERS] [-s SEED]
+ *   gameloop [-f FRAMES] [-n OBJECTS] [-t WORKERS] [-s SEED] [-w PASSES]
  *
  * Every frame allocates OBJECTS (default 1500) short-lived entities, as a
  * game's per-frame scratch state would be:
@@ -16,6 +16,15 @@
  * whole run (its name and plain data with it; its links to the frame are
  * cut), so the live heap grows slowly, as a level's persistent state does.
  * Then the frame is "simulated" (every entity read) and dropped.
+ *
+ * With -w PASSES (default 0), each frame also does PASSES passes of work
+ * that allocates nothing, before it is dropped: every entity's position
+ * is moved toward its target's, as a game's update step would.  By
+ * default a frame is all allocation, which is what an allocator's cost
+ * shows most in; a game's frames spend most of their time elsewhere,
+ * and -w says how much (docs/design.md, "How much of a frame is
+ * allocation").  The PRNG is not drawn in these passes, so every -w
+ * allocates the same objects.
  *
  * FRAMES (default 3000) are shared between the main thread and WORKERS
  * extra threads (default 0), each with its own retained list.  Everything
@@ -89,6 +98,7 @@ struct worker {
   unsigned long long rng;
   int frames;
   int objects;
+  int passes;                    /* -w: work passes over each frame     */
   struct entity *retained;       /* the long-lived set                  */
   struct entity **volatile frame;/* the current frame (a root)          */
   unsigned long allocs, bytes, kept;
@@ -196,7 +206,7 @@ static void put_name(char *buf, unsigned len, unsigned frame_no, unsigned i)
 
 static void run_frame(struct worker *w, unsigned frame_no)
 {
-  int n = w->objects, i;
+  int n = w->objects, i, p;
   struct entity **frame;
   unsigned long sum = 0;
 
@@ -277,6 +287,20 @@ static void run_frame(struct worker *w, unsigned frame_no)
     }
   }
 
+  /* Work that allocates nothing: each pass moves every entity a step   */
+  /* toward its target (integer arithmetic on the frame's own objects). */
+  for (p = 0; p < w->passes; p++) {
+    for (i = 0; i < n; i++) {
+      struct entity *e = frame[i];
+      const struct entity *t = e->target != NULL ? e->target : e;
+
+      e->x += (t->x - e->x + (int)(e->id & 7) - 3) / 4;
+      e->y += (t->y - e->y + (int)(e->id >> 3 & 7) - 3) / 4;
+      e->x &= 1023;
+      e->y &= 1023;
+    }
+  }
+
   /* Simulate: every entity reads its neighbour and its data.            */
   for (i = 0; i < n; i++) {
     struct entity *e = frame[i];
@@ -315,7 +339,7 @@ static long long now_ns(void)
 
 int main(int argc, char **argv)
 {
-  int frames = 3000, objects = 1500, nworkers = 0, i;
+  int frames = 3000, objects = 1500, nworkers = 0, passes = 0, i;
   unsigned long long seed = 20240611ULL;
   pthread_t th[MAX_WORKERS];
   unsigned long allocs = 0, bytes = 0, kept = 0, checksum = 0;
@@ -329,15 +353,18 @@ int main(int argc, char **argv)
       nworkers = atoi(argv[++i]);
     else if (i + 1 < argc && strcmp(argv[i], "-s") == 0)
       seed = strtoull(argv[++i], NULL, 10);
+    else if (i + 1 < argc && strcmp(argv[i], "-w") == 0)
+      passes = atoi(argv[++i]);
     else {
       fprintf(stderr, "usage: gameloop [-f FRAMES] [-n OBJECTS] "
-                      "[-t WORKERS] [-s SEED]\n");
+                      "[-t WORKERS] [-s SEED] [-w PASSES]\n");
       return 2;
     }
   }
-  if (frames < 1 || objects < 1 || nworkers < 0 || nworkers > MAX_WORKERS) {
-    fprintf(stderr, "gameloop: bad arguments (workers: 0..%d)\n",
-            MAX_WORKERS);
+  if (frames < 1 || objects < 1 || nworkers < 0 || nworkers > MAX_WORKERS
+      || passes < 0) {
+    fprintf(stderr, "gameloop: bad arguments (workers: 0..%d, passes: "
+            ">= 0)\n", MAX_WORKERS);
     return 2;
   }
 
@@ -351,6 +378,7 @@ int main(int argc, char **argv)
 
     w->rng = seed * 2654435761ULL + (unsigned long long)i * 0x9E3779B97F4A7C15ULL + 1;
     w->objects = objects;
+    w->passes = passes;
     w->frames = frames / (nworkers + 1) + (i < frames % (nworkers + 1));
   }
   for (i = 1; i <= nworkers; i++) {
@@ -370,9 +398,9 @@ int main(int argc, char **argv)
     kept += workers[i].kept;
     checksum ^= workers[i].checksum;
   }
-  printf("gameloop%s frames=%d objects/frame=%d workers=%d allocs=%lu "
-         "bytes=%lu retained=%lu collections=%lu heap=%lu checksum=%lx "
-         "elapsed_ns=%lld main_cpu_ns=%lld\n",
+  printf("gameloop%s frames=%d objects/frame=%d workers=%d passes=%d "
+         "allocs=%lu bytes=%lu retained=%lu collections=%lu heap=%lu "
+         "checksum=%lx elapsed_ns=%lld main_cpu_ns=%lld\n",
 #if defined(GAMELOOP_TYPES)
          "-typed",
 #elif defined(GAMELOOP_KLASS)
@@ -380,7 +408,7 @@ int main(int argc, char **argv)
 #else
          "",
 #endif
-         frames, objects, nworkers, allocs, bytes, kept,
+         frames, objects, nworkers, passes, allocs, bytes, kept,
          (unsigned long)GC_get_gc_no(), (unsigned long)GC_get_heap_size(),
          checksum, t1 - t0, main_cpu);
   return 0;

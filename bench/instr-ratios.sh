@@ -25,7 +25,9 @@
 # allocation (unpatched-notl, patched-notl: every object through the
 # global path, as in il2cpp), all but compiled-out.
 #
-# Environment: BENCH_INSTR_FRAMES (default 300), BENCH_INSTR_HEAP (bytes,
+# Environment: BENCH_INSTR_FRAMES (default 300), BENCH_INSTR_PASSES
+# (gameloop's -w: passes of work that allocates nothing in every frame,
+# default 0), BENCH_INSTR_HEAP (bytes,
 # default 64000000), BENCH_INSTR_CONFIGS (a subset, in that order),
 # BENCH_INSTR_BUILD (tl, the default, or notl).
 # Needs valgrind and the variants bench/build-variants.sh builds.  About a
@@ -37,6 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
+passes=${BENCH_INSTR_PASSES:-0}
 heap=${BENCH_INSTR_HEAP:-64000000}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
@@ -47,6 +50,7 @@ klass_configs="klass-unpatched klass-dump klass-types-sampled klass-stacks-all"
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"
+case $passes in ''|*[!0-9]*) die "BENCH_INSTR_PASSES=$passes: want a number of passes (0 or more)" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
   case " $all_configs $klass_configs " in
@@ -113,7 +117,7 @@ for c in $configs; do
   # env first: setarch execs valgrind with the environment as it is.
   if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand \
         valgrind --tool=callgrind --separate-threads=yes \
-        --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" \
+        --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" -w "$passes" \
         > "$tmp/stdout" 2> "$tmp/stderr"; then
     cat "$tmp/stderr" >&2
     die "$c: the run failed (valgrind's output above)"
@@ -129,4 +133,4 @@ for c in $configs; do
       -v n="${colls:--}" 'BEGIN {
         printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
 done
-echo "(callgrind, gameloop -f $frames, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"
+echo "(callgrind, gameloop -f $frames -w $passes, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"

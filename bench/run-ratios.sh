@@ -24,6 +24,13 @@
 # stacks-all with GC_ACC_FIRST_WORD_TYPES=ptrfree,normal: the types come
 # from word 0, as gcacc in IL2CPP would take them.
 #
+# gamework is gameloop with -w BENCH_GAMEWORK_PASSES (default 200) passes
+# of work that allocates nothing in every frame, so that allocation is
+# about a quarter of the loop's time rather than all of it (as in a
+# game's frame, which spends most of its time elsewhere); it gets the
+# first five configurations, like gctest.  The target verdicts are
+# printed for each workload: gameloop is the allocation-bound extreme.
+#
 # gameloop gets all seven; gctest the first five (its rounds: BENCH_RUNS, or
 # 3 with BENCH_QUICK=1), plus one untimed run of patched-stacks-all for the
 # side-table memory.  Then "manysites" (20,000 live callsites, 2,000 types,
@@ -42,7 +49,8 @@
 # the global path, as in il2cpp); they have no compiled-out row.
 #
 # Environment: BENCH_RUNS (default 7), BENCH_QUICK=1 (3 gctest rounds),
-# BENCH_WORKLOADS (default "gameloop klass gctest manysites"),
+# BENCH_WORKLOADS (default "gameloop gamework klass gctest manysites"),
+# BENCH_GAMEWORK_PASSES (gamework's -w, default 200),
 # BENCH_GAMELOOP_ARGS (e.g. "-t 1": one worker thread),
 # BENCH_MANYSITES_ROUNDS (two round counts, default "3 13"),
 # BENCH_BUILD (tl, the default, or notl), BENCH_CONFIGS (a subset of the
@@ -54,7 +62,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 bench_setup bench/run-ratios.sh "${1:-}"
 runs=${BENCH_RUNS:-7}
-workloads=${BENCH_WORKLOADS:-gameloop klass gctest manysites}
+workloads=${BENCH_WORKLOADS:-gameloop gamework klass gctest manysites}
+gw_passes=${BENCH_GAMEWORK_PASSES:-200}
 gl_args=${BENCH_GAMELOOP_ARGS:-}
 # BENCH_GAMELOOP_HEAP=BYTES: gameloop runs start with that heap
 # (GC_INITIAL_HEAP_SIZE), so every build collects on the same schedule.
@@ -63,6 +72,7 @@ ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 bench_build BENCH_BUILD "${BENCH_BUILD:-}"
 configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
 configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
+configs_gamework=$configs_gctest
 configs_klass="unpatched patched-dump patched-types-sampled patched-stacks-all"
 # BENCH_CONFIGS: time only these configurations (unpatched always runs
 # first, as every ratio's base), e.g. "patched-dump" alone for many rounds.
@@ -82,11 +92,13 @@ if [ -n "${BENCH_CONFIGS:-}" ]; then
   }
   configs_gameloop=$(pick "$configs_gameloop")
   configs_gctest=$(pick "$configs_gctest")
+  configs_gamework=$(pick "$configs_gamework")
   configs_klass=$(pick "$configs_klass")
 fi
 sample_bytes=524288
 
 want_count BENCH_RUNS "$runs"
+want_count BENCH_GAMEWORK_PASSES "$gw_passes"
 gctest_runs=$runs
 if [ "${BENCH_QUICK:-0}" = 1 ] && [ "$runs" -gt 3 ]; then gctest_runs=3; fi
 [ -x "$out/runone" ] || die "no $out/runone: run bench/build-variants.sh first"
@@ -96,10 +108,11 @@ co=
 for w in $workloads; do
   case $w in
     gameloop) need="unpatched$sfx/gameloop ${co:+$co/gameloop} patched$sfx/gameloop patched$sfx/gameloop-typed" ;;
+    gamework) need="unpatched$sfx/gameloop ${co:+$co/gameloop} patched$sfx/gameloop" ;;
     klass)    need="unpatched$sfx/gameloop-klass patched$sfx/gameloop-klass" ;;
     gctest)   need="unpatched$sfx/gctest ${co:+$co/gctest} patched$sfx/gctest" ;;
     manysites) need="patched$sfx/manysites" ;;
-    *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, klass, gctest, manysites)" ;;
+    *) die "BENCH_WORKLOADS: unknown workload $w (gameloop, gamework, klass, gctest, manysites)" ;;
   esac
   for b in $need; do
     [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
@@ -138,15 +151,19 @@ run() {
     klass.patched-types-sampled|klass.patched-stacks-all)
       prog=gameloop-klass first_word=ptrfree,normal ;;
     klass.*) prog=gameloop-klass ;;
+    gamework.*) prog=gameloop ;;
   esac
   case $c in
     unpatched) bin="$out/unpatched$sfx/$prog" ;;
     compiled-out) bin="$out/compiled-out/$prog" ;;
     *) bin="$out/patched$sfx/$prog" ;;
   esac
-  case $w in gameloop|klass) set -- $gl_args "$@" ;; esac
+  case $w in
+    gameloop|klass) set -- $gl_args "$@" ;;
+    gamework) set -- $gl_args -w "$gw_passes" "$@" ;;
+  esac
   if [ -n "$gl_heap" ]; then
-    if [ "$w" = gameloop ] || [ "$w" = klass ]; then
+    if [ "$w" = gameloop ] || [ "$w" = gamework ] || [ "$w" = klass ]; then
       export GC_INITIAL_HEAP_SIZE="$gl_heap"
     else
       unset GC_INITIAL_HEAP_SIZE
@@ -197,7 +214,8 @@ run() {
   # gameloop says how many collections it made, with or without a dump.
   # And how many objects it allocated (for the cost per allocation).
   gcolls=- allocs=-
-  if { [ "$w" = gameloop ] || [ "$w" = klass ]; } && [ -s "$tmp/out" ]; then
+  if { [ "$w" = gameloop ] || [ "$w" = gamework ] || [ "$w" = klass ]; } \
+     && [ -s "$tmp/out" ]; then
     gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
     allocs=$(sed -n 's/.* allocs=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
   fi
@@ -231,6 +249,9 @@ for w in $workloads; do
     gameloop)
       timed="$timed gameloop"
       rounds gameloop "$runs" $configs_gameloop ;;
+    gamework)
+      timed="$timed gamework"
+      rounds gamework "$runs" $configs_gamework ;;
     klass)
       timed="$timed klass"
       rounds klass "$runs" $configs_klass ;;
@@ -259,6 +280,7 @@ rm -f "$results.tmp"
 awk -v runs="$runs" -v gruns="$gctest_runs" -v cpus="$cpus" \
     -v elapsed="$elapsed" -v workloads="$timed" -v glheap="$gl_heap" \
     -v cfg_gameloop="$configs_gameloop" -v cfg_gctest="$configs_gctest" \
+    -v cfg_gamework="$configs_gamework" -v gwpasses="$gw_passes" \
     -v cfg_klass="$configs_klass" \
     -v notl="${sfx:+1}" -v subset="${BENCH_CONFIGS:+1}" \
     "$bench_median_awk"'
@@ -294,11 +316,12 @@ END {
   nw = split(workloads, W, " ")
   printf "gcacc vs unpatched bdwgc 8.2.2%s: median of %d interleaved runs (gctest %d), %s CPUs, %d s\n", notl ? ", both built without thread-local allocation (as il2cpp)" : "", runs, gruns, cpus, elapsed
   if (glheap != "") printf "gameloop runs with GC_INITIAL_HEAP_SIZE=%s (BENCH_GAMELOOP_HEAP)\n", glheap
+  if (index(" " workloads " ", " gamework ")) printf "gamework: gameloop -w %s (passes of work that allocates nothing in every frame)\n", gwpasses
   printf "\n"
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "paired", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
-    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "klass" ? cfg_klass : cfg_gctest, C, " ")
+    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "klass" ? cfg_klass : W[i] == "gamework" ? cfg_gamework : cfg_gctest, C, " ")
     if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]; m = n[k] + 0
@@ -371,13 +394,13 @@ END {
     printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
   }
 
-  # ---- gameloop, klass: what each configuration costs per object ----
+  # ---- gameloop, gamework, klass: what each configuration costs per object ----
   hdr = 0
   for (i = 1; i <= nw; i++) {
-    if (W[i] != "gameloop" && W[i] != "klass") continue
+    if (W[i] != "gameloop" && W[i] != "gamework" && W[i] != "klass") continue
     base = W[i] SUBSEP "unpatched"
     if (!(base in mw)) continue
-    nc = split(W[i] == "gameloop" ? cfg_gameloop : cfg_klass, C, " ")
+    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "gamework" ? cfg_gamework : cfg_klass, C, " ")
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]
       if (C[j] == "unpatched" || !(k in mw)) continue
