@@ -312,43 +312,41 @@ GC_INNER void gca_census_take(void)
   census_with_tags = gca_tags_on;
   if (census_with_tags) gca_tags_census_begin();
   if (!census_with_tags) {
-    /* The in-use blocks in heap-section order: steps over free blocks */
-    /* and multi-block objects whole, never over the empty header     */
-    /* slots between sections (GC_apply_to_all_blocks' walk visits     */
-    /* every slot of every bottom index).  A block may run on into an  */
-    /* adjacent section, whose walk then starts inside it, where the   */
-    /* headers are forwarding, and skips ahead.                        */
-    /* A block's header is looked up in its bottom index, which holds    */
-    /* BOTTOM_SZ consecutive blocks: found once for each run of them     */
-    /* (HDR would search the top level's hash chain for every block).    */
-    word i, bi_key = ~(word)0;
-    bottom_index *bi = NULL;
+    /* The header slots of the heap sections, one by one, as upstream's  */
+    /* GC_apply_to_all_blocks visits them (a multi-block object's later */
+    /* slots forward to its first, a free block's later slots are empty),*/
+    /* but only those inside sections, never the empty slots between    */
+    /* them.  Stepping from block to block by each block's size instead  */
+    /* makes every step wait for the last header's load (two dependent   */
+    /* loads a block); slot by slot, the loads of consecutive headers    */
+    /* are independent, and the first line of each header, which is most */
+    /* of the census's time, can be fetched while the last is counted.  */
+    /* A section's slots are read from its bottom indexes directly, each */
+    /* found once for the run of up to BOTTOM_SZ blocks it holds (HDR    */
+    /* would search the top level's hash chain for every block).          */
+    word i;
 
     for (i = 0; i < GC_n_heap_sects; i++) {
-      struct hblk *h = (struct hblk *)GC_heap_sects[i].hs_start;
-      struct hblk *end = (struct hblk *)(GC_heap_sects[i].hs_start
-                                         + GC_heap_sects[i].hs_bytes);
+      word b = (word)GC_heap_sects[i].hs_start >> LOG_HBLKSIZE;
+      word b_end = b + divHBLKSZ(GC_heap_sects[i].hs_bytes);
 
-      while ((word)h < (word)end) {
-        hdr *hhdr;
-        word key = (word)h >> (LOG_BOTTOM_SZ + LOG_HBLKSIZE);
+      while (b < b_end) {
+        bottom_index *bi;
+        word j = b & (BOTTOM_SZ - 1);
+        word j_end = BOTTOM_SZ - j < b_end - b ? BOTTOM_SZ : j + (b_end - b);
+        word base = b - j;      /* the bottom index's first block */
 
-        if (EXPECT(key != bi_key, FALSE)) {
-          GET_BI(h, bi);
-          bi_key = key;
+        GET_BI((ptr_t)(b << LOG_HBLKSIZE), bi);
+        for (; j < j_end; j++) {
+          hdr *hhdr = bi->index[j];
+
+          if (j + CENSUS_AHEAD < j_end)
+            CENSUS_PREFETCH(bi->index[j + CENSUS_AHEAD]);
+          if (IS_FORWARDING_ADDR_OR_NIL(hhdr) || HBLK_IS_FREE(hhdr))
+            continue;
+          census_visit((struct hblk *)((base + j) << LOG_HBLKSIZE), hhdr, 0);
         }
-        hhdr = HDR_FROM_BI(bi, h);
-        if (EXPECT(((word)(h + CENSUS_AHEAD) >> (LOG_BOTTOM_SZ + LOG_HBLKSIZE))
-                   == key, TRUE))
-          CENSUS_PREFETCH(HDR_FROM_BI(bi, h + CENSUS_AHEAD));
-        if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
-          h++;
-        } else if (HBLK_IS_FREE(hhdr)) {
-          h += divHBLKSZ(hhdr->hb_sz);
-        } else {
-          census_visit(h, hhdr, 0);
-          h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
-        }
+        b = base + j_end;
       }
     }
   } else
