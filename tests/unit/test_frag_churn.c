@@ -15,6 +15,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <stdlib.h>
 
@@ -46,9 +47,7 @@ int main(void)
   struct GC_acc_stats_s s;
 
   GC_INIT();
-  /* A root even where static data is not one (il2cpp's build,         */
-  /* GC_DONT_REGISTER_MAIN_STATIC_DATA: tests/il2cpp/amalgam.sh).       */
-  GC_add_roots(slot, slot + SLOTS);
+  GC_TEST_ROOT(slot);
   CHECK_EQ(GC_acc_set_tags(0), GC_SUCCESS);
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   books_agree("at the start", 0);

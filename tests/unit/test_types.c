@@ -438,10 +438,10 @@ int main(int argc, char **argv)
   unsetenv("GC_ACC_DUMP");
   GC_INIT();
   /* Roots by hand too: IL2CPP's build registers no static data.        */
-  GC_add_roots((void *)keep_a, (void *)(keep_a + NA));
-  GC_add_roots((void *)keep_b, (void *)(keep_b + NB));
-  GC_add_roots((void *)keep_c, (void *)(keep_c + NC));
-  GC_add_roots((void *)keep_d, (void *)(keep_d + 10));
+  GC_TEST_ROOT(keep_a);
+  GC_TEST_ROOT(keep_b);
+  GC_TEST_ROOT(keep_c);
+  GC_TEST_ROOT(keep_d);
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
   GC_acc_enable(1);
   collect();

@@ -138,7 +138,7 @@ int main(void)
   unsetenv("GC_ACC_DUMP");
   GC_INIT();
   /* Roots by hand too: IL2CPP's build registers no static data.        */
-  GC_add_roots((void *)keep, (void *)((char *)keep + sizeof(keep)));
+  GC_TEST_ROOT(keep);
   GC_init_gcj_malloc(0, NULL);
   GC_acc_set_type_namer(namer);
   /* Kinds 0 (pointer-free) and 1 (normal), as IL2CPP would ask.     */
