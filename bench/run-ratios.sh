@@ -163,11 +163,10 @@ run() {
     gamework) set -- $gl_args -w "$gw_passes" "$@" ;;
   esac
   if [ -n "$gl_heap" ]; then
-    if [ "$w" = gameloop ] || [ "$w" = gamework ] || [ "$w" = klass ]; then
-      export GC_INITIAL_HEAP_SIZE="$gl_heap"
-    else
-      unset GC_INITIAL_HEAP_SIZE
-    fi
+    case $w in
+      gameloop|gamework|klass) export GC_INITIAL_HEAP_SIZE="$gl_heap" ;;
+      *) unset GC_INITIAL_HEAP_SIZE ;;
+    esac
   fi
   rm -rf "$tmp/dump" && mkdir "$tmp/dump"
   dump="$tmp/dump/$w-%p.gz"
@@ -214,11 +213,13 @@ run() {
   # gameloop says how many collections it made, with or without a dump.
   # And how many objects it allocated (for the cost per allocation).
   gcolls=- allocs=-
-  if { [ "$w" = gameloop ] || [ "$w" = gamework ] || [ "$w" = klass ]; } \
-     && [ -s "$tmp/out" ]; then
-    gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
-    allocs=$(sed -n 's/.* allocs=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
-  fi
+  case $w in
+    gameloop|gamework|klass)
+      if [ -s "$tmp/out" ]; then
+        gcolls=$(sed -n 's/.* collections=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
+        allocs=$(sed -n 's/.* allocs=\([0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
+      fi ;;
+  esac
   echo "$w $c $r $1 $2 $status ${dbytes:-0} ${colls:-0} $4 $stats ${gcolls:--} ${allocs:--}" >> "$results.tmp"
 }
 
@@ -321,7 +322,7 @@ END {
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "", "", "wall ms", "spread", "ratio", "best", "paired", "CPU ms", "ratio", "peak RSS", "ratio", "dump", "acc mem", "colls"
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
-    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "klass" ? cfg_klass : W[i] == "gamework" ? cfg_gamework : cfg_gctest, C, " ")
+    nc = split(configs(W[i]), C, " ")
     if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]; m = n[k] + 0
@@ -400,7 +401,7 @@ END {
     if (W[i] != "gameloop" && W[i] != "gamework" && W[i] != "klass") continue
     base = W[i] SUBSEP "unpatched"
     if (!(base in mw)) continue
-    nc = split(W[i] == "gameloop" ? cfg_gameloop : W[i] == "gamework" ? cfg_gamework : cfg_klass, C, " ")
+    nc = split(configs(W[i]), C, " ")
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]
       if (C[j] == "unpatched" || !(k in mw)) continue
@@ -442,6 +443,11 @@ END {
   memcheck("gctest", "patched-stacks-all-mem")
   memcheck("manysites", "long")
   if (anyfail) exit 1
+}
+# configs(w): the configurations timed for workload w.
+function configs(w) {
+  return w == "gameloop" ? cfg_gameloop : w == "gamework" ? cfg_gamework \
+         : w == "klass" ? cfg_klass : cfg_gctest
 }
 # median_ci_rank(n): the largest k with P(Binomial(n, 1/2) < k) <= 0.025,
 # so that [x(k), x(n+1-k)] of n sorted values covers their median with at
