@@ -38,6 +38,7 @@
 #include <sys/types.h>
 
 #include <jansson.h>
+#include "gca_fields.h"
 #include <zlib.h>
 #if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
 # include <dlfcn.h>
@@ -667,6 +668,19 @@ static char *dump_header(size_t *len)
 # endif
   (void)json_object_set_new(h, "config", c);
   c = NULL;
+  /* The columns of every positional table (gca_fields.h).              */
+  {
+    json_t *cols = json_object();
+
+#   define DUMP_COL_NAME(t, col) (void)json_array_append_new(a, json_string(#col));
+#   define DUMP_TABLE_COLS(id, key, list) \
+      { json_t *a = json_array(); list(DUMP_COL_NAME) \
+        (void)json_object_set_new(cols, key, a); }
+    GCA_DUMP_TABLES(DUMP_TABLE_COLS)
+#   undef DUMP_TABLE_COLS
+#   undef DUMP_COL_NAME
+    (void)json_object_set_new(h, "columns", cols);
+  }
 
   n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   exe[n > 0 ? n : 0] = '\0';
