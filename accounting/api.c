@@ -18,6 +18,16 @@ GC_API unsigned GC_CALL GC_acc_get_version(void)
 
 GC_API int GC_CALL GC_acc_is_available(void) { return 0; }
 GC_API int GC_CALL GC_acc_enable(int on) { (void)on; return GC_UNIMPLEMENTED; }
+GC_API int GC_CALL GC_acc_dump_start(const char *path)
+{
+  (void)path;
+  return GC_UNIMPLEMENTED;
+}
+GC_API int GC_CALL GC_acc_dump_stop(void) { return GC_UNIMPLEMENTED; }
+GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+{
+  (void)bytes;
+}
 GC_API int GC_CALL GC_acc_is_enabled(void) { return 0; }
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
@@ -36,7 +46,7 @@ GC_API int GC_CALL GC_acc_is_available(void)
 GC_API int GC_CALL GC_acc_enable(int on)
 {
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
-  gca_set_on(on);
+  gca_control_enable(on);
   return GC_SUCCESS;
 }
 
@@ -44,6 +54,39 @@ GC_API int GC_CALL GC_acc_is_enabled(void)
 {
   return gca_on;
 }
+
+GC_API int GC_CALL GC_acc_dump_start(const char *path)
+{
+  if (NULL == path || '\0' == path[0]) return GC_ERROR;
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  return gca_control_dump_start(path);
+}
+
+GC_API int GC_CALL GC_acc_dump_stop(void)
+{
+  return gca_dump_stop();
+}
+
+GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+{
+  gca_dump_set_buffer(bytes);
+}
+
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_dump_*.c, built against the test     */
+  /* library; never in a release libgc nor in gc_accounting.h): submit */
+  /* one line as the collector would, with the allocation lock held.   */
+  GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
+  {
+    int res;
+    DCL_LOCK_STATE;
+
+    LOCK();
+    res = gca_dump_submit(line, len);
+    UNLOCK();
+    return res;
+  }
+#endif
 
 /* The caller's struct may be older (smaller) than ours: copy what it  */
 /* has room for, the GC_get_prof_stats way.  Returns the bytes copied.  */
@@ -261,7 +304,7 @@ GC_API int GC_CALL GC_acc_set_tags(int on)
 GC_API int GC_CALL GC_acc_set_tags(int on)
 {
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
-  gca_tags_set(on);
+  gca_control_set_tags(on);
   return GC_SUCCESS;
 }
 
@@ -316,7 +359,7 @@ GC_API int GC_CALL GC_acc_frame(GC_word n)
 
   if (!gca_on) return GC_ERROR;
   LOCK();
-  gca_types_frame((word)n);
+  gca_record_frame((word)n);
   UNLOCK();
   return GC_SUCCESS;
 }

@@ -21,38 +21,10 @@
 
 #ifndef GC_ACC_DISABLE
 
-#include <time.h>
-
-GC_INNER struct gca_tables *gca_tables = NULL;
-
 static word census_t_start = 0;     /* first mark begin of this cycle  */
 static word census_t_mark = 0;      /* current mark attempt's begin    */
 static word census_mark_ns = 0;     /* summed over attempts            */
 static int census_pending = 0;      /* a mark began, no end of cycle   */
-
-GC_INNER word gca_now_ns(void)
-{
-# if defined(CLOCK_MONOTONIC) && !defined(MSWIN32) && !defined(MSWINCE)
-    struct timespec ts;
-
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
-    return (word)ts.tv_sec * 1000000000u + (word)ts.tv_nsec;
-# elif !defined(NO_CLOCK)
-    /* Millisecond clock of the platform, from an arbitrary origin.     */
-    static CLOCK_TYPE t0;
-    static int t0_set = 0;
-    CLOCK_TYPE t;
-
-    GET_TIME(t);
-    if (!t0_set) {
-      t0 = t;
-      t0_set = 1;
-    }
-    return (word)MS_TIME_DIFF(t, t0) * 1000000u;
-# else
-    return 0;
-# endif
-}
 
 GC_INNER void gca_census_mark_begin(void)
 {
@@ -400,7 +372,6 @@ GC_INNER void gca_census_collection_end(void)
   gca_last_census.t_end_ns = t_end;
   gca_last_census.mark_ns = mark_ns;
   gca_last_census.census_ns = t_done - t_end;
-  if (gca_dump_is_open()) gca_record_emit(1);
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -76,7 +76,6 @@ struct gca_thread {
 
 static struct gca_thread *volatile counters_registry = NULL;
 GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
-GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
 
 #ifdef THREADS
   static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
@@ -252,7 +251,7 @@ static struct gca_thread *counters_get_self(void)
 
 /* gca_tl_mode has just left 1 (lock held): no thread counts inline    */
 /* from here on.                                                         */
-GC_INNER void gca_counters_rows_off(void)
+static void counters_rows_off(void)
 {
 # ifdef THREAD_LOCAL_ALLOC
     struct gca_thread *t;
@@ -264,6 +263,21 @@ GC_INNER void gca_counters_rows_off(void)
     }
     COUNTERS_UNLOCK();
 # endif
+}
+
+/* The table block exists (lock held): the lock-held rows live there.  */
+GC_INNER void gca_counters_tables_ready(void)
+{
+  if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
+}
+
+/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
+GC_INNER void gca_tl_mode_update(void)
+{
+  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
+
+  GCA_STORE(&gca_tl_mode, mode);
+  if (mode != 1) counters_rows_off();
 }
 
 GC_INNER void gca_counters_thread_exit(void)

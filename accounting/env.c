@@ -29,7 +29,7 @@ struct env_option {
 
 static void env_apply_enable(word v)
 {
-  gca_set_on((int)v);
+  gca_control_enable((int)v);
 }
 
 /* The dump starts after every other setting was applied (its buffer   */
@@ -43,7 +43,7 @@ static void env_apply_dump(word v)
 
 static void env_apply_tags(word v)
 {
-  gca_tags_set((int)v);
+  gca_control_set_tags((int)v);
 }
 
 static void env_apply_dump_buffer(word v)
@@ -291,8 +291,8 @@ GC_INNER void gca_env_read(void)
       break;
     }
   }
-  /* GC_ACC_DUMP implies accounting on (gca_dump_open turns it on).     */
-  if (env_dump_path != NULL) (void)gca_dump_open(env_dump_path);
+  /* GC_ACC_DUMP implies accounting on (gca_control_dump_start turns it on).     */
+  if (env_dump_path != NULL) (void)gca_control_dump_start(env_dump_path);
 }
 
 #endif /* !GC_ACC_DISABLE */

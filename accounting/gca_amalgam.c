@@ -6,17 +6,26 @@
  * collector, so GC_INNER functions here become static like upstream's own.
  * The separate-object build compiles the same files one by one
  * (accounting.am); a file added to one list must be added to the other.
+ * Both list the files in layer order, bottom first (docs/design.md,
+ * "Layers"; tests/layers.sh checks it).
  */
-#include "api.c"
-#include "census.c"
+#include "base.c"
+#include "text.c"
+#include "unwind.c"
+#include "sites.c"
+#include "pairs.c"
+#include "types.c"
+#include "frames.c"
+#include "tagslab.c"
+#include "tags.c"
 #include "counters.c"
-#include "env.c"
 #include "freelist.c"
 #include "heapgrow.c"
-#include "hooks.c"
-#include "record.c"
-#include "sites.c"
-#include "tags.c"
-#include "types.c"
-#include "unwind.c"
+#include "census.c"
 #include "writer.c"
+#include "header.c"
+#include "record.c"
+#include "control.c"
+#include "env.c"
+#include "api.c"
+#include "hooks.c"

@@ -10,6 +10,7 @@
 
 #include "private/gc_priv.h"
 #include "gc_accounting.h"
+#include "gca_fields.h"
 
 #ifndef GC_ACC_DISABLE
 
@@ -75,7 +76,7 @@ struct frame_tl_ent {           /* one pair's frame counts, per thread  */
   word objs, bytes;             /* cumulative, owner writes             */
   word taken_objs, taken_bytes; /* the marker's, under the lock         */
 };
-/* One entry of a thread's pair cache (types.c): (cookie, site) -> pair, */
+/* One entry of a thread's pair cache (frames.c): (cookie, site) -> pair,*/
 /* two-way set-associative, a set being two adjacent entries (the newer */
 /* first), 16 bytes each so that a set is half a cache line.            */
 struct gca_pc {
@@ -106,17 +107,17 @@ GC_INLINE const struct gca_pc *gca_pc_find(const struct gca_pc *pc,
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */
-  /* The thread's pair cache (types.c owns it; mirrored here so that    */
+  /* The thread's pair cache (frames.c owns it; mirrored here so that   */
   /* the allocation path reaches it in one TLS load), NULL until the    */
   /* thread first interns a pair; lookups since the cache last grew.    */
   struct gca_pc *pc;
   word pc_mask, pc_lookups;
   /* One-entry cache of the last (cookie, site) -> pair (tags.c), and   */
-  /* of that pair's frame-count entry (types.c), NULL if none yet.       */
+  /* of that pair's frame-count entry (frames.c), NULL if none yet.      */
   word c_cookie;
   unsigned c_site, c_pair;
   struct frame_tl_ent *c_ent;
-  struct frame_tl *frame_tl;    /* types.c per-thread frame counts       */
+  struct frame_tl *frame_tl;    /* frames.c per-thread frame counts      */
   /* sites.c: bytes to this thread's next sample point (sample=BYTES),  */
   /* so that an unsampled allocation costs a subtraction and a branch;  */
   /* and the site of its last capture (GC_acc_last_site).              */
@@ -146,20 +147,61 @@ GC_INNER word gca_counters_debug_objs(int kind);
 GC_EXTERN word gca_collections;
 GC_EXTERN word gca_heap_grows;
 
-/* ---- OS memory for our own tables (never from the GC heap) ----------- */
+/* ==== base.c: OS pages, the clock, the table block, switches ========= */
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
-/* record.c: the decimal digits of x at p (at most 20); returns the end. */
-GC_INNER char *gca_put_word(char *p, word x);
-/* record.c: ",[v0,v1,...]" at p (no comma when first), at most         */
-/* n * 21 + 3 bytes; returns the end.                                    */
-GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n);
+GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
+/* The same, counted in gca_mem_bytes[owner] (whole pages).              */
+#define GCA_MEM_TYPES 0         /* pairs, types, rows, frames, records  */
+#define GCA_MEM_DUMP 1          /* the header while it is written       */
+#define GCA_MEM_N 2
+GC_EXTERN word gca_mem_bytes[GCA_MEM_N];
+GC_INNER void *gca_mem_alloc(unsigned owner, size_t bytes);
+GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
+/* A growable list of ids on owner's pages; push: 0 (l unchanged) if no */
+/* memory.  Zero-initialized is empty.                                   */
+struct gca_ulist {
+  unsigned *id;
+  word n, cap;
+};
+GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 GC_INNER void gca_sites_atfork_child(void);
-GC_INNER void gca_types_atfork_child(void);
+GC_INNER void gca_pairs_atfork_child(void);
+GC_INNER void gca_frames_atfork_child(void);
 GC_INNER void gca_counters_atfork_child(void);
 GC_INNER void gca_dump_atfork_child(void);
-GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
+
+/* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
+/* A buffer of owner's OS pages that grows by doubling; fail is set (and */
+/* later writes do nothing) when memory runs out.  Zero-initialized with */
+/* an owner is empty; never malloc, so usable with the lock held.        */
+struct gca_text {
+  char *buf;
+  size_t len, cap;
+  int fail;
+  unsigned owner;               /* GCA_MEM_*                             */
+};
+/* Room for more bytes; 0 if none (fail set).                            */
+GC_INNER int gca_text_reserve(struct gca_text *t, size_t more);
+GC_INNER void gca_text_put(struct gca_text *t, const char *s, size_t n);
+/* A string literal only ("" s "" does not compile otherwise).           */
+#define GCA_TEXT_LIT(t, s) gca_text_put(t, "" s "", sizeof("" s "") - 1)
+GC_INNER void gca_text_word(struct gca_text *t, word x);     /* decimal */
+GC_INNER void gca_text_sword(struct gca_text *t, signed_word x);
+GC_INNER void gca_text_hex(struct gca_text *t, word x);  /* "0x..."     */
+/* ",[v0,v1,...]" (no comma when first).                                 */
+GC_INNER void gca_text_row(struct gca_text *t, int first, const word *v,
+                           unsigned n);
+/* s[0, n) as a JSON string: quotes, backslashes and control characters */
+/* escaped, valid UTF-8 kept, each byte of anything else written '?'.    */
+GC_INNER void gca_text_string(struct gca_text *t, const char *s, size_t n);
+GC_INNER void gca_text_cstring(struct gca_text *t, const char *s);
+/* The decimal digits of x at p (at most 20); returns the end.           */
+GC_INNER char *gca_put_word(char *p, word x);
+/* ",[v0,v1,...]" at p (no comma when first), at most n * 21 + 3 bytes;  */
+/* returns the end.                                                      */
+GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n);
 
 /* ---- free heap-block lists (freelist.c) ------------------------------ */
 /* bdwgc's free-list geometry (allchblk.c keeps these private; ours must  */
@@ -196,7 +238,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
-/* ---- the dump file (writer.c) ---------------------------------------- */
+/* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */
 /* into the writer's bounded buffer and returns 0, or returns nonzero and */
 /* counts a drop if the buffer is full or no dump is open.  Never waits.  */
@@ -210,18 +252,36 @@ GC_INNER int gca_dump_is_open(void);
 /* Smallest ring buffer; GC_ACC_DUMP_BUFFER and the API raise smaller      */
 /* values to it.                                                           */
 #define GCA_DUMP_MIN_BUFFER 4096
+/* The header's builder (header.c's gca_header_build, handed down by    */
+/* control.c): appends the header line for a dump at path whose buffer  */
+/* may grow to buffer_limit; 0 if it ran out of memory.                  */
+typedef int (*gca_dump_header_fn)(struct gca_text *t, const char *path,
+                                  size_t buffer_limit);
 /* Start dumping to path_template (%p: the pid), stopping any dump open:  */
-/* writes the header, starts the writer thread, turns accounting on.      */
+/* writes the header (built by header), starts the writer thread.        */
 /* GC_SUCCESS, or nonzero after one warning.  Lock NOT held.              */
-GC_INNER int gca_dump_open(const char *path_template);
+GC_INNER int gca_dump_open(const char *path_template,
+                           gca_dump_header_fn header);
+/* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
+GC_INNER int gca_dump_stop(void);
 /* Ring buffer size for the next dump (0: the default, 4 MiB).            */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
 
-/* ---- records (record.c) ----------------------------------------------- */
+/* ---- records (record.c) and the header (header.c) -------------------- */
 /* Build one record and submit it.  with_census: after a collection, with  */
 /* the census of this collection's mark bits; else counters and free-list  */
 /* books only (GC_acc_record_now between collections).  Lock held.         */
 GC_INNER void gca_record_emit(int with_census);
+/* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
+GC_INNER void gca_record_frame(word n);
+GC_INNER int gca_header_build(struct gca_text *t, const char *path,
+                              size_t buffer_limit);
+
+/* ---- control.c: what env.c and api.c switch (lock NOT held) ---------- */
+GC_INNER void gca_control_enable(int on);
+GC_INNER void gca_control_set_tags(int on);
+/* gca_dump_open with the header, then accounting on.                     */
+GC_INNER int gca_control_dump_start(const char *path_template);
 
 /* ==== census, fragmentation, heap growth, records ===================== */
 /* (census.c, freelist.c additions, heapgrow.c, record.c.)                 */
@@ -256,7 +316,7 @@ struct gca_census {
   struct gca_class_census c[MAXOBJKINDS][GCA_N_CLASSES];
 };
 /* Accounting's large tables: OS memory taken when accounting first  */
-/* goes on (gca_set_on), never static data.  As static data (some 300  */
+/* goes on (gca_control_enable), never static data.  As static data (some 300  */
 /* KiB) they would count in the collector's GC_root_size, which its    */
 /* pacing adds to the bytes it expects to scan: a patched build would  */
 /* collect less often than upstream, accounting on or off, and so      */
@@ -272,6 +332,8 @@ struct gca_tables {
   struct gca_count locked_large[MAXOBJKINDS][GCA_N_LARGE];
 };
 GC_EXTERN struct gca_tables *gca_tables;
+/* Make the table block (base.c) if it is not yet; 0 if no memory.      */
+GC_INNER int gca_tables_get(void);
 #define gca_last_census (gca_tables->census)
 
 GC_INNER void gca_census_mark_begin(void);
@@ -309,19 +371,6 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
 GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
                                     word *lost);
 GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
-
-/* Record columns (docs/dump-format.md), as JSON arrays of names, so     */
-/* the writer's header, the reader and the docs agree.                   */
-#define GCA_COLUMNS_CLASSES "[\"kind\",\"class\",\"live_objs\"," \
-  "\"live_bytes\",\"reserved_bytes\",\"free_slots\",\"alloc_objs\"," \
-  "\"alloc_req_bytes\",\"alloc_granted_bytes\"]"
-#define GCA_COLUMNS_KINDS "[\"kind\",\"debug_objs\",\"large_live_objs\"," \
-  "\"large_live_bytes\",\"large_reserved_bytes\"]"
-#define GCA_COLUMNS_LISTS "[\"index\",\"blocks\",\"bytes\"," \
-  "\"unmapped_bytes\"]"
-#define GCA_COLUMNS_GROWS "[\"t_ns\",\"req_bytes\",\"req_kind\"," \
-  "\"free_bytes\",\"largest_free_bytes\",\"grow_bytes\"," \
-  "\"heap_bytes_after\"]"
 
 /* ==== end of census/records section ==================================== */
 
@@ -385,6 +434,13 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
+/* Functions of the allocation path above unwind.c (hooks.c names them  */
+/* at GC_init), which mark the collector's code when it shares a module.*/
+#define GCA_N_CODE_ANCHORS 7
+struct gca_code_anchors {
+  void (*fn[GCA_N_CODE_ANCHORS])(void);
+};
+GC_INNER void gca_unwind_set_anchors(const struct gca_code_anchors *a);
 
 /* ---- type cookies and object tags (types.c, tags.c) ------------------ */
 /* Per-slot tags of every in-use heap block, in a table the block's      */
@@ -431,7 +487,7 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */
 GC_EXTERN int gca_tags_on;
-GC_INNER void gca_tags_set(int on);              /* lock NOT held        */
+
 
 /* Per-pair accumulators (types.c): the census, GC_free and block frees */
 /* count into a flat array indexed by pair id; gca_types_fold adds them */
@@ -466,8 +522,17 @@ GC_INNER void gca_old_sub(unsigned pair, word bytes);
 GC_INNER void gca_old_reset(void);
 GC_INNER void gca_types_census_old(void);
 
-/* types.c: pairs (any thread), types and rows (lock held).             */
-struct types_pair;
+/* pairs.c: (cookie, site) pairs, any thread.                          */
+struct gca_pair {
+  word cookie;
+  unsigned site;
+  unsigned type;        /* type id, 0 until interned (lock held)        */
+  unsigned char origin; /* GCA_TYPE_* of the cookie                     */
+  unsigned char frame_dirty;
+  word frame_objs, frame_bytes;   /* since the last frame marker, lock  */
+};
+GC_INNER struct gca_pair *gca_pair_get(unsigned id);
+GC_INNER unsigned gca_pair_count(void);   /* ids 1..count are in use    */
 GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin);
 /* The same through the thread's pair cache (2048 entries, direct-   */
 /* mapped, in its frame table); *ent: the pair's frame-count entry of */
@@ -480,32 +545,42 @@ GC_INNER unsigned gca_pair_site(unsigned pair);
 GC_INNER unsigned gca_pair_type(unsigned pair);
 GC_INNER unsigned gca_age_bin(word age);
 GC_INNER void gca_types_census_begin(void);
-GC_INNER void gca_types_frame_count(struct gca_tl *me, unsigned pair,
-                                    word bytes, int locked);
-GC_INNER void gca_types_frame(word n);
-/* Nonzero once GC_acc_frame was first called (types.c).                */
+/* frames.c.  gca_frames_count: any thread (locked: the caller holds   */
+/* the allocation lock); the rest, lock held.                            */
+GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
+                               word bytes, int locked);
+/* Nonzero once GC_acc_frame was first called (frames.c).               */
 GC_EXTERN int gca_frames_on;
-GC_INNER void gca_types_thread_exit(void);
+GC_INNER int gca_frames_begin(void);    /* 0 on the first marker        */
+GC_INNER void gca_frames_take_threads(void);
+GC_INNER unsigned gca_frames_n_rows(void);
+GC_INNER unsigned gca_frames_row_pair(unsigned i);
+GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows]);
+GC_INNER void gca_frames_lost(word *objs, word *bytes);
+GC_INNER void gca_frames_reset(void);
+GC_INNER void gca_frames_thread_exit(void);
 GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn);
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s);
 GC_INNER int gca_types_get_site(unsigned site, struct GC_acc_group_stats_s *s);
 GC_INNER word gca_types_memory_bytes(void);
-/* Finish and submit a record whose text so far (without the closing    */
-/* "}") is head[0, len): appends the type and site tables (census       */
-/* records) and the accounting memory.  Lock held.                       */
-GC_INNER void gca_types_record_submit(const char *head, size_t len,
-                                      int with_census);
+/* For the record (lock held): the next type not yet defined in the     */
+/* dump, named (0 when none is left); the number of type (sites 0) or   */
+/* site rows; row i as a dump row in v if it changed since the last     */
+/* record (nonzero; then marked sent).                                   */
+GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
+GC_INNER unsigned gca_types_rows_n(int sites);
+GC_INNER int gca_types_row_take(int sites, unsigned i,
+                                word v[GCA_NCOLS_type_rows]);
 GC_INNER word gca_counters_memory_bytes(void);
 
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);
 
-/* Turn on/off; called with the lock NOT held.                           */
-GC_INNER void gca_set_on(int on);
-/* Sets gca_tl_mode (gca_hooks.h) after gca_on or gca_tags_on changed;  */
-/* lock held.                                                             */
+/* counters.c: sets gca_tl_mode (gca_hooks.h) after gca_on or          */
+/* gca_tags_on changed; lock held.                                       */
 GC_INNER void gca_tl_mode_update(void);
-GC_INNER void gca_counters_rows_off(void);     /* counters.c */
+/* counters.c: the table block was just made (lock held).               */
+GC_INNER void gca_counters_tables_ready(void);
 
 
 /* Relaxed single-word load/store: a reader on another thread sees a      */
@@ -525,6 +600,32 @@ GC_INNER void gca_counters_rows_off(void);     /* counters.c */
 # define GCA_LOAD(p) (*(p))
 # define GCA_STORE(p, v) (void)(*(p) = (v))
 #endif
+/* A relaxed add (counts updated under different locks); and the        */
+/* acquire/release pairs that publish table entries and pointers.      */
+#if defined(__GNUC__) || defined(__clang__)
+# define GCA_ADD(p, v) (void)__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
+# define ACQ_LOAD32(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+# define REL_STORE32(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+# define ACQ_LOADP(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+# define REL_STOREP(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+# define GCA_ADD(p, v) (void)(*(p) += (v))
+# define ACQ_LOAD32(p) (*(volatile unsigned *)(p))
+# define REL_STORE32(p, v) (void)(*(volatile unsigned *)(p) = (v))
+# define ACQ_LOADP(p) (*(p))
+# define REL_STOREP(p, v) (void)(*(p) = (v))
+#endif
+
+/* A word hash of (cookie, site), for the pair and type tables.         */
+GC_INLINE word gca_hash(word cookie, unsigned site)
+{
+  word h = cookie * (word)0x9E3779B97F4A7C15ULL ^ ((word)site * 0x85EBCA6Bu);
+
+  h ^= h >> 29;
+  h *= (word)0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 32;
+  return h;
+}
 
 #endif /* !GC_ACC_DISABLE */
 

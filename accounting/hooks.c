@@ -3,8 +3,9 @@
  *
  * Each body only dispatches to the module that keeps the books
  * (counters.c, freelist.c, ...); the contract of every hook (site, locks,
- * arguments) is stated in gca_hooks.h.  Also the few totals no module owns
- * (collections, heap growths) and the OS-page allocator for our tables.
+ * arguments) is stated in gca_hooks.h.  The top of accounting's layers
+ * (docs/design.md, "Layers"): it calls down into every module and nothing
+ * calls it but the collector.
  */
 
 #include "gca_priv.h"
@@ -14,41 +15,6 @@
 #endif
 
 #ifndef GC_ACC_DISABLE
-
-#if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
-# include <windows.h>
-#else
-# include <sys/mman.h>
-#endif
-
-GC_INNER int gca_on = 0;
-GC_INNER int gca_track_heap = 0;
-GC_INNER int gca_tl_mode = 0;
-GC_INNER word gca_collections = 0;
-GC_INNER word gca_heap_grows = 0;
-
-GC_INNER void *gca_os_alloc(size_t bytes)
-{
-# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
-    return VirtualAlloc(NULL, bytes, MEM_COMMIT | MEM_RESERVE,
-                        PAGE_READWRITE);
-# else
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANON, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-# endif
-}
-
-GC_INNER void gca_os_free(void *p, size_t bytes)
-{
-  if (NULL == p) return;
-# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
-    (void)bytes;
-    VirtualFree(p, 0, MEM_RELEASE);
-# else
-    (void)munmap(p, bytes);
-# endif
-}
 
 /* Accounting's own spin locks are leaves (taken with or without the   */
 /* allocation lock, never holding another), so a fork() could catch one */
@@ -61,7 +27,8 @@ GC_INNER void gca_os_free(void *p, size_t bytes)
 static void gca_atfork_child(void)
 {
   gca_sites_atfork_child();
-  gca_types_atfork_child();
+  gca_pairs_atfork_child();
+  gca_frames_atfork_child();
   gca_counters_atfork_child();
   gca_dump_atfork_child();
 }
@@ -69,48 +36,21 @@ static void gca_atfork_child(void)
 
 GC_INNER void gca_hook_init(void)
 {
+  /* The allocation path's functions above the unwinder, so that it    */
+  /* can tell the collector's frames from the program's when both share */
+  /* one module (unwind.c, "the span").                                  */
+  static const struct gca_code_anchors anchors = {
+    { (void (*)(void))gca_counters_alloc, (void (*)(void))gca_counters_alloc_tl,
+      (void (*)(void))gca_hook_alloc, (void (*)(void))gca_hook_alloc_tl,
+      (void (*)(void))gca_hook_alloc_tl_ret, (void (*)(void))gca_site_capture,
+      (void (*)(void))GC_acc_capture_site }
+  };
+
+  gca_unwind_set_anchors(&anchors);
 # ifdef GC_PTHREADS
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
   gca_env_read();
-}
-
-GC_INNER void gca_set_on(int on)
-{
-  DCL_LOCK_STATE;
-
-  LOCK();
-  if (on && NULL == gca_tables) {
-    gca_tables = (struct gca_tables *)gca_os_alloc(sizeof(struct gca_tables));
-    if (NULL == gca_tables) {
-      UNLOCK();
-      WARN("gcacc: no memory for accounting's tables;"
-           " accounting stays off\n", 0);
-      return;
-    }
-    gca_locked_rows = gca_tables->locked_rows;
-  }
-  if (on && !gca_on) {
-    /* Every in-use block gets a clean tag table (types, sites, ages   */
-    /* start from here).                                               */
-    gca_tags_reset_all(!gca_track_heap);
-  }
-  if (on && !gca_track_heap) {
-    gca_freelist_rebuild();
-    gca_track_heap = 1;
-  }
-  gca_on = on != 0;
-  gca_tl_mode_update();
-  UNLOCK();
-}
-
-/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
-GC_INNER void gca_tl_mode_update(void)
-{
-  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
-
-  GCA_STORE(&gca_tl_mode, mode);
-  if (mode != 1) gca_counters_rows_off();
 }
 
 /* ---- allocation --------------------------------------------------------- */
@@ -156,7 +96,7 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 GC_INNER void gca_hook_thread_exit(void)
 {
   gca_counters_thread_exit();
-  if (gca_on) gca_types_thread_exit();
+  if (gca_on) gca_frames_thread_exit();
 }
 
 GC_INNER void gca_hook_free(void *p)
@@ -231,6 +171,7 @@ GC_INNER void gca_hook_collection_end(void)
 {
   gca_collections++;
   gca_census_collection_end();
+  if (gca_dump_is_open()) gca_record_emit(1);
 }
 
 #endif /* !GC_ACC_DISABLE */

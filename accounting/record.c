@@ -1,35 +1,27 @@
 /*
- * record.c: one JSON line per collection (docs/dump-format.md).
+ * record.c: every line of the dump after the header (docs/dump-format.md).
  *
- * gca_record_emit builds the record in a buffer of OS memory sized for
- * the worst case (every kind and class nonzero), from the last census,
- * the allocation counters (as deltas since the previous record), the
- * free-block books, the heap-growth events since the previous record and
- * the heap totals bdwgc keeps, then hands it to the writer
- * (gca_dump_submit, which never blocks).  Only numbers and fixed keys, so
- * no escaping.  Rows whose numbers are all zero are left out.  Runs with
- * the allocation lock held; never allocates from the GC heap, never waits.
+ * One module owns the records: a collection or snapshot record
+ * (gca_record_emit) and a frame record (gca_record_frame) are built here,
+ * in one buffer of OS memory (struct gca_text: it grows, never malloc,
+ * never the GC heap) through text.c's number writer and escaper, from
+ * what the modules below keep: the last census, the allocation counters
+ * (as deltas since the previous record), the free-block books, the
+ * heap-growth events, the type and site rows and definitions, the frame
+ * counts and the tables' own memory.  Rows are written in the column
+ * order of gca_fields.h, the list the header names.  Rows whose numbers
+ * are all zero are left out.  Then the line goes to the writer
+ * (gca_dump_submit, which never blocks).  Runs with the allocation lock
+ * held; never waits.
  */
 
 #include "gca_priv.h"
 
 #ifndef GC_ACC_DISABLE
 
-#include <stdio.h>
-#include <stdarg.h>
 #include <string.h>
 
-/* Worst case: every (kind, class) row of 9 numbers, every free list,    */
-/* every growth event, each number at most 21 characters plus a comma.   */
-#define REC_NUM 22
-#define REC_BUF_SZ ((size_t)MAXOBJKINDS * GCA_N_CLASSES * (9 * REC_NUM + 3) \
-                    + (size_t)MAXOBJKINDS * (5 * REC_NUM + 3) \
-                    + (size_t)(GCA_N_HBLK_FLS + 1) * (4 * REC_NUM + 3) \
-                    + (size_t)GCA_MAX_GROWS * (7 * REC_NUM + 3) + 4096)
-
-static char *rec_buf = NULL;
-static size_t rec_len;
-static int rec_overflow;
+static struct gca_text rec = { NULL, 0, 0, 0, GCA_MEM_TYPES };
 static word rec_seq = 0;
 
 #define rec_prev (gca_tables->rec_prev)
@@ -38,230 +30,309 @@ static word rec_prev_debug[MAXOBJKINDS];
 static word rec_prev_total_allocd = 0;
 static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 
-static void rec_printf(const char *fmt, ...)
-{
-  va_list ap;
-  int n;
+#define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
 
-  if (rec_overflow) return;
-  va_start(ap, fmt);
-  n = vsnprintf(rec_buf + rec_len, REC_BUF_SZ - rec_len, fmt, ap);
-  va_end(ap);
-  if (n < 0 || (size_t)n >= REC_BUF_SZ - rec_len) {
-    rec_overflow = 1;
-    return;
-  }
-  rec_len += (size_t)n;
-}
+/* ,"key":x  (the key given with its quotes and colon, as a literal).  */
+#define REC_KEY_WORD(key, x) (REC_LIT(key), gca_text_word(&rec, (x)))
 
-#define U(x) ((unsigned long long)(x))
-
-static const char rec_digits2[201] =
-  "00010203040506070809101112131415161718192021222324252627282930313233343536"
-  "37383940414243444546474849505152535455565758596061626364656667686970717273"
-  "74757677787980818283848586878889909192939495969798" "99";
-
-/* Decimal digits of x at p (at most 20); returns the end.  The rows are */
-/* most of a record, and snprintf per number cost more than the census   */
-/* itself: two digits at a time, right to left, then copied out.         */
-GC_INNER char *gca_put_word(char *p, word x)
-{
-  char digits[24];
-  int d = 24;
-
-  if (x < 10) {
-    *p = (char)('0' + x);
-    return p + 1;
-  }
-  while (x >= 100) {
-    word q = x / 100;
-    const char *dd = rec_digits2 + 2 * (x - q * 100);
-
-    digits[--d] = dd[1];
-    digits[--d] = dd[0];
-    x = q;
-  }
-  if (x >= 10) {
-    digits[--d] = rec_digits2[2 * x + 1];
-    digits[--d] = rec_digits2[2 * x];
-  } else {
-    digits[--d] = (char)('0' + x);
-  }
-  memcpy(p, digits + d, (size_t)(24 - d));
-  return p + 24 - d;
-}
-
-GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n)
+/* New type names, then new sites (definitions come before any row that */
+/* uses them, in the same record).                                      */
+static void rec_site_def(void *arg, unsigned id, const word *frames,
+                         unsigned n)
 {
   unsigned i;
+  int *first = (int *)arg;
 
-  if (!first) *p++ = ',';
-  *p++ = '[';
+  if (!*first) REC_LIT(",");
+  *first = 0;
+  REC_LIT("[");
+  gca_text_word(&rec, id);
   for (i = 0; i < n; i++) {
-    if (i) *p++ = ',';
-    p = gca_put_word(p, v[i]);
+    REC_LIT(",");
+    gca_text_hex(&rec, frames[i]);
   }
-  *p++ = ']';
-  return p;
+  REC_LIT("]");
 }
 
-/* Append ",[v0,v1,...]" (no comma when first).                          */
-static void rec_row(int first, const word *v, unsigned n)
+static void rec_definitions(void)
 {
-  if (rec_overflow) return;
-  if (REC_BUF_SZ - rec_len < (size_t)n * REC_NUM + 4) {
-    rec_overflow = 1;
+  unsigned id;
+  word cookie;
+  const char *name;
+  int first = 1;
+
+  REC_LIT(",\"types\":[");
+  while ((id = gca_types_def_next(&cookie, &name)) != 0) {
+    if (!first) REC_LIT(",");
+    first = 0;
+    REC_LIT("[");
+    gca_text_word(&rec, id);
+    REC_LIT(",");
+    gca_text_hex(&rec, cookie);
+    REC_LIT(",");
+    gca_text_cstring(&rec, name);
+    REC_LIT("]");
+  }
+  first = 1;
+  REC_LIT("],\"sites\":[");
+  gca_sites_take_new(rec_site_def, &first);
+  REC_LIT("]");
+}
+
+/* The type (sites 0) or site rows that changed since the last record. */
+static void rec_group_rows(int sites)
+{
+  unsigned i, n = gca_types_rows_n(sites);
+  word v[GCA_NCOLS_type_rows];
+  int first = 1;
+
+  for (i = 0; i < n; i++) {
+    if (!gca_types_row_take(sites, i, v)) continue;
+    gca_text_row(&rec, first, v, GCA_NCOLS_type_rows);
+    first = 0;
+  }
+}
+
+/* Finish a record: the type and site tables (census records with tags */
+/* on), the memory the accounting tables use, "}\n"; then submit it.    */
+static void rec_finish(int with_census)
+{
+  word tags = gca_tags_memory_bytes(), sites = gca_sites_memory_bytes();
+  word counters = gca_counters_memory_bytes();
+  word types = gca_types_memory_bytes();
+
+  if (with_census && gca_tags_on) {
+    rec_definitions();
+    REC_LIT(",\"type_rows\":[");
+    rec_group_rows(0);
+    REC_LIT("],\"site_rows\":[");
+    rec_group_rows(1);
+    REC_LIT("]");
+  }
+  REC_KEY_WORD(",\"acc_memory\":{\"tags_bytes\":", tags);
+  REC_KEY_WORD(",\"tags_in_use_bytes\":", gca_tags_in_use_bytes());
+  REC_KEY_WORD(",\"types_bytes\":", types);
+  REC_KEY_WORD(",\"sites_bytes\":", sites);
+  REC_KEY_WORD(",\"counters_bytes\":", counters);
+  REC_KEY_WORD("},\"acc_memory_bytes\":", tags + types + sites + counters);
+  REC_LIT("}\n");
+  if (rec.fail) {
+    rec.fail = 0;               /* no memory: this record is lost      */
     return;
   }
-  rec_len = (size_t)(gca_put_row(rec_buf + rec_len, first, v, n) - rec_buf);
+  (void)gca_dump_submit(rec.buf, rec.len);
 }
 
-GC_INNER void gca_record_emit(int with_census)
+static void rec_freelists(void)
 {
-  const struct gca_census *c = &gca_last_census;
-  word heap_reserved, heap_resident, total_allocd, total_free, largest;
-  word lost, ppm;
-  unsigned k, cls, n, i, n_kinds;
-  const char *sep;
-  int use_census = with_census && c->valid;
-  word now = gca_now_ns();
+  word total_free = gca_freelist_total_bytes();
+  word largest = gca_freelist_largest();
+  word ppm = gca_frag_index_ppm(total_free, largest);
+  char frac[6];
+  unsigned i, d;
+  int first = 1;
 
-  if (NULL == gca_tables) return;     /* accounting never went on      */
-  if (NULL == rec_buf) {
-    rec_buf = (char *)gca_os_alloc(REC_BUF_SZ);
-    if (NULL == rec_buf) return;
-  }
-  rec_len = 0;
-  rec_overflow = 0;
-  rec_seq++;
-
-  rec_printf("{\"record\":\"%s\",\"seq\":%llu,\"gc_no\":%llu,"
-             "\"census\":%d,\"t_start_ns\":%llu,\"t_end_ns\":%llu,"
-             "\"mark_ns\":%llu,\"census_ns\":%llu,\"dropped\":%llu,"
-             "\"granule_bytes\":%u,\"hblk_bytes\":%u,",
-             with_census ? "collection" : "snapshot", U(rec_seq),
-             U(use_census ? c->gc_no : GC_gc_no), use_census,
-             U(use_census ? c->t_start_ns : now),
-             U(use_census ? c->t_end_ns : now),
-             U(use_census ? c->mark_ns : 0),
-             U(use_census ? c->census_ns : 0),
-             U(gca_dump_take_dropped()), (unsigned)GRANULE_BYTES,
-             (unsigned)HBLKSIZE);
-
-  /* heap */
-  gca_heap_reserved_resident(&heap_reserved, &heap_resident);
-  total_allocd = GC_bytes_allocd + GC_bytes_allocd_before_gc;
-  rec_printf("\"heap\":{\"heap_bytes\":%llu,\"free_bytes\":%llu,"
-             "\"unmapped_bytes\":%llu,\"allocd_since_prev_bytes\":%llu,"
-             "\"reserved_bytes\":%llu,\"resident_bytes\":%llu},",
-             U(GC_heapsize - GC_unmapped_bytes),
-             U(GC_large_free_bytes - GC_unmapped_bytes),
-             U(GC_unmapped_bytes), U(total_allocd - rec_prev_total_allocd),
-             U(heap_reserved), U(heap_resident));
-  rec_prev_total_allocd = total_allocd;
-
-  /* freelists */
-  total_free = gca_freelist_total_bytes();
-  largest = gca_freelist_largest();
-  ppm = gca_frag_index_ppm(total_free, largest);
+  REC_KEY_WORD("\"freelists\":{\"total_free_bytes\":", total_free);
+  REC_KEY_WORD(",\"largest_free_bytes\":", largest);
   /* Fixed point by hand: a locale's decimal comma must not leak in.    */
-  rec_printf("\"freelists\":{\"total_free_bytes\":%llu,"
-             "\"largest_free_bytes\":%llu,\"frag_index\":%llu.%06llu,"
-             "\"lists\":[", U(total_free), U(largest),
-             U(ppm / 1000000u), U(ppm % 1000000u));
-  sep = "";
+  REC_KEY_WORD(",\"frag_index\":", ppm / 1000000u);
+  for (i = 0, d = 100000; i < 6; i++, d /= 10)
+    frac[i] = (char)('0' + ppm % 1000000u / d % 10);
+  REC_LIT(".");
+  gca_text_put(&rec, frac, 6);
+  REC_LIT(",\"lists\":[");
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
+    word row[GCA_NCOLS_lists];
+
     if (0 == gca_fl.blocks[i] && 0 == gca_fl.bytes[i]) continue;
-    {
-      word row[4];
-
-      row[0] = i;
-      row[1] = gca_fl.blocks[i];
-      row[2] = gca_fl.bytes[i];
-      row[3] = gca_fl.unmapped_bytes[i];
-      rec_row(sep[0] == '\0', row, 4);
-    }
-    sep = ",";
+    row[GCA_COL_lists_index] = i;
+    row[GCA_COL_lists_blocks] = gca_fl.blocks[i];
+    row[GCA_COL_lists_bytes] = gca_fl.bytes[i];
+    row[GCA_COL_lists_unmapped_bytes] = gca_fl.unmapped_bytes[i];
+    gca_text_row(&rec, first, row, GCA_NCOLS_lists);
+    first = 0;
   }
-  rec_printf("]},");
+  REC_LIT("]},");
+}
 
-  /* grows */
-  n = gca_heapgrow_take(rec_grows, &lost);
-  rec_printf("\"grows_lost\":%llu,\"grows\":[", U(lost));
+static void rec_grows_rows(void)
+{
+  word lost;
+  unsigned i, n = gca_heapgrow_take(rec_grows, &lost);
+
+  REC_KEY_WORD("\"grows_lost\":", lost);
+  REC_LIT(",\"grows\":[");
   for (i = 0; i < n; i++) {
     const struct gca_grow_event *e = &rec_grows[i];
 
-    rec_printf("%s[%llu,%llu,%lld,%llu,%llu,%llu,%llu]", i ? "," : "",
-               U(e->t_ns), U(e->req_bytes), (long long)e->req_kind,
-               U(e->free_bytes), U(e->largest_free_bytes), U(e->grow_bytes),
-               U(e->heap_bytes_after));
+    /* req_kind may be -1: the one signed column.                       */
+    if (i) REC_LIT(",");
+    REC_LIT("[");
+    gca_text_word(&rec, e->t_ns);
+    REC_KEY_WORD(",", e->req_bytes);
+    REC_LIT(",");
+    gca_text_sword(&rec, e->req_kind);
+    REC_KEY_WORD(",", e->free_bytes);
+    REC_KEY_WORD(",", e->largest_free_bytes);
+    REC_KEY_WORD(",", e->grow_bytes);
+    REC_KEY_WORD(",", e->heap_bytes_after);
+    REC_LIT("]");
   }
-  rec_printf("],");
+  REC_LIT("],");
+}
 
-  /* kinds */
-  rec_printf("\"kinds\":[");
-  sep = "";
+static void rec_kinds(int use_census)
+{
+  const struct gca_census *c = &gca_last_census;
+  unsigned k;
+  int first = 1;
+
+  REC_LIT("\"kinds\":[");
   for (k = 0; k < MAXOBJKINDS; k++) {
     word dbg = gca_counters_debug_objs((int)k);
-    word d = dbg - rec_prev_debug[k];
     const struct gca_kind_census *kc = &c->kinds[k];
-    word lo = use_census ? kc->large_live_objs : 0;
-    word lb = use_census ? kc->large_live_bytes : 0;
-    word lr = use_census ? kc->large_reserved_bytes : 0;
+    word row[GCA_NCOLS_kinds];
 
+    row[GCA_COL_kinds_kind] = k;
+    row[GCA_COL_kinds_debug_objs] = dbg - rec_prev_debug[k];
+    row[GCA_COL_kinds_large_live_objs] = use_census ? kc->large_live_objs : 0;
+    row[GCA_COL_kinds_large_live_bytes] = use_census ? kc->large_live_bytes : 0;
+    row[GCA_COL_kinds_large_reserved_bytes] =
+                                use_census ? kc->large_reserved_bytes : 0;
     rec_prev_debug[k] = dbg;
-    if (0 == (d | lo | lb | lr)) continue;
-    rec_printf("%s[%u,%llu,%llu,%llu,%llu]", sep, k, U(d), U(lo), U(lb),
-               U(lr));
-    sep = ",";
+    if (0 == (row[1] | row[2] | row[3] | row[4])) continue;
+    gca_text_row(&rec, first, row, GCA_NCOLS_kinds);
+    first = 0;
   }
-  rec_printf("],");
+  REC_LIT("],");
+}
 
-  /* classes */
+static void rec_classes(int use_census)
+{
+  const struct gca_census *c = &gca_last_census;
+  unsigned k, cls, n_kinds;
+  int first = 1;
+
   /* Only kinds that exist have counts or census rows (kinds are never */
   /* removed, so rows of kinds beyond GC_n_kinds stay zero).           */
   n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
   gca_counters_sum_kinds(&rec_cur[0][0], n_kinds);
-  rec_printf("\"classes\":[");
-  sep = "";
+  REC_LIT("\"classes\":[");
   for (k = 0; k < n_kinds; k++) {
     for (cls = 0; cls < GCA_N_CLASSES; cls++) {
       const struct gca_class_census *cc = &c->c[k][cls];
       const struct gca_count *cur = &rec_cur[k][cls];
       struct gca_count *prev = &rec_prev[k][cls];
-      word lo = use_census ? cc->live_objs : 0;
-      word lb = use_census ? cc->live_bytes : 0;
-      word rb = use_census ? cc->reserved_bytes : 0;
-      word fs = use_census ? cc->free_slots : 0;
-      word ao = cur->objs - prev->objs;
-      word ar = cur->req_bytes - prev->req_bytes;
-      word ag = cur->granted_bytes - prev->granted_bytes;
+      word row[GCA_NCOLS_classes];
 
+      row[GCA_COL_classes_kind] = k;
+      row[GCA_COL_classes_class] = cls;
+      row[GCA_COL_classes_live_objs] = use_census ? cc->live_objs : 0;
+      row[GCA_COL_classes_live_bytes] = use_census ? cc->live_bytes : 0;
+      row[GCA_COL_classes_reserved_bytes] =
+                                use_census ? cc->reserved_bytes : 0;
+      row[GCA_COL_classes_free_slots] = use_census ? cc->free_slots : 0;
+      row[GCA_COL_classes_alloc_objs] = cur->objs - prev->objs;
+      row[GCA_COL_classes_alloc_req_bytes] = cur->req_bytes - prev->req_bytes;
+      row[GCA_COL_classes_alloc_granted_bytes] =
+                                cur->granted_bytes - prev->granted_bytes;
       *prev = *cur;
-      if (0 == (lo | lb | rb | fs | ao | ar | ag)) continue;
-      {
-        word row[9];
-
-        row[0] = k;
-        row[1] = cls;
-        row[2] = lo;
-        row[3] = lb;
-        row[4] = rb;
-        row[5] = fs;
-        row[6] = ao;
-        row[7] = ar;
-        row[8] = ag;
-        rec_row(sep[0] == '\0', row, 9);
-      }
-      sep = ",";
+      if (0 == (row[2] | row[3] | row[4] | row[5] | row[6] | row[7]
+                | row[8]))
+        continue;
+      gca_text_row(&rec, first, row, GCA_NCOLS_classes);
+      first = 0;
     }
   }
-  rec_printf("]");
+  REC_LIT("]");
+}
 
-  if (rec_overflow) return;     /* cannot happen: sized for the worst */
-  /* types.c adds the per-type and per-callsite tables and the tables' */
-  /* own memory, closes the record and submits it.                     */
-  gca_types_record_submit(rec_buf, rec_len, use_census);
+GC_INNER void gca_record_emit(int with_census)
+{
+  const struct gca_census *c = &gca_last_census;
+  word heap_reserved, heap_resident, total_allocd;
+  int use_census = with_census && c->valid;
+  word now = gca_now_ns();
+
+  if (NULL == gca_tables) return;     /* accounting never went on      */
+  rec.len = 0;
+  rec_seq++;
+
+  if (with_census)
+    REC_LIT("{\"record\":\"collection\"");
+  else
+    REC_LIT("{\"record\":\"snapshot\"");
+  REC_KEY_WORD(",\"seq\":", rec_seq);
+  REC_KEY_WORD(",\"gc_no\":", use_census ? c->gc_no : GC_gc_no);
+  REC_KEY_WORD(",\"census\":", (word)use_census);
+  REC_KEY_WORD(",\"t_start_ns\":", use_census ? c->t_start_ns : now);
+  REC_KEY_WORD(",\"t_end_ns\":", use_census ? c->t_end_ns : now);
+  REC_KEY_WORD(",\"mark_ns\":", use_census ? c->mark_ns : 0);
+  REC_KEY_WORD(",\"census_ns\":", use_census ? c->census_ns : 0);
+  REC_KEY_WORD(",\"dropped\":", gca_dump_take_dropped());
+  REC_KEY_WORD(",\"granule_bytes\":", (word)GRANULE_BYTES);
+  REC_KEY_WORD(",\"hblk_bytes\":", (word)HBLKSIZE);
+  REC_LIT(",");
+
+  gca_heap_reserved_resident(&heap_reserved, &heap_resident);
+  total_allocd = GC_bytes_allocd + GC_bytes_allocd_before_gc;
+  REC_KEY_WORD("\"heap\":{\"heap_bytes\":", GC_heapsize - GC_unmapped_bytes);
+  REC_KEY_WORD(",\"free_bytes\":", GC_large_free_bytes - GC_unmapped_bytes);
+  REC_KEY_WORD(",\"unmapped_bytes\":", GC_unmapped_bytes);
+  REC_KEY_WORD(",\"allocd_since_prev_bytes\":",
+               total_allocd - rec_prev_total_allocd);
+  REC_KEY_WORD(",\"reserved_bytes\":", heap_reserved);
+  REC_KEY_WORD(",\"resident_bytes\":", heap_resident);
+  REC_LIT("},");
+  rec_prev_total_allocd = total_allocd;
+
+  rec_freelists();
+  rec_grows_rows();
+  rec_kinds(use_census);
+  rec_classes(use_census);
+  rec_finish(use_census);
+}
+
+/* A frame record (lock held).  The first call only starts the         */
+/* counting: no frame has been counted yet, so it writes no record.     */
+GC_INNER void gca_record_frame(word n)
+{
+  unsigned i, n_rows;
+  word lost_objs, lost_bytes;
+  int first = 1;
+
+  if (!gca_frames_begin()) return;
+  gca_frames_take_threads();
+  if (!gca_dump_is_open()) {
+    gca_frames_reset();         /* no dump: just start the next frame  */
+    return;
+  }
+  rec.len = 0;
+  REC_KEY_WORD("{\"record\":\"frame\",\"frame\":", n);
+  REC_KEY_WORD(",\"gc_no\":", GC_gc_no);
+  REC_KEY_WORD(",\"t_ns\":", gca_now_ns());
+  /* Type ids first (may intern), then their definitions.              */
+  n_rows = gca_frames_n_rows();
+  for (i = 0; i < n_rows; i++) (void)gca_pair_type(gca_frames_row_pair(i));
+  rec_definitions();
+  REC_LIT(",\"rows\":[");
+  for (i = 0; i < n_rows; i++) {
+    word v[GCA_NCOLS_frame_rows];
+
+    gca_frames_row(i, v);
+    gca_text_row(&rec, first, v, GCA_NCOLS_frame_rows);
+    first = 0;
+  }
+  gca_frames_lost(&lost_objs, &lost_bytes);
+  REC_KEY_WORD("],\"lost_objs\":", lost_objs);
+  REC_KEY_WORD(",\"lost_bytes\":", lost_bytes);
+  REC_LIT("}\n");
+  gca_frames_reset();
+  if (rec.fail) {
+    rec.fail = 0;
+    return;
+  }
+  (void)gca_dump_submit(rec.buf, rec.len);
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -9,7 +9,7 @@
  *
  *     pair id (24 bits) << 8 | OLD (1 bit) << 7 | birth (7 bits)
  *
- * pair id: types.c's interned (type cookie, callsite); 0 = untagged.
+ * pair id: pairs.c's interned (type cookie, callsite); 0 = untagged.
  * birth: GC_gc_no at allocation, modulo 128.  Every census (one per
  * collection while accounting is on) visits every tag, so an object's
  * age (collections survived) is known exactly while it is below 32; the
@@ -43,253 +43,33 @@
 
 #include <string.h>
 
+#include "gca_tagtab.h"
+
 #define TAG_OLD 0x80u
 #define TAG_BIRTH 0x7fu
 #define TAG_PAIR(t) ((t) >> 8)
 #define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
-typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
-
-GC_INNER int gca_tags_on = 1;
 static unsigned tags_first_word_kinds = 0;      /* kind bit mask       */
 static word tags_prev_census_gc_no = 0;
-
-/* ---- the table of a block ------------------------------------------------ */
-/* A table is a header, one hint byte per group of TAB_GROUP slots      */
-/* (nonzero: a slot of the group may be tagged), padded to a word, then */
-/* the tags.  The allocation path stores the tag, then the hint (plain  */
-/* byte stores: idempotent, so threads sharing a block never lose one); */
-/* the census and block frees visit only groups whose hint is set, a    */
-/* word of hints at a time, so their cost follows the tagged objects    */
-/* (live ones, and those allocated since the previous census), not the  */
-/* slots of the heap.                                                    */
-#define TAB_GROUP_LOG 3
-#define TAB_GROUP ((word)1 << TAB_GROUP_LOG)
-#define TAB_HINT_BYTES(n) (((((n) + TAB_GROUP - 1) >> TAB_GROUP_LOG) \
-                            + sizeof(word) - 1) & ~(word)(sizeof(word) - 1))
-/* Slot of an object from its offset in the block: granule index times  */
-/* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
-/* below 2^12 granules (the error stays under 2^-12, the gap to the     */
-/* next integer is at least 1/granules).  Large objects: offset 0.       */
-#define TAB_INV_SHIFT 24
-
-struct tag_slab;
-struct tag_tab {
-  struct tag_slab *slab;
-  gca_tag_t *tags;
-  unsigned n;                   /* slots                                */
-  unsigned inv;
-  /* unsigned char hint[TAB_HINT_BYTES(n)]; gca_tag_t tags[n];           */
-};
-
-#define TAB_HINTS(tb) ((unsigned char *)((tb) + 1))
-
-GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
-{
-  return (BYTES_TO_GRANULES((word)p & (HBLKSIZE - 1)) * (word)tb->inv)
-         >> TAB_INV_SHIFT;
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-# define HINT_SET(h) __atomic_store_n((h), (unsigned char)1, __ATOMIC_RELEASE)
-# define TAGS_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#else
-# define HINT_SET(h) (void)(*(volatile unsigned char *)(h) = 1)
-# define TAGS_FENCE() AO_nop_full()
-#endif
-
-/* ---- slab allocator for the tables ------------------------------------ */
-/* Size-segregated slabs: each slab (a few pages from the OS) holds      */
-/* tables of one size class only and counts them; a slab left empty is   */
-/* returned to the OS at the next census once the empty slabs exceed a  */
-/* small slack, so the mapped bytes follow the bytes in use.             */
-
-#define SLAB_UNIT 16            /* table sizes are multiples of this    */
-#define SLAB_MAX_SLOTS (HBLKSIZE / GRANULE_BYTES)
-#define SLAB_MAX_TAB (sizeof(struct tag_tab) + TAB_HINT_BYTES(SLAB_MAX_SLOTS) \
-                      + SLAB_MAX_SLOTS * sizeof(gca_tag_t))
-#define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
-#define SLAB_PAGE 4096
-#define SLAB_MAX_PAGES 16
-
-struct tag_slab {
-  struct tag_slab *next, *prev;         /* class list: slabs with room  */
-  struct tag_slab *enext, *eprev;       /* empty slabs                  */
-  void *free;                           /* freed tables                 */
-  char *bump;                           /* never used yet, up to end    */
-  char *end;
-  size_t bytes;
-  unsigned used, cls;
-  int in_empty;                         /* on the empty list            */
-};
-#define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
-                  & ~(size_t)(SLAB_UNIT - 1))
-
-static struct tag_slab *slab_avail[SLAB_N_CLASSES];
-static size_t slab_bytes_of[SLAB_N_CLASSES];    /* 0: not computed     */
-static struct tag_slab *slab_empty = NULL;
-static word slab_empty_bytes = 0;
-static word slab_mapped = 0;    /* bytes taken from the OS             */
-static word slab_in_use = 0;    /* bytes in live tables                */
-
-static word tags_n_slots(hdr *hhdr)
-{
-  word sz = hhdr->hb_sz;
-
-  return sz > MAXOBJBYTES ? 1 : HBLK_OBJS(sz);
-}
-
-static word tab_bytes(word n)
-{
-  return sizeof(struct tag_tab) + TAB_HINT_BYTES(n) + n * sizeof(gca_tag_t);
-}
-
-static unsigned slab_class(word n_slots)
-{
-  return (unsigned)((tab_bytes(n_slots) + SLAB_UNIT - 1) / SLAB_UNIT);
-}
-
-/* Slab size for class c: the fewest pages with at most 1/32 waste and  */
-/* at least 8 tables (or SLAB_MAX_PAGES).                                */
-static size_t slab_size(unsigned c)
-{
-  size_t t = (size_t)c * SLAB_UNIT, k;
-
-  if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
-  for (k = 1; k < SLAB_MAX_PAGES; k++) {
-    size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
-
-    if (fit >= 8 && (b - SLAB_HDR - fit * t) * 32 <= b) break;
-  }
-  slab_bytes_of[c] = k * SLAB_PAGE;
-  return k * SLAB_PAGE;
-}
-
-static void slab_unmap(struct tag_slab *s)
-{
-  size_t bytes = s->bytes;
-
-  slab_mapped -= bytes;
-  gca_os_free(s, bytes);
-}
-
-static void slab_avail_unlink(struct tag_slab *s)
-{
-  if (s->prev != NULL) s->prev->next = s->next;
-  else slab_avail[s->cls] = s->next;
-  if (s->next != NULL) s->next->prev = s->prev;
-  s->next = s->prev = NULL;
-}
-
-static void slab_avail_push(struct tag_slab *s)
-{
-  s->prev = NULL;
-  s->next = slab_avail[s->cls];
-  if (s->next != NULL) s->next->prev = s;
-  slab_avail[s->cls] = s;
-}
-
-static void slab_empty_unlink(struct tag_slab *s)
-{
-  if (s->eprev != NULL) s->eprev->enext = s->enext;
-  else slab_empty = s->enext;
-  if (s->enext != NULL) s->enext->eprev = s->eprev;
-  s->enext = s->eprev = NULL;
-  s->in_empty = 0;
-  slab_empty_bytes -= s->bytes;
-}
-
-static struct tag_tab *slab_alloc(word n_slots)
-{
-  unsigned c = slab_class(n_slots);
-  size_t bytes = (size_t)c * SLAB_UNIT;
-  struct tag_slab *s = slab_avail[c];
-  struct tag_tab *tb;
-
-  if (NULL == s) {
-    size_t sb = slab_size(c);
-
-    s = (struct tag_slab *)gca_os_alloc(sb);
-    if (NULL == s) return NULL;
-    slab_mapped += sb;
-    s->bytes = sb;
-    s->cls = c;
-    s->bump = (char *)s + SLAB_HDR;
-    s->end = (char *)s + sb;
-    slab_avail_push(s);
-  }
-  if (s->free != NULL) {
-    tb = (struct tag_tab *)s->free;
-    s->free = *(void **)tb;
-    BZERO(tb, bytes);
-  } else {
-    tb = (struct tag_tab *)s->bump;     /* fresh pages: zero already */
-    s->bump += bytes;
-  }
-  s->used++;
-  if (s->in_empty) slab_empty_unlink(s);
-  if (NULL == s->free && s->bump + bytes > s->end) slab_avail_unlink(s);
-  slab_in_use += bytes;
-  tb->slab = s;
-  tb->n = (unsigned)n_slots;
-  tb->tags = (gca_tag_t *)(TAB_HINTS(tb) + TAB_HINT_BYTES(n_slots));
-  return tb;
-}
-
-static void slab_release(struct tag_tab *tb)
-{
-  struct tag_slab *s = tb->slab;
-  size_t bytes = (size_t)s->cls * SLAB_UNIT;
-  int was_full = NULL == s->free && s->bump + bytes > s->end;
-
-  *(void **)tb = s->free;
-  s->free = tb;
-  slab_in_use -= bytes;
-  if (was_full) slab_avail_push(s);
-  if (0 == --s->used) {
-    s->eprev = NULL;
-    s->enext = slab_empty;
-    if (slab_empty != NULL) slab_empty->eprev = s;
-    slab_empty = s;
-    s->in_empty = 1;
-    slab_empty_bytes += s->bytes;
-  }
-}
-
-/* Return empty slabs to the OS beyond a slack of 1/8 of the bytes in   */
-/* use (at least 256 KiB), so a block freed and another allocated soon   */
-/* after do not each cost a system call.  Lock held.                     */
-static void slab_trim(void)
-{
-  word slack = slab_in_use / 8;
-
-  if (slack < ((word)256 << 10)) slack = (word)256 << 10;
-  while (slab_empty != NULL && slab_empty_bytes > slack) {
-    struct tag_slab *s = slab_empty;
-
-    slab_empty_unlink(s);
-    slab_avail_unlink(s);
-    slab_unmap(s);
-  }
-}
 
 static word tags_resolve_cache_bytes(void);
 
 GC_INNER word gca_tags_memory_bytes(void)
 {
-  return slab_mapped + tags_resolve_cache_bytes();
+  return gca_tagslab_mapped_bytes() + tags_resolve_cache_bytes();
 }
 
 GC_INNER word gca_tags_in_use_bytes(void)
 {
-  return slab_in_use;
+  return gca_tagslab_in_use_bytes();
 }
 
 /* A new table for a block of hhdr's geometry, or NULL.                 */
 static struct tag_tab *tab_new(hdr *hhdr)
 {
-  word n = tags_n_slots(hhdr), sz = hhdr->hb_sz;
-  struct tag_tab *tb = slab_alloc(n);
+  word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
+  struct tag_tab *tb = gca_tagslab_alloc(n);
 
   if (tb != NULL) {
     word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
@@ -456,7 +236,7 @@ GC_INLINE unsigned tags_site_for(struct gca_tl *me, word granted)
 }
 
 /* The pair of (cookie, site), through the thread's one-entry cache,    */
-/* then types.c's pair cache and table.  0 if none could be made.       */
+/* then frames.c's pair cache and pairs.c's table.  0 if none could be made.       */
 static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
 {
   unsigned pair;
@@ -503,7 +283,7 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
 {
   struct tag_tab *tb;
 
-  gca_types_frame_count(me, pair, granted, locked);
+  gca_frames_count(me, pair, granted, locked);
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
 }
@@ -725,7 +505,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
       }
     }
   }
-  slab_release(tb);
+  gca_tagslab_release(tb);
   hhdr->hb_acc = NULL;
 }
 
@@ -738,7 +518,7 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 
   (void)dummy;
   if (!gca_tags_on) {
-    if (!tags_reset_first && tb != NULL) slab_release(tb);
+    if (!tags_reset_first && tb != NULL) gca_tagslab_release(tb);
     hhdr->hb_acc = NULL;
   } else if (tags_reset_first || NULL == tb) {
     hhdr->hb_acc = tab_new(hhdr);
@@ -758,22 +538,6 @@ GC_INNER void gca_tags_reset_all(int first)
   GC_apply_to_all_blocks(tags_reset_visit, 0);
   gca_old_reset();
   tags_prev_census_gc_no = GC_gc_no;
-}
-
-GC_INNER void gca_tags_set(int on)
-{
-  DCL_LOCK_STATE;
-
-  LOCK();
-  on = on != 0;
-  if (on != gca_tags_on) {
-    gca_tags_on = on;
-    gca_tl_mode_update();
-    /* With accounting off hb_acc is kept NULL by the block hooks      */
-    /* (tracking on) or reset when accounting goes on.                  */
-    if (gca_on || gca_track_heap) gca_tags_reset_all(0);
-  }
-  UNLOCK();
 }
 
 /* ---- census ------------------------------------------------------------- */
@@ -920,7 +684,7 @@ GC_INNER void gca_tags_census_end(void)
   tags_prev_census_gc_no = GC_gc_no;
   gca_types_census_old();
   gca_types_fold();
-  slab_trim();
+  gca_tagslab_trim();
 }
 
 /* The tag of object p, for tests: its pair's cookie and site, and its */

@@ -156,10 +156,13 @@ static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
                                 unsigned n);
 static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
 
-/* The span of these functions stands for the collector's code when it */
-/* shares its module with other code.                                  */
+/* The span of these functions, and of the allocation path's functions */
+/* above this module that hooks.c names at GC_init (the anchors), stands */
+/* for the collector's code when it shares its module with other code. */
 /* (code after the last one: other archive members, not the program's */
 /* own objects, which a static link places first).                     */
+static const struct gca_code_anchors *unw_anchors = NULL;
+
 static void unw_span(void)
 {
   word a[] = {
@@ -172,11 +175,7 @@ static void unw_span(void)
     (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
-    (word)gca_counters_alloc, (word)gca_counters_alloc_tl,
-    (word)gca_site_capture, (word)gca_unwind, (word)GC_acc_capture_site,
-    (word)gca_hook_alloc, (word)gca_hook_alloc_tl,
-    (word)gca_hook_alloc_tl_ret,
-    (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist, (word)unw_walk_slow
+    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist, (word)unw_walk_slow
   };
   word lo = ~(word)0, hi = 0;
   size_t i;
@@ -185,9 +184,21 @@ static void unw_span(void)
     if (a[i] < lo) lo = a[i];
     if (a[i] > hi) hi = a[i];
   }
+  for (i = 0; unw_anchors != NULL && i < GCA_N_CODE_ANCHORS; i++) {
+    word f = (word)unw_anchors->fn[i];
+
+    if (0 == f) continue;
+    if (f < lo) lo = f;
+    if (f > hi) hi = f;
+  }
   unw_lo[0] = lo;
   unw_hi[0] = hi + 4096;   /* the last function's body (about) */
   unw_n_ranges = 1;
+}
+
+GC_INNER void gca_unwind_set_anchors(const struct gca_code_anchors *a)
+{
+  unw_anchors = a;
 }
 
 GC_INNER void gca_unwind_init(void)
@@ -197,7 +208,7 @@ GC_INNER void gca_unwind_init(void)
   {
     struct unw_find f;
 
-    f.addr = (word)gca_site_capture;
+    f.addr = (word)gca_unwind;
     f.found = 0;
     (void)dl_iterate_phdr(unw_phdr_cb, &f);
   }

@@ -9,9 +9,10 @@
  * taken with trylock; if the mutex is busy or the ring is full the record
  * is dropped and counted, never waited for.  A plain writer thread (not
  * registered with the collector, all signals blocked) compresses and
- * writes.  Nothing here ever allocates from the GC heap: the ring and
- * zlib's state come from mmap; only the header, built when a dump starts
- * (lock not held), uses jansson and malloc.  Failures to open or write
+ * writes.  Nothing here ever allocates from the GC heap or with malloc:
+ * the ring and zlib's state come from mmap, and the header, built when a
+ * dump starts (lock not held) by the function the caller hands to
+ * gca_dump_open (header.c's), in OS memory too.  Failures to open or write
  * give one warning through WARN and turn dumping off; the program runs on.
  * A forked child sees the dump as closed and never writes its parent's
  * file.
@@ -37,8 +38,6 @@
 #include <unistd.h>
 #include <sys/types.h>
 
-#include <jansson.h>
-#include "gca_fields.h"
 #include <zlib.h>
 #if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
 # include <dlfcn.h>
@@ -56,13 +55,6 @@
 # include <sys/syscall.h>
 #endif
 
-#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
-    || defined(__OpenBSD__) || defined(__DragonFly__)
-# define GCA_HAVE_DL_ITERATE_PHDR
-# include <link.h>
-# include <elf.h>
-#endif
-
 #ifndef PATH_MAX
 # define PATH_MAX 4096
 #endif
@@ -72,12 +64,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 # define GCA_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
-# define GCA_ADD(p, v) (void)__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
 #else
   /* Callers hold the allocation lock; a lost update only miscounts. */
 # define GCA_XCHG(p, v) gca_xchg_int(p, v)
   static int gca_xchg_int(int *p, int v) { int o = *p; *p = v; return o; }
-# define GCA_ADD(p, v) (void)(*(p) += (v))
 #endif
 
 /* Unless GC_ACC_DUMP_BUFFER fixes its size, the ring starts at         */
@@ -490,235 +480,6 @@ static void *dump_writer_main(void *arg)
   return NULL;
 }
 
-/* ---- the header record -------------------------------------------------- */
-
-static json_t *dump_version_string(unsigned v)
-{
-  char s[40];
-
-  (void)snprintf(s, sizeof(s), "%u.%u.%u", (v >> 16) & 0xffff,
-                 (v >> 8) & 0xff, v & 0xff);
-  return json_string(s);
-}
-
-/* A path as a JSON string; jansson wants UTF-8, so a path that is not */
-/* gets its non-ASCII bytes replaced by '?'.                            */
-static json_t *dump_json_path(const char *path)
-{
-  json_t *j = json_string(path);
-  char buf[PATH_MAX];
-  size_t i;
-
-  if (j != NULL) return j;
-  for (i = 0; path[i] != '\0' && i < sizeof(buf) - 1; i++)
-    buf[i] = (unsigned char)path[i] < 0x80 ? path[i] : '?';
-  buf[i] = '\0';
-  return json_string(buf);
-}
-
-static json_int_t dump_clock_ns(clockid_t id)
-{
-  struct timespec ts;
-
-  if (clock_gettime(id, &ts) != 0) return 0;
-  return (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-#ifdef GCA_HAVE_DL_ITERATE_PHDR
-  /* The GNU build-id of a loaded module, as hex into buf, or "".       */
-  static void dump_build_id(struct dl_phdr_info *info, char *buf,
-                            size_t bufsz)
-  {
-    int i;
-
-    buf[0] = '\0';
-    for (i = 0; i < (int)info->dlpi_phnum; i++) {
-      const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-      const char *p, *end;
-
-      if (ph->p_type != PT_NOTE) continue;
-      p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-      end = p + ph->p_memsz;
-      while (p + sizeof(ElfW(Nhdr)) <= end) {
-        const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-        const char *name = p + sizeof(*nh);
-        const unsigned char *desc = (const unsigned char *)name
-                                    + ((nh->n_namesz + 3) & ~3u);
-
-        if ((const char *)desc + nh->n_descsz > end) break;
-        if (NT_GNU_BUILD_ID == nh->n_type && 4 == nh->n_namesz
-            && memcmp(name, "GNU", 4) == 0) {
-          size_t j;
-
-          for (j = 0; j < nh->n_descsz && 2 * j + 2 < bufsz; j++)
-            (void)snprintf(buf + 2 * j, 3, "%02x", desc[j]);
-          return;
-        }
-        p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
-      }
-    }
-  }
-
-  struct dump_modules_arg {
-    json_t *modules;
-    const char *exe;
-  };
-
-  static int dump_module_cb(struct dl_phdr_info *info, size_t size,
-                            void *data)
-  {
-    struct dump_modules_arg *a = (struct dump_modules_arg *)data;
-    const char *path = info->dlpi_name;
-    json_t *m = json_object();
-    char s[2 * 64 + 4];
-
-    (void)size;
-    if (NULL == m) return 0;
-    if (NULL == path || '\0' == path[0]) path = a->exe;
-    (void)json_object_set_new(m, "path", dump_json_path(path ? path : ""));
-    (void)snprintf(s, sizeof(s), "0x%lx", (unsigned long)info->dlpi_addr);
-    (void)json_object_set_new(m, "base", json_string(s));
-    dump_build_id(info, s, sizeof(s));
-    (void)json_object_set_new(m, "build_id", json_string(s));
-    (void)json_array_append_new(a->modules, m);
-    return 0;
-  }
-#endif /* GCA_HAVE_DL_ITERATE_PHDR */
-
-/* The header line (malloc'd, newline-terminated), or NULL.             */
-static char *dump_header(size_t *len)
-{
-  json_t *h = json_object();
-  json_t *c = json_object();
-  json_t *modules = json_array();
-  char exe[PATH_MAX];
-  ssize_t n;
-  char *s = NULL;
-
-  if (NULL == h || NULL == c || NULL == modules) goto out;
-
-  (void)json_object_set_new(h, "record", json_string("header"));
-  (void)json_object_set_new(h, "format_version", json_integer(1));
-  (void)snprintf(exe, sizeof(exe), "%u.%u.%u", GC_ACC_VERSION / 10000,
-                 GC_ACC_VERSION / 100 % 100, GC_ACC_VERSION % 100);
-  (void)json_object_set_new(h, "gcacc_version", json_string(exe));
-  (void)json_object_set_new(h, "bdwgc_version",
-                            dump_version_string(GC_get_version()));
-  (void)json_object_set_new(h, "pid", json_integer((json_int_t)getpid()));
-  (void)json_object_set_new(h, "start_time_ns",
-                            json_integer(dump_clock_ns(CLOCK_REALTIME)));
-  (void)json_object_set_new(h, "start_mono_ns",
-                            json_integer(dump_clock_ns(CLOCK_MONOTONIC)));
-
-  /* Effective GC_ACC_* settings.                                        */
-  (void)json_object_set_new(c, "enable", json_boolean(1));
-  (void)json_object_set_new(c, "dump", dump_json_path(dump.path));
-  (void)json_object_set_new(c, "dump_buffer",
-                            json_integer((json_int_t)dump.limit));
-  /* Callsites: the reader scales sampled figures by stacks_sample_bytes */
-  /* (docs/dump-format.md, "Sampling").                                   */
-  (void)json_object_set_new(c, "stacks",
-        json_string(gca_stacks_mode == GCA_STACKS_ALL ? "all"
-                    : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample"
-                    : "off"));
-  (void)json_object_set_new(c, "stacks_sample_bytes",
-        json_integer(gca_stacks_mode == GCA_STACKS_SAMPLE
-                     ? (json_int_t)gca_stacks_sample_bytes : 0));
-  (void)json_object_set_new(c, "stacks_depth",
-                            json_integer((json_int_t)gca_stacks_depth));
-  (void)json_object_set_new(c, "unwind",
-        json_string(gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp"));
-  /* The collector's build and run-time configuration.                  */
-  (void)json_object_set_new(c, "word_bytes",
-                            json_integer((json_int_t)sizeof(word)));
-  (void)json_object_set_new(c, "granule_bytes", json_integer(GRANULE_BYTES));
-  (void)json_object_set_new(c, "hblksize", json_integer(HBLKSIZE));
-  (void)json_object_set_new(c, "max_small_bytes", json_integer(MAXOBJBYTES));
-  (void)json_object_set_new(c, "max_obj_kinds", json_integer(MAXOBJKINDS));
-  (void)json_object_set_new(c, "n_kinds", json_integer(GC_n_kinds));
-  (void)json_object_set_new(c, "n_classes", json_integer(GCA_N_CLASSES));
-  (void)json_object_set_new(c, "large_class0", json_integer(GCA_LARGE0));
-  (void)json_object_set_new(c, "large_log0", json_integer(GCA_LARGE_LOG0));
-  (void)json_object_set_new(c, "n_hblk_fls", json_integer(GCA_N_HBLK_FLS));
-# ifdef THREADS
-    (void)json_object_set_new(c, "threads", json_true());
-# else
-    (void)json_object_set_new(c, "threads", json_false());
-# endif
-# ifdef THREAD_LOCAL_ALLOC
-    (void)json_object_set_new(c, "thread_local_alloc", json_true());
-# else
-    (void)json_object_set_new(c, "thread_local_alloc", json_false());
-# endif
-# ifdef PARALLEL_MARK
-    (void)json_object_set_new(c, "parallel_mark", json_true());
-# else
-    (void)json_object_set_new(c, "parallel_mark", json_false());
-# endif
-  (void)json_object_set_new(c, "markers",
-                            json_integer((json_int_t)GC_get_parallel() + 1));
-  (void)json_object_set_new(c, "all_interior_pointers",
-                            json_boolean(GC_all_interior_pointers));
-  (void)json_object_set_new(c, "incremental",
-                            json_boolean(GC_is_incremental_mode()));
-# ifdef USE_MUNMAP
-    (void)json_object_set_new(c, "munmap", json_true());
-# else
-    (void)json_object_set_new(c, "munmap", json_false());
-# endif
-  (void)json_object_set_new(h, "config", c);
-  c = NULL;
-  /* The columns of every positional table (gca_fields.h).              */
-  {
-    json_t *cols = json_object();
-
-#   define DUMP_COL_NAME(t, col) (void)json_array_append_new(a, json_string(#col));
-#   define DUMP_TABLE_COLS(id, key, list) \
-      { json_t *a = json_array(); list(DUMP_COL_NAME) \
-        (void)json_object_set_new(cols, key, a); }
-    GCA_DUMP_TABLES(DUMP_TABLE_COLS)
-#   undef DUMP_TABLE_COLS
-#   undef DUMP_COL_NAME
-    (void)json_object_set_new(h, "columns", cols);
-  }
-
-  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  exe[n > 0 ? n : 0] = '\0';
-  (void)json_object_set_new(h, "executable", dump_json_path(exe));
-# ifdef GCA_HAVE_DL_ITERATE_PHDR
-    {
-      struct dump_modules_arg a;
-
-      a.modules = modules;
-      a.exe = exe;
-      (void)dl_iterate_phdr(dump_module_cb, &a);
-    }
-# endif
-  (void)json_object_set_new(h, "modules", modules);
-  modules = NULL;
-
-  s = json_dumps(h, JSON_COMPACT);
-  if (s != NULL) {
-    size_t l = strlen(s);
-    char *t = (char *)realloc(s, l + 2);
-
-    if (NULL == t) {
-      free(s);
-      s = NULL;
-    } else {
-      s = t;
-      s[l] = '\n';
-      s[l + 1] = '\0';
-      *len = l + 1;
-    }
-  }
-out:
-  json_decref(h);
-  json_decref(c);
-  json_decref(modules);
-  return s;
-}
-
 /* ---- start and stop ----------------------------------------------------- */
 
 /* Expand %p (the pid) and %% in tmpl into dump.path; 0 if it fits.     */
@@ -810,10 +571,9 @@ static void dump_atexit(void)
 }
 
 /* dump_ctl held, no dump running.                                      */
-static int dump_start_locked(const char *tmpl)
+static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
-  char *header;
-  size_t header_len = 0;
+  struct gca_text h = { NULL, 0, 0, 0, GCA_MEM_DUMP };
   int err;
   sigset_t all, old;
 
@@ -849,14 +609,14 @@ static int dump_start_locked(const char *tmpl)
 
   /* The header, written here rather than by the writer thread, so that */
   /* a file that cannot be written (/dev/full) fails the start.         */
-  header = dump_header(&header_len);
-  if (NULL == header) {
+  if (!header(&h, dump.path, dump.limit)) {
+    gca_mem_free(h.owner, h.buf, h.cap);
     dump_warn("cannot build the header of dump file", dump.path, ENOMEM);
     dump_release();
     return GC_NO_MEMORY;
   }
-  err = dump_deflate(header, header_len, Z_SYNC_FLUSH);
-  free(header);
+  err = dump_deflate(h.buf, h.len, Z_SYNC_FLUSH);
+  gca_mem_free(h.owner, h.buf, h.cap);
   if (err != 0) {
     dump_warn("cannot write dump file", dump.path, err);
     dump_release();
@@ -890,16 +650,26 @@ static int dump_start_locked(const char *tmpl)
   return GC_SUCCESS;
 }
 
-GC_INNER int gca_dump_open(const char *path_template)
+GC_INNER int gca_dump_open(const char *path_template,
+                           gca_dump_header_fn header)
 {
   int res;
 
   if (NULL == path_template || '\0' == path_template[0]) return GC_ERROR;
   (void)pthread_mutex_lock(&dump_ctl);
   (void)dump_stop_locked();
-  res = dump_start_locked(path_template);
+  res = dump_start_locked(path_template, header);
   (void)pthread_mutex_unlock(&dump_ctl);
-  if (GC_SUCCESS == res) gca_set_on(1);
+  return res;
+}
+
+GC_INNER int gca_dump_stop(void)
+{
+  int res;
+
+  (void)pthread_mutex_lock(&dump_ctl);
+  res = dump_stop_locked();
+  (void)pthread_mutex_unlock(&dump_ctl);
   return res;
 }
 
@@ -992,43 +762,6 @@ GC_INNER int gca_dump_is_open(void)
   return GCA_LOAD(&dump.open) && dump.pid == getpid();
 }
 
-/* ---- the public API (gc_accounting.h) ----------------------------------- */
-
-GC_API int GC_CALL GC_acc_dump_start(const char *path)
-{
-  if (NULL == path || '\0' == path[0]) return GC_ERROR;
-  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
-  return gca_dump_open(path);
-}
-
-GC_API int GC_CALL GC_acc_dump_stop(void)
-{
-  int res;
-
-  (void)pthread_mutex_lock(&dump_ctl);
-  res = dump_stop_locked();
-  (void)pthread_mutex_unlock(&dump_ctl);
-  return res;
-}
-
-GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
-{
-  gca_dump_set_buffer(bytes);
-}
-
-/* Test-only (tests/unit/test_dump_*.c; not in gc_accounting.h): submit */
-/* one line as the collector would, with the allocation lock held.      */
-GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
-{
-  int res;
-  DCL_LOCK_STATE;
-
-  LOCK();
-  res = gca_dump_submit(line, len);
-  UNLOCK();
-  return res;
-}
-
 #else /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */
 
 # ifdef GCA_DUMP_UNSUPPORTED
@@ -1051,36 +784,17 @@ GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
 
     GC_INNER int gca_dump_is_open(void) { return 0; }
 
-    GC_INNER int gca_dump_open(const char *path_template)
+    GC_INNER int gca_dump_open(const char *path_template,
+                               gca_dump_header_fn header)
     {
       (void)path_template;
+      (void)header;
       WARN("gcacc: dump files are not supported on this platform\n", 0);
       return GC_UNIMPLEMENTED;
     }
 
     GC_INNER void gca_dump_set_buffer(size_t bytes) { (void)bytes; }
+    GC_INNER int gca_dump_stop(void) { return GC_SUCCESS; }
 # endif
-
-GC_API int GC_CALL GC_acc_dump_start(const char *path)
-{
-  (void)path;
-  return GC_UNIMPLEMENTED;
-}
-
-GC_API int GC_CALL GC_acc_dump_stop(void)
-{
-  return GC_UNIMPLEMENTED;
-}
-
-GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
-{
-  (void)bytes;
-}
-
-GC_API int GC_CALL GC_acc_test_dump_submit(const char *line, size_t len)
-{
-  (void)line; (void)len;
-  return GC_UNIMPLEMENTED;
-}
 
 #endif /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */

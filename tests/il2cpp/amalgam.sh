@@ -28,10 +28,17 @@ if nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' gca_'; then
 fi
 nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' GC_acc_get_stats$' || {
   echo "FAIL: GC_acc_get_stats missing from extra/gc.c" >&2; exit 1; }
+# The collector side needs bdwgc, libatomic_ops and zlib only: IL2CPP's
+# tree ships zlib but no jansson (tests/collector_deps.sh checks libgc).
+if nm -u "$out/gc-il2cpp.o" | grep -q ' json_'; then
+  echo "FAIL: IL2CPP's extra/gc.c needs jansson:" >&2
+  nm -u "$out/gc-il2cpp.o" | grep ' json_' >&2
+  exit 1
+fi
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
   -DGC_THREADS "$srcdir/tests/unit/test_counters.c" "$out/gc-il2cpp.o" \
-  -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
+  -lpthread -lz ${GCACC_EXTRA_LIBS:-}
 "$out/test_counters-il2cpp"
 # Once more with upstream's assertions (GC_ASSERTIONS), which also check
 # the counting hooks' assumptions (docs/hooks.md: a small object's class
@@ -48,7 +55,8 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
 # shellcheck disable=SC2086
 $CC -c -O1 -fno-omit-frame-pointer -w -o "$out/gc-il2cpp-assert.o" \
   -I "$up/include" $il2cpp_defs \
-  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 "$up/extra/gc.c"
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 -DGCA_TEST_API \
+  "$up/extra/gc.c"
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_counters.c" \

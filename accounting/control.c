@@ -1,0 +1,64 @@
+/*
+ * control.c: turning accounting, tags and the dump on and off.
+ *
+ * The operations that change what the modules below do, for env.c (the
+ * GC_ACC_* settings at GC_init) and api.c (the GC_acc_* calls): each takes
+ * the allocation lock itself (callers must not hold it) and tells every
+ * module concerned, in an order that keeps the books whole.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+GC_INNER void gca_control_enable(int on)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  if (on && !gca_tables_get()) {
+    UNLOCK();
+    WARN("gcacc: no memory for accounting's tables;"
+         " accounting stays off\n", 0);
+    return;
+  }
+  if (on) gca_counters_tables_ready();
+  if (on && !gca_on) {
+    /* Every in-use block gets a clean tag table (types, sites, ages   */
+    /* start from here).                                               */
+    gca_tags_reset_all(!gca_track_heap);
+  }
+  if (on && !gca_track_heap) {
+    gca_freelist_rebuild();
+    gca_track_heap = 1;
+  }
+  gca_on = on != 0;
+  gca_tl_mode_update();
+  UNLOCK();
+}
+
+GC_INNER void gca_control_set_tags(int on)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  on = on != 0;
+  if (on != gca_tags_on) {
+    gca_tags_on = on;
+    gca_tl_mode_update();
+    /* With accounting off hb_acc is kept NULL by the block hooks      */
+    /* (tracking on) or reset when accounting goes on.                  */
+    if (gca_on || gca_track_heap) gca_tags_reset_all(0);
+  }
+  UNLOCK();
+}
+
+GC_INNER int gca_control_dump_start(const char *path_template)
+{
+  int res = gca_dump_open(path_template, gca_header_build);
+
+  if (GC_SUCCESS == res) gca_control_enable(1);
+  return res;
+}
+
+#endif /* !GC_ACC_DISABLE */

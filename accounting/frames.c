@@ -1,0 +1,400 @@
+/*
+ * frames.c: allocations per frame marker, per (type, callsite) pair.
+ *
+ * Counting starts at the first GC_acc_frame call (gca_frames_begin).
+ * Allocations made with the allocation lock held count straight into
+ * the pairs' frame counts; those made without it (thread-local free
+ * lists, GC_malloc_many) count in per-thread tables that the marker
+ * takes (gca_frames_take_threads) without stopping their threads.  Each
+ * thread's table also holds its pair cache (gca_pair_intern_tl), so the
+ * allocation path finds its pair and its frame entry in one lookup.  The
+ * frame record itself is written by record.c from the rows here.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+/* The registry of per-thread tables, and their pages' allocation.     */
+#ifdef THREADS
+  static volatile AO_TS_t frames_spin = AO_TS_INITIALIZER;
+# define FRAMES_LOCK() \
+        while (AO_test_and_set_acquire(&frames_spin) == AO_TS_SET) { }
+# define FRAMES_UNLOCK() AO_CLEAR(&frames_spin)
+#else
+# define FRAMES_LOCK() (void)0
+# define FRAMES_UNLOCK() (void)0
+#endif
+
+GC_INNER void gca_frames_atfork_child(void)
+{
+  FRAMES_UNLOCK();
+}
+
+static struct gca_ulist frame_dirty;    /* pair ids with frame counts  */
+static word frame_lost_objs = 0, frame_lost_bytes = 0;
+
+static void frame_add_locked(unsigned pair, word objs, word bytes)
+{
+  struct gca_pair *e;
+
+  if (0 == pair) {
+    frame_lost_objs += objs;
+    frame_lost_bytes += bytes;
+    return;
+  }
+  e = gca_pair_get(pair);
+  if (!e->frame_dirty) {
+    if (!gca_ulist_push(&frame_dirty, GCA_MEM_TYPES, pair)) {
+      frame_lost_objs += objs;
+      frame_lost_bytes += bytes;
+      return;
+    }
+    e->frame_dirty = 1;
+  }
+  e->frame_objs += objs;
+  e->frame_bytes += bytes;
+}
+
+/* Per-thread frame counts for allocations made without the lock        */
+/* (thread-local free lists, GC_malloc_many).  Written by the owner      */
+/* only; the frame marker (lock held) takes the growth since its last   */
+/* look.  Each thread's table is indexed by pair id, in pages of        */
+/* FTL_PAGE entries under a two-level directory, allocated as the       */
+/* thread first meets a pair of the page (published with a release     */
+/* store, read with acquire loads): a lookup is three loads, whatever   */
+/* the number of pairs.  Only a failed page allocation counts as lost.  */
+#define FTL_PAGE_LOG 8
+#define FTL_PAGE ((unsigned)1 << FTL_PAGE_LOG)
+#define FTL_MID_LOG 8
+#define FTL_MID ((unsigned)1 << FTL_MID_LOG)
+#define FTL_TOP ((GCA_MAX_PAIRS >> (FTL_PAGE_LOG + FTL_MID_LOG)) + 1)
+/* struct frame_tl_ent: gca_priv.h (the allocation path bumps it).   */
+struct frame_tl_mid {
+  struct frame_tl_ent *page[FTL_MID];
+};
+/* The owner's pair cache: (cookie, site) -> pair and its entry, two-  */
+/* way set-associative, so that a thread cycling through many types     */
+/* finds its pair without the shared hash table.  It starts at          */
+/* FTL_PCACHE entries, inside struct frame_tl, and doubles (up to       */
+/* FTL_PCACHE_MAX) when more than one lookup in 16 misses over a run of */
+/* lookups eight times its size: a thread that allocates 2,000 types    */
+/* round-robin missed 30% of the time in 2,048 entries.                 */
+/* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
+/* its frame-count entry at the same index of a parallel array, which    */
+/* only frame counting reads.                                             */
+#define FTL_PCACHE 2048u
+#define FTL_PCACHE_MAX 16384u
+struct frame_tl {
+  struct frame_tl *next;
+  volatile word owned;
+  word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;
+  struct frame_tl_mid *top[FTL_TOP];
+  struct gca_pc *pc;            /* pc0, or a larger table             */
+  struct frame_tl_ent **pc_ent; /* pc_ent0, or the larger table's      */
+  word pc_mask;                 /* entries - 2: sets are even indices */
+  word pc_misses;               /* the owner's gca_tl counts lookups  */
+  struct gca_pc pc0[FTL_PCACHE];
+  struct frame_tl_ent *pc_ent0[FTL_PCACHE];
+};
+static struct frame_tl *volatile frame_tl_registry = NULL;
+
+static struct frame_tl *frame_tl_get(struct gca_tl *me)
+{
+  struct frame_tl *t = me->frame_tl;
+
+  if (EXPECT(t != NULL, TRUE)) return t;
+  FRAMES_LOCK();
+  for (t = frame_tl_registry; t != NULL; t = t->next)
+    if (!t->owned) break;
+  if (NULL == t) {
+    t = (struct frame_tl *)gca_mem_alloc(GCA_MEM_TYPES, sizeof(struct frame_tl));
+    if (t != NULL) {
+      t->pc = t->pc0;
+      t->pc_ent = t->pc_ent0;
+      t->pc_mask = FTL_PCACHE - 2;
+      t->next = frame_tl_registry;
+      frame_tl_registry = t;
+    }
+  }
+  if (t != NULL) t->owned = 1;
+  FRAMES_UNLOCK();
+  me->frame_tl = t;
+  if (t != NULL) {
+    /* The cache's contents stay (pairs are global); its miss rate is   */
+    /* this thread's from now on.                                        */
+    t->pc_misses = 0;
+    me->pc_mask = t->pc_mask;
+    me->pc_lookups = 0;
+    me->pc = t->pc;
+  }
+  return t;
+}
+
+/* The owner's entry of pair in t (allocating its page), or NULL.      */
+static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
+                                            unsigned pair)
+{
+  unsigned hi = pair >> (FTL_PAGE_LOG + FTL_MID_LOG);
+  unsigned mi = (pair >> FTL_PAGE_LOG) & (FTL_MID - 1);
+  struct frame_tl_mid *mid = t->top[hi];
+  struct frame_tl_ent *page, *f;
+
+  if (EXPECT(NULL == mid, FALSE)) {
+    FRAMES_LOCK();
+    mid = (struct frame_tl_mid *)gca_mem_alloc(GCA_MEM_TYPES, sizeof(*mid));
+    FRAMES_UNLOCK();
+    if (NULL == mid) return NULL;
+    REL_STOREP(&t->top[hi], mid);
+  }
+  page = mid->page[mi];
+  if (EXPECT(NULL == page, FALSE)) {
+    FRAMES_LOCK();
+    page = (struct frame_tl_ent *)gca_mem_alloc(GCA_MEM_TYPES, 
+                                FTL_PAGE * sizeof(struct frame_tl_ent));
+    FRAMES_UNLOCK();
+    if (NULL == page) return NULL;
+    REL_STOREP(&mid->page[mi], page);
+  }
+  f = &page[pair & (FTL_PAGE - 1)];
+  if (0 == f->pair) GCA_STORE(&f->pair, pair);
+  return f;
+}
+
+/* Bytes of a grown pair cache of n entries and its parallel array.   */
+#define FTL_PC_BYTES(n) ((n) * (sizeof(struct gca_pc) \
+                                + sizeof(struct frame_tl_ent *)))
+
+/* Double t's pair cache (the owner only), keeping what it holds.  0 if */
+/* it is at its largest or no memory: the caller goes on as it was.     */
+static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
+{
+  word n = t->pc_mask + 2, i;
+  struct gca_pc *np;
+  struct frame_tl_ent **ne;
+
+  me->pc_lookups = t->pc_misses = 0;
+  if (n >= FTL_PCACHE_MAX) return 0;
+  FRAMES_LOCK();
+  np = (struct gca_pc *)gca_mem_alloc(GCA_MEM_TYPES, FTL_PC_BYTES(2 * n));
+  FRAMES_UNLOCK();
+  if (NULL == np) return 0;
+  ne = (struct frame_tl_ent **)(np + 2 * n);
+  for (i = 0; i < n; i++) {
+    const struct gca_pc *e = &t->pc[i];
+    word d;
+
+    if (0 == e->pair) continue;
+    d = gca_pc_set(e->cookie, e->site, 2 * n - 2);
+    if (np[d].pair != 0) d++;           /* second way (newest first lost) */
+    if (0 == np[d].pair) {
+      np[d] = *e;
+      ne[d] = t->pc_ent[i];
+    }
+  }
+  if (t->pc != t->pc0) {
+    FRAMES_LOCK();
+    gca_mem_free(GCA_MEM_TYPES, t->pc, FTL_PC_BYTES(n));
+    FRAMES_UNLOCK();
+  }
+  t->pc = np;
+  t->pc_ent = ne;
+  t->pc_mask = 2 * n - 2;
+  me->pc = np;
+  me->pc_mask = t->pc_mask;
+  return 1;
+}
+
+GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
+                                     unsigned site, int origin,
+                                     struct frame_tl_ent **ent)
+{
+  struct frame_tl *t = frame_tl_get(me);
+  const struct gca_pc *hit;
+  struct gca_pc *c;
+  struct frame_tl_ent **e;
+  word i;
+  unsigned pair;
+
+  *ent = NULL;
+  if (EXPECT(NULL == t, FALSE)) return gca_pair_intern(cookie, site, origin);
+  me->pc_lookups++;
+  hit = gca_pc_find(t->pc, t->pc_mask, cookie, site);
+  if (hit != NULL) {
+    e = &t->pc_ent[hit - t->pc];
+    if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
+      *e = frame_tl_ent_of(t, hit->pair);
+    *ent = *e;
+    return hit->pair;
+  }
+  i = gca_pc_set(cookie, site, t->pc_mask);
+  if (++t->pc_misses > me->pc_lookups / 16
+      && me->pc_lookups > 8 * (t->pc_mask + 2)) {
+    if (frame_pc_grow(me, t))
+      i = gca_pc_set(cookie, site, t->pc_mask);
+  }
+  pair = gca_pair_intern(cookie, site, origin);
+  if (pair != 0) {
+    c = &t->pc[i];
+    e = &t->pc_ent[i];
+    c[1] = c[0];
+    e[1] = e[0];
+    c->cookie = cookie;
+    c->site = site;
+    c->pair = pair;
+    *e = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
+    *ent = *e;
+  }
+  return pair;
+}
+
+GC_INNER void gca_frames_thread_exit(void)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct frame_tl *t = me->frame_tl;
+
+  me->c_ent = NULL;
+  me->pc = NULL;
+  if (NULL == t) return;
+  FRAMES_LOCK();
+  t->owned = 0;
+  FRAMES_UNLOCK();
+  me->frame_tl = NULL;
+}
+
+GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
+                                    word bytes, int locked)
+{
+  struct frame_tl *t;
+  struct frame_tl_ent *e;
+
+  if (EXPECT(!gca_frames_on, TRUE)) return;
+  if (locked) {
+    frame_add_locked(pair, 1, bytes);
+    return;
+  }
+  /* The entry of the thread's cached pair (tags.c's one-entry cache).  */
+  e = me->c_ent;
+  if (EXPECT(e != NULL && pair == me->c_pair, TRUE)) {
+    GCA_STORE(&e->objs, e->objs + 1);
+    GCA_STORE(&e->bytes, e->bytes + bytes);
+    return;
+  }
+  t = frame_tl_get(me);
+  if (NULL == t) return;
+  if (pair != 0) {
+    struct frame_tl_ent *f = frame_tl_ent_of(t, pair);
+
+    if (EXPECT(f != NULL, TRUE)) {
+      GCA_STORE(&f->objs, f->objs + 1);
+      GCA_STORE(&f->bytes, f->bytes + bytes);
+      if (pair == me->c_pair) me->c_ent = f;
+      return;
+    }
+  }
+  GCA_STORE(&t->lost_objs, t->lost_objs + 1);
+  GCA_STORE(&t->lost_bytes, t->lost_bytes + bytes);
+}
+
+GC_INNER void gca_frames_take_threads(void)
+{
+  struct frame_tl *t;
+  unsigned i, hi, mi, top_n;
+
+  FRAMES_LOCK();
+  t = frame_tl_registry;
+  top_n = (gca_pair_count() >> (FTL_PAGE_LOG + FTL_MID_LOG)) + 1;
+  FRAMES_UNLOCK();
+  for (; t != NULL; t = t->next) {
+    word o, b;
+
+    for (hi = 0; hi < top_n; hi++) {
+      struct frame_tl_mid *mid = ACQ_LOADP(&t->top[hi]);
+
+      if (NULL == mid) continue;
+      for (mi = 0; mi < FTL_MID; mi++) {
+        struct frame_tl_ent *page = ACQ_LOADP(&mid->page[mi]);
+
+        if (NULL == page) continue;
+        for (i = 0; i < FTL_PAGE; i++) {
+          struct frame_tl_ent *e = &page[i];
+          unsigned pair = (unsigned)GCA_LOAD(&e->pair);
+
+          if (0 == pair) continue;
+          o = GCA_LOAD(&e->objs);
+          b = GCA_LOAD(&e->bytes);
+          if (o != e->taken_objs)
+            frame_add_locked(pair, o - e->taken_objs, b - e->taken_bytes);
+          e->taken_objs = o;
+          e->taken_bytes = b;
+        }
+      }
+    }
+    o = GCA_LOAD(&t->lost_objs);
+    b = GCA_LOAD(&t->lost_bytes);
+    frame_lost_objs += o - t->taken_lost_objs;
+    frame_lost_bytes += b - t->taken_lost_bytes;
+    t->taken_lost_objs = o;
+    t->taken_lost_bytes = b;
+  }
+}
+
+/* Frames are counted only once the program marks them: until the first */
+/* GC_acc_frame call no allocation path touches the per-thread frame    */
+/* tables (a thread's table spans every pair id it meets, 40 bytes each, */
+/* which with many threads and callsites is most of the side tables).   */
+/* Read racily by the allocation paths: an allocation that misses the   */
+/* switch by a moment is simply not in the first frame.                 */
+GC_INNER int gca_frames_on = 0;
+
+/* The first call starts the counting and answers 0: no frame has been */
+/* counted yet.  Lock held.                                              */
+GC_INNER int gca_frames_begin(void)
+{
+  if (gca_frames_on) return 1;
+  gca_frames_on = 1;
+  return 0;
+}
+
+GC_INNER unsigned gca_frames_n_rows(void)
+{
+  return (unsigned)frame_dirty.n;
+}
+
+GC_INNER unsigned gca_frames_row_pair(unsigned i)
+{
+  return frame_dirty.id[i];
+}
+
+GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
+{
+  const struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
+
+  v[GCA_COL_frame_rows_type_id] = e->type;
+  v[GCA_COL_frame_rows_site_id] = e->site;
+  v[GCA_COL_frame_rows_objs] = e->frame_objs;
+  v[GCA_COL_frame_rows_bytes] = e->frame_bytes;
+}
+
+GC_INNER void gca_frames_lost(word *objs, word *bytes)
+{
+  *objs = frame_lost_objs;
+  *bytes = frame_lost_bytes;
+}
+
+/* Start the next frame: every count back to zero.  Lock held.          */
+GC_INNER void gca_frames_reset(void)
+{
+  unsigned i;
+
+  for (i = 0; i < frame_dirty.n; i++) {
+    struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
+
+    e->frame_objs = e->frame_bytes = 0;
+    e->frame_dirty = 0;
+  }
+  frame_dirty.n = 0;
+  frame_lost_objs = frame_lost_bytes = 0;
+}
+
+#endif /* !GC_ACC_DISABLE */

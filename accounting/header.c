@@ -1,0 +1,259 @@
+/*
+ * header.c: the dump's first line (docs/dump-format.md, "The header
+ * record").
+ *
+ * Versions, pid, clocks, the effective settings and the collector's
+ * configuration, the columns of every positional table (gca_fields.h),
+ * the executable and the loaded modules with their build ids.  Written
+ * with text.c (one JSON escaper for paths and names), into OS memory:
+ * no jansson, no malloc.  The writer calls gca_header_build when a dump
+ * starts (control.c hands it the function), lock not held.
+ */
+
+#include "gca_priv.h"
+
+#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gca_fields.h"
+
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
+    || defined(__OpenBSD__) || defined(__DragonFly__)
+# define HEADER_HAVE_DL_ITERATE_PHDR
+# include <link.h>
+# include <elf.h>
+#endif
+#ifndef PATH_MAX
+# define PATH_MAX 4096
+#endif
+
+#define H_LIT(t, s) GCA_TEXT_LIT(t, s)
+
+/* Our own keys are plain ASCII: no escaping.                         */
+static void header_key(struct gca_text *t, const char *key)
+{
+  H_LIT(t, ",\"");
+  gca_text_put(t, key, strlen(key));
+  H_LIT(t, "\":");
+}
+
+static void header_key_word(struct gca_text *t, const char *key, word v)
+{
+  header_key(t, key);
+  gca_text_word(t, v);
+}
+
+static void header_key_bool(struct gca_text *t, const char *key, int v)
+{
+  header_key(t, key);
+  if (v) H_LIT(t, "true"); else H_LIT(t, "false");
+}
+
+static void header_key_string(struct gca_text *t, const char *key,
+                              const char *v)
+{
+  header_key(t, key);
+  gca_text_cstring(t, v);
+}
+
+static word header_clock_ns(clockid_t id)
+{
+  struct timespec ts;
+
+  if (clock_gettime(id, &ts) != 0) return 0;
+  return (word)ts.tv_sec * 1000000000u + (word)ts.tv_nsec;
+}
+
+#ifdef HEADER_HAVE_DL_ITERATE_PHDR
+  /* The GNU build-id of a loaded module, as hex into buf, or "".       */
+  static void header_build_id(struct dl_phdr_info *info, char *buf,
+                              size_t bufsz)
+  {
+    int i;
+
+    buf[0] = '\0';
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+      const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+      const char *p, *end;
+
+      if (ph->p_type != PT_NOTE) continue;
+      p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+      end = p + ph->p_memsz;
+      while (p + sizeof(ElfW(Nhdr)) <= end) {
+        const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+        const char *name = p + sizeof(*nh);
+        const unsigned char *desc = (const unsigned char *)name
+                                    + ((nh->n_namesz + 3) & ~3u);
+
+        if ((const char *)desc + nh->n_descsz > end) break;
+        if (NT_GNU_BUILD_ID == nh->n_type && 4 == nh->n_namesz
+            && memcmp(name, "GNU", 4) == 0) {
+          static const char hex[] = "0123456789abcdef";
+          size_t j;
+
+          for (j = 0; j < nh->n_descsz && 2 * j + 2 < bufsz; j++) {
+            buf[2 * j] = hex[desc[j] >> 4];
+            buf[2 * j + 1] = hex[desc[j] & 0xf];
+            buf[2 * j + 2] = '\0';
+          }
+          return;
+        }
+        p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
+      }
+    }
+  }
+
+  struct header_modules_arg {
+    struct gca_text *t;
+    const char *exe;
+    int first;
+  };
+
+  static int header_module_cb(struct dl_phdr_info *info, size_t size,
+                              void *data)
+  {
+    struct header_modules_arg *a = (struct header_modules_arg *)data;
+    const char *path = info->dlpi_name;
+    char s[2 * 64 + 4];
+
+    (void)size;
+    if (NULL == path || '\0' == path[0]) path = a->exe;
+    if (!a->first) H_LIT(a->t, ",");
+    H_LIT(a->t, "{\"path\":");
+    a->first = 0;
+    gca_text_cstring(a->t, path ? path : "");
+    H_LIT(a->t, ",\"base\":");
+    gca_text_hex(a->t, (word)info->dlpi_addr);
+    header_build_id(info, s, sizeof(s));
+    header_key_string(a->t, "build_id", s);
+    H_LIT(a->t, "}");
+    return 0;
+  }
+#endif /* HEADER_HAVE_DL_ITERATE_PHDR */
+
+/* The columns of every positional table (gca_fields.h).               */
+static void header_columns(struct gca_text *t)
+{
+  int first_table = 1, first;
+
+  H_LIT(t, ",\"columns\":{");
+# define HEADER_COL(tab, col) \
+    if (!first) H_LIT(t, ","); \
+    H_LIT(t, "\"" #col "\""); \
+    first = 0;
+# define HEADER_TABLE(id, key, cols) \
+    if (!first_table) H_LIT(t, ","); \
+    H_LIT(t, "\"" key "\":["); \
+    first_table = 0; \
+    first = 1; \
+    cols(HEADER_COL) \
+    H_LIT(t, "]");
+  GCA_DUMP_TABLES(HEADER_TABLE)
+# undef HEADER_TABLE
+# undef HEADER_COL
+  H_LIT(t, "}");
+}
+
+GC_INNER int gca_header_build(struct gca_text *t, const char *path,
+                              size_t buffer_limit)
+{
+  char s[PATH_MAX];
+  unsigned v = GC_get_version();
+  ssize_t n;
+
+  H_LIT(t, "{\"record\":\"header\",\"format_version\":1");
+  (void)snprintf(s, sizeof(s), "%u.%u.%u", GC_ACC_VERSION / 10000,
+                 GC_ACC_VERSION / 100 % 100, GC_ACC_VERSION % 100);
+  header_key_string(t, "gcacc_version", s);
+  (void)snprintf(s, sizeof(s), "%u.%u.%u", (v >> 16) & 0xffff,
+                 (v >> 8) & 0xff, v & 0xff);
+  header_key_string(t, "bdwgc_version", s);
+  header_key_word(t, "pid", (word)getpid());
+  header_key_word(t, "start_time_ns", header_clock_ns(CLOCK_REALTIME));
+  header_key_word(t, "start_mono_ns", header_clock_ns(CLOCK_MONOTONIC));
+
+  /* Effective GC_ACC_* settings.                                        */
+  H_LIT(t, ",\"config\":{\"enable\":true");
+  header_key_string(t, "dump", path);
+  header_key_word(t, "dump_buffer", (word)buffer_limit);
+  /* Callsites: the reader scales sampled figures by stacks_sample_bytes */
+  /* (docs/dump-format.md, "Sampling").                                   */
+  header_key_string(t, "stacks",
+                    gca_stacks_mode == GCA_STACKS_ALL ? "all"
+                    : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample"
+                    : "off");
+  header_key_word(t, "stacks_sample_bytes",
+                  gca_stacks_mode == GCA_STACKS_SAMPLE
+                  ? gca_stacks_sample_bytes : 0);
+  header_key_word(t, "stacks_depth", gca_stacks_depth);
+  header_key_string(t, "unwind",
+                    gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp");
+  /* The collector's build and run-time configuration.                  */
+  header_key_word(t, "word_bytes", sizeof(word));
+  header_key_word(t, "granule_bytes", GRANULE_BYTES);
+  header_key_word(t, "hblksize", HBLKSIZE);
+  header_key_word(t, "max_small_bytes", MAXOBJBYTES);
+  header_key_word(t, "max_obj_kinds", MAXOBJKINDS);
+  header_key_word(t, "n_kinds", GC_n_kinds);
+  header_key_word(t, "n_classes", GCA_N_CLASSES);
+  header_key_word(t, "large_class0", GCA_LARGE0);
+  header_key_word(t, "large_log0", GCA_LARGE_LOG0);
+  header_key_word(t, "n_hblk_fls", GCA_N_HBLK_FLS);
+# ifdef THREADS
+    header_key_bool(t, "threads", 1);
+# else
+    header_key_bool(t, "threads", 0);
+# endif
+# ifdef THREAD_LOCAL_ALLOC
+    header_key_bool(t, "thread_local_alloc", 1);
+# else
+    header_key_bool(t, "thread_local_alloc", 0);
+# endif
+# ifdef PARALLEL_MARK
+    header_key_bool(t, "parallel_mark", 1);
+# else
+    header_key_bool(t, "parallel_mark", 0);
+# endif
+  header_key_word(t, "markers", (word)GC_get_parallel() + 1);
+  header_key_bool(t, "all_interior_pointers", GC_all_interior_pointers);
+  header_key_bool(t, "incremental", GC_is_incremental_mode());
+# ifdef USE_MUNMAP
+    header_key_bool(t, "munmap", 1);
+# else
+    header_key_bool(t, "munmap", 0);
+# endif
+  H_LIT(t, "}");
+
+  header_columns(t);
+
+  n = readlink("/proc/self/exe", s, sizeof(s) - 1);
+  s[n > 0 ? n : 0] = '\0';
+  header_key_string(t, "executable", s);
+  H_LIT(t, ",\"modules\":[");
+# ifdef HEADER_HAVE_DL_ITERATE_PHDR
+    {
+      struct header_modules_arg a;
+
+      a.t = t;
+      a.exe = s;
+      a.first = 1;
+      (void)dl_iterate_phdr(header_module_cb, &a);
+    }
+# endif
+  H_LIT(t, "]}\n");
+  return !t->fail;
+}
+
+#elif !defined(GC_ACC_DISABLE)
+  GC_INNER int gca_header_build(struct gca_text *t, const char *path,
+                                size_t buffer_limit)
+  {
+    (void)t; (void)path; (void)buffer_limit;
+    return 0;                   /* no dump files on this platform */
+  }
+#endif

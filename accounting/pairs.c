@@ -1,0 +1,171 @@
+/*
+ * pairs.c: (type cookie, callsite) pairs, interned to 24-bit ids.
+ *
+ * A pair is an interned (cookie, site): the object tags of tags.c name
+ * pairs, so a tag is one 24-bit number whatever the type and stack.  The
+ * pair table is read without locks on the allocation path (open
+ * addressing; an entry is published by a release store of its id) and
+ * written under a short spin lock, only when a pair is new.  When it
+ * fills past half it is replaced by one twice its size; the old table
+ * stays mapped (a reader may still be in it; it can only miss, and a miss
+ * retries under the spin lock), and its bytes stay counted.  Everything
+ * lives in OS memory (gca_mem_alloc), never in the GC heap.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#ifdef THREADS
+  static volatile AO_TS_t pairs_spin = AO_TS_INITIALIZER;
+# define PAIRS_LOCK() \
+        while (AO_test_and_set_acquire(&pairs_spin) == AO_TS_SET) { }
+# define PAIRS_UNLOCK() AO_CLEAR(&pairs_spin)
+#else
+# define PAIRS_LOCK() (void)0
+# define PAIRS_UNLOCK() (void)0
+#endif
+
+/* In a child after fork(), as sites.c's: a pair another thread was     */
+/* adding may be lost (its id unused; the pair gets another when met     */
+/* again, published last), never half-seen.                              */
+GC_INNER void gca_pairs_atfork_child(void)
+{
+  PAIRS_UNLOCK();
+}
+
+#define PAIR_CHUNK_LOG 9
+#define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
+#define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
+/* The chunks' pointers: OS memory from the first pair on (as static  */
+/* data, 256 KiB, they would count in GC_root_size: see gca_tables).   */
+static struct gca_pair **pair_chunks = NULL;
+static volatile unsigned pair_count = 0;  /* ids 1..pair_count in use  */
+
+struct pair_slot {
+  word cookie;
+  unsigned site;
+  unsigned id;          /* 0: empty; published last (release)          */
+};
+struct pair_hash {
+  word mask;
+  struct pair_slot s[1];
+};
+static struct pair_hash *pair_hash = NULL;
+
+GC_INNER struct gca_pair *gca_pair_get(unsigned id)
+{
+  return &pair_chunks[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
+}
+
+static struct pair_hash *pair_hash_new(word n_slots)
+{
+  struct pair_hash *h = (struct pair_hash *)gca_mem_alloc(GCA_MEM_TYPES, 
+                sizeof(struct pair_hash) + (n_slots - 1)
+                                           * sizeof(struct pair_slot));
+
+  if (h != NULL) h->mask = n_slots - 1;
+  return h;
+}
+
+static unsigned pair_lookup(struct pair_hash *h, word cookie, unsigned site)
+{
+  word i;
+
+  if (NULL == h) return 0;
+  for (i = gca_hash(cookie, site) & h->mask;; i = (i + 1) & h->mask) {
+    struct pair_slot *s = &h->s[i];
+    unsigned id = ACQ_LOAD32(&s->id);
+
+    if (0 == id) return 0;
+    if (s->cookie == cookie && s->site == site) return id;
+  }
+}
+
+static void pair_insert_slot(struct pair_hash *h, word cookie, unsigned site,
+                             unsigned id)
+{
+  word i;
+
+  for (i = gca_hash(cookie, site) & h->mask; h->s[i].id != 0;
+       i = (i + 1) & h->mask) {
+    /* probe */
+  }
+  h->s[i].cookie = cookie;
+  h->s[i].site = site;
+  REL_STORE32(&h->s[i].id, id);
+}
+
+/* The pair id of (cookie, site), interned if new; 0 if the table is   */
+/* full or out of memory (the object then goes untagged).  Any thread, */
+/* lock held or not.                                                    */
+GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
+{
+  struct pair_hash *h = ACQ_LOADP(&pair_hash);
+  unsigned id = pair_lookup(h, cookie, site);
+  struct gca_pair *e;
+
+  if (EXPECT(id != 0, TRUE)) return id;
+  PAIRS_LOCK();
+  h = pair_hash;
+  id = pair_lookup(h, cookie, site);
+  if (id != 0) goto done;
+  if (NULL == h || (word)(pair_count + 1) * 2 > h->mask + 1) {
+    word n = NULL == h ? 256 : (h->mask + 1) * 2;
+    struct pair_hash *nh = pair_hash_new(n);
+    unsigned j;
+
+    if (NULL == nh) goto done;
+    for (j = 1; j <= pair_count; j++) {
+      e = gca_pair_get(j);
+      pair_insert_slot(nh, e->cookie, e->site, j);
+    }
+    REL_STOREP(&pair_hash, nh);
+    h = nh;
+  }
+  if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
+  id = pair_count + 1;
+  if (NULL == pair_chunks) {
+    pair_chunks = (struct gca_pair **)gca_mem_alloc(GCA_MEM_TYPES, 
+                                PAIR_N_CHUNKS * sizeof(struct gca_pair *));
+    if (NULL == pair_chunks) {
+      id = 0;
+      goto done;
+    }
+  }
+  if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
+    pair_chunks[id >> PAIR_CHUNK_LOG] = (struct gca_pair *)gca_mem_alloc(GCA_MEM_TYPES, 
+                                PAIR_CHUNK * sizeof(struct gca_pair));
+    if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
+      id = 0;
+      goto done;
+    }
+  }
+  e = gca_pair_get(id);
+  e->cookie = cookie;
+  e->site = site;
+  e->type = 0;
+  e->origin = (unsigned char)origin;
+  pair_count = id;
+  pair_insert_slot(h, cookie, site, id);
+done:
+  PAIRS_UNLOCK();
+  return id;
+}
+
+GC_INNER unsigned gca_pair_count(void)
+{
+  return ACQ_LOAD32(&pair_count);
+}
+
+GC_INNER word gca_pair_cookie(unsigned id)
+{
+  return gca_pair_get(id)->cookie;
+}
+
+GC_INNER unsigned gca_pair_site(unsigned id)
+{
+  return gca_pair_get(id)->site;
+}
+
+#endif /* !GC_ACC_DISABLE */

@@ -1,0 +1,188 @@
+/*
+ * tagslab.c: OS pages for the tag tables of tags.c.
+ *
+ * Size-segregated slabs: each slab (a few pages from the OS) holds
+ * tables of one size class only and counts them; a slab left empty is
+ * returned to the OS at the next census once the empty slabs exceed a
+ * small slack, so the mapped bytes follow the bytes in use.  Lock held
+ * (tables are made and released by block hooks and the census).
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#include "gca_tagtab.h"
+
+#define SLAB_UNIT 16            /* table sizes are multiples of this    */
+#define SLAB_MAX_TAB (sizeof(struct tag_tab) + TAB_HINT_BYTES(SLAB_MAX_SLOTS) \
+                      + SLAB_MAX_SLOTS * sizeof(gca_tag_t))
+#define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
+#define SLAB_PAGE 4096
+#define SLAB_MAX_PAGES 16
+
+struct tag_slab {
+  struct tag_slab *next, *prev;         /* class list: slabs with room  */
+  struct tag_slab *enext, *eprev;       /* empty slabs                  */
+  void *free;                           /* freed tables                 */
+  char *bump;                           /* never used yet, up to end    */
+  char *end;
+  size_t bytes;
+  unsigned used, cls;
+  int in_empty;                         /* on the empty list            */
+};
+#define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
+                  & ~(size_t)(SLAB_UNIT - 1))
+
+static struct tag_slab *slab_avail[SLAB_N_CLASSES];
+static size_t slab_bytes_of[SLAB_N_CLASSES];    /* 0: not computed     */
+static struct tag_slab *slab_empty = NULL;
+static word slab_empty_bytes = 0;
+static word slab_mapped = 0;    /* bytes taken from the OS             */
+static word slab_in_use = 0;    /* bytes in live tables                */
+
+static word tab_bytes(word n)
+{
+  return sizeof(struct tag_tab) + TAB_HINT_BYTES(n) + n * sizeof(gca_tag_t);
+}
+
+static unsigned slab_class(word n_slots)
+{
+  return (unsigned)((tab_bytes(n_slots) + SLAB_UNIT - 1) / SLAB_UNIT);
+}
+
+/* Slab size for class c: the fewest pages with at most 1/32 waste and  */
+/* at least 8 tables (or SLAB_MAX_PAGES).                                */
+static size_t slab_size(unsigned c)
+{
+  size_t t = (size_t)c * SLAB_UNIT, k;
+
+  if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
+  for (k = 1; k < SLAB_MAX_PAGES; k++) {
+    size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
+
+    if (fit >= 8 && (b - SLAB_HDR - fit * t) * 32 <= b) break;
+  }
+  slab_bytes_of[c] = k * SLAB_PAGE;
+  return k * SLAB_PAGE;
+}
+
+static void slab_unmap(struct tag_slab *s)
+{
+  size_t bytes = s->bytes;
+
+  slab_mapped -= bytes;
+  gca_os_free(s, bytes);
+}
+
+static void slab_avail_unlink(struct tag_slab *s)
+{
+  if (s->prev != NULL) s->prev->next = s->next;
+  else slab_avail[s->cls] = s->next;
+  if (s->next != NULL) s->next->prev = s->prev;
+  s->next = s->prev = NULL;
+}
+
+static void slab_avail_push(struct tag_slab *s)
+{
+  s->prev = NULL;
+  s->next = slab_avail[s->cls];
+  if (s->next != NULL) s->next->prev = s;
+  slab_avail[s->cls] = s;
+}
+
+static void slab_empty_unlink(struct tag_slab *s)
+{
+  if (s->eprev != NULL) s->eprev->enext = s->enext;
+  else slab_empty = s->enext;
+  if (s->enext != NULL) s->enext->eprev = s->eprev;
+  s->enext = s->eprev = NULL;
+  s->in_empty = 0;
+  slab_empty_bytes -= s->bytes;
+}
+
+GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
+{
+  unsigned c = slab_class(n_slots);
+  size_t bytes = (size_t)c * SLAB_UNIT;
+  struct tag_slab *s = slab_avail[c];
+  struct tag_tab *tb;
+
+  if (NULL == s) {
+    size_t sb = slab_size(c);
+
+    s = (struct tag_slab *)gca_os_alloc(sb);
+    if (NULL == s) return NULL;
+    slab_mapped += sb;
+    s->bytes = sb;
+    s->cls = c;
+    s->bump = (char *)s + SLAB_HDR;
+    s->end = (char *)s + sb;
+    slab_avail_push(s);
+  }
+  if (s->free != NULL) {
+    tb = (struct tag_tab *)s->free;
+    s->free = *(void **)tb;
+    BZERO(tb, bytes);
+  } else {
+    tb = (struct tag_tab *)s->bump;     /* fresh pages: zero already */
+    s->bump += bytes;
+  }
+  s->used++;
+  if (s->in_empty) slab_empty_unlink(s);
+  if (NULL == s->free && s->bump + bytes > s->end) slab_avail_unlink(s);
+  slab_in_use += bytes;
+  tb->slab = s;
+  tb->n = (unsigned)n_slots;
+  tb->tags = (gca_tag_t *)(TAB_HINTS(tb) + TAB_HINT_BYTES(n_slots));
+  return tb;
+}
+
+GC_INNER void gca_tagslab_release(struct tag_tab *tb)
+{
+  struct tag_slab *s = tb->slab;
+  size_t bytes = (size_t)s->cls * SLAB_UNIT;
+  int was_full = NULL == s->free && s->bump + bytes > s->end;
+
+  *(void **)tb = s->free;
+  s->free = tb;
+  slab_in_use -= bytes;
+  if (was_full) slab_avail_push(s);
+  if (0 == --s->used) {
+    s->eprev = NULL;
+    s->enext = slab_empty;
+    if (slab_empty != NULL) slab_empty->eprev = s;
+    slab_empty = s;
+    s->in_empty = 1;
+    slab_empty_bytes += s->bytes;
+  }
+}
+
+/* Return empty slabs to the OS beyond a slack of 1/8 of the bytes in   */
+/* use (at least 256 KiB), so a block freed and another allocated soon   */
+/* after do not each cost a system call.  Lock held.                     */
+GC_INNER void gca_tagslab_trim(void)
+{
+  word slack = slab_in_use / 8;
+
+  if (slack < ((word)256 << 10)) slack = (word)256 << 10;
+  while (slab_empty != NULL && slab_empty_bytes > slack) {
+    struct tag_slab *s = slab_empty;
+
+    slab_empty_unlink(s);
+    slab_avail_unlink(s);
+    slab_unmap(s);
+  }
+}
+
+GC_INNER word gca_tagslab_mapped_bytes(void)
+{
+  return slab_mapped;
+}
+
+GC_INNER word gca_tagslab_in_use_bytes(void)
+{
+  return slab_in_use;
+}
+
+#endif /* !GC_ACC_DISABLE */
