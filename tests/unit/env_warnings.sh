@@ -1,14 +1,15 @@
 #!/bin/sh
-# env_warnings.sh: what docs/environment.md says of bad values.
+# env_warnings.sh: what docs/environment.md says bad values do.
 #
 # "A bad value gives one warning naming the variable and the value
 # (GC Warning: gcacc: ignoring NAME=VALUE: ...; default kept) and the
-# default is kept": each malformed value below gives exactly that one
-# warning, word for word; with all of them at once and a dump, the
-# header's config shows the defaults; good values give no warning and
-# show in the header; GC_ACC_DUMP implies accounting on whatever
-# GC_ACC_ENABLE says.  The probe (env_probe.c) initializes the collector
-# and prints "enabled 0|1".
+# setting is left as it was": each malformed value below gives exactly
+# that one warning, word for word; with all of them at once and a dump,
+# the header's config shows the defaults; good values give no warning
+# and show in the header.  GC_ACC_DUMP turns accounting on, whatever
+# GC_ACC_ENABLE says, once its file is open; a file that cannot be
+# opened, or whose header cannot be written, gives one warning.  The
+# probe (env_probe.c) initializes the collector and prints "enabled 0|1".
 set -u
 prog=${1:-tests/unit/env_probe}
 t=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-env.XXXXXX")
@@ -115,6 +116,22 @@ for v in 0x3 0,1 atomic_uncollectable; do
 done
 run GC_ACC_ENABLE=1
 grep -qx 'enabled 1' "$t/out" || fail "GC_ACC_ENABLE=1 left accounting off"
+
+# A dump that cannot be opened, or whose header cannot be written: one
+# warning, no dump, and accounting on only if GC_ACC_ENABLE=1 says so.
+for case in "open|$t/none/x.gz|0" "open|$t|1" "write|/dev/full|0"; do
+  what=${case%%|*}; rest=${case#*|}; path=${rest%|*}; on=${rest#*|}
+  if [ "$on" = 1 ]; then run GC_ACC_DUMP="$path" GC_ACC_ENABLE=1
+  else run GC_ACC_DUMP="$path"; fi
+  if [ "$(wc -l < "$t/warn")" -ne 1 ] ||
+     ! grep -q "^GC Warning: gcacc: cannot $what dump file $path: .*; dumping off\$" "$t/warn"
+  then
+    fail "GC_ACC_DUMP=$path: wanted one 'cannot $what dump file' warning"
+    sed 's/^/  got: /' "$t/warn" >&2
+  fi
+  grep -qx "enabled $on" "$t/out" ||
+    fail "GC_ACC_DUMP=$path (GC_ACC_ENABLE=$on): not 'enabled $on'"
+done
 
 [ "$fails" -eq 0 ] &&
   echo "env warnings: $n runs, each bad value one warning, defaults kept"
