@@ -1,62 +1,70 @@
 /*
  * env.c: the GC_ACC_* settings, read once when the collector initializes.
  *
- * One table describes every variable (name, kind, what it sets); the same
- * settings are reachable through gc_accounting.h, since builds with
- * NO_GETENV (IL2CPP's) see no environment.  A bad value gets one warning
- * naming the variable and the value, and the default is kept.
- * docs/environment.md documents each entry; tests check the two agree.
+ * gca_settings.h lists every setting: its name, how its value is parsed,
+ * the internal setter the value goes to, its keys in the dump header and
+ * the gc_accounting.h functions that set it.  env.c walks that list, so
+ * a setting added there is read here, with no second list of names.
+ * Builds with NO_GETENV (IL2CPP's) read no environment (GETENV gives
+ * NULL) and reach the same settings through those functions.  A bad
+ * value gets one warning naming the variable and the value, and the
+ * setting is left as it was (its default, unless the API set it before
+ * the collector initialized).  tests/settings_agree.sh checks that the
+ * list, docs/environment.md (its "## NAME" sections and the functions
+ * each names after "API:"), the README's table of variables and the
+ * declarations of gc_accounting.h agree; tests/unit/env_warnings.sh
+ * checks every parser's warning, word for word, and the defaults kept.
  */
 
 #include "gca_priv.h"
+#include "gca_settings.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #ifndef GC_ACC_DISABLE
 
-enum env_kind { ENV_BOOL, ENV_PATH, ENV_SIZE, ENV_STACKS, ENV_DEPTH,
-                ENV_UNWIND };
+/* Every function the list names is declared by gc_accounting.h: a     */
+/* name that is not fails the build here.  (A type, no code or data.)  */
+#define ENV_API_DECLARED(name, fn) char name##_##fn[sizeof(&fn) > 0];
+struct env_api_declared {
+  GCA_SETTINGS(GCA_S_SKIP, GCA_K_SKIP, ENV_API_DECLARED)
+};
+#undef ENV_API_DECLARED
 
-/* apply gets the parsed value: 0/1 (ENV_BOOL), bytes (ENV_SIZE), or    */
-/* the string itself cast to word (ENV_PATH); ENV_STACKS, ENV_DEPTH and */
-/* ENV_UNWIND have parsers of their own below (apply unused).            */
-struct env_option {
-  const char *name;
-  enum env_kind kind;
-  void (*apply)(word value);
+/* A parsed value: each type of the list fills what its setter takes.  */
+struct env_value {
+  int i;                /* BOOL, STACKS (the mode), UNWIND              */
+  word w;               /* SIZE, KINDS, STACKS (sample bytes), DEPTH    */
+  const char *s;        /* PATH                                         */
 };
 
-static void env_apply_enable(word v)
+/* Parse a byte count: decimal digits, then optionally k/K (KiB), m/M   */
+/* (MiB) or g/G (GiB).  Malformed or overflowing values give -1.         */
+static int env_parse_bytes(const char *s, word *out)
 {
-  gca_control_enable((int)v);
+  word v = 0, mul = 1;
+
+  if (*s < '0' || *s > '9') return -1;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    if (v > (GC_WORD_MAX - 9) / 10) return -1;
+    v = v * 10 + (word)(*s - '0');
+  }
+  switch (*s) {
+  case '\0': break;
+  case 'k': case 'K': mul = (word)1 << 10; s++; break;
+  case 'm': case 'M': mul = (word)1 << 20; s++; break;
+  case 'g': case 'G': mul = (word)1 << 30; s++; break;
+  default: return -1;
+  }
+  if (*s != '\0' || v > GC_WORD_MAX / mul) return -1;
+  *out = v * mul;
+  return 0;
 }
 
-/* The dump starts after every other setting was applied (its buffer   */
-/* size among them), whatever the order of the table.                  */
-static const char *env_dump_path = NULL;
-
-static void env_apply_dump(word v)
-{
-  env_dump_path = (const char *)v;
-}
-
-static void env_apply_tags(word v)
-{
-  gca_control_set_tags((int)v);
-}
-
-static void env_apply_dump_buffer(word v)
-{
-  gca_dump_set_buffer((size_t)v);
-}
-
-static void env_warn_bad(const char *name, const char *value,
-                         const char *expected);
-
-/* GC_ACC_FIRST_WORD_TYPES: kinds whose word 0 is the type cookie, as a */
-/* comma-separated list of names (ptrfree, normal, uncollectable,      */
-/* atomic_uncollectable) or kind numbers, or one mask 0x...            */
+/* Kinds whose word 0 is the type cookie: a comma-separated list of     */
+/* names (ptrfree, normal, uncollectable, atomic_uncollectable) or kind */
+/* numbers, or one mask 0x...                                           */
 static int env_parse_kinds(const char *s, unsigned *out)
 {
   static const char *const names[] = {
@@ -110,71 +118,134 @@ static int env_parse_kinds(const char *s, unsigned *out)
   return 0;
 }
 
-static void env_apply_first_word_types(word v)
+/* ---- one parser per type of the list ---------------------------------- */
+/* env_parse_TYPE(s, v): NULL with *v filled, or what was expected (the  */
+/* warning's last words).                                                */
+
+/* 0 or 1.                                                               */
+static const char *env_parse_BOOL(const char *s, struct env_value *v)
+{
+  if ((s[0] != '0' && s[0] != '1') || s[1] != '\0') return "expected 0 or 1";
+  v->i = s[0] - '0';
+  return NULL;
+}
+
+/* A file name: any non-empty string.                                   */
+static const char *env_parse_PATH(const char *s, struct env_value *v)
+{
+  if ('\0' == s[0]) return "expected a file name";
+  v->s = s;
+  return NULL;
+}
+
+/* A dump buffer size: a byte count of at least GCA_DUMP_MIN_BUFFER.     */
+static const char *env_parse_SIZE(const char *s, struct env_value *v)
+{
+  if (env_parse_bytes(s, &v->w) != 0 || v->w < GCA_DUMP_MIN_BUFFER)
+    return "expected a size in bytes, at least 4096, with an optional k,"
+           " M or G suffix";
+  return NULL;
+}
+
+/* Kinds (env_parse_kinds).  An empty value gets the message it got     */
+/* when this setting was read as a PATH and then parsed.                */
+static const char *env_parse_KINDS(const char *s, struct env_value *v)
 {
   unsigned mask;
 
-  if (env_parse_kinds((const char *)v, &mask) != 0) {
-    env_warn_bad("GC_ACC_FIRST_WORD_TYPES", (const char *)v,
-                 "expected kinds (ptrfree, normal, uncollectable,"
-                 " atomic_uncollectable or numbers, comma-separated)"
-                 " or a mask 0x...");
-    return;
-  }
-  gca_tags_set_first_word_kinds(mask);
+  if ('\0' == s[0]) return "expected a file name";
+  if (env_parse_kinds(s, &mask) != 0)
+    return "expected kinds (ptrfree, normal, uncollectable,"
+           " atomic_uncollectable or numbers, comma-separated)"
+           " or a mask 0x...";
+  v->w = mask;
+  return NULL;
 }
 
-static const struct env_option env_options[] = {
-  { "GC_ACC_TAGS", ENV_BOOL, env_apply_tags },
-  { "GC_ACC_ENABLE", ENV_BOOL, env_apply_enable },
-  { "GC_ACC_DUMP", ENV_PATH, env_apply_dump },
-  { "GC_ACC_DUMP_BUFFER", ENV_SIZE, env_apply_dump_buffer },
-  { "GC_ACC_FIRST_WORD_TYPES", ENV_PATH, env_apply_first_word_types },
-  { "GC_ACC_STACKS", ENV_STACKS, NULL },
-  { "GC_ACC_STACK_DEPTH", ENV_DEPTH, NULL },
-  { "GC_ACC_UNWIND", ENV_UNWIND, NULL },
+/* off, all, or sample=BYTES (a byte count of at least 1).               */
+static const char *env_parse_STACKS(const char *s, struct env_value *v)
+{
+  v->w = 0;
+  if (strcmp(s, "off") == 0) {
+    v->i = GCA_STACKS_OFF;
+  } else if (strcmp(s, "all") == 0) {
+    v->i = GCA_STACKS_ALL;
+  } else if (strncmp(s, "sample=", 7) == 0
+             && env_parse_bytes(s + 7, &v->w) == 0 && v->w != 0) {
+    v->i = GCA_STACKS_SAMPLE;
+  } else {
+    return "expected off, all or sample=BYTES (BYTES at least 1, with an"
+           " optional k, M or G suffix)";
+  }
+  return NULL;
+}
+
+/* 1..GCA_STACKS_MAX_DEPTH.                                               */
+static const char *env_parse_DEPTH(const char *s, struct env_value *v)
+{
+  unsigned d = 0;
+
+  if (*s >= '0' && *s <= '9') {
+    for (; *s >= '0' && *s <= '9'; s++) {
+      d = d * 10 + (unsigned)(*s - '0');
+      if (d > GCA_STACKS_MAX_DEPTH) break;
+    }
+    if ('\0' == *s && d >= 1 && d <= GCA_STACKS_MAX_DEPTH) {
+      v->w = d;
+      return NULL;
+    }
+  }
+  return "expected a stack depth from 1 to 64";
+}
+
+/* fp or libgcc.                                                          */
+static const char *env_parse_UNWIND(const char *s, struct env_value *v)
+{
+  if (strcmp(s, "fp") == 0) {
+    v->i = GCA_UNWIND_FP;
+  } else if (strcmp(s, "libgcc") == 0) {
+    v->i = GCA_UNWIND_LIBGCC;
+  } else {
+    return "expected fp or libgcc";
+  }
+  return NULL;
+}
+
+/* ---- one setter per setting of the list -------------------------------- */
+/* ENV_SET_TYPE(set, v) hands the parsed value to the list's setter.  A   */
+/* PATH (the dump) is only noted: it is opened after every other setting */
+/* was applied (the dump's buffer size among them), whatever the order   */
+/* of the list.  One PATH setting is all there is room for.               */
+static int (*env_later)(const char *) = 0;
+static const char *env_later_path = NULL;
+
+#define ENV_SET_BOOL(set, v) set((v)->i)
+#define ENV_SET_PATH(set, v) (env_later = (set), env_later_path = (v)->s)
+#define ENV_SET_SIZE(set, v) set((size_t)(v)->w)
+#define ENV_SET_KINDS(set, v) set((unsigned)(v)->w)
+#define ENV_SET_STACKS(set, v) set((v)->i, (v)->w)
+#define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
+#define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
+
+#define ENV_SETTER(name, type, set) \
+  static void env_set_##name(const struct env_value *v) \
+  { \
+    ENV_SET_##type(set, v); \
+  }
+GCA_SETTINGS(ENV_SETTER, GCA_K_SKIP, GCA_A_SKIP)
+#undef ENV_SETTER
+
+struct env_setting {
+  const char *name;
+  const char *(*parse)(const char *s, struct env_value *v);
+  void (*set)(const struct env_value *v);
 };
 
-/* Parse a byte count: decimal digits, then optionally k/K (KiB), m/M   */
-/* (MiB) or g/G (GiB).  Malformed or overflowing values give -1.         */
-static int env_parse_bytes(const char *s, word *out)
-{
-  word v = 0, mul = 1;
-
-  if (*s < '0' || *s > '9') return -1;
-  for (; *s >= '0' && *s <= '9'; s++) {
-    if (v > (GC_WORD_MAX - 9) / 10) return -1;
-    v = v * 10 + (word)(*s - '0');
-  }
-  switch (*s) {
-  case '\0': break;
-  case 'k': case 'K': mul = (word)1 << 10; s++; break;
-  case 'm': case 'M': mul = (word)1 << 20; s++; break;
-  case 'g': case 'G': mul = (word)1 << 30; s++; break;
-  default: return -1;
-  }
-  if (*s != '\0' || v > GC_WORD_MAX / mul) return -1;
-  *out = v * mul;
-  return 0;
-}
-
-/* A dump buffer size: a byte count of at least GCA_DUMP_MIN_BUFFER.      */
-static int env_parse_size(const char *s, word *out)
-{
-  word v;
-
-  if (env_parse_bytes(s, &v) != 0 || v < GCA_DUMP_MIN_BUFFER) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Parse a 0/1 boolean; -1 if it is neither.                            */
-static int env_parse_bool(const char *s)
-{
-  if (s[0] == '0' && s[1] == '\0') return 0;
-  if (s[0] == '1' && s[1] == '\0') return 1;
-  return -1;
-}
+#define ENV_ROW(name, type, set) { #name, env_parse_##type, env_set_##name },
+static const struct env_setting env_settings[] = {
+  GCA_SETTINGS(ENV_ROW, GCA_K_SKIP, GCA_A_SKIP)
+};
+#undef ENV_ROW
 
 /* One warning through bdwgc's warn proc (an embedder's                */
 /* GC_set_warn_proc silences ours too).                                 */
@@ -189,110 +260,29 @@ static void env_warn_bad(const char *name, const char *value,
   WARN("%s\n", (word)msg);
 }
 
-/* GC_ACC_STACKS: off, all, or sample=BYTES (a byte count of at least 1). */
-/* 0 and sets the stack mode, or -1.                                      */
-static int env_parse_stacks(const char *s)
-{
-  word w;
-
-  if (strcmp(s, "off") == 0) {
-    gca_stacks_set(GCA_STACKS_OFF, 0);
-    return 0;
-  }
-  if (strcmp(s, "all") == 0) {
-    gca_stacks_set(GCA_STACKS_ALL, 0);
-    return 0;
-  }
-  if (strncmp(s, "sample=", 7) != 0 || env_parse_bytes(s + 7, &w) != 0
-      || 0 == w)
-    return -1;
-  gca_stacks_set(GCA_STACKS_SAMPLE, w);
-  return 0;
-}
-
-/* GC_ACC_STACK_DEPTH: 1..GCA_STACKS_MAX_DEPTH.                          */
-static int env_parse_depth(const char *s)
-{
-  unsigned v = 0;
-
-  if (*s < '0' || *s > '9') return -1;
-  for (; *s >= '0' && *s <= '9'; s++) {
-    v = v * 10 + (unsigned)(*s - '0');
-    if (v > GCA_STACKS_MAX_DEPTH) return -1;
-  }
-  if (*s != '\0' || 0 == v) return -1;
-  gca_stacks_set_depth(v);
-  return 0;
-}
-
-/* GC_ACC_UNWIND: fp or libgcc.                                          */
-static int env_parse_unwind(const char *s)
-{
-  if (strcmp(s, "fp") == 0) {
-    gca_unwinder = GCA_UNWIND_FP;
-  } else if (strcmp(s, "libgcc") == 0) {
-    gca_unwinder = GCA_UNWIND_LIBGCC;
-  } else {
-    return -1;
-  }
-  return 0;
-}
-
 GC_INNER void gca_env_read(void)
 {
   size_t i;
 
-  env_dump_path = NULL;
-  for (i = 0; i < sizeof(env_options) / sizeof(env_options[0]); i++) {
-    const struct env_option *o = &env_options[i];
+  env_later = 0;
+  env_later_path = NULL;
+  for (i = 0; i < sizeof(env_settings) / sizeof(env_settings[0]); i++) {
+    const struct env_setting *o = &env_settings[i];
     const char *s = GETENV(o->name);
-    word w;
-    int b;
+    const char *expected;
+    struct env_value v;
 
     if (NULL == s) continue;
-    switch (o->kind) {
-    case ENV_BOOL:
-      b = env_parse_bool(s);
-      if (b < 0) {
-        env_warn_bad(o->name, s, "expected 0 or 1");
-        continue;
-      }
-      o->apply((word)b);
-      break;
-    case ENV_PATH:
-      if ('\0' == s[0]) {
-        env_warn_bad(o->name, s, "expected a file name");
-        continue;
-      }
-      o->apply((word)s);
-      break;
-    case ENV_SIZE:
-      if (env_parse_size(s, &w) != 0) {
-        env_warn_bad(o->name, s,
-                     "expected a size in bytes, at least 4096, with an"
-                     " optional k, M or G suffix");
-        continue;
-      }
-      o->apply(w);
-      break;
-    case ENV_STACKS:
-      if (env_parse_stacks(s) != 0)
-        env_warn_bad(o->name, s,
-                     "expected off, all or sample=BYTES (BYTES at least 1,"
-                     " with an optional k, M or G suffix)");
-      break;
-    case ENV_DEPTH:
-      if (env_parse_depth(s) != 0)
-        env_warn_bad(o->name, s, "expected a stack depth from 1 to 64");
-      break;
-    case ENV_UNWIND:
-      if (env_parse_unwind(s) != 0)
-        env_warn_bad(o->name, s, "expected fp or libgcc");
-      break;
+    expected = o->parse(s, &v);
+    if (expected != NULL) {
+      env_warn_bad(o->name, s, expected);
+      continue;
     }
+    o->set(&v);
   }
-  /* GC_ACC_DUMP implies accounting on (gca_control_dump_start turns it on).     */
-  if (env_dump_path != NULL) (void)gca_control_dump_start(env_dump_path);
+  /* GC_ACC_DUMP implies accounting on (gca_dump_open turns it on once  */
+  /* the file is open).                                                  */
+  if (env_later != 0) (void)env_later(env_later_path);
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -264,7 +264,8 @@ GC_INNER int gca_dump_open(const char *path_template,
                            gca_dump_header_fn header);
 /* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
 GC_INNER int gca_dump_stop(void);
-/* Ring buffer size for the next dump (0: the default, 4 MiB).            */
+/* Ring buffer size for the next dump (0: the default, growing from     */
+/* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
 
 /* ---- records (record.c) and the header (header.c) -------------------- */
@@ -483,6 +484,7 @@ GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
 GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
 GC_INNER word gca_tags_take_next_type(void);
 GC_INNER void gca_tags_set_first_word_kinds(unsigned mask);
+GC_INNER unsigned gca_tags_first_word_kinds(void);
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */

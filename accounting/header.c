@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gca_fields.h"
+#include "gca_settings.h"
 
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
     || defined(__OpenBSD__) || defined(__DragonFly__)
@@ -37,7 +38,11 @@
 /* Our own keys are plain ASCII: no escaping.                         */
 static void header_key(struct gca_text *t, const char *key)
 {
-  H_LIT(t, ",\"");
+  /* No comma right after the object's opening brace.                  */
+  if (t->len > 0 && !t->fail && t->buf[t->len - 1] == '{')
+    H_LIT(t, "\"");
+  else
+    H_LIT(t, ",\"");
   gca_text_put(t, key, strlen(key));
   H_LIT(t, "\":");
 }
@@ -165,6 +170,10 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
   char s[PATH_MAX];
   unsigned v = GC_get_version();
   ssize_t n;
+  struct {
+    const char *path;
+    size_t limit;
+  } dump;
 
   H_LIT(t, "{\"record\":\"header\",\"format_version\":1");
   (void)snprintf(s, sizeof(s), "%u.%u.%u", GC_ACC_VERSION / 10000,
@@ -177,22 +186,19 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
   header_key_word(t, "start_time_ns", header_clock_ns(CLOCK_REALTIME));
   header_key_word(t, "start_mono_ns", header_clock_ns(CLOCK_MONOTONIC));
 
-  /* Effective GC_ACC_* settings.                                        */
-  H_LIT(t, ",\"config\":{\"enable\":true");
-  header_key_string(t, "dump", path);
-  header_key_word(t, "dump_buffer", (word)buffer_limit);
-  /* Callsites: the reader scales sampled figures by stacks_sample_bytes */
-  /* (docs/dump-format.md, "Sampling").                                   */
-  header_key_string(t, "stacks",
-                    gca_stacks_mode == GCA_STACKS_ALL ? "all"
-                    : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample"
-                    : "off");
-  header_key_word(t, "stacks_sample_bytes",
-                  gca_stacks_mode == GCA_STACKS_SAMPLE
-                  ? gca_stacks_sample_bytes : 0);
-  header_key_word(t, "stacks_depth", gca_stacks_depth);
-  header_key_string(t, "unwind",
-                    gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp");
+  /* Effective GC_ACC_* settings, from the one list (gca_settings.h),   */
+  /* whose expressions name the dump being opened as dump.path and      */
+  /* dump.limit.                                                         */
+  dump.path = path;
+  dump.limit = buffer_limit;
+  H_LIT(t, ",\"config\":{");
+# define HDR_boolean(key, e) header_key_bool(t, key, (e) != 0)
+# define HDR_integer(key, e) header_key_word(t, key, (word)(e))
+# define HDR_string(key, e) header_key_string(t, key, e)
+# define HDR_path(key, e) header_key_string(t, key, e)
+# define HDR_KEY(name, key, json, expr) HDR_##json(#key, expr);
+  GCA_SETTINGS(GCA_S_SKIP, HDR_KEY, GCA_A_SKIP)
+# undef HDR_KEY
   /* The collector's build and run-time configuration.                  */
   header_key_word(t, "word_bytes", sizeof(word));
   header_key_word(t, "granule_bytes", GRANULE_BYTES);

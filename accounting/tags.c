@@ -95,6 +95,11 @@ GC_INNER word gca_tags_take_next_type(void)
   return c;
 }
 
+GC_INNER unsigned gca_tags_first_word_kinds(void)
+{
+  return tags_first_word_kinds;
+}
+
 GC_INNER void gca_tags_set_first_word_kinds(unsigned mask)
 {
   tags_first_word_kinds = mask;

@@ -1,0 +1,86 @@
+/*
+ * gca_settings.h: every GC_ACC_* setting, in one list (issue 19).
+ *
+ * env.c reads the environment by walking it, and fails to compile if a
+ * function named here is not declared; header.c writes the dump
+ * header's "config" object from the K rows.  tests/settings_agree.sh
+ * checks that docs/environment.md (a "## NAME" section per setting, whose
+ * "API:" names the functions listed here), the README's table of
+ * variables and include/gc_accounting.h (which declares those functions)
+ * agree with it.  Plain C preprocessor, no include: the test prints the
+ * list without bdwgc's headers.
+ *
+ * GCA_SETTINGS(S, K, A) expands to rows of three kinds, each naming its
+ * setting first; a user passes GCA_S_SKIP, GCA_K_SKIP or GCA_A_SKIP for
+ * the kinds it does not want.
+ *
+ *   S(NAME, TYPE, set)  once per setting, in the order env.c reads them.
+ *       NAME is the variable (env.c stringizes it).  TYPE is how its
+ *       value is parsed, and set the internal setter env.c hands the
+ *       parsed value to:
+ *         BOOL    0 or 1                       set(int)
+ *         PATH    a non-empty file name        set(const char *), called
+ *                                              after every other setting
+ *         SIZE    bytes, >= 4096, k/M/G suffix set(size_t)
+ *         KINDS   kind names or numbers, comma-separated, or 0x mask
+ *                                              set(unsigned mask)
+ *         STACKS  off, all or sample=BYTES     set(int mode, word bytes)
+ *         DEPTH   1 to 64                      set(unsigned)
+ *         UNWIND  fp or libgcc                 set = the int variable
+ *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
+ *       object (docs/dump-format.md) that gives NAME's effective value:
+ *       "key": expr, where JSON says what expr is, as jansson names
+ *       it: boolean (nonzero for true), integer, string (a C string),
+ *       or path (a C string holding a file name, maybe not UTF-8).
+ *       Each expr is evaluated in header.c's gca_header_build, after
+ *       gca_priv.h: dump.path and dump.limit are the dump being opened
+ *       (its file and the size its buffer may grow to).
+ *   A(NAME, fn)  once per function of include/gc_accounting.h that sets
+ *       (or reads) NAME: builds without getenv (IL2CPP's, NO_GETENV)
+ *       reach every setting through these.
+ */
+#ifndef GCA_SETTINGS_H
+#define GCA_SETTINGS_H
+
+#define GCA_SETTINGS(S, K, A) \
+  S(GC_ACC_TAGS, BOOL, gca_control_set_tags) \
+    K(GC_ACC_TAGS, tags, boolean, gca_tags_on) \
+    A(GC_ACC_TAGS, GC_acc_set_tags) \
+  /* A dump turns accounting on once its header is written. */ \
+  S(GC_ACC_ENABLE, BOOL, gca_control_enable) \
+    K(GC_ACC_ENABLE, enable, boolean, 1) \
+    A(GC_ACC_ENABLE, GC_acc_enable) \
+    A(GC_ACC_ENABLE, GC_acc_is_enabled) \
+  S(GC_ACC_DUMP, PATH, gca_control_dump_start) \
+    K(GC_ACC_DUMP, dump, path, dump.path) \
+    A(GC_ACC_DUMP, GC_acc_dump_start) \
+  /* The size the buffer may grow to, or its fixed size. */ \
+  S(GC_ACC_DUMP_BUFFER, SIZE, gca_dump_set_buffer) \
+    K(GC_ACC_DUMP_BUFFER, dump_buffer, integer, dump.limit) \
+    A(GC_ACC_DUMP_BUFFER, GC_acc_set_dump_buffer_size) \
+  S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_tags_set_first_word_kinds) \
+    K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \
+      gca_tags_first_word_kinds()) \
+    A(GC_ACC_FIRST_WORD_TYPES, GC_acc_set_first_word_type_kinds) \
+  /* The reader scales sampled figures by stacks_sample_bytes. */ \
+  S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
+    K(GC_ACC_STACKS, stacks, string, \
+      gca_stacks_mode == GCA_STACKS_ALL ? "all" \
+      : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample" : "off") \
+    K(GC_ACC_STACKS, stacks_sample_bytes, integer, \
+      gca_stacks_mode == GCA_STACKS_SAMPLE ? gca_stacks_sample_bytes : 0) \
+    A(GC_ACC_STACKS, GC_acc_set_stacks) \
+  S(GC_ACC_STACK_DEPTH, DEPTH, gca_stacks_set_depth) \
+    K(GC_ACC_STACK_DEPTH, stacks_depth, integer, gca_stacks_depth) \
+    A(GC_ACC_STACK_DEPTH, GC_acc_set_stack_depth) \
+  S(GC_ACC_UNWIND, UNWIND, gca_unwinder) \
+    K(GC_ACC_UNWIND, unwind, string, \
+      gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp") \
+    A(GC_ACC_UNWIND, GC_acc_set_unwinder)
+
+/* Rows a user of the list does not want.                               */
+#define GCA_S_SKIP(name, type, set)
+#define GCA_K_SKIP(name, key, json, expr)
+#define GCA_A_SKIP(name, fn)
+
+#endif /* GCA_SETTINGS_H */
