@@ -32,6 +32,16 @@ static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 
 #define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
 
+/* Nonzero if any of v[from, n) is: rows whose numbers (past their key  */
+/* columns) are all zero are left out.                                   */
+static int rec_any(const word *v, unsigned from, unsigned n)
+{
+  word x = 0;
+
+  for (; from < n; from++) x |= v[from];
+  return x != 0;
+}
+
 /* ,"key":x  (the key given with its quotes and colon, as a literal).  */
 #define REC_KEY_WORD(key, x) (REC_LIT(key), gca_text_word(&rec, (x)))
 
@@ -200,7 +210,7 @@ static void rec_kinds(int use_census)
     row[GCA_COL_kinds_large_reserved_bytes] =
                                 use_census ? kc->large_reserved_bytes : 0;
     rec_prev_debug[k] = dbg;
-    if (0 == (row[1] | row[2] | row[3] | row[4])) continue;
+    if (!rec_any(row, GCA_COL_kinds_debug_objs, GCA_NCOLS_kinds)) continue;
     gca_text_row(&rec, first, row, GCA_NCOLS_kinds);
     first = 0;
   }
@@ -237,8 +247,7 @@ static void rec_classes(int use_census)
       row[GCA_COL_classes_alloc_granted_bytes] =
                                 cur->granted_bytes - prev->granted_bytes;
       *prev = *cur;
-      if (0 == (row[2] | row[3] | row[4] | row[5] | row[6] | row[7]
-                | row[8]))
+      if (!rec_any(row, GCA_COL_classes_live_objs, GCA_NCOLS_classes))
         continue;
       gca_text_row(&rec, first, row, GCA_NCOLS_classes);
       first = 0;
