@@ -75,6 +75,7 @@ struct gca_thread {
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
+static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 
 #ifdef THREADS
@@ -287,6 +288,7 @@ GC_INNER void gca_counters_thread_exit(void)
 
   if (NULL == t) return;
   t->in_many = 0;
+  counters_many_req(t);
 # ifdef THREAD_LOCAL_ALLOC
     if (t->tlfs != NULL) {
       /* Fold the fast path's counts into the record before the lists  */
@@ -349,6 +351,16 @@ GC_INLINE void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
   GCA_OWN_ADD(&c->granted_bytes, granted);
 }
 
+/* The request of the object made inside GC_generic_malloc_many, if one */
+/* is waiting (counters_count_one), counted as asked for there.        */
+static void counters_many_req(struct gca_thread *t)
+{
+  if (t->last_p != NULL) {
+    counters_add(t, t->last_kind, t->last_cls, 0, t->last_req, 0);
+    t->last_p = NULL;
+  }
+}
+
 /* One object p (header hhdr, NULL if not looked up: tags off), of kind */
 /* k and class cls, lb bytes requested; locked: the caller holds the   */
 /* allocation lock.  Also tags p with its type and callsite (tags.c).   */
@@ -357,15 +369,23 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
                                   word granted, unsigned k, unsigned cls,
                                   int locked)
 {
-  counters_add(t, k, cls, 1, (word)lb, granted);
-  if (hhdr != NULL) gca_tags_alloc(me, p, hhdr, granted, locked);
   if (EXPECT(1 == t->in_many, FALSE)) {
-    /* Remember it: GC_generic_malloc_many may hand it out as its list.  */
+    /* Remember it: GC_generic_malloc_many may hand it out as its list,  */
+    /* for one of the thread's own lists, whose pop then says what was   */
+    /* asked for.  Its request waits until that is known (counters_    */
+    /* many_req): counting lb now and correcting it at the pop would    */
+    /* make the sum go down between two reads, and a record's delta     */
+    /* wrap.                                                             */
+    counters_many_req(t);
+    counters_add(t, k, cls, 1, 0, granted);
     t->last_p = p;
     t->last_kind = k;
     t->last_cls = cls;
     t->last_req = (word)lb;
+  } else {
+    counters_add(t, k, cls, 1, (word)lb, granted);
   }
+  if (hhdr != NULL) gca_tags_alloc(me, p, hhdr, granted, locked);
 }
 
 static GC_ATTR_NOINLINE void counters_alloc_slow(struct gca_tl *me,
@@ -475,13 +495,13 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
   if (COUNTERS_PENDING == t->in_many) {
     t->in_many = 0;
     if (p == t->last_p) {
-      /* Counted (and tagged) when made; only its request was not the   */
-      /* caller's.                                                       */
-      struct gca_count *c = &t->c[t->last_kind][t->last_cls];
-
-      GCA_STORE(&c->req_bytes, c->req_bytes + (word)lb - t->last_req);
+      /* Counted (and tagged) when made, but for its request, which is  */
+      /* the caller's.                                                   */
+      counters_add(t, t->last_kind, t->last_cls, 0, (word)lb, 0);
+      t->last_p = NULL;
       return p;
     }
+    counters_many_req(t);
   }
   if (gca_tags_on) {
     hhdr = HDR(p);
@@ -568,9 +588,9 @@ GC_INNER void gca_counters_many_begin(void **result)
   struct gca_thread *t = counters_get_self();
 
   if (NULL == t) return;
+  counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
   t->many_to_tl = counters_is_own_tl_list(result);
-  t->last_p = NULL;
 }
 
 GC_INNER void gca_counters_many_end(void **result, size_t lb)
@@ -584,7 +604,10 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
 
   if (NULL == t || !t->in_many) return;
   t->in_many = 0;
-  if (NULL == list) return;
+  if (NULL == list) {
+    counters_many_req(t);
+    return;
+  }
   if (list == t->last_p && NULL == obj_link(list)) {
     /* A single object from a fallback allocation, already counted (and */
     /* tagged) by the path that made it, at its true size: for one of   */
@@ -598,9 +621,12 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
 #     ifdef THREAD_LOCAL_ALLOC
         if (t->tlfs != NULL) counters_tl_set_inline(t->tlfs, 0);
 #     endif
+    } else {
+      counters_many_req(t);     /* the list is the caller's, as made   */
     }
     return;
   }
+  counters_many_req(t);
   if (t->many_to_tl) return;    /* counted object by object on pop     */
   hhdr = HDR(list);
   granted = counters_granted(hhdr);

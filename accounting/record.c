@@ -32,6 +32,23 @@ static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 
 #define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
 
+/* The growth of a cumulative count since the record before (*prev),   */
+/* never negative: a sum read while a thread folds its counts may come  */
+/* out below the one before (the reader's lock does not stop the        */
+/* allocating threads), and an unsigned difference would then wrap to   */
+/* 2^64 - d.  Such a read gives 0 and leaves *prev, so the next record  */
+/* takes the growth from the higher of the two; summed over records the */
+/* deltas stay the final count.                                          */
+static word rec_delta(word cur, word *prev)
+{
+  word d;
+
+  if (cur < *prev) return 0;
+  d = cur - *prev;
+  *prev = cur;
+  return d;
+}
+
 /* Nonzero if any of v[from, n) is: rows whose numbers (past their key  */
 /* columns) are all zero are left out.                                   */
 static int rec_any(const word *v, unsigned from, unsigned n)
@@ -204,12 +221,11 @@ static void rec_kinds(int use_census)
     word row[GCA_NCOLS_kinds];
 
     row[GCA_COL_kinds_kind] = k;
-    row[GCA_COL_kinds_debug_objs] = dbg - rec_prev_debug[k];
+    row[GCA_COL_kinds_debug_objs] = rec_delta(dbg, &rec_prev_debug[k]);
     row[GCA_COL_kinds_large_live_objs] = use_census ? kc->large_live_objs : 0;
     row[GCA_COL_kinds_large_live_bytes] = use_census ? kc->large_live_bytes : 0;
     row[GCA_COL_kinds_large_reserved_bytes] =
                                 use_census ? kc->large_reserved_bytes : 0;
-    rec_prev_debug[k] = dbg;
     if (!rec_any(row, GCA_COL_kinds_debug_objs, GCA_NCOLS_kinds)) continue;
     gca_text_row(&rec, first, row, GCA_NCOLS_kinds);
     first = 0;
@@ -242,11 +258,11 @@ static void rec_classes(int use_census)
       row[GCA_COL_classes_reserved_bytes] =
                                 use_census ? cc->reserved_bytes : 0;
       row[GCA_COL_classes_free_slots] = use_census ? cc->free_slots : 0;
-      row[GCA_COL_classes_alloc_objs] = cur->objs - prev->objs;
-      row[GCA_COL_classes_alloc_req_bytes] = cur->req_bytes - prev->req_bytes;
+      row[GCA_COL_classes_alloc_objs] = rec_delta(cur->objs, &prev->objs);
+      row[GCA_COL_classes_alloc_req_bytes] =
+                                rec_delta(cur->req_bytes, &prev->req_bytes);
       row[GCA_COL_classes_alloc_granted_bytes] =
-                                cur->granted_bytes - prev->granted_bytes;
-      *prev = *cur;
+                        rec_delta(cur->granted_bytes, &prev->granted_bytes);
       if (!rec_any(row, GCA_COL_classes_live_objs, GCA_NCOLS_classes))
         continue;
       gca_text_row(&rec, first, row, GCA_NCOLS_classes);
@@ -289,11 +305,10 @@ GC_INNER void gca_record_emit(int with_census)
   REC_KEY_WORD(",\"free_bytes\":", GC_large_free_bytes - GC_unmapped_bytes);
   REC_KEY_WORD(",\"unmapped_bytes\":", GC_unmapped_bytes);
   REC_KEY_WORD(",\"allocd_since_prev_bytes\":",
-               total_allocd - rec_prev_total_allocd);
+               rec_delta(total_allocd, &rec_prev_total_allocd));
   REC_KEY_WORD(",\"reserved_bytes\":", heap_reserved);
   REC_KEY_WORD(",\"resident_bytes\":", heap_resident);
   REC_LIT("},");
-  rec_prev_total_allocd = total_allocd;
 
   rec_freelists();
   rec_grows_rows();
