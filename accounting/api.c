@@ -28,6 +28,11 @@ GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
 {
   (void)bytes;
 }
+GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
+{
+  (void)ms;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_is_enabled(void) { return 0; }
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
@@ -70,6 +75,13 @@ GC_API int GC_CALL GC_acc_dump_stop(void)
 GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
 {
   gca_dump_set_buffer(bytes);
+}
+
+GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
+{
+  if (ms > GCA_DUMP_MAX_EXIT_WAIT_MS) return GC_ERROR;
+  gca_dump_set_exit_wait(ms);
+  return GC_SUCCESS;
 }
 
 #ifdef GCA_TEST_API

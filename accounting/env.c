@@ -198,6 +198,24 @@ static const char *env_parse_DEPTH(const char *s, struct env_value *v)
   return "expected a stack depth from 1 to 64";
 }
 
+/* Milliseconds, 0 to GCA_DUMP_MAX_EXIT_WAIT_MS, digits only.           */
+static const char *env_parse_MSEC(const char *s, struct env_value *v)
+{
+  word ms = 0;
+
+  if (*s >= '0' && *s <= '9') {
+    for (; *s >= '0' && *s <= '9'; s++) {
+      ms = ms * 10 + (word)(*s - '0');
+      if (ms > GCA_DUMP_MAX_EXIT_WAIT_MS) break;
+    }
+    if ('\0' == *s && ms <= GCA_DUMP_MAX_EXIT_WAIT_MS) {
+      v->w = ms;
+      return NULL;
+    }
+  }
+  return "expected milliseconds from 0 to 60000";
+}
+
 /* fp or libgcc.                                                          */
 static const char *env_parse_UNWIND(const char *s, struct env_value *v)
 {
@@ -226,6 +244,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_STACKS(set, v) set((v)->i, (v)->w)
 #define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
 #define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
+#define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
 
 #define ENV_SETTER(name, type, set) \
   static void env_set_##name(const struct env_value *v) \

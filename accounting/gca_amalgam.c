@@ -10,6 +10,7 @@
  * "Layers"; tests/layers.sh checks it).
  */
 #include "base.c"
+#include "thread.c"
 #include "text.c"
 #include "unwind.c"
 #include "sites.c"
@@ -22,6 +23,7 @@
 #include "freelist.c"
 #include "heapgrow.c"
 #include "census.c"
+#include "dumpfile.c"
 #include "writer.c"
 #include "header.c"
 #include "record.c"

@@ -172,6 +172,16 @@ GC_INNER void gca_frames_atfork_child(void);
 GC_INNER void gca_counters_atfork_child(void);
 GC_INNER void gca_dump_atfork_child(void);
 
+/* ==== thread.c: threads the collector never knows ==================== */
+/* Started with every signal blocked, through the C library's          */
+/* pthread_create (not bdwgc's wrapper); 0 or an error number.          */
+#if !(defined(_WIN32) && !defined(__CYGWIN__))
+# include <pthread.h>
+  GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
+                                 void *arg);
+  GC_INNER int gca_thread_join(pthread_t t);
+#endif
+
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
 /* A buffer of owner's OS pages that grows by doubling; fail is set (and */
 /* later writes do nothing) when memory runs out.  Zero-initialized with */
@@ -238,6 +248,23 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
+/* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
+/* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */
+/* stream; GC_SUCCESS, or nonzero after one warning.                     */
+GC_INNER int gca_dumpfile_open(const char *tmpl);
+/* Compress n bytes with zlib's flush mode and write what comes out; 0   */
+/* or an errno.  A pipe that does not drain is waited for until          */
+/* deadline_ns (CLOCK_MONOTONIC; 0: none) or gca_dumpfile_abandon.       */
+GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
+                                  word deadline_ns);
+/* The same for the header, from the starting thread (signals blocked). */
+GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
+GC_INNER void gca_dumpfile_abandon(void);
+GC_INNER void gca_dumpfile_close(void);
+GC_INNER const char *gca_dumpfile_path(void);
+/* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
+GC_INNER void gca_dumpfile_warn(const char *what, int err);
+
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */
 /* into the writer's bounded buffer and returns 0, or returns nonzero and */
@@ -263,7 +290,15 @@ typedef int (*gca_dump_header_fn)(struct gca_text *t, const char *path,
 GC_INNER int gca_dump_open(const char *path_template,
                            gca_dump_header_fn header);
 /* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
+/* Waits at most the exit wait for the writer, then leaves it behind     */
+/* with a warning (GC_ERROR).                                             */
 GC_INNER int gca_dump_stop(void);
+/* How long a stop, and so the program's exit, waits for the writer     */
+/* (GC_ACC_DUMP_EXIT_WAIT, milliseconds).                                 */
+#define GCA_DUMP_DEFAULT_EXIT_WAIT_MS 500u
+#define GCA_DUMP_MAX_EXIT_WAIT_MS 60000u
+GC_INNER void gca_dump_set_exit_wait(unsigned ms);
+GC_INNER unsigned gca_dump_exit_wait(void);
 /* Ring buffer size for the next dump (0: the default, growing from     */
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);

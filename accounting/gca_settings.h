@@ -27,6 +27,7 @@
  *         STACKS  off, all or sample=BYTES     set(int mode, word bytes)
  *         DEPTH   1 to 64                      set(unsigned)
  *         UNWIND  fp or libgcc                 set = the int variable
+ *         MSEC    milliseconds, 0 to 60000     set(unsigned)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -58,6 +59,11 @@
   S(GC_ACC_DUMP_BUFFER, SIZE, gca_dump_set_buffer) \
     K(GC_ACC_DUMP_BUFFER, dump_buffer, integer, dump.limit) \
     A(GC_ACC_DUMP_BUFFER, GC_acc_set_dump_buffer_size) \
+  /* How long a stop, and the program's exit, waits for the writer. */ \
+  S(GC_ACC_DUMP_EXIT_WAIT, MSEC, gca_dump_set_exit_wait) \
+    K(GC_ACC_DUMP_EXIT_WAIT, dump_exit_wait_ms, integer, \
+      gca_dump_exit_wait()) \
+    A(GC_ACC_DUMP_EXIT_WAIT, GC_acc_set_dump_exit_wait) \
   S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_tags_set_first_word_kinds) \
     K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \
       gca_tags_first_word_kinds()) \

@@ -39,9 +39,6 @@
 #include <sys/types.h>
 
 #include <zlib.h>
-#if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
-# include <dlfcn.h>
-#endif
 #ifdef __linux__
 # include <sys/prctl.h>       /* the writer's name */
 #endif
@@ -81,7 +78,6 @@
 /* few thousand types): start where they will soon be, rather than      */
 /* drop records while the buffer grows (it grows only when empty).       */
 #define DUMP_FIRST_BUFFER_TAGS ((size_t)2 << 20)
-#define DUMP_OUT_CHUNK 16384
 
 /* The ring is single-producer, single-consumer: the producer (the    */
 /* collector, allocation lock held) copies a line past tail, then      */
@@ -144,14 +140,10 @@ static struct {
   int sleep;              /* DUMP_AWAKE, DUMP_NAPPING or DUMP_IDLE     */
   int running;            /* writer thread exists (control side only)  */
   pid_t pid;              /* process that opened the dump              */
-  int fd;
-  int zs_ready;
-  z_stream zs;
   pthread_t thread;
   int err;                /* errno of the failed write (writer side)   */
+  int finished;           /* the writer's loop ended (dump_done_mu)    */
   int warn_pending;       /* a write failure not yet reported          */
-  char path[PATH_MAX];
-  unsigned char out[DUMP_OUT_CHUNK];
 } dump;
 
 /* Serializes start and stop (API callers, atexit); never taken by the  */
@@ -159,21 +151,19 @@ static struct {
 static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
+/* How long a stop (and so exit) waits for the writer to drain the ring */
+/* (GC_ACC_DUMP_EXIT_WAIT).  A reader that stops reading must not keep  */
+/* the program from exiting.                                             */
+static unsigned dump_exit_wait_ms = GCA_DUMP_DEFAULT_EXIT_WAIT_MS;
+/* A writer abandoned by a stop may still be inside write(): no dump    */
+/* starts again in this process (its state would be shared).            */
+static int dump_stuck = 0;
+static pthread_mutex_t dump_done_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t dump_done_cv = PTHREAD_COND_INITIALIZER;
 static word dump_dropped = 0;
 static int dump_atexit_done = 0;
 
 /* ---- warnings ----------------------------------------------------------- */
-
-/* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
-/* dumping off".                                                          */
-static void dump_warn(const char *what, const char *path, int err)
-{
-  static char msg[PATH_MAX + 200];
-
-  (void)snprintf(msg, sizeof(msg), "gcacc: %s %.*s: %s; dumping off", what,
-                 PATH_MAX, path, strerror(err));
-  WARN("%s\n", (word)msg);
-}
 
 /* Report a write failure of the writer thread, once, from a thread of  */
 /* the program (never from the writer thread itself).                    */
@@ -182,86 +172,7 @@ static void dump_report_pending(void)
   if (EXPECT(GCA_LOAD(&dump.warn_pending) == 0, TRUE)) return;
   if (dump.pid != getpid()) return;   /* the parent's, not ours */
   if (GCA_XCHG(&dump.warn_pending, 0) != 0)
-    dump_warn("cannot write dump file", dump.path, dump.err);
-}
-
-/* ---- zlib state from mmap (never the GC heap, nor a redirected malloc) - */
-
-static voidpf dump_zalloc(voidpf opaque, uInt items, uInt size)
-{
-  size_t n = (size_t)items * size + 16;
-  void *p = gca_os_alloc(n);
-
-  (void)opaque;
-  if (NULL == p) return Z_NULL;
-  *(size_t *)p = n;
-  return (char *)p + 16;
-}
-
-static void dump_zfree(voidpf opaque, voidpf address)
-{
-  char *p = (char *)address - 16;
-
-  (void)opaque;
-  gca_os_free(p, *(size_t *)p);
-}
-
-/* ---- compressing and writing ------------------------------------------- */
-
-/* Write all n bytes to the dump's fd; 0 or an errno.                    */
-static int dump_write_all(const unsigned char *p, size_t n)
-{
-  while (n > 0) {
-    ssize_t w = write(dump.fd, p, n);
-
-    if (w < 0) {
-      if (EINTR == errno) continue;
-      return errno != 0 ? errno : EIO;
-    }
-    if (0 == w) return ENOSPC;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
-/* Compression level of the dump stream.  Records are small (a few KiB) */
-/* and flushed as they come, so the default level (6) spends most of   */
-/* its time searching for matches it rarely finds: level 2 (deflate's   */
-/* fast matcher) costs about a quarter of its instructions for about a */
-/* quarter more bytes (measured on bench/gameloop: 834 versus 664 bytes */
-/* a record).                                                            */
-#ifndef GCA_DUMP_ZLEVEL
-# define GCA_DUMP_ZLEVEL 2
-#endif
-/* A 16 KiB window and memLevel 7: deflate's state is 128 KiB instead  */
-/* of zlib's default 256 KiB, for some 3% more bytes on census records  */
-/* (their repeats are mostly within a record or the one before).       */
-#ifndef GCA_DUMP_ZWINDOW
-# define GCA_DUMP_ZWINDOW 14
-#endif
-#ifndef GCA_DUMP_ZMEMLEVEL
-# define GCA_DUMP_ZMEMLEVEL 7
-#endif
-
-/* Feed n bytes to deflate with the given flush mode and write what it   */
-/* produces; 0 or an errno.                                              */
-static int dump_deflate(const void *p, size_t n, int flush)
-{
-  dump.zs.next_in = (Bytef *)p;
-  dump.zs.avail_in = (uInt)n;
-  do {
-    int ret, err;
-    size_t have;
-
-    dump.zs.next_out = dump.out;
-    dump.zs.avail_out = sizeof(dump.out);
-    ret = deflate(&dump.zs, flush);
-    if (Z_STREAM_ERROR == ret) return EIO;
-    have = sizeof(dump.out) - dump.zs.avail_out;
-    if (have > 0 && (err = dump_write_all(dump.out, have)) != 0) return err;
-  } while (0 == dump.zs.avail_out || dump.zs.avail_in > 0);
-  return 0;
+    gca_dumpfile_warn("cannot write dump file", dump.err);
 }
 
 /* Compress ring bytes [from, to) (whole lines) and sync-flush once at  */
@@ -278,8 +189,9 @@ static int dump_deflate_ring(size_t from, size_t to)
     int err;
 
     if (n > dump.cap - off) n = dump.cap - off;     /* up to the wrap  */
-    if ((err = dump_deflate(dump.ring + off, n,
-                            from + n == to ? Z_SYNC_FLUSH : Z_NO_FLUSH))
+    if ((err = gca_dumpfile_deflate(dump.ring + off, n,
+                                    from + n == to ? Z_SYNC_FLUSH
+                                                   : Z_NO_FLUSH, 0))
         != 0)
       return err;
     from += n;
@@ -293,67 +205,6 @@ static void dump_fail(int err)
   dump.err = err;
   GCA_STORE(&dump.open, 0);
   GCA_STORE(&dump.warn_pending, 1);
-}
-
-/* The writer is not the program's thread and must stay unknown to the  */
-/* collector: it never touches the GC heap, and a thread the collector   */
-/* knows must answer its stop-the-world signals, which the writer blocks. */
-/* On Linux bdwgc wraps pthread_create itself (GC_USE_DLOPEN_WRAP), so a  */
-/* plain call from inside libgc would register the writer; take the next */
-/* definition, the C library's, as bdwgc's own wrapper does.              */
-typedef int (*dump_pthread_create_t)(pthread_t *, const pthread_attr_t *,
-                                     void *(*)(void *), void *);
-
-typedef int (*dump_pthread_join_t)(pthread_t, void **);
-
-/* The C library's definition of name, or NULL (then the caller uses    */
-/* the plain symbol: no wrapper exists to avoid).                        */
-static void *dump_libc_symbol(const char *name)
-{
-# if defined(RTLD_NEXT)
-    return dlsym(RTLD_NEXT, name);
-# else
-    (void)name;
-    return NULL;
-# endif
-}
-
-static int dump_real_pthread_create(pthread_t *t, const pthread_attr_t *a,
-                                    void *(*fn)(void *), void *arg)
-{
-  static dump_pthread_create_t real = NULL;
-
-  if (NULL == real) {
-    /* POSIX's way to turn dlsym's void * into a function pointer.      */
-    void *sym = dump_libc_symbol("pthread_create");
-
-    memcpy(&real, &sym, sizeof(real));
-  }
-# ifdef pthread_create
-#   undef pthread_create  /* the redirect macro: take the libc function */
-# endif
-  if (NULL == real) real = pthread_create;
-  return real(t, a, fn, arg);
-}
-
-/* Likewise for the join: with the collector's wrappers in force         */
-/* (per-file builds see gc_pthread_redirects.h), pthread_join would be    */
-/* GC_pthread_join, which looks the writer up among the collector's       */
-/* threads and does not find it.                                          */
-static int dump_real_pthread_join(pthread_t t, void **ret)
-{
-  static dump_pthread_join_t real = NULL;
-
-  if (NULL == real) {
-    void *sym = dump_libc_symbol("pthread_join");
-
-    memcpy(&real, &sym, sizeof(real));
-  }
-# ifdef pthread_join
-#   undef pthread_join  /* the redirect macro: take the libc function */
-# endif
-  if (NULL == real) real = pthread_join;
-  return real(t, ret);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -473,56 +324,64 @@ static void *dump_writer_main(void *arg)
     DUMP_STORE_REL(&dump.head, tail);
   }
   if (!failed) {
-    int err = dump_deflate(NULL, 0, Z_FINISH);  /* the gzip trailer */
+    int err = gca_dumpfile_deflate(NULL, 0, Z_FINISH, 0);  /* trailer */
 
     if (err != 0) dump_fail(err);
   }
+  (void)pthread_mutex_lock(&dump_done_mu);
+  dump.finished = 1;
+  (void)pthread_cond_broadcast(&dump_done_cv);
+  (void)pthread_mutex_unlock(&dump_done_mu);
   return NULL;
 }
 
 /* ---- start and stop ----------------------------------------------------- */
 
-/* Expand %p (the pid) and %% in tmpl into dump.path; 0 if it fits.     */
-static int dump_expand_path(const char *tmpl)
-{
-  size_t o = 0;
-  const char *p;
-
-  for (p = tmpl; *p != '\0'; p++) {
-    char pid[32];
-    const char *add = pid;
-
-    if ('%' == p[0] && 'p' == p[1]) {
-      (void)snprintf(pid, sizeof(pid), "%ld", (long)getpid());
-      p++;
-    } else if ('%' == p[0] && '%' == p[1]) {
-      pid[0] = '%'; pid[1] = '\0';
-      p++;
-    } else {
-      pid[0] = *p; pid[1] = '\0';
-    }
-    if (o + strlen(add) >= sizeof(dump.path)) return -1;
-    strcpy(dump.path + o, add);
-    o += strlen(add);
-  }
-  dump.path[o] = '\0';
-  return 0;
-}
-
 /* Everything opened by a start that failed or a stop: closed, freed.   */
 static void dump_release(void)
 {
-  if (dump.zs_ready) (void)deflateEnd(&dump.zs);
-  dump.zs_ready = 0;
-  if (dump.fd >= 0) (void)close(dump.fd);
-  dump.fd = -1;
+  gca_dumpfile_close();
   gca_os_free(dump.ring, dump.cap);
   dump.ring = NULL;
   dump.head = dump.tail = 0;
   dump.stopping = 0;
 }
 
-/* dump_ctl held.  Flush everything queued, write the trailer, join.    */
+/* Wait, at most dump_exit_wait_ms, for the writer's loop to end; 1 if */
+/* it did.                                                               */
+static int dump_wait_finished(void)
+{
+  struct timespec ts;
+  int done;
+
+  (void)clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_sec += dump_exit_wait_ms / 1000;
+  ts.tv_nsec += (long)(dump_exit_wait_ms % 1000) * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  (void)pthread_mutex_lock(&dump_done_mu);
+  while (!dump.finished
+         && pthread_cond_timedwait(&dump_done_cv, &dump_done_mu, &ts) == 0) {
+  }
+  done = dump.finished;
+  (void)pthread_mutex_unlock(&dump_done_mu);
+  return done;
+}
+
+/* Records (whole lines) in ring bytes [from, to).                       */
+static word dump_count_lines(size_t from, size_t to)
+{
+  word n = 0;
+
+  for (; from < to; from++)
+    if ('\n' == dump.ring[from % dump.cap]) n++;
+  return n;
+}
+
+/* dump_ctl held.  Flush everything queued, write the trailer, join: at */
+/* most dump_exit_wait_ms, then the writer is left behind (GC_ERROR).    */
 static int dump_stop_locked(void)
 {
   if (!dump.running) return GC_SUCCESS;
@@ -547,7 +406,26 @@ static int dump_stop_locked(void)
   (void)pthread_mutex_unlock(&dump_prod_mu);
   GCA_STORE(&dump.stopping, 1);
   dump_wake((size_t)-1);      /* from either sleep */
-  (void)dump_real_pthread_join(dump.thread, NULL);
+  if (!dump_wait_finished()) {
+    /* The writer is stuck (a reader that stopped reading): leave it,  */
+    /* and say what the file lacks.                                     */
+    size_t head = DUMP_LOAD_ACQ(&dump.head), tail = dump.tail;
+    word lines = dump_count_lines(head, tail);
+    static char msg[PATH_MAX + 200];
+
+    gca_dumpfile_abandon();
+    dump_wake((size_t)-1);
+    dump.running = 0;
+    dump_stuck = 1;
+    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: %lu records"
+                   " (%lu bytes) not written after waiting %u ms for its"
+                   " reader; dump cut short", PATH_MAX, gca_dumpfile_path(),
+                   (unsigned long)lines, (unsigned long)(tail - head),
+                   dump_exit_wait_ms);
+    WARN("%s\n", (word)msg);
+    return GC_ERROR;
+  }
+  (void)gca_thread_join(dump.thread);
   dump.running = 0;
   dump_release();
   dump_report_pending();
@@ -575,50 +453,36 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
   struct gca_text h = { NULL, 0, 0, 0, GCA_MEM_DUMP };
   int err;
-  sigset_t all, old;
 
-  dump.fd = -1;
-  if (dump_expand_path(tmpl) != 0) {
-    (void)snprintf(dump.path, sizeof(dump.path), "%.64s...", tmpl);
-    dump_warn("cannot open dump file", dump.path, ENAMETOOLONG);
+  if (dump_stuck) {
+    WARN("gcacc: a dump writer is still stuck on its earlier file;"
+         " dumping stays off\n", 0);
     return GC_ERROR;
   }
-  dump.fd = open(dump.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (dump.fd < 0) {
-    dump_warn("cannot open dump file", dump.path, errno);
-    return GC_ERROR;
-  }
-
+  if ((err = gca_dumpfile_open(tmpl)) != GC_SUCCESS) return err;
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
   dump.cap = dump_buffer_setting ? dump_buffer_setting
              : gca_tags_on ? DUMP_FIRST_BUFFER_TAGS : DUMP_FIRST_BUFFER;
   dump.grow_wanted = 0;
   dump.ring = (char *)gca_os_alloc(dump.cap);
-  BZERO(&dump.zs, sizeof(dump.zs));
-  dump.zs.zalloc = dump_zalloc;
-  dump.zs.zfree = dump_zfree;
-  if (NULL == dump.ring
-      || deflateInit2(&dump.zs, GCA_DUMP_ZLEVEL, Z_DEFLATED,
-                      GCA_DUMP_ZWINDOW + 16 /* gzip */, GCA_DUMP_ZMEMLEVEL,
-                      Z_DEFAULT_STRATEGY) != Z_OK) {
-    dump_warn("cannot set up dump file", dump.path, ENOMEM);
+  if (NULL == dump.ring) {
+    gca_dumpfile_warn("cannot set up dump file", ENOMEM);
     dump_release();
     return GC_NO_MEMORY;
   }
-  dump.zs_ready = 1;
 
   /* The header, written here rather than by the writer thread, so that */
   /* a file that cannot be written (/dev/full) fails the start.         */
-  if (!header(&h, dump.path, dump.limit)) {
+  if (!header(&h, gca_dumpfile_path(), dump.limit)) {
     gca_mem_free(h.owner, h.buf, h.cap);
-    dump_warn("cannot build the header of dump file", dump.path, ENOMEM);
+    gca_dumpfile_warn("cannot build the header of dump file", ENOMEM);
     dump_release();
     return GC_NO_MEMORY;
   }
-  err = dump_deflate(h.buf, h.len, Z_SYNC_FLUSH);
+  err = gca_dumpfile_write_header(h.buf, h.len);
   gca_mem_free(h.owner, h.buf, h.cap);
   if (err != 0) {
-    dump_warn("cannot write dump file", dump.path, err);
+    gca_dumpfile_warn("cannot write dump file", err);
     dump_release();
     return GC_ERROR;
   }
@@ -626,16 +490,13 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   dump.pid = getpid();
   dump.head = dump.tail = 0;
   dump.stopping = 0;
+  dump.finished = 0;
   dump.sleep = DUMP_AWAKE;
   dump.warn_pending = 0;
-  /* The writer runs with every signal blocked: no handler of the       */
-  /* program, nor a process-directed signal, ever lands on it.          */
-  (void)sigfillset(&all);
-  (void)pthread_sigmask(SIG_SETMASK, &all, &old);
-  err = dump_real_pthread_create(&dump.thread, NULL, dump_writer_main, NULL);
-  (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+  /* The writer runs with every signal blocked (thread.c).             */
+  err = gca_thread_create(&dump.thread, dump_writer_main, NULL);
   if (err != 0) {
-    dump_warn("cannot start the writer of dump file", dump.path, err);
+    gca_dumpfile_warn("cannot start the writer of dump file", err);
     dump_release();
     return GC_ERROR;
   }
@@ -671,6 +532,16 @@ GC_INNER int gca_dump_stop(void)
   res = dump_stop_locked();
   (void)pthread_mutex_unlock(&dump_ctl);
   return res;
+}
+
+GC_INNER void gca_dump_set_exit_wait(unsigned ms)
+{
+  dump_exit_wait_ms = ms;
+}
+
+GC_INNER unsigned gca_dump_exit_wait(void)
+{
+  return dump_exit_wait_ms;
 }
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
@@ -794,6 +665,8 @@ GC_INNER int gca_dump_is_open(void)
     }
 
     GC_INNER void gca_dump_set_buffer(size_t bytes) { (void)bytes; }
+    GC_INNER void gca_dump_set_exit_wait(unsigned ms) { (void)ms; }
+    GC_INNER unsigned gca_dump_exit_wait(void) { return 0; }
     GC_INNER int gca_dump_stop(void) { return GC_SUCCESS; }
 # endif
 

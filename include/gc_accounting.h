@@ -133,6 +133,16 @@ GC_API int GC_CALL GC_acc_dump_stop(void);
 /* No effect in a --disable-accounting build.                           */
 GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 
+/* How long GC_acc_dump_stop, and so the program's exit, waits for the  */
+/* dump's writer to write what is queued, in milliseconds (default 500, */
+/* at most 60000).  A writer that cannot finish in that time (a FIFO    */
+/* whose reader stopped reading) is left behind with one warning saying */
+/* how many records were not written, and the file ends there.  Equal   */
+/* to GC_ACC_DUMP_EXIT_WAIT in the environment.  GC_SUCCESS, or         */
+/* GC_ERROR (the setting unchanged) for a value over 60000;             */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
+GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned /* ms */);
+
 /* ---- census, fragmentation, heap growth (docs/dump-format.md) ------ */
 
 /* Write one record now, between collections: allocation counts since   */

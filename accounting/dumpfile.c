@@ -1,0 +1,275 @@
+/*
+ * dumpfile.c: the dump's file: its path, descriptor and gzip stream.
+ *
+ * Opens the file without ever blocking (O_NONBLOCK: a FIFO no process
+ * reads fails at once instead of keeping the program from starting),
+ * compresses and writes (a pipe that does not drain is waited for in
+ * poll() slices, which a stop can end: gca_dumpfile_abandon), and writes
+ * the header from the starting thread with SIGXFSZ and SIGPIPE blocked,
+ * so a file-size limit or a closed pipe is an error, never the end of
+ * the program.  writer.c, above it, owns the ring and the writer thread.
+ * zlib's state comes from mmap (never the GC heap, nor a redirected
+ * malloc).
+ */
+
+#include "gca_priv.h"
+
+#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#ifndef PATH_MAX
+# define PATH_MAX 4096
+#endif
+#ifndef O_CLOEXEC
+# define O_CLOEXEC 0
+#endif
+#define DUMPFILE_OUT_CHUNK 16384
+
+static struct {
+  int fd;
+  int zs_ready;
+  int abandoned;          /* a stop gave up waiting: writes end        */
+  z_stream zs;
+  char path[PATH_MAX];
+  unsigned char out[DUMPFILE_OUT_CHUNK];
+} df = { -1, 0, 0 };
+
+/* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
+/* dumping off".                                                          */
+static void dumpfile_warn_path(const char *what, const char *path, int err)
+{
+  static char msg[PATH_MAX + 200];
+
+  (void)snprintf(msg, sizeof(msg), "gcacc: %s %.*s: %s; dumping off", what,
+                 PATH_MAX, path, strerror(err));
+  WARN("%s\n", (word)msg);
+}
+
+GC_INNER void gca_dumpfile_warn(const char *what, int err)
+{
+  dumpfile_warn_path(what, df.path, err);
+}
+
+GC_INNER const char *gca_dumpfile_path(void)
+{
+  return df.path;
+}
+
+GC_INNER void gca_dumpfile_abandon(void)
+{
+  GCA_STORE(&df.abandoned, 1);
+}
+
+/* ---- zlib state from mmap (never the GC heap, nor a redirected malloc) - */
+
+static voidpf dump_zalloc(voidpf opaque, uInt items, uInt size)
+{
+  size_t n = (size_t)items * size + 16;
+  void *p = gca_os_alloc(n);
+
+  (void)opaque;
+  if (NULL == p) return Z_NULL;
+  *(size_t *)p = n;
+  return (char *)p + 16;
+}
+
+static void dump_zfree(voidpf opaque, voidpf address)
+{
+  char *p = (char *)address - 16;
+
+  (void)opaque;
+  gca_os_free(p, *(size_t *)p);
+}
+
+/* ---- compressing and writing ------------------------------------------- */
+
+/* Write all n bytes to the dump's fd; 0 or an errno.  The fd is       */
+/* non-blocking (a FIFO or socket whose reader is slow): a full pipe is  */
+/* waited for in slices of DUMP_POLL_MS, until a stop abandons the dump  */
+/* (ETIMEDOUT), or, for the header written by the starting thread, until */
+/* deadline_ns (0: none).                                                */
+#define DUMP_POLL_MS 50
+static int dump_write_all(const unsigned char *p, size_t n, word deadline_ns)
+{
+  while (n > 0) {
+    ssize_t w = write(df.fd, p, n);
+
+    if (w < 0) {
+      struct pollfd pfd;
+
+      if (EINTR == errno) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK)
+        return errno != 0 ? errno : EIO;
+      if (GCA_LOAD(&df.abandoned)
+          || (deadline_ns != 0 && gca_now_ns() > deadline_ns))
+        return ETIMEDOUT;
+      pfd.fd = df.fd;
+      pfd.events = POLLOUT;
+      (void)poll(&pfd, 1, DUMP_POLL_MS);
+      continue;
+    }
+    if (0 == w) return ENOSPC;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Compression level of the dump stream.  Records are small (a few KiB) */
+/* and flushed as they come, so the default level (6) spends most of   */
+/* its time searching for matches it rarely finds: level 2 (deflate's   */
+/* fast matcher) costs about a quarter of its instructions for about a */
+/* quarter more bytes (measured on bench/gameloop: 834 versus 664 bytes */
+/* a record).                                                            */
+#ifndef GCA_DUMP_ZLEVEL
+# define GCA_DUMP_ZLEVEL 2
+#endif
+/* A 16 KiB window and memLevel 7: deflate's state is 128 KiB instead  */
+/* of zlib's default 256 KiB, for some 3% more bytes on census records  */
+/* (their repeats are mostly within a record or the one before).       */
+#ifndef GCA_DUMP_ZWINDOW
+# define GCA_DUMP_ZWINDOW 14
+#endif
+#ifndef GCA_DUMP_ZMEMLEVEL
+# define GCA_DUMP_ZMEMLEVEL 7
+#endif
+
+/* Feed n bytes to deflate with the given flush mode and write what it   */
+/* produces; 0 or an errno.  deadline_ns: as dump_write_all's.          */
+GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
+                                  word deadline_ns)
+{
+  df.zs.next_in = (Bytef *)p;
+  df.zs.avail_in = (uInt)n;
+  do {
+    int ret, err;
+    size_t have;
+
+    df.zs.next_out = df.out;
+    df.zs.avail_out = sizeof(df.out);
+    ret = deflate(&df.zs, flush);
+    if (Z_STREAM_ERROR == ret) return EIO;
+    have = sizeof(df.out) - df.zs.avail_out;
+    if (have > 0 && (err = dump_write_all(df.out, have, deadline_ns)) != 0)
+      return err;
+  } while (0 == df.zs.avail_out || df.zs.avail_in > 0);
+  return 0;
+}
+
+
+/* Expand %p (the pid) and %% in tmpl into df.path; 0 if it fits.     */
+static int dump_expand_path(const char *tmpl)
+{
+  size_t o = 0;
+  const char *p;
+
+  for (p = tmpl; *p != '\0'; p++) {
+    char pid[32];
+    const char *add = pid;
+
+    if ('%' == p[0] && 'p' == p[1]) {
+      (void)snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+      p++;
+    } else if ('%' == p[0] && '%' == p[1]) {
+      pid[0] = '%'; pid[1] = '\0';
+      p++;
+    } else {
+      pid[0] = *p; pid[1] = '\0';
+    }
+    if (o + strlen(add) >= sizeof(df.path)) return -1;
+    strcpy(df.path + o, add);
+    o += strlen(add);
+  }
+  df.path[o] = '\0';
+  return 0;
+}
+
+GC_INNER int gca_dumpfile_open(const char *tmpl)
+{
+  df.fd = -1;
+  df.abandoned = 0;
+  if (dump_expand_path(tmpl) != 0) {
+    (void)snprintf(df.path, sizeof(df.path), "%.64s...", tmpl);
+    gca_dumpfile_warn("cannot open dump file", ENAMETOOLONG);
+    return GC_ERROR;
+  }
+  /* Never blocks: a FIFO with no reader fails at once (ENXIO) rather */
+  /* than keep the program from starting; writes wait in poll() slices */
+  /* that the writer thread (or a stop) bounds (dump_write_all).        */
+  df.fd = open(df.path,
+               O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (df.fd < 0) {
+    gca_dumpfile_warn(ENXIO == errno ? "cannot open dump file (a FIFO no"
+                                       " process reads)"
+                                     : "cannot open dump file", errno);
+    return GC_ERROR;
+  }
+  BZERO(&df.zs, sizeof(df.zs));
+  df.zs.zalloc = dump_zalloc;
+  df.zs.zfree = dump_zfree;
+  if (deflateInit2(&df.zs, GCA_DUMP_ZLEVEL, Z_DEFLATED,
+                   GCA_DUMP_ZWINDOW + 16 /* gzip */, GCA_DUMP_ZMEMLEVEL,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    gca_dumpfile_warn("cannot set up dump file", ENOMEM);
+    gca_dumpfile_close();
+    return GC_NO_MEMORY;
+  }
+  df.zs_ready = 1;
+  return GC_SUCCESS;
+}
+
+/* The header, from the starting thread: with SIGXFSZ and SIGPIPE       */
+/* blocked there, so a file-size limit or a closed pipe is an error     */
+/* (EFBIG, EPIPE), not the end of the program; a signal that write      */
+/* raised meanwhile is taken off this thread before they are unblocked. */
+/* At most DUMP_HEADER_WAIT_NS on a pipe that does not drain.           */
+#define DUMP_HEADER_WAIT_NS ((word)1000000000)
+GC_INNER int gca_dumpfile_write_header(const char *p, size_t n)
+{
+  sigset_t fault, old, before, after;
+  struct timespec zero = { 0, 0 };
+  int err, sig;
+
+  (void)sigemptyset(&fault);
+  (void)sigaddset(&fault, SIGXFSZ);
+  (void)sigaddset(&fault, SIGPIPE);
+  (void)pthread_sigmask(SIG_BLOCK, &fault, &old);
+  (void)sigpending(&before);
+  err = gca_dumpfile_deflate(p, n, Z_SYNC_FLUSH,
+                           gca_now_ns() + DUMP_HEADER_WAIT_NS);
+  (void)sigpending(&after);
+  for (sig = 0; sig < 2; sig++) {
+    int s = 0 == sig ? SIGXFSZ : SIGPIPE;
+
+    if (sigismember(&after, s) == 1 && sigismember(&before, s) != 1) {
+      sigset_t one;
+
+      (void)sigemptyset(&one);
+      (void)sigaddset(&one, s);
+      (void)sigtimedwait(&one, NULL, &zero);
+    }
+  }
+  (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return err;
+}
+
+GC_INNER void gca_dumpfile_close(void)
+{
+  if (df.zs_ready) (void)deflateEnd(&df.zs);
+  df.zs_ready = 0;
+  if (df.fd >= 0) (void)close(df.fd);
+  df.fd = -1;
+}
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * thread.c: threads of accounting's own, which the collector never knows.
+ *
+ * The dump's writer is not a thread of the program and must stay unknown
+ * to the collector: it never touches the GC heap, and a thread the
+ * collector knows must answer its stop-the-world signals, which such a
+ * thread blocks (all of them: no handler of the program, nor a
+ * process-directed signal, ever lands on it, and a write past a file-
+ * size limit or to a closed pipe gives it an error, not SIGXFSZ or
+ * SIGPIPE).  Shared services (docs/design.md, "Layers").
+ */
+
+#include "gca_priv.h"
+
+#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
+# include <dlfcn.h>
+#endif
+
+/* On Linux bdwgc wraps pthread_create itself (GC_USE_DLOPEN_WRAP), so a  */
+/* plain call from inside libgc would register the writer; take the next */
+/* definition, the C library's, as bdwgc's own wrapper does.              */
+typedef int (*thread_create_t)(pthread_t *, const pthread_attr_t *,
+                                     void *(*)(void *), void *);
+
+typedef int (*thread_join_t)(pthread_t, void **);
+
+/* The C library's definition of name, or NULL (then the caller uses    */
+/* the plain symbol: no wrapper exists to avoid).                        */
+static void *thread_libc_symbol(const char *name)
+{
+# if defined(RTLD_NEXT)
+    return dlsym(RTLD_NEXT, name);
+# else
+    (void)name;
+    return NULL;
+# endif
+}
+
+static int thread_real_create(pthread_t *t, const pthread_attr_t *a,
+                                    void *(*fn)(void *), void *arg)
+{
+  static thread_create_t real = NULL;
+
+  if (NULL == real) {
+    /* POSIX's way to turn dlsym's void * into a function pointer.      */
+    void *sym = thread_libc_symbol("pthread_create");
+
+    memcpy(&real, &sym, sizeof(real));
+  }
+# ifdef pthread_create
+#   undef pthread_create  /* the redirect macro: take the libc function */
+# endif
+  if (NULL == real) real = pthread_create;
+  return real(t, a, fn, arg);
+}
+
+/* Likewise for the join: with the collector's wrappers in force         */
+/* (per-file builds see gc_pthread_redirects.h), pthread_join would be    */
+/* GC_pthread_join, which looks the writer up among the collector's       */
+/* threads and does not find it.                                          */
+static int thread_real_join(pthread_t t, void **ret)
+{
+  static thread_join_t real = NULL;
+
+  if (NULL == real) {
+    void *sym = thread_libc_symbol("pthread_join");
+
+    memcpy(&real, &sym, sizeof(real));
+  }
+# ifdef pthread_join
+#   undef pthread_join  /* the redirect macro: take the libc function */
+# endif
+  if (NULL == real) real = pthread_join;
+  return real(t, ret);
+}
+
+GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+  sigset_t all, old;
+  int err;
+
+  (void)sigfillset(&all);
+  (void)pthread_sigmask(SIG_SETMASK, &all, &old);
+  err = thread_real_create(t, NULL, fn, arg);
+  (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return err;
+}
+
+GC_INNER int gca_thread_join(pthread_t t)
+{
+  return thread_real_join(t, NULL);
+}
+
+#endif
