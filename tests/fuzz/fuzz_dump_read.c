@@ -5,7 +5,8 @@
  * dump_open_mem + dump_next end in DUMP_END, DUMP_TRUNCATED or DUMP_ERROR
  * after finitely many records without a crash, undefined behaviour or a
  * leak, and session.c's field extraction (jnum, jrow, header_config,
- * class_label, kind_label) is safe on every record they return.
+ * class_label, kind_label) is safe on every record they return, with
+ * columns wherever the header's "columns" put them.
  *
  * Built two ways: by tests/fuzz/fuzz.sh with clang -fsanitize=fuzzer, and
  * with tests/fuzz/regression_driver.c (plain gcc) in every `make check`.
@@ -21,8 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile u64 sink;
 
-/* What session.c's rec_fill and the views read from a record.          */
-static void visit(const json_t *header, const json_t *j)
+/* What session.c's rec_fill and the views read from a record: every   */
+/* known column of each table where the header's "columns" put it       */
+/* (dump_cols; the fuzzer's headers name them in any order, or not).     */
+static void visit(const json_t *header, const json_t *j,
+                  const struct dump_cols *cols)
 {
   static const char *keys[] = {
     "census", "seq", "gc_no", "t_start_ns", "t_end_ns", "mark_ns",
@@ -34,26 +38,38 @@ static void visit(const json_t *header, const json_t *j)
     "a.very.deeply.nested.key.that.is.longer.than.sixty.four.characters."
     "to.hit.the.key.buffer.limit", "x.y"
   };
-  static const char *arrays[] = { "classes", "kinds", "grows" };
+  static const int tables[] = {
+    GCA_TABLE_classes, GCA_TABLE_kinds, GCA_TABLE_grows, GCA_TABLE_types,
+    GCA_TABLE_sites, GCA_TABLE_type_rows, GCA_TABLE_site_rows
+  };
   const json_t *row, *fl;
   size_t i, a, c;
   u64 s = 0;
   char buf[64];
 
   for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) s += jnum(j, keys[i]);
-  for (a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++) {
-    json_array_foreach(json_object_get(j, arrays[a]), i, row) {
-      for (c = 0; c < CL_NCOLS + 2; c++) s += jrow(row, c);
-      if (a == 0 && header != NULL) {
+  for (a = 0; a < sizeof(tables) / sizeof(tables[0]); a++) {
+    const struct dump_table *t = &dump_tables[tables[a]];
+    const size_t *pos = dump_cols_table(cols, tables[a]);
+
+    json_array_foreach(json_object_get(j, t->key), i, row) {
+      for (c = 0; c < t->ncols; c++) s += jrow(row, pos[c]);
+      s += jrow(row, json_array_size(row));       /* one past the end */
+      if (tables[a] == GCA_TABLE_classes && header != NULL) {
         /* cmd_top/cmd_frag label classes; the row's class is untrusted. */
-        (void)class_label(header, (unsigned)jrow(row, CL_CLASS), buf);
-        (void)kind_label((unsigned)jrow(row, CL_KIND), buf);
+        (void)class_label(header, (unsigned)jcol(row, cols, classes, class),
+                          buf);
+        (void)kind_label((unsigned)jcol(row, cols, classes, kind), buf);
       }
     }
   }
   fl = json_object_get(json_object_get(j, "freelists"), "lists");
   json_array_foreach(fl, i, row)
-    for (c = 0; c < FL_NCOLS; c++) s += jrow(row, c);
+    for (c = 0; c < GCA_NCOLS_lists; c++)
+      s += jrow(row, dump_cols_table(cols, GCA_TABLE_lists)[c]);
+  json_array_foreach(json_object_get(j, "rows"), i, row)
+    for (c = 0; c < GCA_NCOLS_frame_rows; c++)
+      s += jrow(row, dump_cols_table(cols, GCA_TABLE_frame_rows)[c]);
   sink = s;
 }
 
@@ -74,7 +90,7 @@ static void run_one(const uint8_t *data, size_t size)
       (void)header_config(header, "granule_bytes", 16);
       (void)json_array_size(json_object_get(header, "modules"));
     } else {
-      visit(header, v);
+      visit(header, v, dump_cols(r));
     }
     json_decref(v);
     /* Each record consumes at least one input byte's worth of output;  */

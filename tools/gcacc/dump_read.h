@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
+#include "gca_fields.h"     /* accounting/: the tables and their columns */
 
 struct dump_reader;
 
@@ -48,6 +49,45 @@ unsigned long long dump_offset(const struct dump_reader *r);
 unsigned long long dump_compressed_offset(const struct dump_reader *r);
 unsigned long long dump_compressed_size(const struct dump_reader *r);
 const char *dump_name(const struct dump_reader *r);
+
+/* ---- columns -------------------------------------------------------- */
+/* Where each column the reader knows (accounting/gca_fields.h) sits in  */
+/* this dump's rows, from the names in the header's "columns" (docs/     */
+/* dump-format.md, "Columns"); a header without them, or without a       */
+/* table, gives gca_fields.h's order.  Columns the header names that the */
+/* reader does not know are skipped; a known one it does not name is at  */
+/* DUMP_COL_ABSENT, which reads as absent (json_array_get gives NULL),   */
+/* so as 0.  For "sites", the "frames" column is the rest of the row.    */
+#define DUMP_COL_ABSENT ((size_t)-1)
+struct dump_cols {
+#define DUMP_COLS_MEMBER_(id, key, cols) size_t id[GCA_NCOLS_##id];
+  GCA_DUMP_TABLES(DUMP_COLS_MEMBER_)
+#undef DUMP_COLS_MEMBER_
+  /* The known columns the header lacks, "table.column" joined by ", "  */
+  /* (truncated with "..." when long); "" when none.                     */
+  char missing[240];
+};
+/* Position of column c of table t in a row: DUMP_COL(cols, classes,    */
+/* live_bytes).  t and c as in gca_fields.h (a typo does not compile).   */
+#define DUMP_COL(cols, t, c) ((cols)->t[GCA_COL_##t##_##c])
+
+/* The reader's tables: the "key" in the header's "columns" and the     */
+/* names of the columns, in gca_fields.h order (GCA_TABLE_<id>).         */
+struct dump_table {
+  const char *key;
+  size_t ncols;
+  const char *const *names;
+  size_t offset;                /* of its positions in struct dump_cols  */
+};
+extern const struct dump_table dump_tables[GCA_N_TABLES];
+/* The positions of table t (GCA_TABLE_<id>) in c: ncols of them.        */
+const size_t *dump_cols_table(const struct dump_cols *c, int t);
+
+/* The map of a header record (NULL: gca_fields.h's order).              */
+void dump_cols_init(struct dump_cols *c, const json_t *header);
+/* The map of r's dump: set when dump_next returns the header (before   */
+/* that, gca_fields.h's order).                                          */
+const struct dump_cols *dump_cols(const struct dump_reader *r);
 
 void dump_close(struct dump_reader *r);
 

@@ -22,10 +22,6 @@
 /* The first age bin counted as "old" by leaks: 4-7 collections.         */
 #define TABLES_OLD_BIN 3
 
-/* Column positions in a "type_rows" / "site_rows" row.                  */
-enum { TR_ID, TR_LIVE_OBJS, TR_LIVE_BYTES, TR_ALLOC_OBJS, TR_ALLOC_BYTES,
-       TR_FREED_OBJS, TR_FREED_BYTES, TR_AGE0, TR_NCOLS = TR_AGE0 + 7 };
-
 /* One type or callsite, as rebuilt.                                     */
 struct group {
   u64 live_objs, live_bytes, age[TABLES_AGE_BINS];  /* last row seen   */
