@@ -308,7 +308,7 @@ static const char *fmt_ns(u64 ns, char *buf)
   return buf;
 }
 
-/* Smallest integer >= v (v >= 0; no libm in the reader). */
+/* Smallest integer >= v (v >= 0). */
 static double ceil_pos(double v)
 {
   double i = (double)(u64)v;

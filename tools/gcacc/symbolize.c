@@ -28,11 +28,11 @@
 #include "dump_read.h"
 #include "session.h"
 #include "symbolize.h"
+#include "tables.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1039,12 +1039,9 @@ char *sym_site_stack(const struct sym_site *s, const char *sep,
 
 double symtab_weight(const struct symtab *t, unsigned long long s)
 {
-  double b;
-
   if (t == NULL || !t->sample || t->sample_bytes == 0 || s == 0)
     return (double)s;
-  b = (double)t->sample_bytes;
-  return (double)s / -expm1(-(double)s / b);
+  return sample_weight((double)s, (double)t->sample_bytes);
 }
 
 double symtab_scale_bytes(const struct symtab *t, unsigned long long objs,

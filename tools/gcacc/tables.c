@@ -7,14 +7,15 @@
  * alloc and freed deltas to the group's totals.  Sampling ("Sampling"):
  * in sample mode a sampled object of s bytes stands for
  * w(s) = s / (1 - exp(-s / B)) bytes; site rows carry sums, so the reader
- * scales a row by w(s)/s at its mean object size s = bytes / objs.  The
- * reader has no libm: exp is computed here.  Rows are read by column
- * name (struct dump_cols: the header's "columns").
+ * scales a row by w(s)/s at its mean object size s = bytes / objs, with
+ * sample_weight, the reader's one w.  Rows are read by column name
+ * (struct dump_cols: the header's "columns").
  */
 
 #include "tables.h"
 #include "gcacc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,36 +261,23 @@ void tables_frame(struct tables *t, const json_t *f)
   t->lost_bytes += jnum(f, "lost_bytes");
 }
 
-/* exp(-x) for x >= 0, without libm: range reduction by halving, a      */
-/* Taylor series, then squaring back.                                   */
-static double exp_neg(double x)
+double sample_weight(double s, double b)
 {
-  double term = 1, sum = 1;
-  int halvings = 0, k;
-
-  if (x > 700) return 0;
-  while (x > 0.5) {
-    x /= 2;
-    halvings++;
-  }
-  for (k = 1; k < 20; k++) {
-    term *= -x / k;
-    sum += term;
-  }
-  while (halvings-- > 0) sum *= sum;
-  return sum;
+  if (!(s > 0) || !(b > 0)) return s;
+  /* 1 - exp(-s/B) as -expm1(-s/B): no cancellation when s << B.         */
+  return s / -expm1(-s / b);
 }
 
 u64 tables_scale(const struct tables *t, int site, u64 objs, u64 bytes,
                  u64 value)
 {
-  double s, p;
+  double s, w;
 
   if (!site || !t->sample || objs == 0 || bytes == 0) return value;
   s = (double)bytes / (double)objs;
-  p = 1 - exp_neg(s / t->sample_bytes);
-  if (!(p > 0)) return value;
-  return (u64)((double)value / p + 0.5);        /* value * w(s) / s     */
+  w = sample_weight(s, t->sample_bytes);
+  if (!(w > 0) || !(w < HUGE_VAL)) return value;
+  return (u64)((double)value * (w / s) + 0.5);  /* value * w(s) / s     */
 }
 
 u64 tables_old_objs(const struct group *g)

@@ -70,6 +70,12 @@ void tables_record(struct tables *t, const struct rec *r);
 /* Apply a frame record: definitions, rows summed per pair and group.    */
 void tables_frame(struct tables *t, const json_t *frame);
 
+/* The weight of a sampled object of s bytes with sample size b (the    */
+/* header's stacks_sample_bytes): w(s) = s / (1 - exp(-s / b)), the bytes */
+/* it stands for (docs/dump-format.md, "Sampling"); s itself when s or b  */
+/* is not positive.  The reader's one computation of it.                  */
+double sample_weight(double s, double b);
+
 /* Group id of a keymap entry and entry itself: keymap_at(t->types, ...) */
 /* A site group's figures as the format says to read them: in sample     */
 /* mode scaled by w(s)/s with s the row's mean object size (the rows     */
