@@ -6,7 +6,8 @@
  * after finitely many records without a crash, undefined behaviour or a
  * leak, and session.c's field extraction (jnum, jrow, header_config,
  * class_label, kind_label) is safe on every record they return, with
- * columns wherever the header's "columns" put them.
+ * columns wherever the header's "columns" put them.  The same input fed
+ * in pieces (dump_open_growing) gives the same records and ending.
  *
  * Built two ways: by tests/fuzz/fuzz.sh with clang -fsanitize=fuzzer, and
  * with tests/fuzz/regression_driver.c (plain gcc) in every `make check`.
@@ -73,14 +74,17 @@ static void visit(const json_t *header, const json_t *j,
   sink = s;
 }
 
-static void run_one(const uint8_t *data, size_t size)
+/* One read of the whole input: the records read and how it ended.      */
+static unsigned long run_one(const uint8_t *data, size_t size,
+                             enum dump_status *end)
 {
   struct dump_reader *r = dump_open_mem(data, size, "<fuzz>");
   json_t *v, *header = NULL;
   enum dump_status st;
   unsigned long n = 0;
 
-  if (r == NULL) return;
+  *end = DUMP_ERROR;
+  if (r == NULL) return 0;
   while ((st = dump_next(r, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
@@ -101,7 +105,44 @@ static void run_one(const uint8_t *data, size_t size)
   if ((st == DUMP_ERROR || st == DUMP_TRUNCATED) && dump_error(r)[0] == '\0')
     abort();                                    /* a message is promised */
   if (st == DUMP_ERROR && dump_next(r, &v) != DUMP_ERROR) abort();
+  if (st == DUMP_MORE) abort();                 /* growing input only    */
   json_decref(header);
+  dump_close(r);
+  *end = st;
+  return n;
+}
+
+/* The same input arriving in pieces of step bytes (dump_open_growing):  */
+/* DUMP_MORE at every piece's end, then, once ended, the same records    */
+/* and the same ending as one read.                                      */
+static void run_growing(const uint8_t *data, size_t size, size_t step,
+                        unsigned long n_one, enum dump_status end_one)
+{
+  struct dump_reader *r = dump_open_growing(data, 0, "<fuzz>");
+  json_t *v;
+  enum dump_status st = DUMP_MORE;
+  unsigned long n = 0;
+  size_t have = 0;
+
+  if (r == NULL) return;
+  for (;;) {
+    while ((st = dump_next(r, &v)) == DUMP_RECORD) {
+      json_decref(v);
+      n++;
+    }
+    if (st != DUMP_MORE) break;                 /* an error: stays one   */
+    if (have == size) {
+      dump_grow_end(r);
+      while ((st = dump_next(r, &v)) == DUMP_RECORD) {
+        json_decref(v);
+        n++;
+      }
+      break;
+    }
+    have = size - have < step ? size : have + step;
+    dump_grow(r, data, have);
+  }
+  if (st == DUMP_MORE || st != end_one || n != n_one) abort();
   dump_close(r);
 }
 
@@ -110,7 +151,12 @@ static void run_one(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  run_one(data, size);
+  enum dump_status end;
+  unsigned long n = run_one(data, size, &end);
+
+  /* Growing input: a byte at a time for small inputs, else in pieces   */
+  /* of 1 to 61 bytes (by length).                                      */
+  run_growing(data, size, size < 512 ? 1 : 1 + size % 61, n, end);
   /* Plain input again behind blank lines (which the reader skips), so   */
   /* that its records straddle a chunk boundary: inputs are capped well  */
   /* below a chunk, and that path would go untested.  One input in 8     */
@@ -122,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (p != NULL) {
       memset(p, '\n', pad);
       memcpy(p + pad, data, size);
-      run_one(p, pad + size);
+      (void)run_one(p, pad + size, &end);
       free(p);
     }
   }

@@ -46,6 +46,7 @@ struct dump_reader {
   unsigned long long offset;    /* uncompressed bytes consumed */
   unsigned long long coffset;   /* compressed bytes read        */
   unsigned long long csize;
+  int growing;                  /* dump_open_growing, until dump_grow_end */
   struct dump_cols cols;        /* from the header                        */
   char err[768];
 };
@@ -183,23 +184,54 @@ struct dump_reader *dump_open_mem(const void *data, size_t len,
   return r;
 }
 
-/* Raw input: up to CHUNK bytes into r->in; 0 at end of input. */
-static size_t reader_fill(struct dump_reader *r)
+struct dump_reader *dump_open_growing(const void *data, size_t len,
+                                      const char *name)
+{
+  struct dump_reader *r = dump_open_mem(data, len, name);
+
+  if (r != NULL) r->growing = 1;
+  return r;
+}
+
+void dump_grow(struct dump_reader *r, const void *data, size_t len)
+{
+  if (len < r->mem_pos) len = r->mem_pos;       /* bytes cannot go away */
+  r->mem = data;
+  r->mem_len = len;
+  r->csize = len;
+  r->input_eof = 0;
+}
+
+void dump_grow_end(struct dump_reader *r)
+{
+  r->growing = 0;
+}
+
+/* Raw input: up to cap bytes into to; 0 at end of input (for now, if */
+/* growing).                                                           */
+static size_t reader_fill_to(struct dump_reader *r, unsigned char *to,
+                             size_t cap)
 {
   size_t n;
 
   if (r->input_eof) return 0;
   if (r->f != NULL) {
-    n = fread(r->in, 1, CHUNK, r->f);
+    n = fread(to, 1, cap, r->f);
   } else {
     n = r->mem_len - r->mem_pos;
-    if (n > CHUNK) n = CHUNK;
-    memcpy(r->in, r->mem + r->mem_pos, n);
+    if (n > cap) n = cap;
+    memcpy(to, r->mem + r->mem_pos, n);
     r->mem_pos += n;
   }
   if (n == 0) r->input_eof = 1;
   r->coffset += n;
   return n;
+}
+
+/* Raw input: up to CHUNK bytes into r->in; 0 at end of input. */
+static size_t reader_fill(struct dump_reader *r)
+{
+  return reader_fill_to(r, r->in, CHUNK);
 }
 
 /* Refill r->out with decompressed bytes.  Returns 1 if some are there,   */
@@ -224,6 +256,12 @@ static int reader_refill(struct dump_reader *r)
       if (n == 0) return 0;
       r->zs.next_in = r->in;
       r->zs.avail_in = (uInt)n;
+    }
+    if (r->gzip < 0 && r->zs.avail_in < 2 && r->growing) {
+      /* One byte cannot tell: wait for the second.                     */
+      r->zs.avail_in += (uInt)reader_fill_to(r, r->in + r->zs.avail_in,
+                                             CHUNK - r->zs.avail_in);
+      if (r->zs.avail_in < 2) return 0;
     }
     if (r->gzip < 0) {
       /* First bytes decide: gzip magic or zlib header, else plain text. */
@@ -304,6 +342,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       int got = reader_refill(r);
 
       if (got < 0) return DUMP_ERROR;
+      if (got == 0 && r->growing) return DUMP_MORE;
       if (got == 0) {
         int clean = r->gzip <= 0 || r->stream_end;
 

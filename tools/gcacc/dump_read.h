@@ -20,7 +20,8 @@ enum dump_status {
   DUMP_RECORD = 0,  /* *out holds the next record (caller json_decref) */
   DUMP_END,         /* clean end of file                               */
   DUMP_TRUNCATED,   /* the file ends mid-record; records so far valid  */
-  DUMP_ERROR        /* corrupt or foreign input: see dump_error()      */
+  DUMP_ERROR,       /* corrupt or foreign input: see dump_error()      */
+  DUMP_MORE         /* growing input ran out: dump_grow, then again    */
 };
 
 /* Open path ("-" is standard input).  NULL with a message in *err (a   */
@@ -31,6 +32,18 @@ struct dump_reader *dump_open(const char *path, const char **err);
 /* is gzip data or plain JSON Lines; it must outlive the reader.          */
 struct dump_reader *dump_open_mem(const void *data, size_t len,
                                   const char *name);
+
+/* Input that is still arriving (a file being written, a test feeding a */
+/* dump byte by byte): like dump_open_mem over the bytes so far, but     */
+/* where the input ends dump_next returns DUMP_MORE (never DUMP_END or   */
+/* DUMP_TRUNCATED, nor an error for a header not yet whole): call        */
+/* dump_grow with the longer input (the same bytes first, possibly       */
+/* moved) and dump_next again.  After dump_grow_end the end of the input */
+/* is the end of the dump, as for dump_open_mem.                          */
+struct dump_reader *dump_open_growing(const void *data, size_t len,
+                                      const char *name);
+void dump_grow(struct dump_reader *r, const void *data, size_t len);
+void dump_grow_end(struct dump_reader *r);
 
 /* The next record.  The first record of a dump must be the header      */
 /* ("record":"header"); dump_next checks that, and that every record is  */
