@@ -10,7 +10,9 @@
 #           definitions; "frames..." is the rest of the row)
 # must be identical, and the three must name the same tables.  Then
 # `gcacc export --csv TABLE` heads its columns with the same names (the
-# reader's own copy of the list).
+# reader's own copy of the list), and every row of the dump has as many
+# elements as its header names (sites: at least the id), which is what
+# ties the names to what the collector writes.
 set -u
 srcdir=${srcdir:-.}
 CC=${CC:-cc}
@@ -44,9 +46,9 @@ $CC -I"$srcdir/accounting" -o "$tmp/fields" "$tmp/fields.c" ||
 "$tmp/fields" >"$tmp/fields.txt"
 [ -s "$tmp/fields.txt" ] || { echo "FAIL: gca_fields.h lists no table"; exit 1; }
 
-# header: the same from a real dump.
-GC_ACC_DUMP="$tmp/d.gz" "$WORKLOAD" steady >/dev/null ||
-  { echo "FAIL: workload steady"; exit 1; }
+# header: the same from a real dump (typed: every table has rows).
+GC_ACC_DUMP="$tmp/d.gz" "$WORKLOAD" typed >/dev/null ||
+  { echo "FAIL: workload typed"; exit 1; }
 zcat "$tmp/d.gz" | head -1 |
   jq -r '.columns // {} | to_entries[] | "\(.key) \(.value | join(" "))"' \
   >"$tmp/header.txt" || { echo "FAIL: the dump's header"; exit 1; }
@@ -104,6 +106,25 @@ for t in classes grows freelists; do
   want="gc_no,seq,$(cols_of "$k" "$tmp/fields.txt" | tr ' ' ',')"
   [ "$got" = "$want" ] || fail "gcacc export --csv $t: '$got', not '$want'"
 done
+
+# The rows: as long as the header says.
+zcat "$tmp/d.gz" | jq -r -n '
+  input.columns as $c
+  | inputs | . as $r | $c | to_entries[] | .key as $k
+  | (.value | length) as $n | ($k | split(".")) as $p
+  | (if $p[0] == "frame" then (if $r.record == "frame" then $r.rows
+                                else null end)
+     elif $r.record == "frame" and $k != "types" and $k != "sites" then null
+     else $r | getpath($p) end) as $rows
+  | select($rows | type == "array") | $rows[]
+  | if (if $k == "sites" then length >= $n - 1 else length == $n end)
+    then "ok \($k)" else "bad \($k) \(length) \($n)" end' \
+  >"$tmp/rows.txt" || { echo "FAIL: the dump's rows"; exit 1; }
+n_checks=$((n_checks + 2))
+[ "$(grep -c '^ok' "$tmp/rows.txt")" -gt 0 ] || fail "the dump has no rows"
+bad=$(grep '^bad' "$tmp/rows.txt" | sort | uniq -c)
+[ -z "$bad" ] || fail "rows of another length than the header names" \
+  "(count, table, length, names): $bad"
 
 echo "fields_agree.sh: $n_checks checks, $n_failed failed"
 [ "$n_failed" -eq 0 ]
