@@ -46,7 +46,7 @@ fi
 
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-  -I"$reader" -o "$work/fuzz_dump_read" \
+  -I"$reader" -I"$srcdir/accounting" -o "$work/fuzz_dump_read" \
   "$here/fuzz_dump_read.c" "$reader/dump_read.c" "$reader/session.c" \
   "$reader/util.c" "$reader/emit.c" -ljansson -lz
 

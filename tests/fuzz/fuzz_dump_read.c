@@ -5,7 +5,9 @@
  * dump_open_mem + dump_next end in DUMP_END, DUMP_TRUNCATED or DUMP_ERROR
  * after finitely many records without a crash, undefined behaviour or a
  * leak, and session.c's field extraction (jnum, jrow, header_config,
- * class_label, kind_label) is safe on every record they return.
+ * class_label, kind_label) is safe on every record they return, with
+ * columns wherever the header's "columns" put them.  The same input fed
+ * in pieces (dump_open_growing) gives the same records and ending.
  *
  * Built two ways: by tests/fuzz/fuzz.sh with clang -fsanitize=fuzzer, and
  * with tests/fuzz/regression_driver.c (plain gcc) in every `make check`.
@@ -21,8 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile u64 sink;
 
-/* What session.c's rec_fill and the views read from a record.          */
-static void visit(const json_t *header, const json_t *j)
+/* What session.c's rec_fill and the views read from a record: every   */
+/* known column of each table where the header's "columns" put it       */
+/* (dump_cols; the fuzzer's headers name them in any order, or not).     */
+static void visit(const json_t *header, const json_t *j,
+                  const struct dump_cols *cols)
 {
   static const char *keys[] = {
     "census", "seq", "gc_no", "t_start_ns", "t_end_ns", "mark_ns",
@@ -34,37 +39,52 @@ static void visit(const json_t *header, const json_t *j)
     "a.very.deeply.nested.key.that.is.longer.than.sixty.four.characters."
     "to.hit.the.key.buffer.limit", "x.y"
   };
-  static const char *arrays[] = { "classes", "kinds", "grows" };
+  static const int tables[] = {
+    GCA_TABLE_classes, GCA_TABLE_kinds, GCA_TABLE_grows, GCA_TABLE_types,
+    GCA_TABLE_sites, GCA_TABLE_type_rows, GCA_TABLE_site_rows
+  };
   const json_t *row, *fl;
   size_t i, a, c;
   u64 s = 0;
   char buf[64];
 
   for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) s += jnum(j, keys[i]);
-  for (a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++) {
-    json_array_foreach(json_object_get(j, arrays[a]), i, row) {
-      for (c = 0; c < CL_NCOLS + 2; c++) s += jrow(row, c);
-      if (a == 0 && header != NULL) {
+  for (a = 0; a < sizeof(tables) / sizeof(tables[0]); a++) {
+    const struct dump_table *t = &dump_tables[tables[a]];
+    const size_t *pos = dump_cols_table(cols, tables[a]);
+
+    json_array_foreach(json_object_get(j, t->key), i, row) {
+      for (c = 0; c < t->ncols; c++) s += jrow(row, pos[c]);
+      s += jrow(row, json_array_size(row));       /* one past the end */
+      if (tables[a] == GCA_TABLE_classes && header != NULL) {
         /* cmd_top/cmd_frag label classes; the row's class is untrusted. */
-        (void)class_label(header, (unsigned)jrow(row, CL_CLASS), buf);
-        (void)kind_label((unsigned)jrow(row, CL_KIND), buf);
+        (void)class_label(header, (unsigned)jcol(row, cols, classes, class),
+                          buf);
+        (void)kind_label((unsigned)jcol(row, cols, classes, kind), buf);
       }
     }
   }
   fl = json_object_get(json_object_get(j, "freelists"), "lists");
   json_array_foreach(fl, i, row)
-    for (c = 0; c < FL_NCOLS; c++) s += jrow(row, c);
+    for (c = 0; c < GCA_NCOLS_lists; c++)
+      s += jrow(row, dump_cols_table(cols, GCA_TABLE_lists)[c]);
+  json_array_foreach(json_object_get(j, "rows"), i, row)
+    for (c = 0; c < GCA_NCOLS_frame_rows; c++)
+      s += jrow(row, dump_cols_table(cols, GCA_TABLE_frame_rows)[c]);
   sink = s;
 }
 
-static void run_one(const uint8_t *data, size_t size)
+/* One read of the whole input: the records read and how it ended.      */
+static unsigned long run_one(const uint8_t *data, size_t size,
+                             enum dump_status *end)
 {
   struct dump_reader *r = dump_open_mem(data, size, "<fuzz>");
   json_t *v, *header = NULL;
   enum dump_status st;
   unsigned long n = 0;
 
-  if (r == NULL) return;
+  *end = DUMP_ERROR;
+  if (r == NULL) return 0;
   while ((st = dump_next(r, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
@@ -74,7 +94,7 @@ static void run_one(const uint8_t *data, size_t size)
       (void)header_config(header, "granule_bytes", 16);
       (void)json_array_size(json_object_get(header, "modules"));
     } else {
-      visit(header, v);
+      visit(header, v, dump_cols(r));
     }
     json_decref(v);
     /* Each record consumes at least one input byte's worth of output;  */
@@ -85,7 +105,44 @@ static void run_one(const uint8_t *data, size_t size)
   if ((st == DUMP_ERROR || st == DUMP_TRUNCATED) && dump_error(r)[0] == '\0')
     abort();                                    /* a message is promised */
   if (st == DUMP_ERROR && dump_next(r, &v) != DUMP_ERROR) abort();
+  if (st == DUMP_MORE) abort();                 /* growing input only    */
   json_decref(header);
+  dump_close(r);
+  *end = st;
+  return n;
+}
+
+/* The same input arriving in pieces of step bytes (dump_open_growing):  */
+/* DUMP_MORE at every piece's end, then, once ended, the same records    */
+/* and the same ending as one read.                                      */
+static void run_growing(const uint8_t *data, size_t size, size_t step,
+                        unsigned long n_one, enum dump_status end_one)
+{
+  struct dump_reader *r = dump_open_growing(data, 0, "<fuzz>");
+  json_t *v;
+  enum dump_status st = DUMP_MORE;
+  unsigned long n = 0;
+  size_t have = 0;
+
+  if (r == NULL) return;
+  for (;;) {
+    while ((st = dump_next(r, &v)) == DUMP_RECORD) {
+      json_decref(v);
+      n++;
+    }
+    if (st != DUMP_MORE) break;                 /* an error: stays one   */
+    if (have == size) {
+      dump_grow_end(r);
+      while ((st = dump_next(r, &v)) == DUMP_RECORD) {
+        json_decref(v);
+        n++;
+      }
+      break;
+    }
+    have = size - have < step ? size : have + step;
+    dump_grow(r, data, have);
+  }
+  if (st == DUMP_MORE || st != end_one || n != n_one) abort();
   dump_close(r);
 }
 
@@ -94,7 +151,12 @@ static void run_one(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  run_one(data, size);
+  enum dump_status end;
+  unsigned long n = run_one(data, size, &end);
+
+  /* Growing input: a byte at a time for small inputs, else in pieces   */
+  /* of 1 to 61 bytes (by length).                                      */
+  run_growing(data, size, size < 512 ? 1 : 1 + size % 61, n, end);
   /* Plain input again behind blank lines (which the reader skips), so   */
   /* that its records straddle a chunk boundary: inputs are capped well  */
   /* below a chunk, and that path would go untested.  One input in 8     */
@@ -106,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (p != NULL) {
       memset(p, '\n', pad);
       memcpy(p + pad, data, size);
-      run_one(p, pad + size);
+      (void)run_one(p, pad + size, &end);
       free(p);
     }
   }

@@ -62,9 +62,13 @@ $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \
   -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_counters.c" \
   "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_counters-il2cpp-assert"
+# It reads its dump back with the reader's parser (tools/gcacc/dump_read.c,
+# which takes the dump's columns from accounting/gca_fields.h).
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_dump_ring-il2cpp-assert" -I "$srcdir/include" \
-  -I "$up/include" -DGC_THREADS "$srcdir/tests/unit/test_dump_ring.c" \
+  -I "$up/include" -I "$srcdir/tools/gcacc" -I "$srcdir/accounting" \
+  -DGC_THREADS "$srcdir/tests/unit/test_dump_ring.c" \
+  "$srcdir/tools/gcacc/dump_read.c" \
   "$out/gc-il2cpp-assert.o" -lpthread -lz -ljansson ${GCACC_EXTRA_LIBS:-}
 "$out/test_dump_ring-il2cpp-assert"
 # The exactness tests (census, free-block books, types and callsites)

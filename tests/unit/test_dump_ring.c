@@ -17,7 +17,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
-#include "dump_read.h"
+#include "dump_check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +94,11 @@ int main(void)
   size_t len = 0;
   int i, tries;
   struct seen s = { 0, 0, 0 };
-  struct dr_result r;
+  struct dc_result r;
   char *big, *small;
 
   GC_INIT();
-  CHECK(dr_temp_file(path));
+  CHECK(dc_temp_file(path));
 
   /* 1. Growth up to the default limit, from the 256 KiB a dump without  */
   /* tags starts with (with tags it starts at 2 MiB).                    */
@@ -116,13 +116,13 @@ int main(void)
     free(line);
   }
   CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
-  buf = dr_slurp(path, &len);
+  buf = dc_slurp(path, &len);
   CHECK(buf != NULL);
   if (buf != NULL) {
-    r = dr_read(buf, len, check_rec, &s);
-    CHECK_EQ(r.zerr, 0);
-    CHECK_EQ(r.ended, 1);
-    CHECK_EQ(r.bad, 0);
+    r = dc_read(buf, len, check_rec, &s);
+    /* Decompresses, the trailer there, every line a record, as gcacc  */
+    /* reads it (tools/gcacc/dump_read.c): DUMP_END.                   */
+    if (!CHECK_EQ(r.end, DUMP_END)) fprintf(stderr, "  %s\n", r.error);
     CHECK_EQ(s.next, N_SIZES);
     CHECK_EQ(s.gaps, 0);
     CHECK_EQ(s.bad_len, 0);

@@ -116,10 +116,12 @@ static int diff_visit(const struct rec *r, void *arg)
   s->records++;
   tables_record(&s->tb, r);
   json_array_foreach(classes, i, row) {
-    u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+    u64 k = jcol(row, r->cols, classes, kind);
+    u64 c = jcol(row, r->cols, classes, class);
 
     if (k < NK && c < NCL)
-      s->alloc[k * NCL + c] += jrow(row, CL_ALLOC_GRANTED_BYTES);
+      s->alloc[k * NCL + c]
+        += jcol(row, r->cols, classes, alloc_granted_bytes);
   }
   if (!r->collection || !r->census) return 0;
   if (s->live_rec == NULL || s->last || r->live_bytes > s->live_total) {
@@ -137,12 +139,15 @@ static int diff_visit(const struct rec *r, void *arg)
 static void live_of(const struct side *s, u64 *live)
 {
   const json_t *classes = json_object_get(s->live_rec, "classes"), *row;
+  const struct dump_cols *cols = &s->tb.info->cols;     /* this dump's  */
   size_t i;
 
   json_array_foreach(classes, i, row) {
-    u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+    u64 k = jcol(row, cols, classes, kind);
+    u64 c = jcol(row, cols, classes, class);
 
-    if (k < NK && c < NCL) live[k * NCL + c] += jrow(row, CL_LIVE_BYTES);
+    if (k < NK && c < NCL)
+      live[k * NCL + c] += jcol(row, cols, classes, live_bytes);
   }
 }
 

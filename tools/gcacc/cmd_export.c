@@ -71,23 +71,13 @@ struct exp {
   enum mode mode;
   int alloc;                     /* --bytes alloc                       */
   const char *table;             /* --csv: "classes", "grows", ...      */
-  const char *key;               /* its array in a record               */
-  size_t ncols;
+  int tid;                       /* --csv: its GCA_TABLE_<id>           */
   FILE *out;
   json_t *last;                  /* --folded live: last census          */
   u64 *alloc_bytes;              /* --folded alloc: [kinds * classes]   */
   unsigned long events;
   struct tables tb;              /* --folded: types and sites           */
 };
-
-static const char *csv_classes =
-  "gc_no,seq,kind,class,live_objs,live_bytes,reserved_bytes,free_slots,"
-  "alloc_objs,alloc_req_bytes,alloc_granted_bytes";
-static const char *csv_grows =
-  "gc_no,seq,t_ns,req_bytes,req_kind,free_bytes,largest_free_bytes,"
-  "grow_bytes,heap_bytes_after";
-static const char *csv_freelists =
-  "gc_no,seq,index,blocks,bytes,unmapped_bytes";
 
 static void trace_event(struct exp *e, json_t *ev)
 {
@@ -108,17 +98,22 @@ static void trace_record(struct exp *e, const struct rec *r)
   size_t i;
   json_t *ev;
 
+  const struct dump_cols *c = r->cols;
+
   json_array_foreach(grows, i, g) {
-    ev = trace_base("heap growth", "i", jrow(g, GR_T_NS));
+    ev = trace_base("heap growth", "i", jcol(g, c, grows, t_ns));
     json_object_set_new(ev, "s", json_string("p"));
     json_object_set_new(ev, "args", json_pack(
         "{s:I, s:I, s:I, s:I, s:I, s:I}",
-        "req_bytes", (json_int_t)jrow(g, GR_REQ_BYTES),
-        "req_kind", json_integer_value(json_array_get(g, GR_REQ_KIND)),
-        "free_bytes", (json_int_t)jrow(g, GR_FREE_BYTES),
-        "largest_free_bytes", (json_int_t)jrow(g, GR_LARGEST_FREE_BYTES),
-        "grow_bytes", (json_int_t)jrow(g, GR_GROW_BYTES),
-        "heap_bytes_after", (json_int_t)jrow(g, GR_HEAP_BYTES_AFTER)));
+        "req_bytes", (json_int_t)jcol(g, c, grows, req_bytes),
+        "req_kind",
+        json_integer_value(jcol_json(g, c, grows, req_kind)),
+        "free_bytes", (json_int_t)jcol(g, c, grows, free_bytes),
+        "largest_free_bytes",
+        (json_int_t)jcol(g, c, grows, largest_free_bytes),
+        "grow_bytes", (json_int_t)jcol(g, c, grows, grow_bytes),
+        "heap_bytes_after",
+        (json_int_t)jcol(g, c, grows, heap_bytes_after)));
     trace_event(e, ev);
   }
   if (!r->collection) return;
@@ -148,19 +143,33 @@ static void trace_record(struct exp *e, const struct rec *r)
   }
 }
 
+/* The CSV's header line: gc_no, seq, the table's columns by name.      */
+static void csv_header(struct exp *e)
+{
+  const struct dump_table *t = &dump_tables[e->tid];
+  size_t c;
+
+  fputs("gc_no,seq", e->out);
+  for (c = 0; c < t->ncols; c++) fprintf(e->out, ",%s", t->names[c]);
+  fputc('\n', e->out);
+}
+
+/* The rows, each column taken by name from the dump's position.        */
 static void csv_record(struct exp *e, const struct rec *r)
 {
+  const struct dump_table *t = &dump_tables[e->tid];
+  const size_t *pos = dump_cols_table(r->cols, e->tid);
   const json_t *rows, *row;
   size_t i, c;
 
-  if (strcmp(e->table, "freelists") == 0)
+  if (e->tid == GCA_TABLE_lists)
     rows = json_object_get(json_object_get(r->json, "freelists"), "lists");
   else
-    rows = json_object_get(r->json, e->key);
+    rows = json_object_get(r->json, t->key);
   json_array_foreach(rows, i, row) {
     fprintf(e->out, "%llu,%llu", r->gc_no, r->seq);
-    for (c = 0; c < e->ncols; c++) {
-      const json_t *v = json_array_get(row, c);
+    for (c = 0; c < t->ncols; c++) {
+      const json_t *v = json_array_get(row, pos[c]);
 
       fprintf(e->out, ",%lld",
               json_is_integer(v) ? (long long)json_integer_value(v) : 0LL);
@@ -199,11 +208,12 @@ static int export_visit(const struct rec *r, void *arg)
     }
     classes = json_object_get(r->json, "classes");
     json_array_foreach(classes, i, row) {
-      u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+      u64 k = jcol(row, r->cols, classes, kind);
+      u64 c = jcol(row, r->cols, classes, class);
 
       if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
         e->alloc_bytes[k * SESSION_MAX_CLASSES + c]
-          += jrow(row, CL_ALLOC_GRANTED_BYTES);
+          += jcol(row, r->cols, classes, alloc_granted_bytes);
     }
     break;
   default: break;
@@ -443,14 +453,11 @@ int cmd_export(int argc, char **argv)
     return usage_error("--group and --symbolize go with --folded");
   if (e.mode == M_CSV) {
     if (strcmp(e.table, "classes") == 0) {
-      e.key = "classes";
-      e.ncols = CL_NCOLS;
+      e.tid = GCA_TABLE_classes;
     } else if (strcmp(e.table, "grows") == 0) {
-      e.key = "grows";
-      e.ncols = GR_NCOLS;
+      e.tid = GCA_TABLE_grows;
     } else if (strcmp(e.table, "freelists") == 0) {
-      e.key = "lists";
-      e.ncols = FL_NCOLS;
+      e.tid = GCA_TABLE_lists;
     } else {
       return usage_error("--csv: unknown table '%s' (classes, grows, "
                          "freelists)", e.table);
@@ -466,10 +473,7 @@ int cmd_export(int argc, char **argv)
     if (e.alloc_bytes == NULL) abort();
   }
   if (e.mode == M_TRACE) fputs("{\"traceEvents\":[\n", e.out);
-  if (e.mode == M_CSV)
-    fprintf(e.out, "%s\n", e.ncols == CL_NCOLS ? csv_classes
-                           : e.ncols == GR_NCOLS ? csv_grows
-                           : csv_freelists);
+  if (e.mode == M_CSV) csv_header(&e);
 
   tables_init(&e.tb, &info);
   rc = session_scan_frames(path, o.progress, export_visit, export_frame, &e,
@@ -508,14 +512,16 @@ int cmd_export(int argc, char **argv)
         }
     } else {
       const json_t *classes = json_object_get(e.last, "classes"), *row;
+      const struct dump_cols *cols = &info.cols;
       size_t j;
 
       json_array_foreach(classes, j, row) {
-        u64 v = jrow(row, CL_LIVE_BYTES);
+        u64 v = jcol(row, cols, classes, live_bytes);
 
         if (v != 0)
-          folded_line(e.out, info.header, (unsigned)jrow(row, CL_KIND),
-                      (unsigned)jrow(row, CL_CLASS), v);
+          folded_line(e.out, info.header,
+                      (unsigned)jcol(row, cols, classes, kind),
+                      (unsigned)jcol(row, cols, classes, class), v);
       }
     }
   }

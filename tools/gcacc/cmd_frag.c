@@ -82,10 +82,9 @@ static void hold(json_t **slot, const json_t *j)
   json_decref(old);
 }
 
-static long long jrow_signed(const json_t *row, size_t i)
+/* An element of a row as a signed integer (0 if absent).              */
+static long long json_signed(const json_t *v)
 {
-  const json_t *v = json_array_get(row, i);
-
   return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
 }
 
@@ -97,9 +96,12 @@ static int frag_visit(const struct rec *r, void *arg)
   size_t i;
 
   f->grows_lost += jnum(r->json, "grows_lost");
+  const struct dump_cols *c = r->cols;
+
   json_array_foreach(grows, i, g) {
-    u64 req = jrow(g, GR_REQ_BYTES), free_b = jrow(g, GR_FREE_BYTES);
-    u64 largest = jrow(g, GR_LARGEST_FREE_BYTES);
+    u64 req = jcol(g, c, grows, req_bytes);
+    u64 free_b = jcol(g, c, grows, free_bytes);
+    u64 largest = jcol(g, c, grows, largest_free_bytes);
 
     f->grows++;
     if (req == 0) continue;           /* GC_expand_hp, the initial heap */
@@ -113,18 +115,18 @@ static int frag_visit(const struct rec *r, void *arg)
     if (free_b < req) continue;
     f->despite++;
     if (largest < req) f->despite_fragmented++;
-    f->despite_grow_bytes += jrow(g, GR_GROW_BYTES);
+    f->despite_grow_bytes += jcol(g, c, grows, grow_bytes);
     if (f->nev < FRAG_MAX_EVENTS) {
       struct grow_ev *e = &f->ev[f->nev++];
 
       e->gc_no = r->gc_no;
-      e->t_ns = jrow(g, GR_T_NS);
+      e->t_ns = jcol(g, c, grows, t_ns);
       e->req = req;
-      e->kind = jrow_signed(g, GR_REQ_KIND);
+      e->kind = json_signed(jcol_json(g, c, grows, req_kind));
       e->free = free_b;
       e->largest = largest;
-      e->grow = jrow(g, GR_GROW_BYTES);
-      e->after = jrow(g, GR_HEAP_BYTES_AFTER);
+      e->grow = jcol(g, c, grows, grow_bytes);
+      e->after = jcol(g, c, grows, heap_bytes_after);
     }
   }
   if (!r->collection || !r->census) return 0;
@@ -231,6 +233,7 @@ int cmd_frag(int argc, char **argv)
 {
   struct common_opts o = { EMIT_TABLE, NULL, -1 };
   struct session_info info;
+  const struct dump_cols *cols = &info.cols;    /* once scanned         */
   struct frag *f;
   struct pick p[3];
   const char *path = NULL;
@@ -368,12 +371,13 @@ int cmd_frag(int argc, char **argv)
         json_object_get(p[i].rec, "freelists"), "lists");
 
     json_array_foreach(lists, j, row) {
-      u64 idx = jrow(row, FL_INDEX), lo, hi;
+      u64 idx = jcol(row, cols, lists, index), lo, hi;
 
       fl_range(idx, nfls, &lo, &hi);
       emit_row(t, jnum(p[i].rec, "gc_no"), idx, fl_label(lo, hi, b1),
-               lo * hblk, jrow(row, FL_BLOCKS), jrow(row, FL_BYTES),
-               jrow(row, FL_UNMAPPED_BYTES));
+               lo * hblk, jcol(row, cols, lists, blocks),
+               jcol(row, cols, lists, bytes),
+               jcol(row, cols, lists, unmapped_bytes));
     }
   }
   print_one(t, &o, out, &first_table);
@@ -422,10 +426,10 @@ int cmd_frag(int argc, char **argv)
     json_array_foreach(classes, j, row) {
       struct cls_row *c = &cr[ncr];
 
-      c->kind = (unsigned)jrow(row, CL_KIND);
-      c->cls = (unsigned)jrow(row, CL_CLASS);
-      c->live = jrow(row, CL_LIVE_BYTES);
-      c->reserved = jrow(row, CL_RESERVED_BYTES);
+      c->kind = (unsigned)jcol(row, cols, classes, kind);
+      c->cls = (unsigned)jcol(row, cols, classes, class);
+      c->live = jcol(row, cols, classes, live_bytes);
+      c->reserved = jcol(row, cols, classes, reserved_bytes);
       c->unused = c->reserved > c->live ? c->reserved - c->live : 0;
       if (c->reserved == 0) continue;   /* allocation-only row */
       if (c->kind < SESSION_MAX_KINDS) {

@@ -152,8 +152,9 @@ static int leaks_visit(const struct rec *r, void *arg)
   if (w >= l->windows) w = l->windows - 1;      /* the file grew */
   l->wrecords[w]++;
   json_array_foreach(json_object_get(r->json, "classes"), j, row) {
-    u64 key = jrow(row, CL_KIND) << 32 | (jrow(row, CL_CLASS) & 0xffffffffULL);
-    u64 y = jrow(row, CL_LIVE_BYTES);
+    u64 key = jcol(row, r->cols, classes, kind) << 32
+              | (jcol(row, r->cols, classes, class) & 0xffffffffULL);
+    u64 y = jcol(row, r->cols, classes, live_bytes);
     struct leak_key *k;
 
     if (y == 0) continue;               /* counts as absent: 0 */

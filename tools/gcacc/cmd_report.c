@@ -70,6 +70,7 @@ struct report {
   const char *path;
   struct session_summary sum;
   json_t *header;
+  struct dump_cols cols;        /* its columns (for the rows kept below)  */
   u64 start;                    /* time origin (ns, monotonic clock)      */
   struct bucket b[REPORT_BUCKETS];
   int nb;                       /* buckets in use                         */
@@ -189,31 +190,32 @@ static int report_visit(const struct rec *r, void *arg)
                               "lists"));
   }
   json_array_foreach(rows, i, row) {
-    u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+    u64 k = jcol(row, r->cols, classes, kind);
+    u64 c = jcol(row, r->cols, classes, class);
 
     if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-      ALLOC_AT(rp, k, c) += jrow(row, CL_ALLOC_GRANTED_BYTES);
+      ALLOC_AT(rp, k, c) += jcol(row, r->cols, classes, alloc_granted_bytes);
     else
       rp->alloc_out_of_range++;
   }
   rp->grows_lost += jnum(r->json, "grows_lost");
   json_array_foreach(json_object_get(r->json, "grows"), i, row) {
     struct grow *g;
-    const json_t *kv = json_array_get(row, GR_REQ_KIND);
+    const json_t *kv = jcol_json(row, r->cols, grows, req_kind);
 
     if (rp->n_grows == REPORT_MAX_GROWS) {
       rp->grows_lost++;
       continue;
     }
     g = &rp->grows[rp->n_grows++];
-    g->t_ns = jrow(row, GR_T_NS);
-    g->req_bytes = jrow(row, GR_REQ_BYTES);
+    g->t_ns = jcol(row, r->cols, grows, t_ns);
+    g->req_bytes = jcol(row, r->cols, grows, req_bytes);
     g->req_kind = json_is_integer(kv) ? (long long)json_integer_value(kv)
                                       : -1;
-    g->free_bytes = jrow(row, GR_FREE_BYTES);
-    g->largest_free_bytes = jrow(row, GR_LARGEST_FREE_BYTES);
-    g->grow_bytes = jrow(row, GR_GROW_BYTES);
-    g->heap_after = jrow(row, GR_HEAP_BYTES_AFTER);
+    g->free_bytes = jcol(row, r->cols, grows, free_bytes);
+    g->largest_free_bytes = jcol(row, r->cols, grows, largest_free_bytes);
+    g->grow_bytes = jcol(row, r->cols, grows, grow_bytes);
+    g->heap_after = jcol(row, r->cols, grows, heap_bytes_after);
   }
   return 0;
 }
@@ -262,6 +264,7 @@ static struct report *report_scan(const char *path, int progress, int *rc)
     return NULL;
   }
   rp->header = info.header;
+  rp->cols = info.cols;
   tables_load_symbols(&rp->tb, path);
   rp->start = session_summary_start(&rp->sum, rp->header);
   if (rp->alloc_out_of_range)
@@ -305,7 +308,7 @@ static const char *fmt_ns(u64 ns, char *buf)
   return buf;
 }
 
-/* Smallest integer >= v (v >= 0; no libm in the reader). */
+/* Smallest integer >= v (v >= 0). */
 static double ceil_pos(double v)
 {
   double i = (double)(u64)v;
@@ -604,11 +607,11 @@ static void page_top(FILE *f, const struct report *a)
 
   if (t == NULL) abort();
   json_array_foreach(a->peak_classes, i, row) {
-    t[i].kind = jrow(row, CL_KIND);
-    t[i].cls = jrow(row, CL_CLASS);
-    t[i].live = jrow(row, CL_LIVE_BYTES);
-    t[i].live_objs = jrow(row, CL_LIVE_OBJS);
-    t[i].reserved = jrow(row, CL_RESERVED_BYTES);
+    t[i].kind = jcol(row, &a->cols, classes, kind);
+    t[i].cls = jcol(row, &a->cols, classes, class);
+    t[i].live = jcol(row, &a->cols, classes, live_bytes);
+    t[i].live_objs = jcol(row, &a->cols, classes, live_objs);
+    t[i].reserved = jcol(row, &a->cols, classes, reserved_bytes);
     if (t[i].kind < SESSION_MAX_KINDS && t[i].cls < SESSION_MAX_CLASSES)
       t[i].alloc = ALLOC_AT(a, t[i].kind, t[i].cls);
   }
@@ -742,7 +745,8 @@ static void page_frag(FILE *f, const struct report *a)
           "1..32 blocks exactly, then ranges).</p>\n",
           emit_size(a->frag_largest, buf));
   json_array_foreach(a->frag_lists, i, row)
-    if (jrow(row, FL_BYTES) > maxb) maxb = jrow(row, FL_BYTES);
+    if (jcol(row, &a->cols, lists, bytes) > maxb)
+      maxb = jcol(row, &a->cols, lists, bytes);
   if (maxb == 0) maxb = 1;
   step = byte_step((double)maxb, 4);
   maxb = (u64)(ceil_pos((double)maxb / step) * step);
@@ -759,15 +763,17 @@ static void page_frag(FILE *f, const struct report *a)
             fmt_tick_bytes(t, buf));
   }
   json_array_foreach(a->frag_lists, i, row) {
-    u64 idx = jrow(row, FL_INDEX), bytes = jrow(row, FL_BYTES);
+    u64 idx = jcol(row, &a->cols, lists, index);
+    u64 bytes = jcol(row, &a->cols, lists, bytes);
+    u64 blocks = jcol(row, &a->cols, lists, blocks);
     double x = ML + i * bw + bw * 0.1, y = HY(bytes);
 
     fprintf(f, "<rect class=\"bar\" data-index=\"%llu\" data-blocks=\"%llu\""
             " data-bytes=\"%llu\" data-unmapped-bytes=\"%llu\" x=\"%.1f\" "
             "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>list %llu: "
-            "%llu blocks, %s</title></rect>", idx, jrow(row, FL_BLOCKS),
-            bytes, jrow(row, FL_UNMAPPED_BYTES), x, y, bw * 0.8,
-            h - MB - y, idx, jrow(row, FL_BLOCKS), emit_size(bytes, buf));
+            "%llu blocks, %s</title></rect>", idx, blocks,
+            bytes, jcol(row, &a->cols, lists, unmapped_bytes), x, y,
+            bw * 0.8, h - MB - y, idx, blocks, emit_size(bytes, buf));
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%llu"
             "</text>\n", x + bw * 0.4, h - MB + 14, idx);
   }
@@ -838,10 +844,12 @@ static void live_at_peak(const struct report *r, u64 *live)
   size_t i;
 
   json_array_foreach(r->peak_classes, i, row) {
-    u64 k = jrow(row, CL_KIND), c = jrow(row, CL_CLASS);
+    u64 k = jcol(row, &r->cols, classes, kind);
+    u64 c = jcol(row, &r->cols, classes, class);
 
     if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-      live[k * SESSION_MAX_CLASSES + c] += jrow(row, CL_LIVE_BYTES);
+      live[k * SESSION_MAX_CLASSES + c]
+        += jcol(row, &r->cols, classes, live_bytes);
   }
 }
 

@@ -143,14 +143,16 @@ static int list_frames(const struct common_opts *o, const char *path)
 
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
       t0 = jnum(v, "start_mono_ns");
+      session_warn_cols(d);
     } else if (strcmp(kind, "frame") == 0) {
+      const struct dump_cols *c = dump_cols(d);
       u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
       const json_t *row;
       size_t i;
 
       json_array_foreach(json_object_get(v, "rows"), i, row) {
-        objs += jrow(row, 2);
-        bytes += jrow(row, 3);
+        objs += jcol(row, c, frame_rows, objs);
+        bytes += jcol(row, c, frame_rows, bytes);
       }
       if (s == NULL) {
         out = common_output(o);

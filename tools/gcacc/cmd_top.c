@@ -69,25 +69,28 @@ struct top_vals {
 struct top_source {
   const char *array;                    /* the record's member            */
   const char *what;                     /* for titles                      */
-  u64 (*key)(const json_t *row);
-  void (*vals)(const json_t *row, struct top_vals *v);
+  u64 (*key)(const json_t *row, const struct dump_cols *c);
+  void (*vals)(const json_t *row, const struct dump_cols *c,
+               struct top_vals *v);
   /* Two label columns (the second may be ""), buffers of 32 bytes.       */
   void (*label)(const json_t *header, u64 key, char *a, char *b);
   const char *label_a, *label_b;        /* their column names              */
 };
 
-static u64 class_key(const json_t *row)
+static u64 class_key(const json_t *row, const struct dump_cols *c)
 {
-  return jrow(row, CL_KIND) << 32 | (jrow(row, CL_CLASS) & 0xffffffffULL);
+  return jcol(row, c, classes, kind) << 32
+         | (jcol(row, c, classes, class) & 0xffffffffULL);
 }
 
-static void class_vals(const json_t *row, struct top_vals *v)
+static void class_vals(const json_t *row, const struct dump_cols *c,
+                       struct top_vals *v)
 {
-  v->live_objs = jrow(row, CL_LIVE_OBJS);
-  v->live_bytes = jrow(row, CL_LIVE_BYTES);
-  v->reserved_bytes = jrow(row, CL_RESERVED_BYTES);
-  v->alloc_objs = jrow(row, CL_ALLOC_OBJS);
-  v->alloc_bytes = jrow(row, CL_ALLOC_GRANTED_BYTES);
+  v->live_objs = jcol(row, c, classes, live_objs);
+  v->live_bytes = jcol(row, c, classes, live_bytes);
+  v->reserved_bytes = jcol(row, c, classes, reserved_bytes);
+  v->alloc_objs = jcol(row, c, classes, alloc_objs);
+  v->alloc_bytes = jcol(row, c, classes, alloc_granted_bytes);
 }
 
 static void class_labels(const json_t *header, u64 key, char *a, char *b)
@@ -140,9 +143,9 @@ static int top_visit(const struct rec *r, void *arg)
     size_t i;
 
     json_array_foreach(json_object_get(r->json, t->src->array), i, row) {
-      struct top_vals v, *a = keymap_get(t->m, t->src->key(row), 1);
+      struct top_vals v, *a = keymap_get(t->m, t->src->key(row, r->cols), 1);
 
-      t->src->vals(row, &v);
+      t->src->vals(row, r->cols, &v);
       a->alloc_objs += v.alloc_objs;
       a->alloc_bytes += v.alloc_bytes;
       if (!r->census) continue;
@@ -446,9 +449,10 @@ int cmd_top(int argc, char **argv)
     const json_t *row;
 
     json_array_foreach(json_object_get(t.chosen, t.src->array), i, row) {
-      struct top_vals v, *p = keymap_get(t.m, t.src->key(row), 1);
+      struct top_vals v, *p = keymap_get(t.m, t.src->key(row, &info.cols),
+                                         1);
 
-      t.src->vals(row, &v);
+      t.src->vals(row, &info.cols, &v);
       p->live_objs += v.live_objs;
       p->live_bytes += v.live_bytes;
       p->reserved_bytes += v.reserved_bytes;

@@ -7,11 +7,17 @@
  * turn; input that does not start with the gzip magic is read as plain
  * JSON Lines.  Records are parsed with jansson.  This is the unit the
  * fuzz target drives: it must never crash or loop on any input.
+ *
+ * The header's "columns" give each table's column names; the reader
+ * keeps, per dump, where each column it knows (accounting/gca_fields.h)
+ * sits in that dump's rows (struct dump_cols), so that rows are read by
+ * name, whatever a writer appended or moved.
  */
 
 #include "dump_read.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +46,87 @@ struct dump_reader {
   unsigned long long offset;    /* uncompressed bytes consumed */
   unsigned long long coffset;   /* compressed bytes read        */
   unsigned long long csize;
+  int growing;                  /* dump_open_growing, until dump_grow_end */
+  struct dump_cols cols;        /* from the header                        */
   char err[768];
 };
+
+/* ---- columns (see dump_read.h) ------------------------------------------ */
+
+#define DUMP_COL_NAME_(t, c) #c,
+#define DUMP_TABLE_NAMES_(id, key, cols) \
+  static const char *const names_##id[] = { cols(DUMP_COL_NAME_) };
+GCA_DUMP_TABLES(DUMP_TABLE_NAMES_)
+#undef DUMP_TABLE_NAMES_
+#undef DUMP_COL_NAME_
+
+const struct dump_table dump_tables[GCA_N_TABLES] = {
+#define DUMP_TABLE_ENTRY_(id, key, cols) \
+  { key, GCA_NCOLS_##id, names_##id, offsetof(struct dump_cols, id) },
+  GCA_DUMP_TABLES(DUMP_TABLE_ENTRY_)
+#undef DUMP_TABLE_ENTRY_
+};
+
+const size_t *dump_cols_table(const struct dump_cols *c, int t)
+{
+  return (const size_t *)(const void *)((const char *)c
+                                        + dump_tables[t].offset);
+}
+
+/* Append "key.name" to the list of missing columns; ", ..." ends a     */
+/* list that would not fit (room for it is always kept).                */
+static void cols_note_missing(struct dump_cols *c, const char *key,
+                              const char *name)
+{
+  size_t used = strlen(c->missing), cap = sizeof(c->missing);
+  const char *sep = used ? ", " : "";
+  char one[160];
+  int n;
+
+  if (used >= 3 && strcmp(c->missing + used - 3, "...") == 0) return;
+  n = snprintf(one, sizeof(one), "%s%s.%s", sep, key, name);
+  if (n < 0 || (size_t)n >= sizeof(one) || used + (size_t)n + 6 > cap)
+    snprintf(c->missing + used, cap - used, "%s...", sep);
+  else
+    memcpy(c->missing + used, one, (size_t)n + 1);
+}
+
+void dump_cols_init(struct dump_cols *c, const json_t *header)
+{
+  const json_t *all = json_object_get(header, "columns");
+  int t;
+
+  memset(c, 0, sizeof(*c));
+  for (t = 0; t < GCA_N_TABLES; t++) {
+    const struct dump_table *d = &dump_tables[t];
+    size_t *pos = (size_t *)(void *)((char *)c + d->offset);
+    const json_t *names = json_object_get(all, d->key);
+    size_t k, j;
+
+    if (!json_is_array(names)) {
+      /* No "columns", or not this table: gca_fields.h's order.          */
+      for (k = 0; k < d->ncols; k++) pos[k] = k;
+      continue;
+    }
+    for (k = 0; k < d->ncols; k++) {
+      pos[k] = DUMP_COL_ABSENT;
+      for (j = 0; j < json_array_size(names); j++) {
+        const char *n = json_string_value(json_array_get(names, j));
+
+        if (n != NULL && strcmp(n, d->names[k]) == 0) {
+          pos[k] = j;                   /* the first of equal names     */
+          break;
+        }
+      }
+      if (pos[k] == DUMP_COL_ABSENT) cols_note_missing(c, d->key, d->names[k]);
+    }
+  }
+}
+
+const struct dump_cols *dump_cols(const struct dump_reader *r)
+{
+  return &r->cols;
+}
 
 static char open_err[600];
 
@@ -52,6 +137,7 @@ static struct dump_reader *reader_new(const char *name)
   if (r == NULL) return NULL;
   snprintf(r->name, sizeof(r->name), "%s", name);
   r->gzip = -1;
+  dump_cols_init(&r->cols, NULL);
   return r;
 }
 
@@ -98,23 +184,54 @@ struct dump_reader *dump_open_mem(const void *data, size_t len,
   return r;
 }
 
-/* Raw input: up to CHUNK bytes into r->in; 0 at end of input. */
-static size_t reader_fill(struct dump_reader *r)
+struct dump_reader *dump_open_growing(const void *data, size_t len,
+                                      const char *name)
+{
+  struct dump_reader *r = dump_open_mem(data, len, name);
+
+  if (r != NULL) r->growing = 1;
+  return r;
+}
+
+void dump_grow(struct dump_reader *r, const void *data, size_t len)
+{
+  if (len < r->mem_pos) len = r->mem_pos;       /* bytes cannot go away */
+  r->mem = data;
+  r->mem_len = len;
+  r->csize = len;
+  r->input_eof = 0;
+}
+
+void dump_grow_end(struct dump_reader *r)
+{
+  r->growing = 0;
+}
+
+/* Raw input: up to cap bytes into to; 0 at end of input (for now, if */
+/* growing).                                                           */
+static size_t reader_fill_to(struct dump_reader *r, unsigned char *to,
+                             size_t cap)
 {
   size_t n;
 
   if (r->input_eof) return 0;
   if (r->f != NULL) {
-    n = fread(r->in, 1, CHUNK, r->f);
+    n = fread(to, 1, cap, r->f);
   } else {
     n = r->mem_len - r->mem_pos;
-    if (n > CHUNK) n = CHUNK;
-    memcpy(r->in, r->mem + r->mem_pos, n);
+    if (n > cap) n = cap;
+    memcpy(to, r->mem + r->mem_pos, n);
     r->mem_pos += n;
   }
   if (n == 0) r->input_eof = 1;
   r->coffset += n;
   return n;
+}
+
+/* Raw input: up to CHUNK bytes into r->in; 0 at end of input. */
+static size_t reader_fill(struct dump_reader *r)
+{
+  return reader_fill_to(r, r->in, CHUNK);
 }
 
 /* Refill r->out with decompressed bytes.  Returns 1 if some are there,   */
@@ -139,6 +256,12 @@ static int reader_refill(struct dump_reader *r)
       if (n == 0) return 0;
       r->zs.next_in = r->in;
       r->zs.avail_in = (uInt)n;
+    }
+    if (r->gzip < 0 && r->zs.avail_in < 2 && r->growing) {
+      /* One byte cannot tell: wait for the second.                     */
+      r->zs.avail_in += (uInt)reader_fill_to(r, r->in + r->zs.avail_in,
+                                             CHUNK - r->zs.avail_in);
+      if (r->zs.avail_in < 2) return 0;
     }
     if (r->gzip < 0) {
       /* First bytes decide: gzip magic or zlib header, else plain text. */
@@ -219,6 +342,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       int got = reader_refill(r);
 
       if (got < 0) return DUMP_ERROR;
+      if (got == 0 && r->growing) return DUMP_MORE;
       if (got == 0) {
         int clean = r->gzip <= 0 || r->stream_end;
 
@@ -300,6 +424,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
         return st;
       }
       r->records++;
+      if (r->records == 1) dump_cols_init(&r->cols, v);
       *out = v;
       return DUMP_RECORD;
     }

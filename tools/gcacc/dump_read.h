@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <jansson.h>
+#include "gca_fields.h"     /* accounting/: the tables and their columns */
 
 struct dump_reader;
 
@@ -19,7 +20,8 @@ enum dump_status {
   DUMP_RECORD = 0,  /* *out holds the next record (caller json_decref) */
   DUMP_END,         /* clean end of file                               */
   DUMP_TRUNCATED,   /* the file ends mid-record; records so far valid  */
-  DUMP_ERROR        /* corrupt or foreign input: see dump_error()      */
+  DUMP_ERROR,       /* corrupt or foreign input: see dump_error()      */
+  DUMP_MORE         /* growing input ran out: dump_grow, then again    */
 };
 
 /* Open path ("-" is standard input).  NULL with a message in *err (a   */
@@ -30,6 +32,18 @@ struct dump_reader *dump_open(const char *path, const char **err);
 /* is gzip data or plain JSON Lines; it must outlive the reader.          */
 struct dump_reader *dump_open_mem(const void *data, size_t len,
                                   const char *name);
+
+/* Input that is still arriving (a file being written, a test feeding a */
+/* dump byte by byte): like dump_open_mem over the bytes so far, but     */
+/* where the input ends dump_next returns DUMP_MORE (never DUMP_END or   */
+/* DUMP_TRUNCATED, nor an error for a header not yet whole): call        */
+/* dump_grow with the longer input (the same bytes first, possibly       */
+/* moved) and dump_next again.  After dump_grow_end the end of the input */
+/* is the end of the dump, as for dump_open_mem.                          */
+struct dump_reader *dump_open_growing(const void *data, size_t len,
+                                      const char *name);
+void dump_grow(struct dump_reader *r, const void *data, size_t len);
+void dump_grow_end(struct dump_reader *r);
 
 /* The next record.  The first record of a dump must be the header      */
 /* ("record":"header"); dump_next checks that, and that every record is  */
@@ -48,6 +62,45 @@ unsigned long long dump_offset(const struct dump_reader *r);
 unsigned long long dump_compressed_offset(const struct dump_reader *r);
 unsigned long long dump_compressed_size(const struct dump_reader *r);
 const char *dump_name(const struct dump_reader *r);
+
+/* ---- columns -------------------------------------------------------- */
+/* Where each column the reader knows (accounting/gca_fields.h) sits in  */
+/* this dump's rows, from the names in the header's "columns" (docs/     */
+/* dump-format.md, "Columns"); a header without them, or without a       */
+/* table, gives gca_fields.h's order.  Columns the header names that the */
+/* reader does not know are skipped; a known one it does not name is at  */
+/* DUMP_COL_ABSENT, which reads as absent (json_array_get gives NULL),   */
+/* so as 0.  For "sites", the "frames" column is the rest of the row.    */
+#define DUMP_COL_ABSENT ((size_t)-1)
+struct dump_cols {
+#define DUMP_COLS_MEMBER_(id, key, cols) size_t id[GCA_NCOLS_##id];
+  GCA_DUMP_TABLES(DUMP_COLS_MEMBER_)
+#undef DUMP_COLS_MEMBER_
+  /* The known columns the header lacks, "table.column" joined by ", "  */
+  /* (truncated with "..." when long); "" when none.                     */
+  char missing[240];
+};
+/* Position of column c of table t in a row: DUMP_COL(cols, classes,    */
+/* live_bytes).  t and c as in gca_fields.h (a typo does not compile).   */
+#define DUMP_COL(cols, t, c) ((cols)->t[GCA_COL_##t##_##c])
+
+/* The reader's tables: the "key" in the header's "columns" and the     */
+/* names of the columns, in gca_fields.h order (GCA_TABLE_<id>).         */
+struct dump_table {
+  const char *key;
+  size_t ncols;
+  const char *const *names;
+  size_t offset;                /* of its positions in struct dump_cols  */
+};
+extern const struct dump_table dump_tables[GCA_N_TABLES];
+/* The positions of table t (GCA_TABLE_<id>) in c: ncols of them.        */
+const size_t *dump_cols_table(const struct dump_cols *c, int t);
+
+/* The map of a header record (NULL: gca_fields.h's order).              */
+void dump_cols_init(struct dump_cols *c, const json_t *header);
+/* The map of r's dump: set when dump_next returns the header (before   */
+/* that, gca_fields.h's order).                                          */
+const struct dump_cols *dump_cols(const struct dump_reader *r);
 
 void dump_close(struct dump_reader *r);
 

@@ -1,8 +1,9 @@
 /*
  * gcacc.h: what the reader's subcommands share.
  *
- * The reader depends only on the dump format (docs/dump-format.md), zlib
- * and jansson: never on the collector.  Each subcommand lives in
+ * The reader depends only on the dump format (docs/dump-format.md and its
+ * field list, accounting/gca_fields.h: plain preprocessor lists the
+ * writer shares), zlib and jansson: never on the collector.  Each subcommand lives in
  * cmd_<name>.c as `int cmd_<name>(int argc, char **argv)`, with its usage
  * lines and option table at the top of its file.
  */

@@ -52,6 +52,14 @@ u64 jrow(const json_t *row, size_t i)
   return 0;
 }
 
+void session_warn_cols(const struct dump_reader *d)
+{
+  const char *m = dump_cols(d)->missing;
+
+  if (m[0] != '\0')
+    warning("%s: the header's columns lack %s: read as 0", dump_name(d), m);
+}
+
 u64 header_config(const json_t *header, const char *key, u64 dflt)
 {
   const json_t *c = json_object_get(header, "config");
@@ -112,7 +120,8 @@ const char *kind_label(unsigned kind, char *buf)
   return buf;
 }
 
-static void rec_fill(struct rec *r, const json_t *j)
+static void rec_fill(struct rec *r, const json_t *j,
+                     const struct dump_cols *cols)
 {
   const json_t *classes = json_object_get(j, "classes");
   const json_t *kinds = json_object_get(j, "kinds");
@@ -123,6 +132,7 @@ static void rec_fill(struct rec *r, const json_t *j)
 
   memset(r, 0, sizeof(*r));
   r->json = j;
+  r->cols = cols;
   r->collection = strcmp(json_string_value(json_object_get(j, "record")),
                          "collection") == 0;
   r->census = (int)jnum(j, "census");
@@ -143,15 +153,16 @@ static void rec_fill(struct rec *r, const json_t *j)
   r->largest_free_bytes = jnum(fl, "largest_free_bytes");
   r->frag_index = json_is_number(fi) ? json_number_value(fi) : 0.0;
   json_array_foreach(classes, i, row) {
-    r->live_objs += jrow(row, CL_LIVE_OBJS);
-    r->live_bytes += jrow(row, CL_LIVE_BYTES);
-    r->class_reserved_bytes += jrow(row, CL_RESERVED_BYTES);
-    r->free_slots += jrow(row, CL_FREE_SLOTS);
-    r->alloc_objs += jrow(row, CL_ALLOC_OBJS);
-    r->alloc_req_bytes += jrow(row, CL_ALLOC_REQ_BYTES);
-    r->alloc_granted_bytes += jrow(row, CL_ALLOC_GRANTED_BYTES);
+    r->live_objs += jcol(row, cols, classes, live_objs);
+    r->live_bytes += jcol(row, cols, classes, live_bytes);
+    r->class_reserved_bytes += jcol(row, cols, classes, reserved_bytes);
+    r->free_slots += jcol(row, cols, classes, free_slots);
+    r->alloc_objs += jcol(row, cols, classes, alloc_objs);
+    r->alloc_req_bytes += jcol(row, cols, classes, alloc_req_bytes);
+    r->alloc_granted_bytes += jcol(row, cols, classes, alloc_granted_bytes);
   }
-  json_array_foreach(kinds, i, row) r->debug_objs += jrow(row, 1);
+  json_array_foreach(kinds, i, row)
+    r->debug_objs += jcol(row, cols, kinds, debug_objs);
   r->n_grows = (unsigned)json_array_size(json_object_get(j, "grows"));
 }
 
@@ -171,7 +182,10 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
   enum dump_status st;
   int rc = EXIT_OK, stop = 0;
 
-  if (info != NULL) memset(info, 0, sizeof(*info));
+  if (info != NULL) {
+    memset(info, 0, sizeof(*info));
+    dump_cols_init(&info->cols, NULL);
+  }
   if (d == NULL) {
     error("%s", err);
     return EXIT_USAGE;
@@ -183,14 +197,18 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
       if (dump_records(d) != 1) {
         warning("%s: a second header at byte %llu (record %lu); ignored",
                 dump_name(d), dump_offset(d), dump_records(d));
-      } else if (info != NULL) {
-        info->header = json_incref(v);
+      } else {
+        session_warn_cols(d);
+        if (info != NULL) {
+          info->header = json_incref(v);
+          info->cols = *dump_cols(d);
+        }
       }
     } else if (strcmp(kind, "collection") == 0
                || strcmp(kind, "snapshot") == 0) {
       struct rec r;
 
-      rec_fill(&r, v);
+      rec_fill(&r, v, dump_cols(d));
       stop = fn != NULL && fn(&r, arg);
     } else if (strcmp(kind, "frame") == 0) {
       stop = ffn != NULL && ffn(v, arg);

@@ -12,6 +12,7 @@
 #define GCACC_SESSION_H
 
 #include <jansson.h>
+#include "dump_read.h"
 #include "emit.h"
 
 #define SESSION_MAX_KINDS 64
@@ -33,39 +34,35 @@ struct rec {
   u64 debug_objs;
   unsigned n_grows;
   const json_t *json;           /* the whole record                       */
+  const struct dump_cols *cols; /* where its rows' columns are            */
 };
-
-/* Column positions in a "classes" row (docs/dump-format.md).           */
-enum { CL_KIND, CL_CLASS, CL_LIVE_OBJS, CL_LIVE_BYTES, CL_RESERVED_BYTES,
-       CL_FREE_SLOTS, CL_ALLOC_OBJS, CL_ALLOC_REQ_BYTES,
-       CL_ALLOC_GRANTED_BYTES, CL_NCOLS };
-/* Column positions in a "grows" row.                                    */
-enum { GR_T_NS, GR_REQ_BYTES, GR_REQ_KIND, GR_FREE_BYTES,
-       GR_LARGEST_FREE_BYTES, GR_GROW_BYTES, GR_HEAP_BYTES_AFTER, GR_NCOLS };
-/* Column positions in a "freelists.lists" row.                          */
-enum { FL_INDEX, FL_BLOCKS, FL_BYTES, FL_UNMAPPED_BYTES, FL_NCOLS };
 
 /* Return nonzero to stop early (the scan then returns EXIT_OK).         */
 typedef int (*rec_visitor)(const struct rec *r, void *arg);
 
 struct session_info {
   json_t *header;               /* the header record (caller json_decref) */
+  struct dump_cols cols;        /* its columns (dump_read.h)              */
   unsigned long records;        /* records read, header included          */
   int truncated;                /* the dump ended mid-record              */
 };
 
 /* Frame records ("record":"frame", docs/dump-format.md "Frame records") */
 /* go to a separate visitor, raw: frame (the record), in dump order      */
-/* among the collection and snapshot records.  Nonzero stops the scan.   */
+/* among the collection and snapshot records (their rows' columns: the   */
+/* info's cols).  Nonzero stops the scan.                                */
 typedef int (*frame_visitor)(const json_t *frame, void *arg);
 
 /* Scan path.  Prints a warning for a truncated dump (and still returns  */
 /* EXIT_OK), an error for an unreadable or corrupt one (returns          */
-/* EXIT_USAGE).  progress: -1 auto, 0 off, 1 on.  info may be NULL.      */
+/* EXIT_USAGE), and once a warning naming the columns the reader knows   */
+/* that the header lacks (session_warn_cols).  progress: -1 auto, 0 off, */
+/* 1 on.  info may be NULL.                                              */
 int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
                  struct session_info *info);
 /* The same, also handing frame records to ffn (may be NULL).  Both      */
-/* visitors get arg.  info->header is set before the first visit.        */
+/* visitors get arg.  info->header and info->cols are set before the     */
+/* first visit.                                                          */
 int session_scan_frames(const char *path, int progress, rec_visitor fn,
                         frame_visitor ffn, void *arg,
                         struct session_info *info);
@@ -75,6 +72,16 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
 u64 jnum(const json_t *obj, const char *dotted);
 /* Element i of a row array as an integer (0 if absent or not a number). */
 u64 jrow(const json_t *row, size_t i);
+/* Column c of table t of a row, found by name through the dump's       */
+/* columns (struct dump_cols): jcol(row, r->cols, classes, live_bytes).  */
+#define jcol(row, cols, t, c) jrow((row), DUMP_COL(cols, t, c))
+/* The same element as JSON (NULL if absent).                            */
+#define jcol_json(row, cols, t, c) \
+  json_array_get((row), DUMP_COL(cols, t, c))
+/* A warning when the header of d's dump lacks columns the reader knows */
+/* (they read as 0).  Readers of a dump call it once, when dump_next     */
+/* returned the header.                                                  */
+void session_warn_cols(const struct dump_reader *d);
 /* Header config value (e.g. "granule_bytes"), or dflt.                 */
 u64 header_config(const json_t *header, const char *key, u64 dflt);
 

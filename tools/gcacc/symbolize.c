@@ -28,11 +28,11 @@
 #include "dump_read.h"
 #include "session.h"
 #include "symbolize.h"
+#include "tables.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -878,17 +878,23 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
     if (header == NULL) {
       header = v;
       if (!sites) break;
+      if (!quiet) session_warn_cols(d);  /* as the truncation below   */
       continue;
     }
     defs = json_object_get(v, "sites");
     json_array_foreach(defs, i, def) {
+      /* By name (the header's columns): the id, then "frames", the rest */
+      /* of the row.                                                      */
+      const json_t *id = jcol_json(def, dump_cols(d), sites, site_id);
+      size_t f0 = DUMP_COL(dump_cols(d), sites, frames);
       size_t n = json_array_size(def), k, m = 0;
       u64 stack[256], *a = stack;
 
-      if (n == 0 || !json_is_integer(json_array_get(def, 0))) continue;
-      if (n - 1 > sizeof(stack) / sizeof(stack[0]))
-        a = xrealloc(NULL, (n - 1) * sizeof(u64));
-      for (k = 1; k < n; k++) {
+      if (!json_is_integer(id)) continue;
+      if (f0 > n) f0 = n;
+      if (n - f0 > sizeof(stack) / sizeof(stack[0]))
+        a = xrealloc(NULL, (n - f0) * sizeof(u64));
+      for (k = f0; k < n; k++) {
         const json_t *e = json_array_get(def, k);
         u64 x;
 
@@ -897,7 +903,7 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
         else if (json_is_integer(e))
           a[m++] = (u64)json_integer_value(e);
       }
-      add_site(t, (u64)json_integer_value(json_array_get(def, 0)), a, m);
+      add_site(t, (u64)json_integer_value(id), a, m);
       if (a != stack) free(a);
     }
     json_decref(v);
@@ -1033,12 +1039,9 @@ char *sym_site_stack(const struct sym_site *s, const char *sep,
 
 double symtab_weight(const struct symtab *t, unsigned long long s)
 {
-  double b;
-
   if (t == NULL || !t->sample || t->sample_bytes == 0 || s == 0)
     return (double)s;
-  b = (double)t->sample_bytes;
-  return (double)s / -expm1(-(double)s / b);
+  return sample_weight((double)s, (double)t->sample_bytes);
 }
 
 double symtab_scale_bytes(const struct symtab *t, unsigned long long objs,

@@ -7,13 +7,15 @@
  * alloc and freed deltas to the group's totals.  Sampling ("Sampling"):
  * in sample mode a sampled object of s bytes stands for
  * w(s) = s / (1 - exp(-s / B)) bytes; site rows carry sums, so the reader
- * scales a row by w(s)/s at its mean object size s = bytes / objs.  The
- * reader has no libm: exp is computed here.
+ * scales a row by w(s)/s at its mean object size s = bytes / objs, with
+ * sample_weight, the reader's one w.  Rows are read by column name
+ * (struct dump_cols: the header's "columns").
  */
 
 #include "tables.h"
 #include "gcacc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,32 +109,49 @@ static void tables_header(struct tables *t)
   if (t->nmods) qsort(t->mods, t->nmods, sizeof(*t->mods), mod_cmp);
 }
 
+/* The columns of frame records' rows: the scan's, once it has read    */
+/* the header (records carry theirs in struct rec).                      */
+static const struct dump_cols *frame_cols(const struct tables *t)
+{
+  static struct dump_cols fallback;
+  static int ready;
+
+  if (t->info != NULL) return &t->info->cols;
+  if (!ready) {
+    dump_cols_init(&fallback, NULL);
+    ready = 1;
+  }
+  return &fallback;
+}
+
 /* "types" and "sites" definitions of any record.                        */
-static void apply_defs(struct tables *t, const json_t *j)
+static void apply_defs(struct tables *t, const json_t *j,
+                       const struct dump_cols *c)
 {
   const json_t *row, *e;
   size_t i, k;
 
   json_array_foreach(json_object_get(j, "types"), i, row) {
-    struct group *g = keymap_get(t->types, jrow(row, 0), 1);
-    const char *name = json_string_value(json_array_get(row, 2));
+    struct group *g = keymap_get(t->types, jcol(row, c, types, type_id), 1);
+    const char *name = json_string_value(jcol_json(row, c, types, name));
     u64 cookie = 0;
 
-    parse_addr(json_string_value(json_array_get(row, 1)), &cookie);
+    parse_addr(json_string_value(jcol_json(row, c, types, cookie)), &cookie);
     g->cookie = cookie;
     free(g->name);
     g->name = xstrdup_(name != NULL ? name : "?");
     g->defined = 1;
   }
   json_array_foreach(json_object_get(j, "sites"), i, row) {
-    struct group *g = keymap_get(t->sites, jrow(row, 0), 1);
+    struct group *g = keymap_get(t->sites, jcol(row, c, sites, site_id), 1);
     size_t n = json_array_size(row);
 
     free(g->frames);
     g->frames = malloc((n ? n : 1) * sizeof(u64));
     if (g->frames == NULL) abort();
     g->nframes = 0;
-    for (k = 1; k < n; k++) {
+    /* "frames" is the rest of the row.                                  */
+    for (k = DUMP_COL(c, sites, frames); k < n; k++) {
       u64 a;
 
       e = json_array_get(row, k);
@@ -143,28 +162,42 @@ static void apply_defs(struct tables *t, const json_t *j)
   }
 }
 
+/* Where a "type_rows" or "site_rows" row has each column.               */
+struct group_cols {
+  size_t id, live_objs, live_bytes, alloc_objs, alloc_bytes, freed_objs;
+  size_t freed_bytes, age[TABLES_AGE_BINS];
+};
+#define GROUP_COLS(c, t, idcol) { \
+  DUMP_COL(c, t, idcol), DUMP_COL(c, t, live_objs), \
+  DUMP_COL(c, t, live_bytes), DUMP_COL(c, t, alloc_objs), \
+  DUMP_COL(c, t, alloc_bytes), DUMP_COL(c, t, freed_objs), \
+  DUMP_COL(c, t, freed_bytes), \
+  { DUMP_COL(c, t, age0), DUMP_COL(c, t, age1), DUMP_COL(c, t, age2_3), \
+    DUMP_COL(c, t, age4_7), DUMP_COL(c, t, age8_15), \
+    DUMP_COL(c, t, age16_31), DUMP_COL(c, t, age32) } }
+
 static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
-                       int site)
+                       int site, const struct group_cols *gc)
 {
   const json_t *row;
   size_t i;
   int b;
 
   json_array_foreach(rows, i, row) {
-    u64 id = jrow(row, TR_ID);
+    u64 id = jrow(row, gc->id);
     struct group *g = keymap_get(m, id, 1);
 
     if (site ? id >= 2 : id != 0) {
       if (site) t->has_site_rows = 1;
       else t->has_type_rows = 1;
     }
-    g->live_objs = jrow(row, TR_LIVE_OBJS);
-    g->live_bytes = jrow(row, TR_LIVE_BYTES);
-    for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] = jrow(row, TR_AGE0 + b);
-    g->d_alloc_objs = jrow(row, TR_ALLOC_OBJS);
-    g->d_alloc_bytes = jrow(row, TR_ALLOC_BYTES);
-    g->d_freed_objs = jrow(row, TR_FREED_OBJS);
-    g->d_freed_bytes = jrow(row, TR_FREED_BYTES);
+    g->live_objs = jrow(row, gc->live_objs);
+    g->live_bytes = jrow(row, gc->live_bytes);
+    for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] = jrow(row, gc->age[b]);
+    g->d_alloc_objs = jrow(row, gc->alloc_objs);
+    g->d_alloc_bytes = jrow(row, gc->alloc_bytes);
+    g->d_freed_objs = jrow(row, gc->freed_objs);
+    g->d_freed_bytes = jrow(row, gc->freed_bytes);
     g->d_rec = t->census;
     g->alloc_objs += g->d_alloc_objs;
     g->alloc_bytes += g->d_alloc_bytes;
@@ -180,28 +213,36 @@ void tables_record(struct tables *t, const struct rec *r)
   u64 acc = jnum(r->json, "acc_memory_bytes");
 
   tables_header(t);
-  apply_defs(t, r->json);
+  apply_defs(t, r->json, r->cols);
   if (acc > t->acc_peak) {
     t->acc_peak = acc;
     t->acc_peak_heap = r->heap_bytes;
   }
   if (!r->collection || !r->census) return;
   t->census++;
-  apply_rows(t, t->types, json_object_get(r->json, "type_rows"), 0);
-  apply_rows(t, t->sites, json_object_get(r->json, "site_rows"), 1);
+  {
+    const struct group_cols tc = GROUP_COLS(r->cols, type_rows, type_id);
+    const struct group_cols sc = GROUP_COLS(r->cols, site_rows, site_id);
+
+    apply_rows(t, t->types, json_object_get(r->json, "type_rows"), 0, &tc);
+    apply_rows(t, t->sites, json_object_get(r->json, "site_rows"), 1, &sc);
+  }
 }
 
 void tables_frame(struct tables *t, const json_t *f)
 {
+  const struct dump_cols *c = frame_cols(t);
   const json_t *row;
   size_t i;
 
   tables_header(t);
-  apply_defs(t, f);
+  apply_defs(t, f, c);
   t->frames++;
   json_array_foreach(json_object_get(f, "rows"), i, row) {
-    u64 ty = jrow(row, 0), si = jrow(row, 1);
-    u64 objs = jrow(row, 2), bytes = jrow(row, 3);
+    u64 ty = jcol(row, c, frame_rows, type_id);
+    u64 si = jcol(row, c, frame_rows, site_id);
+    u64 objs = jcol(row, c, frame_rows, objs);
+    u64 bytes = jcol(row, c, frame_rows, bytes);
     u64 *p = keymap_get(t->pairs, ty << 32 | (si & 0xffffffffULL), 1);
     struct group *g;
 
@@ -220,36 +261,23 @@ void tables_frame(struct tables *t, const json_t *f)
   t->lost_bytes += jnum(f, "lost_bytes");
 }
 
-/* exp(-x) for x >= 0, without libm: range reduction by halving, a      */
-/* Taylor series, then squaring back.                                   */
-static double exp_neg(double x)
+double sample_weight(double s, double b)
 {
-  double term = 1, sum = 1;
-  int halvings = 0, k;
-
-  if (x > 700) return 0;
-  while (x > 0.5) {
-    x /= 2;
-    halvings++;
-  }
-  for (k = 1; k < 20; k++) {
-    term *= -x / k;
-    sum += term;
-  }
-  while (halvings-- > 0) sum *= sum;
-  return sum;
+  if (!(s > 0) || !(b > 0)) return s;
+  /* 1 - exp(-s/B) as -expm1(-s/B): no cancellation when s << B.         */
+  return s / -expm1(-s / b);
 }
 
 u64 tables_scale(const struct tables *t, int site, u64 objs, u64 bytes,
                  u64 value)
 {
-  double s, p;
+  double s, w;
 
   if (!site || !t->sample || objs == 0 || bytes == 0) return value;
   s = (double)bytes / (double)objs;
-  p = 1 - exp_neg(s / t->sample_bytes);
-  if (!(p > 0)) return value;
-  return (u64)((double)value / p + 0.5);        /* value * w(s) / s     */
+  w = sample_weight(s, t->sample_bytes);
+  if (!(w > 0) || !(w < HUGE_VAL)) return value;
+  return (u64)((double)value * (w / s) + 0.5);  /* value * w(s) / s     */
 }
 
 u64 tables_old_objs(const struct group *g)

@@ -22,10 +22,6 @@
 /* The first age bin counted as "old" by leaks: 4-7 collections.         */
 #define TABLES_OLD_BIN 3
 
-/* Column positions in a "type_rows" / "site_rows" row.                  */
-enum { TR_ID, TR_LIVE_OBJS, TR_LIVE_BYTES, TR_ALLOC_OBJS, TR_ALLOC_BYTES,
-       TR_FREED_OBJS, TR_FREED_BYTES, TR_AGE0, TR_NCOLS = TR_AGE0 + 7 };
-
 /* One type or callsite, as rebuilt.                                     */
 struct group {
   u64 live_objs, live_bytes, age[TABLES_AGE_BINS];  /* last row seen   */
@@ -73,6 +69,12 @@ void tables_free(struct tables *t);
 void tables_record(struct tables *t, const struct rec *r);
 /* Apply a frame record: definitions, rows summed per pair and group.    */
 void tables_frame(struct tables *t, const json_t *frame);
+
+/* The weight of a sampled object of s bytes with sample size b (the    */
+/* header's stacks_sample_bytes): w(s) = s / (1 - exp(-s / b)), the bytes */
+/* it stands for (docs/dump-format.md, "Sampling"); s itself when s or b  */
+/* is not positive.  The reader's one computation of it.                  */
+double sample_weight(double s, double b);
 
 /* Group id of a keymap entry and entry itself: keymap_at(t->types, ...) */
 /* A site group's figures as the format says to read them: in sample     */
