@@ -4,10 +4,11 @@
  * Opens the file without ever blocking (O_NONBLOCK: a FIFO no process
  * reads fails at once instead of keeping the program from starting),
  * compresses and writes (a pipe that does not drain is waited for in
- * poll() slices, which a stop can end: gca_dumpfile_abandon), and writes
- * the header from the starting thread with SIGXFSZ and SIGPIPE blocked,
- * so a file-size limit or a closed pipe is an error, never the end of
- * the program.  writer.c, above it, owns the ring and the writer thread.
+ * poll() slices, which a stop can end: gca_dumpfile_abandon), never
+ * writes a regular file past the file-size limit (RLIMIT_FSIZE: such a
+ * write would raise SIGXFSZ), and writes the header from the starting
+ * thread with SIGPIPE (and SIGXFSZ) blocked, so a limit or a closed pipe
+ * is an error, never the end of the program.  writer.c, above it, owns the ring and the writer thread.
  * zlib's state comes from mmap (never the GC heap, nor a redirected
  * malloc).
  */
@@ -26,6 +27,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #ifndef PATH_MAX
@@ -40,6 +43,7 @@ static struct {
   int fd;
   int zs_ready;
   int abandoned;          /* a stop gave up waiting: writes end        */
+  int regular;            /* a regular file (file-size limit applies)  */
   z_stream zs;
   char path[PATH_MAX];
   unsigned char out[DUMPFILE_OUT_CHUNK];
@@ -103,7 +107,25 @@ static void dump_zfree(voidpf opaque, voidpf address)
 static int dump_write_all(const unsigned char *p, size_t n, word deadline_ns)
 {
   while (n > 0) {
-    ssize_t w = write(df.fd, p, n);
+    size_t m = n;
+    ssize_t w;
+
+    /* A regular file never goes past the file-size limit: a write at  */
+    /* the limit would raise SIGXFSZ, which the kernel may hand to any  */
+    /* thread of the program that does not block it (and kill it), so  */
+    /* the limit ends the dump as a full disk would (EFBIG).             */
+    if (df.regular) {
+      struct rlimit rl;
+
+      if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        off_t off = lseek(df.fd, 0, SEEK_CUR);
+
+        if (off >= 0 && (rlim_t)off >= rl.rlim_cur) return EFBIG;
+        if (off >= 0 && (rlim_t)m > rl.rlim_cur - (rlim_t)off)
+          m = (size_t)(rl.rlim_cur - (rlim_t)off);
+      }
+    }
+    w = write(df.fd, p, m);
 
     if (w < 0) {
       struct pollfd pfd;
@@ -214,6 +236,11 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
                                        " process reads)"
                                      : "cannot open dump file", errno);
     return GC_ERROR;
+  }
+  {
+    struct stat st;
+
+    df.regular = fstat(df.fd, &st) == 0 && S_ISREG(st.st_mode);
   }
   BZERO(&df.zs, sizeof(df.zs));
   df.zs.zalloc = dump_zalloc;
