@@ -14,6 +14,7 @@
 #include "unwind.c"
 #include "sites.c"
 #include "pairs.c"
+#include "classes.c"
 #include "types.c"
 #include "frames.c"
 #include "tagslab.c"
