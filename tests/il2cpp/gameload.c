@@ -24,7 +24,8 @@
  *       grants them), the leak (`leak_class`, `leak_function`), the
  *       fragmentation's class (`frag_class_bytes`), and at the end,
  *       after a last collection, `live CLASS objs bytes max_obj_bytes`
- *       per class and `allowance N`.
+ *       per class (max_obj_bytes: its largest object allocated) and
+ *       `allowance N`.
  *   gameload garbage [--api DUMP]
  *       Word 0 that is not a class: random values, pointers to unmapped
  *       memory, and a class struct in a page unmapped before any
@@ -114,10 +115,19 @@ static size_t granted(const void *p)
   return sz > 2048 ? (sz + 4095) / 4096 * 4096 : sz;
 }
 
+static unsigned long alloc_max[N_CLASSES];   /* largest allocated     */
+
 static void count(const void *p)
 {
+  int id;
+
   frame_objs++;
   frame_bytes += granted(p);
+  for (id = 0; id < N_CLASSES; id++) {
+    if (((const Il2CppObject *)p)->klass == cls[id]
+        && granted(p) > alloc_max[id])
+      alloc_max[id] = granted(p);
+  }
 }
 
 static Il2CppClass *make_class(Il2CppClass *k, int id)
@@ -257,8 +267,7 @@ static NOINLINE void game_loop(void)
 }
 
 /* ---- the truth ------------------------------------------------------- */
-static unsigned long live_objs[N_CLASSES], live_bytes[N_CLASSES],
-                     live_max[N_CLASSES];
+static unsigned long live_objs[N_CLASSES], live_bytes[N_CLASSES];
 
 static const void *seen[4096];       /* objects reachable two ways  */
 static unsigned n_seen;
@@ -280,7 +289,6 @@ static void truth_add(const void *p)
   if (id == N_CLASSES) return;
   live_objs[id]++;
   live_bytes[id] += granted(p);
-  if (granted(p) > live_max[id]) live_max[id] = granted(p);
 }
 
 static void print_truth(void)
@@ -306,7 +314,7 @@ static void print_truth(void)
   for (id = 0; id < N_CLASSES; id++) {
     printf("live %s%s%s %lu %lu %lu\n", class_def[id].ns,
            class_def[id].ns[0] ? "." : "", class_def[id].name,
-           live_objs[id], live_bytes[id], live_max[id]);
+           live_objs[id], live_bytes[id], alloc_max[id]);
   }
   printf("allowance %d\n", ALLOWANCE);
 }
