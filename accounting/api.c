@@ -278,6 +278,11 @@ GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
 {
   (void)mask;
 }
+GC_API int GC_CALL GC_acc_set_type_mode(int mode)
+{
+  (void)mode;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_frame(GC_word n)
 {
   (void)n;
@@ -363,6 +368,20 @@ GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
   LOCK();
   gca_tags_set_first_word_kinds(mask);
   UNLOCK();
+}
+
+GC_API int GC_CALL GC_acc_set_type_mode(int mode)
+{
+  DCL_LOCK_STATE;
+
+  if (mode != GC_ACC_TYPES_COOKIES && mode != GC_ACC_TYPES_IL2CPP)
+    return GC_ERROR;
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  gca_tags_set_type_mode(GC_ACC_TYPES_IL2CPP == mode ? GCA_TYPES_IL2CPP
+                                                     : GCA_TYPES_COOKIES);
+  UNLOCK();
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_frame(GC_word n)

@@ -34,7 +34,7 @@ struct env_api_declared {
 
 /* A parsed value: each type of the list fills what its setter takes.  */
 struct env_value {
-  int i;                /* BOOL, STACKS (the mode), UNWIND              */
+  int i;                /* BOOL, STACKS (the mode), UNWIND, TYPEMODE    */
   word w;               /* SIZE, KINDS, STACKS (sample bytes), DEPTH    */
   const char *s;        /* PATH                                         */
 };
@@ -229,6 +229,19 @@ static const char *env_parse_UNWIND(const char *s, struct env_value *v)
   return NULL;
 }
 
+/* cookies or il2cpp.                                                      */
+static const char *env_parse_TYPEMODE(const char *s, struct env_value *v)
+{
+  if (strcmp(s, "cookies") == 0) {
+    v->i = GCA_TYPES_COOKIES;
+  } else if (strcmp(s, "il2cpp") == 0) {
+    v->i = GCA_TYPES_IL2CPP;
+  } else {
+    return "expected cookies or il2cpp";
+  }
+  return NULL;
+}
+
 /* ---- one setter per setting of the list -------------------------------- */
 /* ENV_SET_TYPE(set, v) hands the parsed value to the list's setter.  A   */
 /* PATH (the dump) is only noted: it is opened after every other setting */
@@ -245,6 +258,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
 #define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
 #define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
+#define ENV_SET_TYPEMODE(set, v) set((v)->i)
 
 #define ENV_SETTER(name, type, set) \
   static void env_set_##name(const struct env_value *v) \

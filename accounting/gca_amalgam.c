@@ -15,6 +15,7 @@
 #include "unwind.c"
 #include "sites.c"
 #include "pairs.c"
+#include "classes.c"
 #include "types.c"
 #include "frames.c"
 #include "tagslab.c"

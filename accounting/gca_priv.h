@@ -491,6 +491,27 @@ GC_INNER void gca_unwind_set_anchors(const struct gca_code_anchors *a);
 #define GCA_TYPE_EXPLICIT 1     /* GC_acc_set_next_type, *_typed        */
 #define GCA_TYPE_GCJ 2          /* gcj kind: the vtable at word 0       */
 #define GCA_TYPE_FIRST_WORD 3   /* "first word is the type" kinds       */
+#define GCA_TYPE_IL2CPP 4       /* il2cpp mode: a validated Il2CppClass */
+#define GCA_TYPE_UNKNOWN 5      /* il2cpp mode: word 0 of a kind, not a */
+                                /* class (cookie: gca_class_unknown)    */
+/* GC_ACC_TYPES (tags.c): how word 0 becomes a type.                    */
+#define GCA_TYPES_COOKIES 0     /* opaque cookies (the default)         */
+#define GCA_TYPES_IL2CPP 1      /* IL2CPP classes, validated and named  */
+
+/* classes.c: IL2CPP's classes, read without faulting (lock held).      */
+/* gca_peek: copy n bytes at addr into buf if all are readable now;     */
+/* 0 (nothing faulted) if not.  gca_class_valid: k is an Il2CppClass    */
+/* (its self-pointer field holds k).  gca_class_name: "Namespace.Name"  */
+/* of class k into buf (0: not a readable class).  gca_class_unknown:   */
+/* the cookie of "unknown (<kind>)"; gca_class_unknown_name names it    */
+/* (0: cookie is no such cookie); gca_class_set_kind_name names a kind  */
+/* (a static string) for it.                                             */
+GC_INNER int gca_peek(void *buf, word addr, size_t n);
+GC_INNER int gca_class_valid(word k);
+GC_INNER int gca_class_name(word k, char *buf, size_t sz);
+GC_INNER word gca_class_unknown(unsigned kind);
+GC_INNER int gca_class_unknown_name(word cookie, char *buf, size_t sz);
+GC_INNER void gca_class_set_kind_name(unsigned kind, const char *name);
 
 /* tags.c.  gca_tags_alloc: any thread; locked says whether the caller  */
 /* holds the allocation lock (frame counts are exact then).  The rest:  */
@@ -520,6 +541,16 @@ GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
 GC_INNER word gca_tags_take_next_type(void);
 GC_INNER void gca_tags_set_first_word_kinds(unsigned mask);
 GC_INNER unsigned gca_tags_first_word_kinds(void);
+/* GC_ACC_TYPES: GCA_TYPES_COOKIES or GCA_TYPES_IL2CPP; lock held (or  */
+/* at GC_init).  Clears the census's cache of resolved words.          */
+GC_INNER void gca_tags_set_type_mode(int mode);
+GC_INNER int gca_tags_type_mode(void);
+/* The registration point for kinds whose objects start with their     */
+/* class besides PTRFREE, NORMAL and gcj, which il2cpp mode always     */
+/* reads: Unity's gcj-vector kind (vector_mlc.c), once the kind exists. */
+/* name (a static string) names its "unknown (<name>)" type.  Lock     */
+/* held.                                                                 */
+GC_INNER void gca_tags_add_class_kind(unsigned kind, const char *name);
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */

@@ -28,6 +28,7 @@
  *         DEPTH   1 to 64                      set(unsigned)
  *         UNWIND  fp or libgcc                 set = the int variable
  *         MSEC    milliseconds, 0 to 60000     set(unsigned)
+ *         TYPEMODE cookies or il2cpp           set(int: GCA_TYPES_*)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -68,6 +69,12 @@
     K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \
       gca_tags_first_word_kinds()) \
     A(GC_ACC_FIRST_WORD_TYPES, GC_acc_set_first_word_type_kinds) \
+  /* il2cpp: word 0 of PTRFREE, NORMAL and gcj objects is an          */ \
+  /* Il2CppClass, validated and named by classes.c.                    */ \
+  S(GC_ACC_TYPES, TYPEMODE, gca_tags_set_type_mode) \
+    K(GC_ACC_TYPES, type_mode, string, \
+      gca_tags_type_mode() == GCA_TYPES_IL2CPP ? "il2cpp" : "cookies") \
+    A(GC_ACC_TYPES, GC_acc_set_type_mode) \
   /* The reader scales sampled figures by stacks_sample_bytes. */ \
   S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
     K(GC_ACC_STACKS, stacks, string, \

@@ -30,7 +30,11 @@
  * word is the type" mode are read from word 0 when a census, a GC_free
  * or a block free first meets the object (never at allocation, where
  * word 0 is not yet written), and only if that word does not point into
- * the collector's heap (a free-list link, or nothing yet).
+ * the collector's heap (a free-list link, or nothing yet).  In the il2cpp
+ * type mode (GC_ACC_TYPES=il2cpp) word 0 of PTRFREE, NORMAL and gcj
+ * objects (and of kinds added by gca_tags_add_class_kind) must be an
+ * Il2CppClass, checked by classes.c without dereferencing it; a word
+ * that is not gets its kind's "unknown (<kind>)" type.
  */
 
 #include "gca_priv.h"
@@ -51,6 +55,8 @@
 #define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
 static unsigned tags_first_word_kinds = 0;      /* kind bit mask       */
+static int tags_type_mode = GCA_TYPES_COOKIES;
+static unsigned tags_class_kinds = 0;   /* il2cpp mode: more kinds      */
 static word tags_prev_census_gc_no = 0;
 
 static word tags_resolve_cache_bytes(void);
@@ -105,21 +111,53 @@ GC_INNER void gca_tags_set_first_word_kinds(unsigned mask)
   tags_first_word_kinds = mask;
 }
 
-/* Does word 0 of objects of kind k name their type?                   */
+GC_INNER int gca_tags_type_mode(void)
+{
+  return tags_type_mode;
+}
+
+GC_INNER void gca_tags_set_type_mode(int mode)
+{
+  tags_type_mode = mode;
+  gca_tags_heap_grew();         /* cached words meant something else   */
+}
+
+GC_INNER GC_ATTR_UNUSED void gca_tags_add_class_kind(unsigned kind,
+                                            const char *name)
+{
+  if (kind >= 32) return;
+  tags_class_kinds |= 1u << kind;
+  gca_class_set_kind_name(kind, name);
+}
+
+/* Does word 0 of objects of kind k name their type?  0 if not, else    */
+/* how: its origin (GCA_TYPE_*) | k << 3 (the kind of "unknown").       */
+#define HOW(origin, k) ((origin) | (int)((k) & 31) << 3)
+#define HOW_ORIGIN(how) ((how) & 7)
+#define HOW_KIND(how) ((unsigned)(how) >> 3)
 static int tags_resolvable_kind(unsigned k)
 {
+  if (GCA_TYPES_IL2CPP == tags_type_mode) {
+    if (PTRFREE == k || NORMAL == k
+        || (k < 32 && ((tags_class_kinds >> k) & 1) != 0))
+      return HOW(GCA_TYPE_IL2CPP, k);
+#   ifdef GC_GCJ_SUPPORT
+      if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
+        return HOW(GCA_TYPE_IL2CPP, k);
+#   endif
+  }
 # ifdef GC_GCJ_SUPPORT
     /* 0 until GC_init_gcj_malloc made the kind.  (The debug kind's     */
     /* objects start with a debug header, not the vtable.)              */
     if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
-      return GCA_TYPE_GCJ;
+      return HOW(GCA_TYPE_GCJ, k);
 # endif
   if (k < 32 && ((tags_first_word_kinds >> k) & 1) != 0)
-    return GCA_TYPE_FIRST_WORD;
+    return HOW(GCA_TYPE_FIRST_WORD, k);
   return 0;
 }
 
-/* What tags_resolve found, direct-mapped by (word 0, site, origin): a   */
+/* What tags_resolve found, direct-mapped by (word 0, site, how): a      */
 /* census meets the same classes over and over (IL2CPP: every object's  */
 /* word 0 is its class), and one compare here replaces the header       */
 /* lookup that tells a class from a free-list link and the probe of the */
@@ -130,7 +168,7 @@ static int tags_resolvable_kind(unsigned k)
 #define RESOLVE_LOG 13
 struct tags_resolve_ent {
   word cookie;                  /* word 0                               */
-  unsigned key;                 /* site << 2 | origin                   */
+  unsigned key;                 /* site << 8 | how                      */
   unsigned pair;                /* 0: empty                             */
 };
 #define RESOLVE_BYTES (sizeof(struct tags_resolve_ent) << RESOLVE_LOG)
@@ -158,14 +196,23 @@ GC_INNER void gca_tags_heap_grew(void)
 /* tags_resolve past its cache: word 0 is w, not cached under key (e,  */
 /* its slot, or NULL without a cache).                                   */
 static GC_ATTR_NOINLINE unsigned tags_resolve_slow(unsigned pair,
-                                    int origin, word w, unsigned site,
+                                    int how, word w, unsigned site,
                                     unsigned key,
                                     struct tags_resolve_ent *e)
 {
   unsigned np;
+  int origin = HOW_ORIGIN(how);
+  word cookie = w;
 
   if (HDR(w) != 0) return pair;                 /* a free-list link     */
-  if (GCA_TYPE_FIRST_WORD == origin) {
+  if (GCA_TYPE_IL2CPP == origin) {
+    /* Read (never dereferenced) by classes.c: a class, or its kind's  */
+    /* unknown type.                                                    */
+    if (!gca_class_valid(w)) {
+      cookie = gca_class_unknown(HOW_KIND(how));
+      origin = GCA_TYPE_UNKNOWN;
+    }
+  } else if (GCA_TYPE_FIRST_WORD == origin) {
     /* Word 0 of a kind that also holds other data (NORMAL in IL2CPP):  */
     /* only a plausible user-space data pointer is taken as a class.   */
     if ((w & (sizeof(word) - 1)) != 0 || w < 4096) return pair;
@@ -173,7 +220,7 @@ static GC_ATTR_NOINLINE unsigned tags_resolve_slow(unsigned pair,
       if ((w >> 47) != 0) return pair;
 #   endif
   }
-  np = gca_pair_intern(w, site, origin);
+  np = gca_pair_intern(cookie, site, origin);
   if (0 == np) return pair;
   if (NULL == e && !tags_resolve_cache_failed) {
     tags_resolve_cache = (struct tags_resolve_ent *)gca_os_alloc(
@@ -192,9 +239,9 @@ static GC_ATTR_NOINLINE unsigned tags_resolve_slow(unsigned pair,
   return np;
 }
 
-/* The pair of a tagged object of a resolvable kind (origin), with its  */
+/* The pair of a tagged object of a resolvable kind (how), with its     */
 /* type read from word 0 if it has none yet.  Lock held.                */
-GC_INLINE unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
+GC_INLINE unsigned tags_resolve(unsigned pair, int how, ptr_t obj)
 {
   word w;
   unsigned site, key;
@@ -204,13 +251,13 @@ GC_INLINE unsigned tags_resolve(unsigned pair, int origin, ptr_t obj)
   w = *(word *)obj;
   if (0 == w) return pair;                      /* nothing yet          */
   site = gca_pair_site(pair);
-  key = site << 2 | (unsigned)origin;
+  key = site << 8 | (unsigned)how;
   if (EXPECT(tags_resolve_cache != NULL, TRUE)) {
     e = tags_resolve_slot(w, key);
     if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
       return e->pair;
   }
-  return tags_resolve_slow(pair, origin, w, site, key, e);
+  return tags_resolve_slow(pair, how, w, site, key, e);
 }
 
 /* ---- allocation ---------------------------------------------------------- */

@@ -413,14 +413,23 @@ static void type_name(unsigned id)
   int named = 0;
 
   buf[0] = '\0';
-  if (types_namer != 0) {
+  if (GCA_TYPE_UNKNOWN == t->origin) {
+    /* "unknown (<kind>)": word 0 of that kind that was not a class.    */
+    named = gca_class_unknown_name(t->cookie, buf, sizeof(buf));
+  } else if (types_namer != 0) {
     named = types_namer((GC_word)t->cookie, buf, sizeof(buf)) != 0;
     buf[sizeof(buf) - 1] = '\0';
+  }
+  if ((!named || '\0' == buf[0]) && GCA_TYPE_IL2CPP == t->origin) {
+    /* Read now, at the record that defines the type (classes.c: a    */
+    /* class freed since it was counted gives the default name).       */
+    named = gca_class_name(t->cookie, buf, sizeof(buf));
   }
   if (!named || '\0' == buf[0]) {
     (void)snprintf(buf, sizeof(buf), "%s 0x%llx",
                    t->origin == GCA_TYPE_GCJ ? "gcj vtable"
-                   : t->origin == GCA_TYPE_FIRST_WORD ? "class" : "type",
+                   : t->origin == GCA_TYPE_FIRST_WORD
+                     || t->origin == GCA_TYPE_IL2CPP ? "class" : "type",
                    (unsigned long long)t->cookie);
   }
   /* The record escapes it (text.c) when it writes it.                 */

@@ -318,6 +318,26 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc);
 /* GC_ACC_FIRST_WORD_TYPES in the environment.  Default 0 (off).        */
 GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
 
+/* The type mode, equivalent to GC_ACC_TYPES in the environment (the    */
+/* way for builds without getenv, such as IL2CPP's, to switch it on).   */
+/* GC_ACC_TYPES_COOKIES (the default): types are the opaque cookies     */
+/* above.  GC_ACC_TYPES_IL2CPP: word 0 of every PTRFREE, NORMAL and gcj */
+/* object (and of Unity's gcj-vector kind, where the collector has it) */
+/* is taken to be its Il2CppClass: checked, without ever dereferencing  */
+/* it (a bad word cannot make a collection fault), by the class's self- */
+/* pointer field (byte 120 on 64-bit, 60 on 32-bit), and named          */
+/* "Namespace.Name" from its name and namespaze fields when a record    */
+/* first mentions it (a namer set with GC_acc_set_type_namer is asked   */
+/* first).  A word 0 that is not a class (nor zero, nor a pointer into  */
+/* the heap, which wait for a later collection) counts under the type   */
+/* "unknown (<kind>)" of its kind.  Call it before the objects to type  */
+/* are allocated (right after GC_INIT).  Takes the allocation lock.     */
+/* Returns GC_SUCCESS, GC_ERROR for an unknown mode, GC_UNIMPLEMENTED   */
+/* in a --disable-accounting build.                                      */
+#define GC_ACC_TYPES_COOKIES 0
+#define GC_ACC_TYPES_IL2CPP 1
+GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
+
 /* Object tags (types, callsites, ages and frame counts) on (nonzero,  */
 /* the default) or off (0): with them off, accounting keeps only the    */
 /* per-thread counters, the census by kind and size class, the free-    */

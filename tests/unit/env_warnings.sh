@@ -25,7 +25,7 @@ run() {
   n=$((n + 1))
   env -u GC_ACC_ENABLE -u GC_ACC_TAGS -u GC_ACC_DUMP -u GC_ACC_DUMP_BUFFER \
       -u GC_ACC_STACKS -u GC_ACC_STACK_DEPTH -u GC_ACC_UNWIND \
-      -u GC_ACC_FIRST_WORD_TYPES "$@" "$prog" > "$t/out" 2> "$t/err" ||
+      -u GC_ACC_FIRST_WORD_TYPES -u GC_ACC_TYPES "$@" "$prog" > "$t/out" 2> "$t/err" ||
     fail "$prog exited $? with $*"
   grep 'gcacc' "$t/err" > "$t/warn" || :
 }
@@ -71,6 +71,8 @@ GC_ACC_FIRST_WORD_TYPES|0x|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|0x1g|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|0x123456789|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|99|$kinds_msg
+GC_ACC_TYPES|IL2CPP|expected cookies or il2cpp
+GC_ACC_TYPES||expected cookies or il2cpp
 EOF
 
 # header FILE KEY: the dump header's config.KEY.
@@ -79,12 +81,12 @@ header() { gzip -dc "$1" | head -1 | jq -c ".config.$2"; }
 # All bad at once, with a dump: one warning each, and the defaults.
 run GC_ACC_DUMP="$t/bad.jsonl.gz" GC_ACC_TAGS=2 GC_ACC_DUMP_BUFFER=4095 \
     GC_ACC_FIRST_WORD_TYPES=bogus GC_ACC_STACKS=sample=0 \
-    GC_ACC_STACK_DEPTH=65 GC_ACC_UNWIND=dwarf
-[ "$(wc -l < "$t/warn")" -eq 6 ] ||
-  { fail "six bad values gave $(wc -l < "$t/warn") warnings:"; cat "$t/warn" >&2; }
+    GC_ACC_STACK_DEPTH=65 GC_ACC_UNWIND=dwarf GC_ACC_TYPES=mono
+[ "$(wc -l < "$t/warn")" -eq 7 ] ||
+  { fail "seven bad values gave $(wc -l < "$t/warn") warnings:"; cat "$t/warn" >&2; }
 grep -qx 'enabled 1' "$t/out" || fail "GC_ACC_DUMP did not turn accounting on"
 for kv in dump_buffer=67108864 stacks='"off"' stacks_sample_bytes=0 \
-          stacks_depth=16 unwind='"fp"'; do
+          stacks_depth=16 unwind='"fp"' type_mode='"cookies"'; do
   got=$(header "$t/bad.jsonl.gz" "${kv%%=*}")
   [ "$got" = "${kv#*=}" ] ||
     fail "bad values: header config.${kv%%=*} is $got, not the default ${kv#*=}"
@@ -93,7 +95,8 @@ done
 # Good values: no warning, and the header shows them.
 run GC_ACC_ENABLE=0 GC_ACC_DUMP="$t/good-%p.jsonl.gz" GC_ACC_TAGS=0 \
     GC_ACC_DUMP_BUFFER=16M GC_ACC_FIRST_WORD_TYPES=ptrfree,normal \
-    GC_ACC_STACKS=sample=512k GC_ACC_STACK_DEPTH=64 GC_ACC_UNWIND=libgcc
+    GC_ACC_STACKS=sample=512k GC_ACC_STACK_DEPTH=64 GC_ACC_UNWIND=libgcc \
+    GC_ACC_TYPES=il2cpp
 [ -s "$t/warn" ] && { fail "good values gave warnings:"; cat "$t/warn" >&2; }
 grep -qx 'enabled 1' "$t/out" ||
   fail "GC_ACC_DUMP with GC_ACC_ENABLE=0 did not turn accounting on"
@@ -104,7 +107,7 @@ if [ -z "$good" ]; then
 else
   for kv in dump_buffer=16777216 stacks='"sample"' \
             stacks_sample_bytes=524288 stacks_depth=64 unwind='"libgcc"' \
-            dump="\"$good\""; do
+            type_mode='"il2cpp"' dump="\"$good\""; do
     got=$(header "$good" "${kv%%=*}")
     [ "$got" = "${kv#*=}" ] ||
       fail "good values: header config.${kv%%=*} is $got, not ${kv#*=}"
