@@ -112,7 +112,7 @@ static int env_parse_kinds(const char *s, unsigned *out)
     if (!found) return -1;
     mask |= 1u << k;
     s += n;
-    if (',' == *s) s++;
+    if (',' == *s && '\0' == *++s) return -1;    /* a trailing comma */
   }
   *out = mask;
   return 0;

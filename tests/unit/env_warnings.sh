@@ -71,6 +71,12 @@ GC_ACC_FIRST_WORD_TYPES|0x|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|0x1g|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|0x123456789|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|99|$kinds_msg
+GC_ACC_FIRST_WORD_TYPES|normal,|$kinds_msg
+GC_ACC_FIRST_WORD_TYPES|0,|$kinds_msg
+GC_ACC_DUMP_EXIT_WAIT|60001|expected milliseconds from 0 to 60000
+GC_ACC_DUMP_EXIT_WAIT|-1|expected milliseconds from 0 to 60000
+GC_ACC_DUMP_EXIT_WAIT||expected milliseconds from 0 to 60000
+GC_ACC_DUMP_EXIT_WAIT|5x|expected milliseconds from 0 to 60000
 GC_ACC_TYPES|IL2CPP|expected cookies or il2cpp
 GC_ACC_TYPES||expected cookies or il2cpp
 EOF
