@@ -14,7 +14,13 @@
  *   - with GCACC_UNITY_ACC, switch accounting on through the C API (the
  *     set has NO_GETENV: GC_ACC_ENABLE cannot be read), and start a dump
  *     to the file named by GCACC_UNITY_DUMP if it is set (the test
- *     program, unlike the collector, may read its environment).
+ *     program, unlike the collector, may read its environment);
+ *   - for benchmarks (bench/unity-instr.sh), which need the same
+ *     collections in every build and cannot set GC_INITIAL_HEAP_SIZE
+ *     (NO_GETENV): GCACC_UNITY_HEAP=bytes grows the heap to that size
+ *     first (GC_expand_hp), and with accounting, GCACC_UNITY_TAGS=0
+ *     turns object tags off (counting only) and GCACC_UNITY_WORD0=1
+ *     types ptrfree and normal objects by word 0, as IL2CPP's are.
  */
 #include "gc.h"
 #include "gc_accounting.h"
@@ -35,11 +41,26 @@ static void gcacc_unity_stop(void)
 
 __attribute__((constructor)) static void gcacc_unity_init(void)
 {
+  const char *heap = getenv("GCACC_UNITY_HEAP");
+
   GC_INIT();
   GC_add_roots(__data_start, _end);
+  if (heap != NULL && GC_expand_hp((size_t)strtoul(heap, NULL, 10)) == 0) {
+    fprintf(stderr, "unity_init: GC_expand_hp(%s) failed\n", heap);
+    exit(1);
+  }
 #ifdef GCACC_UNITY_ACC
   {
     const char *dump = getenv("GCACC_UNITY_DUMP");
+    const char *tags = getenv("GCACC_UNITY_TAGS");
+    const char *word0 = getenv("GCACC_UNITY_WORD0");
+
+    if (tags != NULL && GC_acc_set_tags(atoi(tags)) != GC_SUCCESS) {
+      fprintf(stderr, "unity_init: GC_acc_set_tags(%s) failed\n", tags);
+      exit(1);
+    }
+    if (word0 != NULL && atoi(word0) != 0)
+      GC_acc_set_first_word_type_kinds((1u << 0) | (1u << 1));
 
     if (GC_acc_enable(1) != GC_SUCCESS) {
       fprintf(stderr, "unity_init: GC_acc_enable(1) failed\n");
