@@ -24,6 +24,7 @@ GC_INNER int gca_on = 0;
 GC_INNER int gca_track_heap = 0;
 GC_INNER int gca_tl_mode = 0;
 GC_INNER int gca_tags_on = 1;
+GC_INNER unsigned gca_gcj_kinds = 0;
 GC_INNER word gca_collections = 0;
 GC_INNER word gca_heap_grows = 0;
 

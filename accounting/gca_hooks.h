@@ -144,6 +144,14 @@
  *                               the exiting thread, lock held, before its
  *                               thread_local_freelists are freed; called
  *                               whether or not accounting is on.
+ *   GC_ACC_ON_GCJ_KIND(k)       Unity's fork only: vector_mlc.c
+ *                               GC_init_gcj_vector, once it made its kind
+ *                               k, lock held: objects of kind k carry
+ *                               their class at word 0, as gcj's do, and
+ *                               are typed by it (tags.c).  Only sets a
+ *                               bit; runs whether or not accounting is on.
+ *   (Unity's fork also has GC_ACC_ON_ALLOC_FL in vector_mlc.c
+ *   GC_gcj_vector_malloc, on its own free list's pop; docs/hooks.md.)
  */
 
 #ifndef GCA_HOOKS_H
@@ -177,6 +185,7 @@
 # define GC_ACC_ON_MARK_END(done)                         (void)0
 # define GC_ACC_ON_COLLECTION_END()                       (void)0
 # define GC_ACC_ON_THREAD_EXIT()                          (void)0
+# define GC_ACC_ON_GCJ_KIND(k)                            (void)0
 
 #else
 
@@ -372,6 +381,14 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* Unconditional: a thread's counts must leave its free-list struct     */
 /* before the struct is freed, even after accounting went off.          */
 # define GC_ACC_ON_THREAD_EXIT() gca_hook_thread_exit()
+/* Kinds (bit k for kind k < 32) registered by the collector as holding  */
+/* gcj-style objects, word 0 their vtable or class, as GC_gcj_kind does. */
+/* Unconditional: the kind is made once, at the embedder's init, maybe   */
+/* before accounting goes on.                                            */
+GC_EXTERN unsigned gca_gcj_kinds;
+# define GC_ACC_ON_GCJ_KIND(k) \
+        (void)((unsigned)(k) < 32 ? (gca_gcj_kinds |= 1u << (unsigned)(k)) \
+                                  : 0u)
 
 #endif /* !GC_ACC_DISABLE */
 

@@ -152,6 +152,9 @@ static int tags_resolvable_kind(unsigned k)
     if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
       return HOW(GCA_TYPE_GCJ, k);
 # endif
+  /* Other gcj-style kinds (Unity's gcj-vector kind, GC_ACC_ON_GCJ_KIND). */
+  if (k < 32 && ((gca_gcj_kinds >> k) & 1) != 0)
+    return GCA_TYPE_GCJ;
   if (k < 32 && ((tags_first_word_kinds >> k) & 1) != 0)
     return HOW(GCA_TYPE_FIRST_WORD, k);
   return 0;

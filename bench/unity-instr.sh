@@ -1,0 +1,88 @@
+#!/bin/sh
+# unity-instr.sh: the accounting's cost on Unity's fork, in instructions.
+#
+#   bench/unity-instr.sh [OUTDIR]       (default: _build/bench/unity)
+#
+# Builds Unity's fork as il2cpp does (bdwgc/unity.sh: Unity's define set,
+# extra/gc.c at -O2) twice, as Unity ships it (pristine) and with our
+# series and accounting, and runs gameloop built with -DGAMELOOP_KLASS
+# (every object starts with a class pointer stored after allocation, as
+# IL2CPP's objects do; bench/gameloop.c) under callgrind, ASLR off, once
+# per configuration:
+#   unity           the fork as Unity ships it (the base of the ratios)
+#   patched-off     our series and accounting compiled in, switched off
+#   patched-dump    on, counting only (tags off), writing a dump
+#   patched-types   on, types from word 0 (ptrfree and normal kinds, as
+#                   IL2CPP's objects), writing a dump
+# There is no getenv in the collector (NO_GETENV): accounting is switched
+# on through the C API and the heap is grown to a fixed size first
+# (GC_expand_hp), by tests/unity/unity_init.c, so every build makes the
+# same collections (the colls column says so).  It prints the main
+# thread's instructions and all threads' (the dump writer included), each
+# as a ratio to unity.  Not part of `make check`.
+#
+# Environment: UNITY_INSTR_FRAMES (default 300), UNITY_INSTR_HEAP (bytes,
+# default 64000000), UNITY_BDWGC_TARBALL (bdwgc/unity.sh).  Needs valgrind.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+out=${1:-$top/_build/bench/unity}
+frames=${UNITY_INSTR_FRAMES:-300}
+heap=${UNITY_INSTR_HEAP:-64000000}
+CC=${CC:-cc}
+mkdir -p "$out"
+command -v valgrind >/dev/null 2>&1 || { echo "unity-instr.sh: needs valgrind" >&2; exit 1; }
+
+src=$(sh "$top/bdwgc/unity.sh" tree)
+pristine=$(sh "$top/bdwgc/unity.sh" pristine)
+defs=$(sh "$top/bdwgc/unity.sh" defines)
+# shellcheck disable=SC2086
+$CC -c -O2 -w -o "$out/gc-pristine.o" -I "$pristine/include" $defs \
+  "$pristine/extra/gc.c"
+sh "$top/bdwgc/unity.sh" build "$out" -w
+mk() { # exe gc-object include-dir [flags]
+  exe=$1 obj=$2 inc=$3; shift 3
+  # shellcheck disable=SC2086
+  $CC -O2 -w -o "$out/$exe" -I "$inc" -I "$top/include" $defs \
+    -DGAMELOOP_KLASS "$@" "$top/bench/gameloop.c" \
+    "$top/tests/unity/unity_init.c" "$out/$obj" -lpthread -lz -lm
+}
+mk gameloop-unity gc-pristine.o "$pristine/include"
+mk gameloop-patched gc-unity.o "$src/include"
+mk gameloop-patched-acc gc-unity.o "$src/include" -DGCACC_UNITY_ACC
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-uinstr.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
+norand=
+setarch "$(uname -m)" -R true 2>/dev/null && norand="setarch $(uname -m) -R"
+
+printf '%-16s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
+base_main= base_all=
+for c in unity patched-off patched-dump patched-types; do
+  set --
+  case $c in
+    unity) prog=gameloop-unity ;;
+    patched-off) prog=gameloop-patched ;;
+    patched-dump) prog=gameloop-patched-acc
+      set -- GCACC_UNITY_TAGS=0 GCACC_UNITY_DUMP="$tmp/d.gz" ;;
+    patched-types) prog=gameloop-patched-acc
+      set -- GCACC_UNITY_TAGS=1 GCACC_UNITY_WORD0=1 GCACC_UNITY_DUMP="$tmp/d.gz" ;;
+  esac
+  rm -f "$tmp"/cg.out* "$tmp/d.gz"
+  # shellcheck disable=SC2086
+  env GCACC_UNITY_HEAP="$heap" "$@" $norand \
+    valgrind --tool=callgrind --separate-threads=yes \
+    --callgrind-out-file="$tmp/cg.out" "$out/$prog" -f "$frames" \
+    > "$tmp/stdout" 2> "$tmp/stderr" || {
+      cat "$tmp/stderr" >&2; echo "unity-instr.sh: $c failed" >&2; exit 1; }
+  main=$(total "$tmp/cg.out-01")
+  all=0
+  for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
+  colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
+  if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
+  awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
+      -v n="${colls:--}" 'BEGIN {
+        printf "%-16s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
+done
+echo "(callgrind, gameloop -DGAMELOOP_KLASS -f $frames, GC_expand_hp($heap), Unity's fork b0c6e4bc with Unity's defines${norand:+, ASLR off}; ratios to unity)"

@@ -1,0 +1,52 @@
+#!/bin/sh
+# unit.sh: our accounting's unit tests, and the vector test, on Unity's fork.
+#
+# The same tests tests/il2cpp/amalgam.sh runs on patched 8.2.2 in IL2CPP's
+# build mode, run here against Unity's own fork built by bdwgc/unity.sh
+# with Unity's exact define set: test_counters on the plain build, then
+# with upstream's assertions (GC_ASSERTIONS checks each counting hook's
+# size-class and kind assumptions, docs/hooks.md) test_counters,
+# test_dump_ring, test_census, test_frag, test_frag_churn, test_types,
+# test_types_gcj, and tests/unity/test_vector (Unity's gcj-vector kind
+# counted and typed by class).  The collector object must not need
+# jansson (nm -u: no json_*) nor export our internals.  The tests register
+# their roots by hand (Unity's GC_DONT_REGISTER_MAIN_STATIC_DATA).
+set -eu
+me=unit
+. "$srcdir/tests/unity/unity_lib.sh"
+
+unity_build gc
+if nm -u "$OUT/gc.o" | grep -q ' json_'; then
+  echo "FAIL: Unity's extra/gc.c needs jansson:" >&2
+  nm -u "$OUT/gc.o" | grep ' json_' >&2
+  exit 1
+fi
+if nm -g --defined-only "$OUT/gc.o" | grep -q ' gca_'; then
+  echo "FAIL: internal gca_* symbols are global in Unity's extra/gc.c" >&2
+  exit 1
+fi
+echo "ok: nm -u of Unity's extra/gc.c object: no json_* symbol"
+inc="-I $srcdir/include -I $UNITY_SRC/include -DGC_THREADS"
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_counters" $inc "$srcdir/tests/unit/test_counters.c" \
+  "$OUT/gc.o" -lpthread -lz
+"$OUT/test_counters"
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_vector" $inc "$srcdir/tests/unity/test_vector.c" \
+  "$OUT/gc.o" -lpthread -lz
+"$OUT/test_vector"
+
+# With assertions, the dump's portable wait, the free-block table's small
+# threshold, test entry points and frame pointers (as amalgam.sh does).
+UNITY_CFLAGS=-O1 unity_build gc-assert -fno-omit-frame-pointer -w \
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 -DGCA_TEST_API
+for t in unit/test_counters unit/test_dump_ring unit/test_frag_churn \
+         unit/test_census unit/test_frag unit/test_types unit/test_types_gcj \
+         unity/test_vector; do
+  n=${t#*/}
+  # shellcheck disable=SC2086
+  $CC -O1 -w -fno-omit-frame-pointer -rdynamic -o "$OUT/$n-assert" $inc \
+    "$srcdir/tests/$t.c" "$OUT/gc-assert.o" -lpthread -lz -ljansson -ldl
+  "$OUT/$n-assert"
+done
+echo "PASS: accounting unit tests on Unity's fork"
