@@ -138,8 +138,10 @@ GC_INNER GC_ATTR_UNUSED void gca_tags_add_class_kind(unsigned kind,
 static int tags_resolvable_kind(unsigned k)
 {
   if (GCA_TYPES_IL2CPP == tags_type_mode) {
+    /* Unity's gcj-vector kind (GC_ACC_ON_GCJ_KIND) holds arrays whose  */
+    /* word 0 is their class, as gcj objects.                             */
     if (PTRFREE == k || NORMAL == k
-        || (k < 32 && ((tags_class_kinds >> k) & 1) != 0))
+        || (k < 32 && (((tags_class_kinds | gca_gcj_kinds) >> k) & 1) != 0))
       return HOW(GCA_TYPE_IL2CPP, k);
 #   ifdef GC_GCJ_SUPPORT
       if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
@@ -154,7 +156,7 @@ static int tags_resolvable_kind(unsigned k)
 # endif
   /* Other gcj-style kinds (Unity's gcj-vector kind, GC_ACC_ON_GCJ_KIND). */
   if (k < 32 && ((gca_gcj_kinds >> k) & 1) != 0)
-    return GCA_TYPE_GCJ;
+    return HOW(GCA_TYPE_GCJ, k);
   if (k < 32 && ((tags_first_word_kinds >> k) & 1) != 0)
     return HOW(GCA_TYPE_FIRST_WORD, k);
   return 0;
