@@ -76,6 +76,10 @@ int cmd_summary(int argc, char **argv)
     { "types", COL_INT, 0 },
     { "sites", COL_INT, 0 },
   };
+  static const char *const more_label[] = {
+    "accounting memory, peak", "accounting memory / heap, at peak",
+    "types", "callsites",
+  };
   enum { NMORE = sizeof(more) / sizeof(more[0]) };
   struct emit_col cols[SESSION_SUMMARY_NFIGS + NMORE];
   union emit_cell v[SESSION_SUMMARY_NFIGS + NMORE];
@@ -109,12 +113,17 @@ int cmd_summary(int argc, char **argv)
 
   out = common_output(&o);
   if (out == NULL) return EXIT_USAGE;
+  /* The text table says each figure in words (its unit is in the     */
+  /* value: "31.4 ms"); --json and --csv keep the machine keys.         */
   for (i = 0; i < SESSION_SUMMARY_NFIGS; i++) {
-    cols[i].name = session_summary_figs[i].name;
+    cols[i].name = o.format == EMIT_TABLE ? session_summary_figs[i].label
+                                          : session_summary_figs[i].name;
     cols[i].type = session_summary_figs[i].type;
     cols[i].width = 0;
   }
   memcpy(cols + SESSION_SUMMARY_NFIGS, more, sizeof(more));
+  if (o.format == EMIT_TABLE)
+    for (i = 0; i < NMORE; i++) cols[SESSION_SUMMARY_NFIGS + i].name = more_label[i];
   session_summary_figures(sp, start, v);
   v[SESSION_SUMMARY_NFIGS].u = acc;
   v[SESSION_SUMMARY_NFIGS + 1].d = acc_heap ? (double)acc / (double)acc_heap

@@ -286,7 +286,7 @@ u64 session_summary_dropped(const struct session_summary *s)
 }
 
 const struct summary_fig session_summary_figs[SESSION_SUMMARY_NFIGS] = {
-  { "duration_ns", "duration", "duration", COL_NS },
+  { "duration_ns", "duration", "session length", COL_NS },
   { "collections", "collections", "collections", COL_INT },
   { "snapshots", "snapshots", "snapshots", COL_INT },
   { "heap_peak_bytes", "heap-peak", "heap peak", COL_BYTES },
