@@ -43,7 +43,7 @@ udd=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-report-chromium.XXXXXX")
 trap 'rm -rf "$udd"' EXIT INT TERM
 
 # --- the dumps ----------------------------------------------------------
-GC_ACC_DUMP="$out/a.gz" "$demo" >/dev/null
+GC_ACC_DUMP="$out/a.gz" "$demo" game >/dev/null
 ncoll=$(zcat "$out/a.gz" | grep -c '"record":"collection"')
 # The class with the most live bytes at the peak-live collection (the
 # first census record with the largest sum of live bytes; ties in a class
