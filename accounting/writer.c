@@ -27,7 +27,6 @@
 #if !defined(GC_ACC_DISABLE) && !defined(GCA_DUMP_UNSUPPORTED)
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -54,9 +53,6 @@
 
 #ifndef PATH_MAX
 # define PATH_MAX 4096
-#endif
-#ifndef O_CLOEXEC
-# define O_CLOEXEC 0
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
