@@ -47,7 +47,7 @@ static struct {
   z_stream zs;
   char path[PATH_MAX];
   unsigned char out[DUMPFILE_OUT_CHUNK];
-} df = { -1, 0, 0 };
+} df = { -1, 0, 0, 0, { 0 }, { 0 }, { 0 } };
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
