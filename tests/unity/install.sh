@@ -1,7 +1,8 @@
 #!/bin/sh
 # install.sh: tools/il2cpp-install.sh on a copy of the fork laid out as
 # il2cpp/external/bdwgc.  install; the installed tree builds with Unity's
-# defines and counts (test_vector); a second install is a no-op;
+# defines, counts (test_vector) and names IL2CPP's classes (the harness
+# of tests/il2cpp/gameload.sh); a second install is a no-op;
 # uninstall leaves the tree byte-identical to the original (diff -r, and
 # modes); a failing patch leaves the tree as it was; an unknown bdwgc
 # (the fork with one file changed) is refused, saying what was expected.
@@ -43,6 +44,21 @@ $CC -c -O1 -w -o "$OUT/gc.o" -I "$b/include" $UNITY_DEFS "$b/extra/gc.c"
 $CC -O1 -w -o "$OUT/test_vector" -I "$srcdir/include" -I "$b/include" \
   -DGC_THREADS "$srcdir/tests/unity/test_vector.c" "$OUT/gc.o" -lpthread -lz
 "$OUT/test_vector"
+# The il2cpp-shaped harness on the installed tree (gameload.sh's checks:
+# IL2CPP class names from word 0, live objects per class, frames, the
+# leak and its function, the fragmentation, garbage in word 0), switched
+# on through the API as a game without getenv does.
+# shellcheck disable=SC2086
+$CC -O1 -g -fno-omit-frame-pointer -w -c -o "$OUT/gc-fp.o" -I "$b/include" \
+  $UNITY_DEFS "$b/extra/gc.c"
+$CC -O1 -g -fno-omit-frame-pointer -w -o "$OUT/gameload" -I "$srcdir/include" \
+  -I "$b/include" -DGC_THREADS "$srcdir/tests/il2cpp/gameload.c" \
+  "$OUT/gc-fp.o" -lpthread -lz -ldl
+printf '#!/bin/sh\nexec "%s/gameload" "$1" --api "$GC_ACC_DUMP"\n' \
+  "$(pwd)/$OUT" > "$OUT/gameload-api"
+chmod +x "$OUT/gameload-api"
+GAMELOAD="$OUT/gameload-api" sh "$srcdir/tests/il2cpp/gameload.sh" ||
+  fail "the il2cpp-shaped harness on the installed tree"
 before=$(cd "$b" && find . -type f -exec sha256sum {} + | sort)
 sh "$inst" install "$OUT/il2cpp" | grep -q 'nothing to do' ||
   fail "second install was not a no-op"
