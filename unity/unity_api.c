@@ -7,6 +7,14 @@
  */
 #include "private/gc_pmark.h"
 
+/* Defined later in the one-file build (os_dep.c's in patch 0003).      */
+GC_INNER void GC_reset_push_other_roots(void);
+GC_INNER void GC_bl_reset(void);        /* blacklst.c's, patch 0003 */
+GC_INNER void GC_gcj_vector_reset(void);
+#ifdef GC_GCJ_SUPPORT
+  extern int GC_gcj_debug_kind;         /* gcj_mlc.c */
+#endif
+
 /* ---- time limit in nanoseconds ---------------------------------------- */
 
 /* The limit is stored once, as upstream stores it (GC_time_limit in ms  */
@@ -272,4 +280,47 @@ GC_API GC_word GC_get_heap_section_count(void)
   hs_walk(hs_emit, &e);
   hs_end_run(&e);
   return e.count;
+}
+
+/* ---- GC_deinit's reset -------------------------------------------------- */
+
+/* Called by GC_deinit (patch 0003), lock not held, collector idle: put   */
+/* the collector's state back as a fresh process has it, so that GC_INIT  */
+/* starts again (il2cpp's domain reload).  Almost all state lives in      */
+/* GC_arrays; the rest is reset here by name.  The old heap's memory is   */
+/* not returned to the OS (objects in it are simply forgotten), and       */
+/* threads other than the caller must be unregistered before.  Kinds and  */
+/* mark procs made by clients (gcj, typed, the vector kind) are dropped:  */
+/* their init functions make them again.  Only in builds without         */
+/* thread-local allocation and parallel marking (IL2CPP's).               */
+GC_INNER void GC_unity_reset_state(void)
+{
+#if !defined(THREAD_LOCAL_ALLOC) && !defined(PARALLEL_MARK)
+  unsigned k;
+
+  GC_clear_roots();
+  for (k = 0; k < GC_N_KINDS_INITIAL_VALUE; k++)
+    GC_obj_kinds[k].ok_reclaim_list = NULL;
+  for (k = GC_N_KINDS_INITIAL_VALUE; k < MAXOBJKINDS; k++)
+    BZERO(&GC_obj_kinds[k], sizeof(GC_obj_kinds[k]));
+  GC_n_kinds = GC_N_KINDS_INITIAL_VALUE;
+  GC_n_mark_procs = GC_RESERVED_MARK_PROCS;
+  BZERO(&GC_arrays, sizeof(GC_arrays));
+  BZERO(GC_hblkfreelist, (N_HBLK_FLS + 1) * sizeof(GC_hblkfreelist[0]));
+  BZERO(GC_free_bytes, (N_HBLK_FLS + 1) * sizeof(GC_free_bytes[0]));
+# ifdef GC_GCJ_SUPPORT
+    GC_gcj_kind = 0;
+    GC_gcj_debug_kind = 0;
+# endif
+  GC_gcj_vector_reset();
+  GC_reset_push_other_roots();
+  GC_bl_reset();
+  GC_incremental = FALSE;
+# ifndef GC_DISABLE_INCREMENTAL
+    GC_manual_vdb = FALSE;
+# endif
+#else
+  /* Thread-local free lists and the parallel markers' stacks would     */
+  /* still hold the old heap: upstream's GC_deinit (nothing reset).      */
+#endif
 }

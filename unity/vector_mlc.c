@@ -13,6 +13,14 @@ STATIC int GC_gcj_vector_kind = 0;
 STATIC int GC_gcj_vector_mp_index = 0;
 STATIC ptr_t *GC_gcjvecfreelist = NULL;
 
+/* GC_deinit's reset: the kind is made again by GC_init_gcj_vector.    */
+GC_INNER void GC_gcj_vector_reset(void)
+{
+  GC_gcj_vector_kind = 0;
+  GC_gcj_vector_mp_index = 0;
+  GC_gcjvecfreelist = NULL;
+}
+
 GC_API void GC_CALL GC_init_gcj_vector(int mp_index, void *mp)
 {
   DCL_LOCK_STATE;

@@ -5,8 +5,9 @@
 # (tests/il2cpp/unity_defs.sh: 7/7/0 stamp, NO_GETENV, no MANUAL_VDB or
 # LARGE_CONFIG passed), and runs the Unity API tests against it: the link
 # test (every GC_* entry point il2cpp uses, Unity's signatures) in both
-# eras, the behaviour tests in the default era, the heap-section test in
-# the old one.  Then a write-barrier-validation build
+# eras, the behaviour tests in the default era (GC_deinit's reset, which
+# only IL2CPP's build mode has, among them), the heap-section test in the
+# old one.  Then a write-barrier-validation build
 # (IL2CPP_ENABLE_WRITE_BARRIER_VALIDATION=1), linked with a program that
 # defines GC_malloc and the rest itself, as il2cpp's does.
 set -eu
@@ -37,7 +38,8 @@ run() { # object include-dir test [cflags...]
 
 build 6000 "$out/bdwgc-6000"
 for n in test_link_il2cpp test_time_limit test_heap_sections \
-         test_ephemeron test_vector test_custom_push; do
+         test_ephemeron test_vector test_custom_push test_incremental \
+         test_deinit; do
   run "$out/bdwgc-6000.o" "$out/bdwgc-6000/include" "$n"
 done
 

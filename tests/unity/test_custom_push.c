@@ -20,7 +20,10 @@
 
 static void **held;                     /* malloc: N pointers, not scanned */
 static void **links;                    /* malloc: disappearing links */
-static void *single, *single_link;
+static void *single;
+static void **single_link;              /* malloc: a link in static data */
+                                        /* would keep its object (libgc */
+                                        /* scans the program's data)    */
 static void **many, **many_links;
 static int many_phase;
 static unsigned proc_index;
@@ -65,8 +68,8 @@ static NOINLINE void fill(void)
     GC_general_register_disappearing_link(&links[i], held[i]);
   }
   single = GC_MALLOC(16);
-  single_link = single;
-  GC_general_register_disappearing_link(&single_link, single);
+  *single_link = single;
+  GC_general_register_disappearing_link(single_link, single);
 }
 
 static NOINLINE void fill_many(void)
@@ -96,6 +99,7 @@ int main(void)
   links = (void **)calloc(N, sizeof(void *));
   many = (void **)calloc(MANY, sizeof(void *));
   many_links = (void **)calloc(MANY, sizeof(void *));
+  single_link = (void **)calloc(1, sizeof(void *));
   proc_index = GC_new_proc((GC_mark_proc)my_proc);
   old_push = GC_get_push_other_roots();
   GC_set_push_other_roots(push_mine);
@@ -103,7 +107,7 @@ int main(void)
   collect();
   collect();
   CHECK_EQ(alive(links, N), N);
-  CHECK(single_link != NULL);
+  CHECK(*single_link != NULL);
   /* Drop half, and the single one: they go, the rest stay.             */
   for (i = 0; i < N; i += 2)
     held[i] = NULL;
@@ -118,7 +122,7 @@ int main(void)
     CHECK_EQ(odd, N / 2);
     CHECK(even <= N / 50);
   }
-  CHECK(single_link == NULL);
+  CHECK(*single_link == NULL);
   /* Many single entries: overflow, growth, nothing lost.               */
   many_phase = 1;                       /* before: fill_many may collect */
   fill_many();
