@@ -10,8 +10,8 @@
 #      apt-get through a private apt configuration whose deb-src entries are
 #      derived from this machine's own deb entries (system files untouched).
 # It checks the sha256 from bdwgc/PIN, unpacks into bdwgc/upstream/ (ignored
-# by git), applies bdwgc/patches/series in order, links our accounting/
-# sources and public header into the tree, and regenerates upstream's
+# by git), applies bdwgc/patches/series in order, links our accounting/ and
+# unity/ sources and public headers into the tree, and regenerates upstream's
 # autotools files.  Nothing is redone when the tree is already patched from
 # the same pin and patches (bdwgc/upstream/.gcacc-stamp); --force redoes it.
 #
@@ -194,6 +194,11 @@ mv "$root" "$dest"
 # modes (separate objects, or the one-file extra/gc.c) can reach them.
 ln -s ../../accounting "$dest/accounting"
 ln -s ../../../include/gc_accounting.h "$dest/include/gc_accounting.h"
+# The Unity API (patch 0003 includes it): sources and public headers.
+ln -s ../../unity "$dest/unity"
+for h in gc_unity.h gc_vector.h gcacc_il2cpp.h; do
+  ln -s "../../../unity/$h" "$dest/include/$h"
+done
 
 # The series edits Makefile.am: regenerate upstream's build files.
 command -v autoreconf >/dev/null 2>&1 || die "autoreconf not found" \

@@ -2,24 +2,26 @@
 # amalgam.sh: the accounting builds and counts inside IL2CPP's build mode.
 #
 # IL2CPP compiles bdwgc as the one file extra/gc.c, with Unity's define set
-# (shared/IL2CPP.md section 3): no getenv, no thread-local allocation, no
-# parallel marking, manual VDB, LARGE_CONFIG.  This compiles the patched
-# extra/gc.c that way, links our counter test against it, and runs it, so
-# a hook that relies on one build mode's paths fails here.
+# (shared/IL2CPP.md section 3, tests/il2cpp/unity_defs.sh): the 7/7/0
+# version stamp, no getenv, no thread-local allocation, no parallel
+# marking.  This writes the drop-in folder (unity/make-drop-in.sh, which
+# marks it an IL2CPP build, so manual VDB and LARGE_CONFIG come on without
+# being passed), compiles its extra/gc.c with exactly Unity's defines,
+# links our counter test against it, and runs it, so a hook that relies
+# on one build mode's paths fails here.
 set -eu
 : "${srcdir:=.}"
 : "${CC:=cc}"
-up="$srcdir/bdwgc/upstream"
 out=tests/il2cpp
 mkdir -p "$out"
-il2cpp_defs="-DALL_INTERIOR_POINTERS=1 -DGC_GCJ_SUPPORT=1 -DJAVA_FINALIZATION=1
-  -DNO_EXECUTE_PERMISSION=1 -DGC_NO_THREADS_DISCOVERY=1
-  -DIGNORE_DYNAMIC_LOADING=1 -DGC_DONT_REGISTER_MAIN_STATIC_DATA=1
-  -DGC_THREADS=1 -DUSE_MMAP=1 -DUSE_MUNMAP=1 -DNO_GETENV=1
-  -DNO_DEBUGGING=1 -DDONT_USE_ATEXIT=1 -DMANUAL_VDB -DLARGE_CONFIG"
+. "$srcdir/tests/il2cpp/unity_defs.sh"
+sh "$srcdir/unity/make-drop-in.sh" "$srcdir/bdwgc/upstream" \
+  "$out/bdwgc" 6000 > /dev/null
+up="$out/bdwgc"
+il2cpp_defs=$unity_defs
 # shellcheck disable=SC2086
 $CC -c -O1 -w -o "$out/gc-il2cpp.o" -I "$up/include" $il2cpp_defs \
-  "$up/extra/gc.c"
+  '-DDEFAULT_GC_NAME="BDWGC"' "$up/extra/gc.c"
 # The amalgamation must not export our internals: only GC_acc_* is public.
 if nm -g --defined-only "$out/gc-il2cpp.o" | grep -q ' gca_'; then
   echo "FAIL: internal gca_* symbols are global in extra/gc.c" >&2
