@@ -100,6 +100,8 @@ static void count(int a, size_t *refs, size_t *hidden)
   }
 }
 
+static void *volatile kept_vec;
+
 int main(void)
 {
   struct GC_acc_stats_s s0, s1;
@@ -109,6 +111,7 @@ int main(void)
 
   GC_INIT();
   GC_add_roots(arrays, arrays + NARR);
+  GC_add_roots((void *)&kept_vec, (void *)(&kept_vec + 1));
   GC_init_gcj_malloc(5, NULL);
   GC_init_gcj_vector(6, (void *)vec_proc);
   /* The boxed struct: header words 0 and 1, then ref, int, ref.        */
@@ -134,6 +137,18 @@ int main(void)
       CHECK(GC_acc_get_stats(&s1, sizeof(s1)) == sizeof(s1));
       CHECK_EQ(s1.allocs - s0.allocs, 53);
       CHECK_EQ(s1.alloc_req_bytes - s0.alloc_req_bytes, req);
+      /* Typed by class: word 0, read at the census (GC_ACC_ON_GCJ_KIND  */
+      /* in GC_init_gcj_vector marks the kind).                          */
+      {
+        GC_word cookie = 0;
+        unsigned site = 0;
+
+        kept_vec = v[0];
+        GC_gcollect();
+        CHECK(GC_acc_get_object_tag(kept_vec, &cookie, &site));
+        CHECK_EQ(cookie, (GC_word)&elem_class);
+        kept_vec = NULL;
+      }
     }
     (void)v;
   }
