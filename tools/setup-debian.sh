@@ -12,7 +12,12 @@ for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+cross() {
+  # The ARM cross toolchains, qemu-user and the targets' zlib
+  # (tests/cross/); GCACC_NO_CROSS=1 skips them (the tests then skip).
+  [ "${GCACC_NO_CROSS:-0}" = 1 ] || sh "$(dirname "$0")/setup-cross.sh"
+}
+[ -z "$missing" ] && { cross; exit 0; }
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-debian.sh: error: missing Debian packages:$missing" >&2
   echo "  install them as root: apt-get install$missing" >&2
@@ -23,3 +28,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null
+cross
