@@ -390,7 +390,16 @@ GC_INLINE int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
 /* libgc's, dropped with the collector's other frames).  Inlined into   */
 /* its two callers, each a noinline function whose                      */
 /* __builtin_frame_address(0) gives a frame pointer whatever the flags. */
-GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
+/* Always inlined: were it a function of its own, unw_fp's call to it   */
+/* is a tail call, and aarch64 gcc 12 (-O2) pops unw_fp's frame record  */
+/* before the jump: the walk then starts from freed stack (a thread's   */
+/* first stack came out empty; tests/cross/cross.sh's test_unwind).     */
+#if defined(__GNUC__) || defined(__clang__)
+# define UNW_ALWAYS_INLINE GC_INLINE __attribute__((__always_inline__))
+#else
+# define UNW_ALWAYS_INLINE GC_INLINE
+#endif
+UNW_ALWAYS_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
                                unsigned skip, int *not_code)
 {
   word lo = unw_stack_lo, hi = unw_stack_hi;
