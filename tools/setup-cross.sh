@@ -4,7 +4,7 @@
 # arm-linux-gnueabihf gcc (each brings its target C library under
 # /usr/<triplet>), their binutils (addr2line for offline symbolization),
 # and qemu-user.  The target's zlib is not installed through multiarch
-# (no foreign architecture is added: on the CI image `apt-get update`
+# (nor its jansson; no foreign architecture is added: on the CI image `apt-get update`
 # fails once one is): its .debs are downloaded one by one through a
 # temporary apt source list, in a private apt configuration derived from
 # the machine's own sources (the system's apt files are not touched), and
@@ -39,10 +39,11 @@ if [ -n "$missing" ]; then
   apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
 
-# The target's zlib, as single .debs in a sysroot.
+# The target's zlib (and jansson, for the tests that read dumps back), as
+# single .debs in a sysroot.
 need=""
 for arch in arm64 armhf; do
-  [ -f "$dest/sysroot-$arch/.complete" ] || need="$need $arch"
+  [ -f "$dest/sysroot-$arch/.complete2" ] || need="$need $arch"
 done
 [ -z "$need" ] && exit 0
 tmp=$(mktemp -d)
@@ -85,12 +86,13 @@ aptq() {
 }
 aptq update >/dev/null
 for arch in $need; do
-  (cd "$tmp" && aptq download "zlib1g:$arch" "zlib1g-dev:$arch" >/dev/null)
+  (cd "$tmp" && aptq download "zlib1g:$arch" "zlib1g-dev:$arch" \
+    "libjansson4:$arch" "libjansson-dev:$arch" >/dev/null)
   rm -rf "$dest/sysroot-$arch"
   mkdir -p "$dest/sysroot-$arch"
-  for d in "$tmp"/zlib1g*_"$arch".deb; do
+  for d in "$tmp"/*_"$arch".deb; do
     dpkg -x "$d" "$dest/sysroot-$arch"
   done
-  touch "$dest/sysroot-$arch/.complete"
+  touch "$dest/sysroot-$arch/.complete2"
 done
-echo "setup-cross.sh: target zlib in $dest/sysroot-{$(echo $need | tr ' ' ,)}"
+echo "setup-cross.sh: target zlib, jansson in $dest/sysroot-{$(echo $need | tr ' ' ,)}"
