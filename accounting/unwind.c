@@ -4,7 +4,8 @@
  * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder):
  *
  *  - fp (the default): a frame-pointer walk from our own frame.  Return
- *    address at fp[1], the caller's frame pointer at fp[0].  Every frame
+ *    address at fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit
+ *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame
  *    pointer is checked before it is read: word-aligned, strictly above
  *    the previous one and below the top of the current thread's stack
  *    (bounds cached per thread: pthread_getattr_np), and the walk only
@@ -390,7 +391,32 @@ GC_INLINE int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
 /* libgc's, dropped with the collector's other frames).  Inlined into   */
 /* its two callers, each a noinline function whose                      */
 /* __builtin_frame_address(0) gives a frame pointer whatever the flags. */
-GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
+/* Always inlined: were it a function of its own, unw_fp's call to it   */
+/* is a tail call, and aarch64 gcc 12 (-O2) pops unw_fp's frame record  */
+/* before the jump: the walk then starts from freed stack (a thread's   */
+/* first stack came out empty; tests/cross/cross.sh's test_unwind).     */
+#if defined(__GNUC__) || defined(__clang__)
+# define UNW_ALWAYS_INLINE GC_INLINE __attribute__((__always_inline__))
+#else
+# define UNW_ALWAYS_INLINE GC_INLINE
+#endif
+/* The frame record a frame pointer points at: the caller's frame      */
+/* pointer and the return address.  x86-64, aarch64 (x29) and clang's  */
+/* 32-bit ARM code: fp[0] and fp[1].  gcc's 32-bit ARM-mode code (-marm */
+/* -fno-omit-frame-pointer, without -mapcs-frame: push {fp, lr}; add   */
+/* fp, sp, #4): fp points at the saved lr, the caller's fp one word     */
+/* below.  Thumb code (r7, laid out as the compiler likes) is not       */
+/* supported by this walk: docs/cross.md.                               */
+#if defined(__arm__) && !defined(__aarch64__) && !defined(__thumb__) \
+    && !defined(__clang__)
+# define UNW_LINK(fp) ((fp)[-1])
+# define UNW_RA(fp) ((fp)[0])
+#else
+# define UNW_LINK(fp) ((fp)[0])
+# define UNW_RA(fp) ((fp)[1])
+#endif
+
+UNW_ALWAYS_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
                                unsigned skip, int *not_code)
 {
   word lo = unw_stack_lo, hi = unw_stack_hi;
@@ -412,8 +438,8 @@ GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
 
     while (((word)fp & (sizeof(word) - 1)) == 0
            && (word)fp <= hi - 2 * sizeof(word)
-           && fp[1] - g_lo < g_size) {
-      word next = fp[0];
+           && UNW_RA(fp) - g_lo < g_size) {
+      word next = UNW_LINK(fp);
 
       if (next <= (word)fp) return 0;   /* must strictly increase */
       fp = (word *)next;
@@ -426,8 +452,8 @@ GC_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
     if (((word)fp & (sizeof(word) - 1)) != 0
         || (word)fp > hi - 2 * sizeof(word))
       break;
-    ra = fp[1];
-    next = fp[0];
+    ra = UNW_RA(fp);
+    next = UNW_LINK(fp);
     if (0 == ra) break;
     if (in_gc && unw_in_libgc(ra)) {
       /* the collector's own frame (code, then)                          */

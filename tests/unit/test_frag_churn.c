@@ -24,7 +24,7 @@
 
 static void *slot[SLOTS];
 
-static unsigned long rnd_state = 12345;
+static unsigned long long rnd_state = 12345;   /* 64 bits on ILP32 too */
 
 static unsigned long rnd(void)
 {

@@ -413,16 +413,22 @@ static void test_size_invariance(const char *self)
   char cmd[600], a[4096], b[4096];
   FILE *f;
 
-  snprintf(cmd, sizeof(cmd), "'%s' workload 1", self);
+  /* GCACC_TEST_RUNNER: what runs a program of this build (qemu-user's */
+  /* binary for tests/cross/cross.sh's ARM builds), else nothing.       */
+  const char *run = getenv("GCACC_TEST_RUNNER");
+
+  if (NULL == run) run = "";
+  snprintf(cmd, sizeof(cmd), "%s '%s' workload 1", run, self);
   f = popen(cmd, "r");
   CHECK(f != NULL && fgets(a, sizeof(a), f) != NULL);
   if (f) pclose(f);
-  snprintf(cmd, sizeof(cmd), "'%s' workload 0", self);
+  snprintf(cmd, sizeof(cmd), "%s '%s' workload 0", run, self);
   f = popen(cmd, "r");
   CHECK(f != NULL && fgets(b, sizeof(b), f) != NULL);
   if (f) pclose(f);
-  CHECK(strstr(a, " tags-yes") != NULL);
-  CHECK(strstr(b, " tags-no") != NULL);
+  if (!(CHECK(strstr(a, " tags-yes") != NULL)
+        & CHECK(strstr(b, " tags-no") != NULL)))
+    return;
   *strstr(a, " tags-") = '\0';
   *strstr(b, " tags-") = '\0';
   if (!CHECK(0 == strcmp(a, b)))
