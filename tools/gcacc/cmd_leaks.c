@@ -261,7 +261,7 @@ static struct finding *judge_groups(const struct leaks *l,
     f[*nf].key = key;
     if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) (*nf)++;
   }
-  qsort(f, *nf, sizeof(*f), cmp_finding);
+  if (*nf > 0) qsort(f, *nf, sizeof(*f), cmp_finding);
   return f;
 }
 
@@ -364,7 +364,7 @@ int cmd_leaks(int argc, char **argv)
     fsites = judge_groups(&l, l.ms, &nsites);
     if (nsites) tables_load_symbols(&l.tb, path);
   }
-  qsort(found, nfound, sizeof(*found), cmp_finding);
+  if (nfound > 0) qsort(found, nfound, sizeof(*found), cmp_finding);
 
   out = common_output(&o);
   if (out != NULL && o.format == EMIT_JSON) emit_json_begin(out);

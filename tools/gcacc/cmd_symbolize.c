@@ -209,7 +209,7 @@ int cmd_symbolize(int argc, char **argv)
       seen[nseen].addr = tab->sites[j].frames[k].addr;
       seen[nseen++].done = 0;
     }
-  qsort(seen, nseen, sizeof(*seen), seen_cmp);
+  if (nseen > 0) qsort(seen, nseen, sizeof(*seen), seen_cmp);
   for (j = 0; j < tab->nsites; j++) {
     const struct sym_site *s = &tab->sites[j];
 

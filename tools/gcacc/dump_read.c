@@ -26,6 +26,8 @@
 
 #define CHUNK (64 * 1024)
 #define MAX_RECORD ((size_t)256 << 20)
+/* Blank bytes read before the header at most: beyond, not a dump.       */
+#define MAX_BLANK_PREFIX ((unsigned long long)1 << 20)
 
 struct dump_reader {
   char name[512];
@@ -49,7 +51,10 @@ struct dump_reader {
   int growing;                  /* dump_open_growing, until dump_grow_end */
   struct dump_cols cols;        /* from the header                        */
   char err[768];
+  char warn[1400];              /* about the last record returned */
+  unsigned long repaired;       /* numbers replaced so far         */
 };
+
 
 /* ---- columns (see dump_read.h) ------------------------------------------ */
 
@@ -126,6 +131,78 @@ void dump_cols_init(struct dump_cols *c, const json_t *header)
 const struct dump_cols *dump_cols(const struct dump_reader *r)
 {
   return &r->cols;
+}
+
+/* ---- a number that does not fit ---------------------------------------- */
+/* A record with one impossible number (a delta that wrapped to 2^64 - 8,  */
+/* docs/dump-format.md "Impossible values") must not lose the session:     */
+/* the number is replaced by null (which every view reads as 0) and the    */
+/* record kept, with a warning naming the record and the field.            */
+
+/* Overwrite the integer ending at line[end - 1] with "null" and spaces.  */
+/* 0 if there is no integer there.                                         */
+static int blank_number(char *line, size_t len, size_t end)
+{
+  size_t b = end;
+
+  if (end > len || end == 0) return 0;
+  while (b > 0 && ((line[b - 1] >= '0' && line[b - 1] <= '9')
+                   || line[b - 1] == '-'))
+    b--;
+  if (end - b < 4) return 0;
+  memcpy(line + b, "null", 4);
+  memset(line + b + 4, ' ', end - b - 4);
+  return 1;
+}
+
+/* The first null of v as "key", "key.sub" or "table[row].column".        */
+static int name_null(const json_t *v, const struct dump_cols *cols,
+                     char *buf, size_t sz, int depth)
+{
+  const char *key;
+  const json_t *m, *row, *e;
+  size_t i, j, t, k;
+
+  if (depth > 2) return 0;
+  json_object_foreach((json_t *)v, key, m) {
+    if (json_is_null(m)) {
+      snprintf(buf, sz, "%s", key);
+      return 1;
+    }
+    if (json_is_object(m)) {
+      char sub[200];
+
+      if (name_null(m, cols, sub, sizeof(sub), depth + 1)) {
+        snprintf(buf, sz, "%s.%s", key, sub);
+        return 1;
+      }
+    }
+    json_array_foreach(m, i, row) {
+      json_array_foreach(row, j, e) {
+        const char *col = NULL;
+
+        if (!json_is_null(e)) continue;
+        for (t = 0; t < GCA_N_TABLES && col == NULL; t++) {
+          const size_t *pos = dump_cols_table(cols, (int)t);
+          const char *tk = dump_tables[t].key, *dot = strchr(tk, '.');
+
+          if (strcmp(tk, key) != 0 && !(dot && strcmp(dot + 1, key) == 0))
+            continue;
+          for (k = 0; k < dump_tables[t].ncols; k++)
+            if (pos[k] == j) col = dump_tables[t].names[k];
+        }
+        if (col != NULL) snprintf(buf, sz, "%s[%zu].%s", key, i, col);
+        else snprintf(buf, sz, "%s[%zu][%zu]", key, i, j);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+const char *dump_warning(struct dump_reader *r)
+{
+  return r->warn[0] ? r->warn : NULL;
 }
 
 static char open_err[600];
@@ -346,6 +423,14 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       if (got == 0) {
         int clean = r->gzip <= 0 || r->stream_end;
 
+        if (r->line_len == 0 && clean && r->records == 0) {
+          /* Empty file, empty gzip stream, only blank lines: not a dump. */
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (%s; expected a header record, "
+                   "{\"record\":\"header\",...}, as the first line)",
+                   r->name, r->offset ? "only blank lines" : "empty");
+          return DUMP_ERROR;
+        }
         if (r->line_len == 0 && clean) return DUMP_END;
         if (r->line_len == 0) {
           snprintf(r->err, sizeof(r->err),
@@ -357,7 +442,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
                    "%s ends mid-record after byte %llu; using records 1-%lu",
                    r->name, r->offset, r->records);
         }
-        if (r->records == 0 && r->line_len > 0) {
+        if (r->records == 0) {
           snprintf(r->err, sizeof(r->err),
                    "not a gcacc dump: %s (no whole header record)", r->name);
           return DUMP_ERROR;
@@ -403,14 +488,54 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
 
       r->out_pos++;                     /* the newline */
       r->offset += r->line_len + 1;
-      if (r->line_len == 0) continue;   /* tolerate blank lines */
+      if (r->line_len == 0) {           /* tolerate blank lines */
+        if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
+          /* Bounded: gigabytes of newlines are not read to the end.    */
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (%llu blank bytes and no record; "
+                   "expected a header record, {\"record\":\"header\",...}, "
+                   "as the first line)", r->name, r->offset);
+          return DUMP_ERROR;
+        }
+        continue;
+      }
+      r->warn[0] = '\0';
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
+      if (v == NULL && r->records > 0) {
+        /* Numbers that do not fit (at most 8 per record): null, warned. */
+        char first[256];
+        unsigned fixed = 0;
+
+        snprintf(first, sizeof(first), "%s", jerr.text);
+        while (v == NULL && fixed < 8 && strstr(jerr.text, "too big") != NULL
+               && jerr.position > 0
+               && blank_number(r->line, r->line_len,
+                               (size_t)jerr.position)) {
+          fixed++;
+          v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK,
+                         &jerr);
+        }
+        if (v != NULL) {
+          char field[240];
+
+          if (!name_null(v, &r->cols, field, sizeof(field), 0))
+            snprintf(field, sizeof(field), "?");
+          r->repaired += fixed;
+          snprintf(r->warn, sizeof(r->warn),
+                   "%s: record %lu (byte %llu): %s%s in %s; read as 0, "
+                   "the rest of the record kept", r->name, r->records + 1,
+                   at, first, fixed > 1 ? " (and more)" : "", field);
+        }
+      }
       r->line_len = 0;
       if (v == NULL) {
         if (r->records == 0)
+          /* The bad byte's position (jansson's): invalid UTF-8, \u0000, */
+          /* a number that does not fit, or no JSON at all.              */
           snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (no header record at byte 0)",
-                   r->name);
+                   "not a gcacc dump: %s (the header record, at byte %llu: "
+                   "%s)", r->name, at + (unsigned long long)jerr.position,
+                   jerr.text);
         else
           snprintf(r->err, sizeof(r->err),
                    "corrupt record in %s at byte %llu (record %lu): %s",

@@ -54,6 +54,12 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out);
 /* project's message style (what, where, which record).                  */
 const char *dump_error(const struct dump_reader *r);
 
+/* A warning about the record dump_next just returned (NULL: none): a   */
+/* number in it that does not fit (an impossible value, such as a delta  */
+/* that wrapped) was read as 0 and the rest of the record kept; names    */
+/* the record and the field.                                             */
+const char *dump_warning(struct dump_reader *r);
+
 /* Records returned so far; uncompressed bytes consumed so far.          */
 unsigned long dump_records(const struct dump_reader *r);
 unsigned long long dump_offset(const struct dump_reader *r);

@@ -181,6 +181,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
   json_t *v;
   enum dump_status st;
   int rc = EXIT_OK, stop = 0;
+  unsigned long info_warned = 0;
 
   if (info != NULL) {
     memset(info, 0, sizeof(*info));
@@ -193,6 +194,11 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
   while (!stop && (st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
+    if (dump_warning(d) != NULL) {
+      if (++info_warned <= 10) warning("%s", dump_warning(d));
+      if (info_warned == 10)
+        warning("%s: more impossible values are not shown", dump_name(d));
+    }
     if (strcmp(kind, "header") == 0) {
       if (dump_records(d) != 1) {
         warning("%s: a second header at byte %llu (record %lu); ignored",

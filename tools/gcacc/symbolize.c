@@ -309,7 +309,7 @@ static size_t cache_load(const char *path, struct centry **out)
   }
   free(line);
   fclose(f);
-  qsort(e, n, sizeof(*e), centry_cmp);
+  if (n > 0) qsort(e, n, sizeof(*e), centry_cmp);
   *out = e;
   return n;
 }
@@ -505,7 +505,7 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
   int failed = 0;
 
   *hits = *unmapped = 0;
-  qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
+  if (naddrs > 0) qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
   for (j = 0, n = 0; j < naddrs; j++)
     if (n == 0 || addrs[j].addr != addrs[n - 1].addr) addrs[n++] = addrs[j];
   naddrs = n;
@@ -817,7 +817,8 @@ static void finish(struct symtab_impl *t, size_t hits, size_t unmapped)
   for (i = 0; i < t->nsites; i++)
     t->sites[i].frames = t->frames + (uintptr_t)t->sites[i].frames;
   /* Sorted by id; a redefinition (none expected) keeps the first. */
-  qsort(t->sites, t->nsites, sizeof(*t->sites), site_cmp);
+  if (t->nsites > 0)
+    qsort(t->sites, t->nsites, sizeof(*t->sites), site_cmp);
   for (i = 0, j = 0; i < t->nsites; i = k) {
     for (k = i + 1; k < t->nsites && t->sites[k].id == t->sites[i].id; k++)
       ;
@@ -875,6 +876,7 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
     const json_t *defs, *def;
     size_t i;
 
+    if (dump_warning(d) != NULL && !quiet) warning("%s", dump_warning(d));
     if (header == NULL) {
       header = v;
       if (!sites) break;
@@ -913,7 +915,14 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
     dump_close(d);
     return -1;
   }
-  if (sites && !quiet && (st == DUMP_ERROR || st == DUMP_TRUNCATED))
+  if (sites && st == DUMP_ERROR) {
+    /* A corrupt record is unreadable input, as for every command.      */
+    error("%s", dump_error(d));
+    json_decref(header);
+    dump_close(d);
+    return -1;
+  }
+  if (sites && !quiet && st == DUMP_TRUNCATED)
     warning("%s", dump_error(d));
   dump_close(d);
   load_modules(header);
