@@ -26,6 +26,7 @@ utf8_header.jsonl|bad|not a gcacc dump: .*utf8_header\.jsonl \(the header record
 nul_header.jsonl|bad|not a gcacc dump: .*nul_header\.jsonl \(the header record, at byte 94: \\u0000 is not allowed
 huge_delta.jsonl|ok|record 3 \(byte [0-9]+\): too big integer near .18446744073709551608. in classes\[0\]\.alloc_req_bytes; read as 0
 huge_negative.jsonl|ok|record 3 \(byte [0-9]+\): too big negative integer in heap\.heap_bytes; read as 0
+newline_path.jsonl|ok|
 deep_nesting.jsonl|bad|corrupt record in .*deep_nesting\.jsonl at byte [0-9]+ \(record 3\): maximum parsing depth
 truncated.gz|ok|truncated\.gz ends mid-record after byte [0-9]+; using records 1-[0-9]+
 garbage_gzip.gz|bad|(corrupt record|corrupt compressed data) in .*garbage_gzip\.gz

@@ -259,7 +259,7 @@ static void sb_add(struct sbuf *b, const char *s, int clean)
   for (i = 0; i < l; i++) {
     char c = s[i];
 
-    b->p[b->len++] = clean && ((unsigned char)c <= ' ' || c == ';')
+    b->p[b->len++] = clean && ((unsigned char)c <= ' ' || c == ';' || c == 0x7f)
                      ? '_' : c;
   }
   b->p[b->len] = '\0';

@@ -287,7 +287,12 @@ static void html_esc(FILE *f, const char *s)
     case '>': fputs("&gt;", f); break;
     case '"': fputs("&quot;", f); break;
     case '\'': fputs("&#39;", f); break;
-    default: fputc(*s, f);
+    default:
+      /* A control character from a dump is shown, never written raw.  */
+      if ((unsigned char)*s < 0x20 || *s == 0x7f)
+        fprintf(f, "\\x%02x", (unsigned)(unsigned char)*s);
+      else
+        fputc(*s, f);
     }
   }
 }

@@ -298,6 +298,7 @@ static size_t cache_load(const char *path, struct centry **out)
     if (t2 == NULL) continue;
     *t1 = *t2 = '\0';
     if (!parse_addr(t1 + 1, &off)) continue;
+    text_unescape(line);                /* the key, as written           */
     if (n == cap) {
       cap = cap ? cap * 2 : 1024;
       e = xrealloc(e, cap * sizeof(*e));
@@ -649,8 +650,18 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
             fputs("# gcacc symbolize cache: build-id (or path)\toffset\t"
                   "function\tfile:line[\tfunction\tfile:line...]\n", cf);
         }
-        fprintf(cf, "%s\t0x%llx\t%s\n", cache_key(mo),
-                a->addr - mo->base, a->answer);
+        {
+          /* The key (a path or build id from the dump) escaped: a tab  */
+          /* or newline in it cannot forge an entry (fault 7).           */
+          const char *key = cache_key(mo);
+          size_t kn = text_escape(NULL, 0, key, 1);
+          char *ek = xrealloc(NULL, kn + 1);
+
+          text_escape(ek, kn + 1, key, 1);
+          fprintf(cf, "%s\t0x%llx\t%s\n", ek, a->addr - mo->base,
+                  a->answer);
+          free(ek);
+        }
       }
     }
     if (cf != NULL && fclose(cf) != 0 && !o->quiet)

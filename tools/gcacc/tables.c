@@ -401,6 +401,7 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
     *t1 = *t2 = '\0';
     if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
     if (!parse_addr(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
+    text_unescape(line);                /* the key, escaped when written */
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));
