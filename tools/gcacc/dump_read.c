@@ -25,7 +25,12 @@
 #include <zlib.h>
 
 #define CHUNK (64 * 1024)
-#define MAX_RECORD ((size_t)256 << 20)
+/* A record longer than this is skipped, with a warning (the header: an */
+/* error).  Parsed, a record takes about 20 times its length (jansson's  */
+/* values), so this bounds the reader's memory (issue 25, fault 6): a    */
+/* session's longest records (new call stacks, every site's row) are a   */
+/* few MiB.                                                              */
+#define MAX_RECORD ((size_t)32 << 20)
 /* Blank bytes read before the header at most: beyond, not a dump.       */
 #define MAX_BLANK_PREFIX ((unsigned long long)1 << 20)
 
@@ -52,6 +57,9 @@ struct dump_reader {
   struct dump_cols cols;        /* from the header                        */
   char err[768];
   char warn[1400];              /* about the last record returned */
+  char note[400];               /* a skipped record, not yet told  */
+  int skipping;                 /* inside a record too long        */
+  unsigned long long skip_len;
   unsigned long repaired;       /* numbers replaced so far         */
 };
 
@@ -198,6 +206,22 @@ static int name_null(const json_t *v, const struct dump_cols *cols,
     }
   }
   return 0;
+}
+
+/* A skipped record's note goes with the next record returned, or the  */
+/* end.                                                                  */
+static void deliver_note(struct dump_reader *r)
+{
+  char both[sizeof(r->warn)];
+
+  if (r->note[0] == '\0') return;
+  if (r->warn[0] != '\0') {
+    snprintf(both, sizeof(both), "%s; %s", r->note, r->warn);
+    memcpy(r->warn, both, sizeof(both));
+  } else {
+    memcpy(r->warn, r->note, sizeof(r->note));
+  }
+  r->note[0] = '\0';
 }
 
 const char *dump_warning(struct dump_reader *r)
@@ -423,6 +447,14 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       if (got == 0) {
         int clean = r->gzip <= 0 || r->stream_end;
 
+        if (r->skipping) {              /* the input ends inside it      */
+          r->skipping = 0;
+          r->offset += r->skip_len;
+          r->note[0] = '\0';
+          r->line_len = 1;
+        }
+        r->warn[0] = '\0';
+        deliver_note(r);
         if (r->line_len == 0 && clean && r->records == 0) {
           /* Empty file, empty gzip stream, only blank lines: not a dump. */
           snprintf(r->err, sizeof(r->err),
@@ -455,17 +487,23 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       size_t take = nl ? (size_t)(nl - (r->out + r->out_pos))
                        : r->out_len - r->out_pos;
 
-      if (r->line_len + take + 1 > r->line_cap) {
+      if (!r->skipping && r->line_len + take + 1 > r->line_cap) {
         size_t cap = r->line_cap ? r->line_cap : 4096;
         char *p;
 
         while (cap < r->line_len + take + 1) cap *= 2;
-        if (cap > MAX_RECORD) {
+        if (cap > MAX_RECORD && r->records == 0) {
           snprintf(r->err, sizeof(r->err),
-                   "corrupt record in %s at byte %llu (record %lu): "
-                   "longer than %zu MiB", r->name, r->offset,
-                   r->records + 1, MAX_RECORD >> 20);
+                   "not a gcacc dump: %s (the header record is longer than "
+                   "%zu MiB)", r->name, MAX_RECORD >> 20);
           return DUMP_ERROR;
+        }
+        if (cap > MAX_RECORD) {
+          /* Too long to parse within bounded memory: skipped, told.    */
+          r->skipping = 1;
+          r->skip_len = r->line_len;
+          r->line_len = 0;
+          goto take;
         }
         p = realloc(r->line, cap);
         if (p == NULL) {
@@ -476,9 +514,25 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
         r->line = p;
         r->line_cap = cap;
       }
-      memcpy(r->line + r->line_len, r->out + r->out_pos, take);
-      r->line_len += take;
+take:
+      if (r->skipping) {
+        r->skip_len += take;
+      } else {
+        memcpy(r->line + r->line_len, r->out + r->out_pos, take);
+        r->line_len += take;
+      }
       r->out_pos += take;
+    }
+    if (nl != NULL && r->skipping) {
+      r->out_pos++;
+      snprintf(r->note, sizeof(r->note),
+               "%s: record %lu (byte %llu) is longer than %zu MiB: skipped, "
+               "the rest of the dump read", r->name, r->records + 1,
+               r->offset, MAX_RECORD >> 20);
+      r->offset += r->skip_len + 1;
+      r->records++;
+      r->skipping = 0;
+      continue;
     }
     if (nl != NULL) {
       unsigned long long at = r->offset;
@@ -550,6 +604,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       }
       r->records++;
       if (r->records == 1) dump_cols_init(&r->cols, v);
+      deliver_note(r);
       *out = v;
       return DUMP_RECORD;
     }

@@ -250,8 +250,18 @@ void emit_json_begin(FILE *out)
   json_first_table = 1;
 }
 
+const char *(*emit_json_note)(void);
+
 void emit_json_end(FILE *out)
 {
+  const char *note = emit_json_note != NULL ? emit_json_note() : NULL;
+
+  if (note != NULL) {
+    if (!json_first_table) fputc(',', out);
+    fputs("\"notes\":[", out);
+    print_json_string(note, out);
+    fputc(']', out);
+  }
   fputs("}\n", out);
 }
 

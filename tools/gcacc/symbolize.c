@@ -708,6 +708,12 @@ static void add_site(struct symtab_impl *t, u64 id, const u64 *a, size_t n)
   struct sym_site *s;
   size_t i;
 
+  if (id != 0 && t->nsites >= keymap_max_keys()) {
+    /* Bounded (fault 6): stacks beyond the cap are not kept; their     */
+    /* rows are folded into "other" by the views, which say so.         */
+    keymap_note_folded(1);
+    return;
+  }
   if (t->nsites == t->cap) {
     t->cap = t->cap ? t->cap * 2 : 256;
     t->sites = xrealloc(t->sites, t->cap * sizeof(*t->sites));
