@@ -236,7 +236,10 @@ static int leaks_visit(const struct rec *r, void *arg)
 }
 
 /* The first pass: census records, quietly (the second pass reports     */
-/* truncation and errors).                                               */
+/* truncation and errors), from the raw lines: a collection record with  */
+/* "census" not 0.  The count only places records in windows (a wrong    */
+/* one from a forged line is clamped there), so parsing every record     */
+/* twice is not worth its time (half of the run on a big dump).          */
 static u64 count_census(const char *path, int progress)
 {
   const char *err;
@@ -245,11 +248,21 @@ static u64 count_census(const char *path, int progress)
   u64 n = 0;
 
   if (d == NULL) return 0;
+  dump_set_raw(d);
   while (dump_next(d, &v) == DUMP_RECORD) {
-    const char *kind = json_string_value(json_object_get(v, "record"));
+    size_t len;
+    const char *line = dump_line(d, &len), *c;
 
-    if (strcmp(kind, "collection") == 0 && jnum(v, "census") != 0) n++;
-    json_decref(v);
+    if (v != NULL) {                    /* the header                    */
+      json_decref(v);
+      continue;
+    }
+    if (strstr(line, "\"record\":\"collection\"") != NULL
+        && (c = strstr(line, "\"census\":")) != NULL) {
+      c += 9;
+      while (*c == ' ') c++;
+      if (*c >= '1' && *c <= '9') n++;
+    }
     progress_update(progress, dump_name(d), dump_compressed_offset(d),
                     dump_compressed_size(d));
   }

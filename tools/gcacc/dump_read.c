@@ -59,6 +59,8 @@ struct dump_reader {
   char warn[1400];              /* about the last record returned */
   char note[400];               /* a skipped record, not yet told  */
   int skipping;                 /* inside a record too long        */
+  int raw;                      /* dump_set_raw: lines, not parsed */
+  size_t raw_len;
   unsigned long long skip_len;
   unsigned long repaired;       /* numbers replaced so far         */
 };
@@ -554,6 +556,15 @@ take:
         continue;
       }
       r->warn[0] = '\0';
+      if (r->raw && r->records > 0) {
+        /* The line itself (dump_line), unparsed.                       */
+        r->line[r->line_len] = '\0';
+        r->raw_len = r->line_len;
+        r->line_len = 0;
+        r->records++;
+        deliver_note(r);
+        return DUMP_RECORD;
+      }
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
       if (v == NULL && r->records > 0) {
         /* Numbers that do not fit (at most 8 per record): null, warned. */
@@ -609,6 +620,14 @@ take:
       return DUMP_RECORD;
     }
   }
+}
+
+void dump_set_raw(struct dump_reader *r) { r->raw = 1; }
+
+const char *dump_line(const struct dump_reader *r, size_t *len)
+{
+  *len = r->raw_len;
+  return r->line;
 }
 
 const char *dump_error(const struct dump_reader *r) { return r->err; }

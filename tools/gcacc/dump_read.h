@@ -50,6 +50,14 @@ void dump_grow_end(struct dump_reader *r);
 /* a JSON object with a string "record" member.                          */
 enum dump_status dump_next(struct dump_reader *r, json_t **out);
 
+/* Raw mode, for a quick pass (leaks counts census records so): after   */
+/* the header, which is parsed and checked as always, dump_next returns  */
+/* DUMP_RECORD with *out NULL, and dump_line gives the record's line (NUL */
+/* terminated, without its newline, valid until the next dump_next),     */
+/* not parsed: nothing about it is checked.                              */
+void dump_set_raw(struct dump_reader *r);
+const char *dump_line(const struct dump_reader *r, size_t *len);
+
 /* After DUMP_ERROR or DUMP_TRUNCATED: a one-line description in the    */
 /* project's message style (what, where, which record).                  */
 const char *dump_error(const struct dump_reader *r);
