@@ -262,7 +262,7 @@ static void klist_finish(struct klist *l)
 {
   size_t i, j, n = 0;
 
-  qsort(l->r, l->n, sizeof(*l->r), krow_key_cmp);
+  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), krow_key_cmp);
   for (i = 0; i < l->n; i = j) {
     struct krow m = l->r[i];
 
@@ -278,7 +278,7 @@ static void klist_finish(struct klist *l)
     l->r[n++] = m;
   }
   l->n = n;
-  qsort(l->r, l->n, sizeof(*l->r), krow_cmp);
+  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), krow_cmp);
 }
 
 static void klist_free(struct klist *l)
@@ -576,8 +576,9 @@ int cmd_diff(int argc, char **argv)
     kr->d_alloc = (long long)(kr->alloc_b - kr->alloc_a);
     nkr++;
   }
-  qsort(rows, (size_t)n, sizeof(*rows), cmp_drow);
-  qsort(krows, (size_t)nkr, sizeof(*krows), cmp_drow);
+  if (n > 0) qsort(rows, (size_t)n, sizeof(*rows), cmp_drow);
+  if (nkr > 0)
+    qsort(krows, (size_t)nkr, sizeof(*krows), cmp_drow);
   memset(&worst, 0, sizeof(worst));
   /* Sorted: the first row over the threshold is the largest; a kind   */
   /* row can be over it when none of its classes is.                    */

@@ -259,7 +259,7 @@ static void sb_add(struct sbuf *b, const char *s, int clean)
   for (i = 0; i < l; i++) {
     char c = s[i];
 
-    b->p[b->len++] = clean && ((unsigned char)c <= ' ' || c == ';')
+    b->p[b->len++] = clean && ((unsigned char)c <= ' ' || c == ';' || c == 0x7f)
                      ? '_' : c;
   }
   b->p[b->len] = '\0';
@@ -373,7 +373,7 @@ static int folded_stacks(struct exp *e, const char *path, int group_type,
   if (tab->nsites > 0 && tab->resolved == 0 && !resolve)
     warning("no function names for %s's stacks: run 'gcacc symbolize %s' "
             "(or add --symbolize)", path, path);
-  qsort(l, n, sizeof(*l), fline_cmp);
+  if (n > 0) qsort(l, n, sizeof(*l), fline_cmp);
   for (i = 0; i < n; i = j) {
     double v = 0;
 

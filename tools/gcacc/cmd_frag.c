@@ -439,7 +439,7 @@ int cmd_frag(int argc, char **argv)
       }
       ncr++;
     }
-    qsort(cr, ncr, sizeof(*cr), cmp_unused);
+    if (ncr > 0) qsort(cr, ncr, sizeof(*cr), cmp_unused);
     snprintf(title, sizeof(title), "Size classes by reserved-but-unused "
              "bytes at gc_no %llu", jnum(focus, "gc_no"));
     t = emit_table_new(TITLE(title, "classes"), c_cls, NC(c_cls));

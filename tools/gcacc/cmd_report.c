@@ -287,7 +287,12 @@ static void html_esc(FILE *f, const char *s)
     case '>': fputs("&gt;", f); break;
     case '"': fputs("&quot;", f); break;
     case '\'': fputs("&#39;", f); break;
-    default: fputc(*s, f);
+    default:
+      /* A control character from a dump is shown, never written raw.  */
+      if ((unsigned char)*s < 0x20 || *s == 0x7f)
+        fprintf(f, "\\x%02x", (unsigned)(unsigned char)*s);
+      else
+        fputc(*s, f);
     }
   }
 }
@@ -615,7 +620,7 @@ static void page_top(FILE *f, const struct report *a)
     if (t[i].kind < SESSION_MAX_KINDS && t[i].cls < SESSION_MAX_CLASSES)
       t[i].alloc = ALLOC_AT(a, t[i].kind, t[i].cls);
   }
-  qsort(t, n, sizeof(*t), top_cmp);
+  if (n > 0) qsort(t, n, sizeof(*t), top_cmp);
   shown = n < REPORT_TOP_ROWS ? n : REPORT_TOP_ROWS;
   fprintf(f, "<h2>Top size classes at the peak-live collection</h2>\n"
           "<p class=\"note\">gc_no %llu (record %llu), %s live.  "
@@ -685,7 +690,7 @@ static void page_groups(FILE *f, const struct report *a, int site)
                                 all->alloc_bytes, all->alloc_bytes);
     n++;
   }
-  qsort(t, n, sizeof(*t), group_cmp);
+  if (n > 0) qsort(t, n, sizeof(*t), group_cmp);
   shown = n < REPORT_TOP_ROWS ? n : REPORT_TOP_ROWS;
   fprintf(f, "<h2>Top %s at the peak-live collection</h2>\n"
           "<p class=\"note\">gc_no %llu.  %s  Allocated: over the whole "
@@ -889,7 +894,7 @@ static void page_diff(FILE *f, const struct report *a,
     d[n].dalloc = (long long)b->alloc[i] - (long long)a->alloc[i];
     n++;
   }
-  qsort(d, n, sizeof(*d), diff_cmp);
+  if (n > 0) qsort(d, n, sizeof(*d), diff_cmp);
   fputs("<h2>Diff: A &rarr; B</h2>\n", f);
   page_title(f, b, "b");
   fputs("<p class=\"note\">Per (kind, class): live bytes at each dump's "

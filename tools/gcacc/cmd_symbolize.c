@@ -94,18 +94,24 @@ static void print_frame(FILE *f, const char *indent,
 {
   size_t k;
 
-  if (fr->module == NULL || strcmp(fr->module, "?") == 0)
+  /* Module names come from the dump: escaped (fault 7).               */
+  if (fr->module == NULL || strcmp(fr->module, "?") == 0) {
     fprintf(f, "%s0x%llx ? ", indent, fr->addr);
-  else
-    fprintf(f, "%s0x%llx %s+0x%llx ", indent, fr->addr, fr->module,
-            fr->offset);
+  } else {
+    fprintf(f, "%s0x%llx ", indent, fr->addr);
+    fputs_escaped(fr->module, f);
+    fprintf(f, "+0x%llx ", fr->offset);
+  }
   if (fr->nfuncs == 0) {
     fputs("?? ??:0\n", f);
     return;
   }
   for (k = 0; k < fr->nfuncs; k++) {
     if (k) fprintf(f, "%s  (inlined by) ", indent);
-    fprintf(f, "%s %s\n", fr->funcs[k], fr->lines[k]);
+    fputs_escaped(fr->funcs[k], f);
+    fputc(' ', f);
+    fputs_escaped(fr->lines[k], f);
+    fputc('\n', f);
   }
 }
 
@@ -209,7 +215,7 @@ int cmd_symbolize(int argc, char **argv)
       seen[nseen].addr = tab->sites[j].frames[k].addr;
       seen[nseen++].done = 0;
     }
-  qsort(seen, nseen, sizeof(*seen), seen_cmp);
+  if (nseen > 0) qsort(seen, nseen, sizeof(*seen), seen_cmp);
   for (j = 0; j < tab->nsites; j++) {
     const struct sym_site *s = &tab->sites[j];
 

@@ -469,7 +469,7 @@ int cmd_top(int argc, char **argv)
     total += metric(keymap_at(t.m, i, NULL), sort_by);
   }
   sort_map = t.m;
-  qsort(idx, n, sizeof(*idx), cmp_rows);
+  if (n > 0) qsort(idx, n, sizeof(*idx), cmp_rows);
   if (limit != 0 && limit < n) n = (size_t)limit;
   if (t.group == G_SITE) {
     if (symbolize) symbolize_sites(&t, path, idx, n);

@@ -25,7 +25,14 @@
 #include <zlib.h>
 
 #define CHUNK (64 * 1024)
-#define MAX_RECORD ((size_t)256 << 20)
+/* A record longer than this is skipped, with a warning (the header: an */
+/* error).  Parsed, a record takes about 20 times its length (jansson's  */
+/* values), so this bounds the reader's memory (issue 25, fault 6): a    */
+/* session's longest records (new call stacks, every site's row) are a   */
+/* few MiB.                                                              */
+#define MAX_RECORD ((size_t)32 << 20)
+/* Blank bytes read before the header at most: beyond, not a dump.       */
+#define MAX_BLANK_PREFIX ((unsigned long long)1 << 20)
 
 struct dump_reader {
   char name[512];
@@ -49,7 +56,15 @@ struct dump_reader {
   int growing;                  /* dump_open_growing, until dump_grow_end */
   struct dump_cols cols;        /* from the header                        */
   char err[768];
+  char warn[1400];              /* about the last record returned */
+  char note[400];               /* a skipped record, not yet told  */
+  int skipping;                 /* inside a record too long        */
+  int raw;                      /* dump_set_raw: lines, not parsed */
+  size_t raw_len;
+  unsigned long long skip_len;
+  unsigned long repaired;       /* numbers replaced so far         */
 };
+
 
 /* ---- columns (see dump_read.h) ------------------------------------------ */
 
@@ -126,6 +141,94 @@ void dump_cols_init(struct dump_cols *c, const json_t *header)
 const struct dump_cols *dump_cols(const struct dump_reader *r)
 {
   return &r->cols;
+}
+
+/* ---- a number that does not fit ---------------------------------------- */
+/* A record with one impossible number (a delta that wrapped to 2^64 - 8,  */
+/* docs/dump-format.md "Impossible values") must not lose the session:     */
+/* the number is replaced by null (which every view reads as 0) and the    */
+/* record kept, with a warning naming the record and the field.            */
+
+/* Overwrite the integer ending at line[end - 1] with "null" and spaces.  */
+/* 0 if there is no integer there.                                         */
+static int blank_number(char *line, size_t len, size_t end)
+{
+  size_t b = end;
+
+  if (end > len || end == 0) return 0;
+  while (b > 0 && ((line[b - 1] >= '0' && line[b - 1] <= '9')
+                   || line[b - 1] == '-'))
+    b--;
+  if (end - b < 4) return 0;
+  memcpy(line + b, "null", 4);
+  memset(line + b + 4, ' ', end - b - 4);
+  return 1;
+}
+
+/* The first null of v as "key", "key.sub" or "table[row].column".        */
+static int name_null(const json_t *v, const struct dump_cols *cols,
+                     char *buf, size_t sz, int depth)
+{
+  const char *key;
+  const json_t *m, *row, *e;
+  size_t i, j, t, k;
+
+  if (depth > 2) return 0;
+  json_object_foreach((json_t *)v, key, m) {
+    if (json_is_null(m)) {
+      snprintf(buf, sz, "%s", key);
+      return 1;
+    }
+    if (json_is_object(m)) {
+      char sub[200];
+
+      if (name_null(m, cols, sub, sizeof(sub), depth + 1)) {
+        snprintf(buf, sz, "%s.%s", key, sub);
+        return 1;
+      }
+    }
+    json_array_foreach(m, i, row) {
+      json_array_foreach(row, j, e) {
+        const char *col = NULL;
+
+        if (!json_is_null(e)) continue;
+        for (t = 0; t < GCA_N_TABLES && col == NULL; t++) {
+          const size_t *pos = dump_cols_table(cols, (int)t);
+          const char *tk = dump_tables[t].key, *dot = strchr(tk, '.');
+
+          if (strcmp(tk, key) != 0 && !(dot && strcmp(dot + 1, key) == 0))
+            continue;
+          for (k = 0; k < dump_tables[t].ncols; k++)
+            if (pos[k] == j) col = dump_tables[t].names[k];
+        }
+        if (col != NULL) snprintf(buf, sz, "%s[%zu].%s", key, i, col);
+        else snprintf(buf, sz, "%s[%zu][%zu]", key, i, j);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* A skipped record's note goes with the next record returned, or the  */
+/* end.                                                                  */
+static void deliver_note(struct dump_reader *r)
+{
+  char both[sizeof(r->warn)];
+
+  if (r->note[0] == '\0') return;
+  if (r->warn[0] != '\0') {
+    snprintf(both, sizeof(both), "%s; %s", r->note, r->warn);
+    memcpy(r->warn, both, sizeof(both));
+  } else {
+    memcpy(r->warn, r->note, sizeof(r->note));
+  }
+  r->note[0] = '\0';
+}
+
+const char *dump_warning(struct dump_reader *r)
+{
+  return r->warn[0] ? r->warn : NULL;
 }
 
 static char open_err[600];
@@ -346,6 +449,22 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       if (got == 0) {
         int clean = r->gzip <= 0 || r->stream_end;
 
+        if (r->skipping) {              /* the input ends inside it      */
+          r->skipping = 0;
+          r->offset += r->skip_len;
+          r->note[0] = '\0';
+          r->line_len = 1;
+        }
+        r->warn[0] = '\0';
+        deliver_note(r);
+        if (r->line_len == 0 && clean && r->records == 0) {
+          /* Empty file, empty gzip stream, only blank lines: not a dump. */
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (%s; expected a header record, "
+                   "{\"record\":\"header\",...}, as the first line)",
+                   r->name, r->offset ? "only blank lines" : "empty");
+          return DUMP_ERROR;
+        }
         if (r->line_len == 0 && clean) return DUMP_END;
         if (r->line_len == 0) {
           snprintf(r->err, sizeof(r->err),
@@ -357,7 +476,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
                    "%s ends mid-record after byte %llu; using records 1-%lu",
                    r->name, r->offset, r->records);
         }
-        if (r->records == 0 && r->line_len > 0) {
+        if (r->records == 0) {
           snprintf(r->err, sizeof(r->err),
                    "not a gcacc dump: %s (no whole header record)", r->name);
           return DUMP_ERROR;
@@ -370,17 +489,23 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       size_t take = nl ? (size_t)(nl - (r->out + r->out_pos))
                        : r->out_len - r->out_pos;
 
-      if (r->line_len + take + 1 > r->line_cap) {
+      if (!r->skipping && r->line_len + take + 1 > r->line_cap) {
         size_t cap = r->line_cap ? r->line_cap : 4096;
         char *p;
 
         while (cap < r->line_len + take + 1) cap *= 2;
-        if (cap > MAX_RECORD) {
+        if (cap > MAX_RECORD && r->records == 0) {
           snprintf(r->err, sizeof(r->err),
-                   "corrupt record in %s at byte %llu (record %lu): "
-                   "longer than %zu MiB", r->name, r->offset,
-                   r->records + 1, MAX_RECORD >> 20);
+                   "not a gcacc dump: %s (the header record is longer than "
+                   "%zu MiB)", r->name, MAX_RECORD >> 20);
           return DUMP_ERROR;
+        }
+        if (cap > MAX_RECORD) {
+          /* Too long to parse within bounded memory: skipped, told.    */
+          r->skipping = 1;
+          r->skip_len = r->line_len;
+          r->line_len = 0;
+          goto take;
         }
         p = realloc(r->line, cap);
         if (p == NULL) {
@@ -391,9 +516,25 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
         r->line = p;
         r->line_cap = cap;
       }
-      memcpy(r->line + r->line_len, r->out + r->out_pos, take);
-      r->line_len += take;
+take:
+      if (r->skipping) {
+        r->skip_len += take;
+      } else {
+        memcpy(r->line + r->line_len, r->out + r->out_pos, take);
+        r->line_len += take;
+      }
       r->out_pos += take;
+    }
+    if (nl != NULL && r->skipping) {
+      r->out_pos++;
+      snprintf(r->note, sizeof(r->note),
+               "%s: record %lu (byte %llu) is longer than %zu MiB: skipped, "
+               "the rest of the dump read", r->name, r->records + 1,
+               r->offset, MAX_RECORD >> 20);
+      r->offset += r->skip_len + 1;
+      r->records++;
+      r->skipping = 0;
+      continue;
     }
     if (nl != NULL) {
       unsigned long long at = r->offset;
@@ -403,14 +544,63 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
 
       r->out_pos++;                     /* the newline */
       r->offset += r->line_len + 1;
-      if (r->line_len == 0) continue;   /* tolerate blank lines */
+      if (r->line_len == 0) {           /* tolerate blank lines */
+        if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
+          /* Bounded: gigabytes of newlines are not read to the end.    */
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (%llu blank bytes and no record; "
+                   "expected a header record, {\"record\":\"header\",...}, "
+                   "as the first line)", r->name, r->offset);
+          return DUMP_ERROR;
+        }
+        continue;
+      }
+      r->warn[0] = '\0';
+      if (r->raw && r->records > 0) {
+        /* The line itself (dump_line), unparsed.                       */
+        r->line[r->line_len] = '\0';
+        r->raw_len = r->line_len;
+        r->line_len = 0;
+        r->records++;
+        deliver_note(r);
+        return DUMP_RECORD;
+      }
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
+      if (v == NULL && r->records > 0) {
+        /* Numbers that do not fit (at most 8 per record): null, warned. */
+        char first[256];
+        unsigned fixed = 0;
+
+        snprintf(first, sizeof(first), "%s", jerr.text);
+        while (v == NULL && fixed < 8 && strstr(jerr.text, "too big") != NULL
+               && jerr.position > 0
+               && blank_number(r->line, r->line_len,
+                               (size_t)jerr.position)) {
+          fixed++;
+          v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK,
+                         &jerr);
+        }
+        if (v != NULL) {
+          char field[240];
+
+          if (!name_null(v, &r->cols, field, sizeof(field), 0))
+            snprintf(field, sizeof(field), "?");
+          r->repaired += fixed;
+          snprintf(r->warn, sizeof(r->warn),
+                   "%s: record %lu (byte %llu): %s%s in %s; read as 0, "
+                   "the rest of the record kept", r->name, r->records + 1,
+                   at, first, fixed > 1 ? " (and more)" : "", field);
+        }
+      }
       r->line_len = 0;
       if (v == NULL) {
         if (r->records == 0)
+          /* The bad byte's position (jansson's): invalid UTF-8, \u0000, */
+          /* a number that does not fit, or no JSON at all.              */
           snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (no header record at byte 0)",
-                   r->name);
+                   "not a gcacc dump: %s (the header record, at byte %llu: "
+                   "%s)", r->name, at + (unsigned long long)jerr.position,
+                   jerr.text);
         else
           snprintf(r->err, sizeof(r->err),
                    "corrupt record in %s at byte %llu (record %lu): %s",
@@ -425,10 +615,19 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       }
       r->records++;
       if (r->records == 1) dump_cols_init(&r->cols, v);
+      deliver_note(r);
       *out = v;
       return DUMP_RECORD;
     }
   }
+}
+
+void dump_set_raw(struct dump_reader *r) { r->raw = 1; }
+
+const char *dump_line(const struct dump_reader *r, size_t *len)
+{
+  *len = r->raw_len;
+  return r->line;
 }
 
 const char *dump_error(const struct dump_reader *r) { return r->err; }

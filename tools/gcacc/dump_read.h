@@ -50,9 +50,23 @@ void dump_grow_end(struct dump_reader *r);
 /* a JSON object with a string "record" member.                          */
 enum dump_status dump_next(struct dump_reader *r, json_t **out);
 
+/* Raw mode, for a quick pass (leaks counts census records so): after   */
+/* the header, which is parsed and checked as always, dump_next returns  */
+/* DUMP_RECORD with *out NULL, and dump_line gives the record's line (NUL */
+/* terminated, without its newline, valid until the next dump_next),     */
+/* not parsed: nothing about it is checked.                              */
+void dump_set_raw(struct dump_reader *r);
+const char *dump_line(const struct dump_reader *r, size_t *len);
+
 /* After DUMP_ERROR or DUMP_TRUNCATED: a one-line description in the    */
 /* project's message style (what, where, which record).                  */
 const char *dump_error(const struct dump_reader *r);
+
+/* A warning about the record dump_next just returned (NULL: none): a   */
+/* number in it that does not fit (an impossible value, such as a delta  */
+/* that wrapped) was read as 0 and the rest of the record kept; names    */
+/* the record and the field.                                             */
+const char *dump_warning(struct dump_reader *r);
 
 /* Records returned so far; uncompressed bytes consumed so far.          */
 unsigned long dump_records(const struct dump_reader *r);

@@ -5,6 +5,7 @@
  */
 
 #include "emit.h"
+#include "gcacc.h"             /* text_escape */
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -129,7 +130,7 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   char sz[16];
 
   switch (col->type) {
-  case COL_STR: snprintf(buf, n, "%s", v->s); break;
+  case COL_STR: text_escape(buf, n, v->s, 0); break;     /* fault 7 */
   case COL_INT: snprintf(buf, n, "%llu", v->u); break;
   case COL_BYTES: snprintf(buf, n, "%s", emit_size(v->u, sz)); break;
   case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
@@ -207,19 +208,26 @@ static void print_json_string(const char *s, FILE *out)
   json_decref(j);
 }
 
-static void print_csv_string(const char *s, FILE *out)
+static void print_csv_string(const char *raw, FILE *out)
 {
-  /* RFC 4180: quote when needed, double embedded quotes. */
-  if (strpbrk(s, ",\"\n\r") == NULL) {
+  /* Control characters escaped (\n, \xNN: a string from a dump never   */
+  /* starts a row), then RFC 4180: quote when needed, double quotes.     */
+  size_t n = text_escape(NULL, 0, raw, 0);
+  char *s = malloc(n + 1), *p;
+
+  if (s == NULL) abort();
+  text_escape(s, n + 1, raw, 0);
+  if (strpbrk(s, ",\"") == NULL) {
     fputs(s, out);
-    return;
+  } else {
+    fputc('"', out);
+    for (p = s; *p; p++) {
+      if (*p == '"') fputc('"', out);
+      fputc(*p, out);
+    }
+    fputc('"', out);
   }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
+  free(s);
 }
 
 static void print_raw(const struct emit_col *col, const union emit_val *v,
@@ -242,8 +250,18 @@ void emit_json_begin(FILE *out)
   json_first_table = 1;
 }
 
+const char *(*emit_json_note)(void);
+
 void emit_json_end(FILE *out)
 {
+  const char *note = emit_json_note != NULL ? emit_json_note() : NULL;
+
+  if (note != NULL) {
+    if (!json_first_table) fputc(',', out);
+    fputs("\"notes\":[", out);
+    print_json_string(note, out);
+    fputc(']', out);
+  }
   fputs("}\n", out);
 }
 

@@ -53,6 +53,9 @@ void emit_free(struct emit_table *t);
 
 void emit_json_begin(FILE *out);
 void emit_json_end(FILE *out);
+/* A note that emit_json_end adds, as "notes": [text], when it returns   */
+/* non-NULL (session.c's: rows folded into "other" rows).               */
+extern const char *(*emit_json_note)(void);
 
 /* "12.3 MiB"-style size; buf must hold 16 bytes. */
 const char *emit_size(unsigned long long bytes, char *buf);

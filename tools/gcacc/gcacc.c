@@ -8,6 +8,7 @@
  */
 
 #include "gcacc.h"
+#include "session.h"
 
 #include <string.h>
 
@@ -93,8 +94,12 @@ int main(int argc, char **argv)
   }
   for (i = 0; i < N_COMMANDS; i++) {
     if (strcmp(commands[i].name, name) == 0) {
+      int rc;
+
       gcacc_cmd = name;
-      return commands[i].fn(argc - 1, argv + 1);
+      rc = commands[i].fn(argc - 1, argv + 1);
+      if (keymap_fold_note() != NULL) warning("%s", keymap_fold_note());
+      return rc;
     }
   }
   return usage_error("unknown command '%s'", name);

@@ -48,6 +48,17 @@ int view_arg(struct common_opts *o, const char *usage, int argc, char **argv,
 FILE *common_output(const struct common_opts *o);   /* NULL on error */
 void common_close(const struct common_opts *o, FILE *f);
 
+/* Strings from a dump (paths, names, stacks) are escaped where they    */
+/* are written, so that none can forge a line or a field (issue 25,      */
+/* fault 7).  text_escape: s into dst (cap bytes, NUL-terminated, cut    */
+/* if short) with control characters as \n \t \r \xNN, and a backslash  */
+/* as \\ if backslash (for files read back: text_unescape reverses it,  */
+/* in place); returns the escaped length.  fputs_escaped: the same, to f, */
+/* backslashes kept.                                                     */
+size_t text_escape(char *dst, size_t cap, const char *s, int backslash);
+size_t text_unescape(char *s);
+void fputs_escaped(const char *s, FILE *f);
+
 /* realloc, or "out of memory" and exit(EXIT_USAGE).                    */
 void *xrealloc(void *p, size_t n);
 /* s (NULL: none) as one address (or other unsigned integer) in C        */

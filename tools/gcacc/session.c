@@ -104,6 +104,10 @@ const char *class_label(const json_t *header, unsigned cls, char *buf)
   u64 lo, hi;
   char a[16], b[16];
 
+  if (cls == 0xffffffffu) {             /* KEYMAP_OTHER's class half     */
+    snprintf(buf, 32, "(other)");
+    return buf;
+  }
   class_range(header, cls, &lo, &hi);
   if (lo == hi) snprintf(buf, 32, "%s", emit_size(lo, a));
   else snprintf(buf, 32, "%s-%s", emit_size(lo, a), emit_size(hi + 1, b));
@@ -116,6 +120,7 @@ const char *kind_label(unsigned kind, char *buf)
                                  "atomic-uncollectable" };
 
   if (kind < 4) return names[kind];
+  if (kind == 0xffffffffu) return "(other)";  /* KEYMAP_OTHER's kind half */
   snprintf(buf, 16, "kind %u", kind);
   return buf;
 }
@@ -181,6 +186,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
   json_t *v;
   enum dump_status st;
   int rc = EXIT_OK, stop = 0;
+  unsigned long info_warned = 0;
 
   if (info != NULL) {
     memset(info, 0, sizeof(*info));
@@ -193,6 +199,11 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
   while (!stop && (st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
+    if (dump_warning(d) != NULL) {
+      if (++info_warned <= 10) warning("%s", dump_warning(d));
+      if (info_warned == 10)
+        warning("%s: more impossible values are not shown", dump_name(d));
+    }
     if (strcmp(kind, "header") == 0) {
       if (dump_records(d) != 1) {
         warning("%s: a second header at byte %llu (record %lu); ignored",
@@ -218,6 +229,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
                     dump_compressed_size(d));
   }
   progress_done(progress);
+  if (!stop && dump_warning(d) != NULL) warning("%s", dump_warning(d));
   if (!stop) {
     if (st == DUMP_ERROR) {
       error("%s", dump_error(d));
@@ -346,10 +358,49 @@ void session_summary_figures(const struct session_summary *s, u64 start,
 
 struct keymap {
   size_t val_size, n, cap;      /* entries in insertion order            */
+  size_t max;                   /* distinct keys kept (KEYMAP_OTHER aside) */
+  u64 folded;                   /* rows that went to KEYMAP_OTHER        */
   u64 *keys;
   unsigned char *vals;
   size_t *slot, nslots;         /* open addressing: index + 1, 0 empty   */
 };
+
+static u64 folded_rows;          /* over every map of the run             */
+
+size_t keymap_max_keys(void)
+{
+  static size_t max;
+
+  if (max == 0) {
+    const char *e = getenv("GCACC_MAX_KEYS");
+    char *end;
+    unsigned long long v = e != NULL ? strtoull(e, &end, 10) : 0;
+
+    max = e != NULL && *e && *end == '\0' && v > 0 && v < ((size_t)1 << 40)
+          ? (size_t)v : KEYMAP_MAX_KEYS;
+  }
+  return max;
+}
+
+u64 keymap_folded_rows(void) { return folded_rows; }
+
+void keymap_note_folded(u64 rows)
+{
+  folded_rows += rows;
+  emit_json_note = keymap_fold_note;
+}
+
+const char *keymap_fold_note(void)
+{
+  static char note[300];
+
+  if (folded_rows == 0) return NULL;
+  snprintf(note, sizeof(note), "more than %zu distinct keys in a table "
+           "(sites, types, classes or pairs): %llu rows of the others "
+           "folded into one \"other\" row per table (GCACC_MAX_KEYS "
+           "raises the cap)", keymap_max_keys(), folded_rows);
+  return note;
+}
 
 struct keymap *keymap_new(size_t val_size)
 {
@@ -357,8 +408,28 @@ struct keymap *keymap_new(size_t val_size)
 
   if (m == NULL) abort();
   m->val_size = val_size;
+  m->max = keymap_max_keys();
+  emit_json_note = keymap_fold_note;
   return m;
 }
+
+static void *keymap_get_(struct keymap *m, u64 key, int create);
+
+void *keymap_get(struct keymap *m, u64 key, int create)
+{
+  void *v = keymap_get_(m, key, create && (m->n < m->max
+                                           || key == KEYMAP_OTHER));
+
+  if (v == NULL && create) {
+    /* Beyond the cap: the row goes to the one "other" entry.            */
+    m->folded++;
+    folded_rows++;
+    v = keymap_get_(m, KEYMAP_OTHER, 1);
+  }
+  return v;
+}
+
+u64 keymap_folded(const struct keymap *m) { return m->folded; }
 
 static size_t keymap_hash(u64 k, size_t nslots)
 {
@@ -383,7 +454,7 @@ static void keymap_rehash(struct keymap *m, size_t nslots)
   }
 }
 
-void *keymap_get(struct keymap *m, u64 key, int create)
+static void *keymap_get_(struct keymap *m, u64 key, int create)
 {
   size_t h;
 

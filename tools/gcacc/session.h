@@ -139,8 +139,24 @@ void session_summary_figures(const struct session_summary *s, u64 start,
 /* for a missing key unless create; keymap_at(m, i, &key) walks entries  */
 /* 0 .. keymap_count - 1 in insertion order.  Pointers into the map are  */
 /* valid until the next keymap_get that creates.                         */
+/*                                                                       */
+/* Memory is bounded by design (issue 25, fault 6): a map keeps at most  */
+/* keymap_max_keys() distinct keys (KEYMAP_MAX_KEYS, or GCACC_MAX_KEYS   */
+/* from the environment); a new key beyond that gets the one entry of    */
+/* KEYMAP_OTHER instead, so its row is folded into an "other" row.       */
+/* keymap_folded counts the rows folded so, keymap_folded_rows all maps'. */
+#define KEYMAP_MAX_KEYS 100000
+#define KEYMAP_OTHER (~0ULL)
 struct keymap;
 struct keymap *keymap_new(size_t val_size);
+size_t keymap_max_keys(void);
+u64 keymap_folded(const struct keymap *m);
+u64 keymap_folded_rows(void);
+/* Rows folded (or dropped) by a table that is not a keymap.             */
+void keymap_note_folded(u64 rows);
+/* The message saying so (NULL when nothing was folded): on stderr after */
+/* every command (gcacc.c), in --json output as "notes".                 */
+const char *keymap_fold_note(void);
 void *keymap_get(struct keymap *m, u64 key, int create);
 size_t keymap_count(const struct keymap *m);
 void *keymap_at(const struct keymap *m, size_t i, u64 *key);

@@ -298,6 +298,7 @@ static size_t cache_load(const char *path, struct centry **out)
     if (t2 == NULL) continue;
     *t1 = *t2 = '\0';
     if (!parse_addr(t1 + 1, &off)) continue;
+    text_unescape(line);                /* the key, as written           */
     if (n == cap) {
       cap = cap ? cap * 2 : 1024;
       e = xrealloc(e, cap * sizeof(*e));
@@ -309,7 +310,7 @@ static size_t cache_load(const char *path, struct centry **out)
   }
   free(line);
   fclose(f);
-  qsort(e, n, sizeof(*e), centry_cmp);
+  if (n > 0) qsort(e, n, sizeof(*e), centry_cmp);
   *out = e;
   return n;
 }
@@ -505,7 +506,7 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
   int failed = 0;
 
   *hits = *unmapped = 0;
-  qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
+  if (naddrs > 0) qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
   for (j = 0, n = 0; j < naddrs; j++)
     if (n == 0 || addrs[j].addr != addrs[n - 1].addr) addrs[n++] = addrs[j];
   naddrs = n;
@@ -649,8 +650,18 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
             fputs("# gcacc symbolize cache: build-id (or path)\toffset\t"
                   "function\tfile:line[\tfunction\tfile:line...]\n", cf);
         }
-        fprintf(cf, "%s\t0x%llx\t%s\n", cache_key(mo),
-                a->addr - mo->base, a->answer);
+        {
+          /* The key (a path or build id from the dump) escaped: a tab  */
+          /* or newline in it cannot forge an entry (fault 7).           */
+          const char *key = cache_key(mo);
+          size_t kn = text_escape(NULL, 0, key, 1);
+          char *ek = xrealloc(NULL, kn + 1);
+
+          text_escape(ek, kn + 1, key, 1);
+          fprintf(cf, "%s\t0x%llx\t%s\n", ek, a->addr - mo->base,
+                  a->answer);
+          free(ek);
+        }
       }
     }
     if (cf != NULL && fclose(cf) != 0 && !o->quiet)
@@ -697,6 +708,12 @@ static void add_site(struct symtab_impl *t, u64 id, const u64 *a, size_t n)
   struct sym_site *s;
   size_t i;
 
+  if (id != 0 && t->nsites >= keymap_max_keys()) {
+    /* Bounded (fault 6): stacks beyond the cap are not kept; their     */
+    /* rows are folded into "other" by the views, which say so.         */
+    keymap_note_folded(1);
+    return;
+  }
   if (t->nsites == t->cap) {
     t->cap = t->cap ? t->cap * 2 : 256;
     t->sites = xrealloc(t->sites, t->cap * sizeof(*t->sites));
@@ -817,7 +834,8 @@ static void finish(struct symtab_impl *t, size_t hits, size_t unmapped)
   for (i = 0; i < t->nsites; i++)
     t->sites[i].frames = t->frames + (uintptr_t)t->sites[i].frames;
   /* Sorted by id; a redefinition (none expected) keeps the first. */
-  qsort(t->sites, t->nsites, sizeof(*t->sites), site_cmp);
+  if (t->nsites > 0)
+    qsort(t->sites, t->nsites, sizeof(*t->sites), site_cmp);
   for (i = 0, j = 0; i < t->nsites; i = k) {
     for (k = i + 1; k < t->nsites && t->sites[k].id == t->sites[i].id; k++)
       ;
@@ -875,6 +893,7 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
     const json_t *defs, *def;
     size_t i;
 
+    if (dump_warning(d) != NULL && !quiet) warning("%s", dump_warning(d));
     if (header == NULL) {
       header = v;
       if (!sites) break;
@@ -913,7 +932,14 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
     dump_close(d);
     return -1;
   }
-  if (sites && !quiet && (st == DUMP_ERROR || st == DUMP_TRUNCATED))
+  if (sites && st == DUMP_ERROR) {
+    /* A corrupt record is unreadable input, as for every command.      */
+    error("%s", dump_error(d));
+    json_decref(header);
+    dump_close(d);
+    return -1;
+  }
+  if (sites && !quiet && st == DUMP_TRUNCATED)
     warning("%s", dump_error(d));
   dump_close(d);
   load_modules(header);

@@ -132,10 +132,13 @@ static void apply_defs(struct tables *t, const json_t *j,
   size_t i, k;
 
   json_array_foreach(json_object_get(j, "types"), i, row) {
-    struct group *g = keymap_get(t->types, jcol(row, c, types, type_id), 1);
+    u64 id = jcol(row, c, types, type_id);
+    struct group *g = keymap_get(t->types, id, 1);
     const char *name = json_string_value(jcol_json(row, c, types, name));
     u64 cookie = 0;
 
+    if (id != KEYMAP_OTHER && g == keymap_get(t->types, KEYMAP_OTHER, 0))
+      continue;                         /* folded: no definition kept    */
     parse_addr(json_string_value(jcol_json(row, c, types, cookie)), &cookie);
     g->cookie = cookie;
     free(g->name);
@@ -143,9 +146,12 @@ static void apply_defs(struct tables *t, const json_t *j,
     g->defined = 1;
   }
   json_array_foreach(json_object_get(j, "sites"), i, row) {
-    struct group *g = keymap_get(t->sites, jcol(row, c, sites, site_id), 1);
+    u64 id = jcol(row, c, sites, site_id);
+    struct group *g = keymap_get(t->sites, id, 1);
     size_t n = json_array_size(row);
 
+    if (id != KEYMAP_OTHER && g == keymap_get(t->sites, KEYMAP_OTHER, 0))
+      continue;                         /* folded: no stack kept         */
     free(g->frames);
     g->frames = malloc((n ? n : 1) * sizeof(u64));
     if (g->frames == NULL) abort();
@@ -187,6 +193,31 @@ static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
     u64 id = jrow(row, gc->id);
     struct group *g = keymap_get(m, id, 1);
 
+    if (id != KEYMAP_OTHER && g == keymap_get(m, KEYMAP_OTHER, 0)) {
+      /* Folded: "other" is the sum of this census's folded rows.       */
+      if (g->d_rec != t->census) {
+        g->live_objs = g->live_bytes = 0;
+        memset(g->age, 0, sizeof(g->age));
+        g->d_alloc_objs = g->d_alloc_bytes = 0;
+        g->d_freed_objs = g->d_freed_bytes = 0;
+        g->d_rec = t->census;
+      }
+      g->live_objs += jrow(row, gc->live_objs);
+      g->live_bytes += jrow(row, gc->live_bytes);
+      for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] += jrow(row, gc->age[b]);
+      g->d_alloc_objs += jrow(row, gc->alloc_objs);
+      g->d_alloc_bytes += jrow(row, gc->alloc_bytes);
+      g->d_freed_objs += jrow(row, gc->freed_objs);
+      g->d_freed_bytes += jrow(row, gc->freed_bytes);
+      g->alloc_objs += jrow(row, gc->alloc_objs);
+      g->alloc_bytes += jrow(row, gc->alloc_bytes);
+      g->freed_objs += jrow(row, gc->freed_objs);
+      g->freed_bytes += jrow(row, gc->freed_bytes);
+      if (g->live_objs > g->max_live_objs) g->max_live_objs = g->live_objs;
+      if (g->live_bytes > g->max_live_bytes)
+        g->max_live_bytes = g->live_bytes;
+      continue;
+    }
     if (site ? id >= 2 : id != 0) {
       if (site) t->has_site_rows = 1;
       else t->has_type_rows = 1;
@@ -295,6 +326,8 @@ const char *tables_type_label(const struct tables *t, u64 id, char *buf,
   const struct group *g = keymap_get(t->types, id, 0);
 
   if (id == 0) snprintf(buf, sz, "(no type)");
+  else if (id == KEYMAP_OTHER || id == 0xffffffffULL)
+    snprintf(buf, sz, "(other types)");
   else if (g == NULL || g->name == NULL) snprintf(buf, sz, "type %llu", id);
   else snprintf(buf, sz, "%s", g->name);
   return buf;
@@ -355,6 +388,8 @@ const char *tables_site_label(const struct tables *t, u64 id,
 
   if (id == 0) snprintf(buf, sz, "(no stack)");
   else if (id == 1) snprintf(buf, sz, "(not sampled)");
+  else if (id == KEYMAP_OTHER || id == 0xffffffffULL)
+    snprintf(buf, sz, "(other sites)");
   else if (g == NULL || !g->defined) snprintf(buf, sz, "site %llu", id);
   else if (g->nframes == 0) snprintf(buf, sz, "(stack unknown)");
   else {
@@ -401,6 +436,7 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
     *t1 = *t2 = '\0';
     if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
     if (!parse_addr(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
+    text_unescape(line);                /* the key, escaped when written */
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));

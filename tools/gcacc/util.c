@@ -13,11 +13,94 @@
 
 const char *gcacc_cmd = NULL;
 
+/* ---- escaping (see gcacc.h) --------------------------------------------- */
+
+size_t text_escape(char *dst, size_t cap, const char *s, int backslash)
+{
+  size_t n = 0, w = 0;
+  int full = 0;
+
+  for (; s != NULL && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    char e[5];
+    size_t k;
+
+    if (c == '\n') memcpy(e, "\\n", 3), k = 2;
+    else if (c == '\t') memcpy(e, "\\t", 3), k = 2;
+    else if (c == '\r') memcpy(e, "\\r", 3), k = 2;
+    else if (c == '\\' && backslash) memcpy(e, "\\\\", 3), k = 2;
+    else if (c < 0x20 || c == 0x7f) {
+      snprintf(e, sizeof(e), "\\x%02x", c);
+      k = 4;
+    } else e[0] = (char)c, k = 1;
+    if (!full && w + k < cap) {
+      memcpy(dst + w, e, k);
+      w += k;
+    } else {
+      full = 1;                         /* cut: no half escape           */
+    }
+    n += k;
+  }
+  if (cap > 0) dst[w] = '\0';
+  return n;
+}
+
+void fputs_escaped(const char *s, FILE *f)
+{
+  char buf[512];
+
+  for (; s != NULL && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+
+    if (c < 0x20 || c == 0x7f) {
+      char one[2] = { (char)c, '\0' };
+
+      text_escape(buf, sizeof(buf), one, 0);
+      fputs(buf, f);
+    } else {
+      fputc(c, f);
+    }
+  }
+}
+
+size_t text_unescape(char *s)
+{
+  char *d = s, *p = s;
+
+  while (*p) {
+    if (*p != '\\' || p[1] == '\0') { *d++ = *p++; continue; }
+    p++;
+    switch (*p) {
+    case 'n': *d++ = '\n'; p++; break;
+    case 't': *d++ = '\t'; p++; break;
+    case 'r': *d++ = '\r'; p++; break;
+    case '\\': *d++ = '\\'; p++; break;
+    case 'x':
+      if (p[1] && p[2]) {
+        char hex[3] = { p[1], p[2], '\0' };
+
+        *d++ = (char)strtoul(hex, NULL, 16);
+        p += 3;
+        break;
+      }
+      /* fall through */
+    default: *d++ = '\\'; break;
+    }
+  }
+  *d = '\0';
+  return (size_t)(d - s);
+}
+
+/* Messages quote paths and names from a dump: a control character in   */
+/* one is escaped, so that a message stays one line (fault 7).           */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
+  char msg[2048];
+
+  vsnprintf(msg, sizeof(msg), fmt, ap);
   if (gcacc_cmd != NULL) fprintf(stderr, "gcacc %s: %s: ", gcacc_cmd, kind);
   else fprintf(stderr, "gcacc: %s: ", kind);
-  vfprintf(stderr, fmt, ap);
+  fputs_escaped(msg, stderr);
   fputc('\n', stderr);
 }
 
