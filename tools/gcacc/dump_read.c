@@ -218,7 +218,8 @@ static void deliver_note(struct dump_reader *r)
 
   if (r->note[0] == '\0') return;
   if (r->warn[0] != '\0') {
-    snprintf(both, sizeof(both), "%s; %s", r->note, r->warn);
+    /* Both bounded: a note of up to 399 bytes, the warning cut after.  */
+    snprintf(both, sizeof(both), "%.399s; %.996s", r->note, r->warn);
     memcpy(r->warn, both, sizeof(both));
   } else {
     memcpy(r->warn, r->note, sizeof(r->note));
@@ -528,8 +529,8 @@ take:
     if (nl != NULL && r->skipping) {
       r->out_pos++;
       snprintf(r->note, sizeof(r->note),
-               "%s: record %lu (byte %llu) is longer than %zu MiB: skipped, "
-               "the rest of the dump read", r->name, r->records + 1,
+               "%.300s: record %lu (byte %llu) is longer than %zu MiB: "
+               "skipped, the rest of the dump read", r->name, r->records + 1,
                r->offset, MAX_RECORD >> 20);
       r->offset += r->skip_len + 1;
       r->records++;
