@@ -79,8 +79,13 @@ static void tables_header(struct tables *t)
   if (header == NULL || t->header == header) return;
   t->header = header;
   c = json_object_get(header, "config");
+  mode = json_string_value(json_object_get(c, "profile"));
+  if (mode != NULL && strcmp(mode, "sampled") == 0) {
+    t->estimated = 1;
+    t->estimate_bytes = header_config(header, "sample_bytes", 0);
+  }
   mode = json_string_value(json_object_get(c, "stacks"));
-  if (mode != NULL && strcmp(mode, "sample") == 0) {
+  if (!t->estimated && mode != NULL && strcmp(mode, "sample") == 0) {
     u64 b = header_config(header, "stacks_sample_bytes", 0);
 
     if (b == 0)

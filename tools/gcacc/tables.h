@@ -52,6 +52,11 @@ struct tables {
   int has_site_rows;                    /* any site row with id >= 2     */
   int sample;                           /* sample mode: site rows scaled */
   double sample_bytes;                  /* B                             */
+  /* profile=sampled (issue 22): every type and site figure is an       */
+  /* estimate, already scaled by the collector (one weight per sample); */
+  /* shown with "~" and never scaled again.  estimate_bytes: its mean.  */
+  int estimated;
+  u64 estimate_bytes;
   u64 frames, frame_objs, frame_bytes, lost_objs, lost_bytes;
   u64 acc_peak, acc_peak_heap;          /* peak acc_memory_bytes, heap   */
   struct tables_module *mods;           /* from the header, by base      */
