@@ -548,6 +548,7 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
 GC_INNER void gca_samples_force_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */
+GC_INNER void gca_samples_mark_begin(void);
 GC_INNER void gca_samples_census(void);
 GC_INNER void gca_samples_reset(void);
 GC_INNER void gca_samples_thread_exit(void);

@@ -195,6 +195,7 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 GC_INNER void gca_hook_mark_begin(void)
 {
   gca_census_mark_begin();
+  if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_mark_begin();
 }
 
 GC_INNER void gca_hook_mark_end(int done)

@@ -74,6 +74,7 @@ static struct gca_sample *volatile samples_free = NULL;
 /* The census's books (lock held).                                      */
 static struct gca_sample **samples_tab = NULL;   /* tracked samples     */
 static word samples_n = 0, samples_cap = 0;
+static word samples_judged = 0;         /* [0, this): seen by a census  */
 static word *samples_hash = NULL;       /* index + 1 by address, or 0    */
 static word samples_hash_mask = 0;
 static volatile word samples_mem = 0;   /* OS bytes: nodes and tables    */
@@ -379,6 +380,28 @@ GC_INNER void gca_samples_free(void *p)
   }
 }
 
+/* A collection's mark begins (lock held): the type from word 0 of     */
+/* every sample no census has seen, while its object is surely whole:  */
+/* it was allocated after the last sweep of its slot, and its block may */
+/* be freed whole (empty small blocks, large objects) between this mark */
+/* and the census, its word 0 lost.                                       */
+GC_INNER void gca_samples_mark_begin(void)
+{
+  word i;
+
+  samples_drain();
+  for (i = samples_judged; i < samples_n; i++) {
+    struct gca_sample *s = samples_tab[i];
+    hdr *hhdr;
+    int how;
+
+    if (NULL == s || s->seen) continue;
+    how = gca_objtype_how(s->kind);
+    if (how != 0 && samples_in_place(s, &hhdr))
+      s->pair = gca_objtype_resolve(s->pair, how, (ptr_t)~s->addr);
+  }
+}
+
 GC_INNER void gca_samples_census(void)
 {
   word i, j = 0, now = GC_gc_no;
@@ -430,7 +453,7 @@ GC_INNER void gca_samples_census(void)
     s->seen = 1;
     samples_tab[j++] = s;
   }
-  samples_n = j;
+  samples_n = samples_judged = j;
   if (fr_first != NULL) samples_release(fr_first, fr_last);
   if (GCA_LOAD(&samples_dropped) != 0)
     gca_table_limit_reached("samples", GCA_LOAD(&samples_dropped));
@@ -449,7 +472,7 @@ GC_INNER void gca_samples_reset(void)
   samples_drain();
   for (i = 0; i < samples_n; i++)
     if (samples_tab[i] != NULL) samples_release(samples_tab[i], samples_tab[i]);
-  samples_n = 0;
+  samples_n = samples_judged = 0;
   if (samples_cap) BZERO(samples_hash, 2 * samples_cap * sizeof(word));
   gca_samples_new_epoch();
 }
