@@ -410,7 +410,11 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
   (void)mode; (void)sample_bytes;
   return GC_UNIMPLEMENTED;
 }
-GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth) { (void)depth; }
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
+{
+  (void)depth;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
   (void)u;
@@ -444,9 +448,11 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
   return GC_SUCCESS;
 }
 
-GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth)
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
 {
+  if (depth > GCA_STACKS_MAX_DEPTH) return GC_ERROR;
   gca_stacks_set_depth(depth);
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
