@@ -123,12 +123,17 @@ for c in $configs; do
       set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=trace GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
   esac
+  # Types: from word 0 in klass and gcj (gcj objects by their vtable,
+  # ptrfree ones by their class), given explicitly by gameloop-typed in
+  # the full profile's gameloop rows.  The sampled row runs plain
+  # gameloop (stacks on samples, no types): gameloop-typed calls
+  # GC_acc_set_next_type for every object, which unpatched never does.
   case $row in
     patched-sampled|patched-full|patched-trace)
       case $prog in
         gameloop-klass) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree,normal ;;
         gameloop-gcj) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree ;;
-        *) prog=gameloop-typed ;;
+        *) [ "$row" = patched-sampled ] || prog=gameloop-typed ;;
       esac ;;
   esac
   prog=$out/$dir/$prog
