@@ -255,6 +255,8 @@ static int samples_reserve(word n)
 
   if (n <= samples_cap) return 1;
   while (cap < n) cap *= 2;
+  if (GCA_LOAD(&samples_mem) + 3 * cap * sizeof(word) > gca_table_limit())
+    return 0;                           /* the cap: new samples dropped  */
   t = (struct gca_sample **)gca_os_alloc(cap * sizeof(*t));
   h = (word *)gca_os_alloc(2 * cap * sizeof(word));
   if (NULL == t || NULL == h) {

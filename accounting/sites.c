@@ -211,6 +211,7 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
     /* stacks keeps a small table.                                        */
     static word chunk = 16 << 10;
 
+    if (sites_mem + chunk > gca_table_limit()) return NULL;   /* the cap */
     arena_p = (char *)gca_os_alloc(chunk);
     if (NULL == arena_p) {
       arena_left = 0;
@@ -251,6 +252,7 @@ static struct gca_site *sites_intern(struct sites_tls *me, const word *f,
     if (NULL == s) {
       /* past the bounds: the empty stack ("unknown")                    */
       sites_dropped++;
+      if (n > 0) gca_table_limit_reached("call stacks", sites_dropped);
       h = sites_hash(f, 0);
       s = sites_probe(sites_tab, h, f, 0);
       if (NULL == s) s = sites_add(h, f, 0);

@@ -111,6 +111,13 @@ GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
   if (NULL == s) {
     size_t sb = slab_size(c);
 
+    /* The side tables' cap: past it, new blocks go untagged.          */
+    if (slab_mapped + sb > gca_table_limit()) {
+      static word untagged = 0;
+
+      gca_table_limit_reached("block tag tables", ++untagged);
+      return NULL;
+    }
     s = (struct tag_slab *)gca_os_alloc(sb);
     if (NULL == s) return NULL;
     slab_mapped += sb;
