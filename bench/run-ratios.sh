@@ -70,10 +70,10 @@ gl_args=${BENCH_GAMELOOP_ARGS:-}
 gl_heap=${BENCH_GAMELOOP_HEAP:-}
 ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 bench_build BENCH_BUILD "${BENCH_BUILD:-}"
-configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-full patched-trace")
-configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
+configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
+configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled")
 configs_gamework=$configs_gctest
-configs_klass="unpatched patched-dump patched-full patched-trace"
+configs_klass="unpatched patched-dump patched-sampled patched-full patched-trace"
 # BENCH_CONFIGS: time only these configurations (unpatched always runs
 # first, as every ratio's base), e.g. "patched-dump" alone for many rounds.
 if [ -n "${BENCH_CONFIGS:-}" ]; then
@@ -178,6 +178,11 @@ run() {
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
     patched-dump)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$dump" \
+               "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
+    patched-sampled)   # the default profile
+      line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_PROFILE=sampled \
+               GC_ACC_DUMP="$dump" \
+               env ${first_word:+GC_ACC_FIRST_WORD_TYPES=$first_word} \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
     patched-full)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
