@@ -65,33 +65,34 @@ GC_INNER void gca_hook_init(void)
             gca_samples_take(p, lb, g, k); \
         } while (0)
 
+/* The countdown first, so that the counters' call stays a tail call   */
+/* (no stack frame on the common path).                                  */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
-  gca_counters_alloc(p, lb, k);
   if (EXPECT(p != NULL, TRUE))
     HOOKS_SAMPLE(p, lb, SMALL_OBJ(lb) ? GC_size_map[lb]
                  : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz)
                                      * HBLKSIZE), k);
+  gca_counters_alloc(p, lb, k);
 }
 
 GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
-  gca_counters_alloc_large(p, lb, k, n_blocks);
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
+  gca_counters_alloc_large(p, lb, k, n_blocks);
 }
 
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
 {
-  (void)gca_counters_alloc_tl(p, lb, granules, k);
   HOOKS_SAMPLE(p, lb, granules, k);
+  (void)gca_counters_alloc_tl(p, lb, granules, k);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
-  p = gca_counters_alloc_tl(p, lb, granules, k);
   HOOKS_SAMPLE(p, lb, granules, k);
-  return p;
+  return gca_counters_alloc_tl(p, lb, granules, k);
 }
 
 GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
