@@ -213,6 +213,22 @@ static void find_file(struct module *mo, const char *const *search,
   if (mo->path[0] == '/') try_file(mo, mo->path);
 }
 
+unsigned long long symbolize_module_extent(const char *path,
+                                           const char *build_id)
+{
+  struct module mo;
+  int quiet = sym_quiet;
+
+  memset(&mo, 0, sizeof(mo));
+  mo.path = (char *)(path ? path : "");
+  mo.build_id = (char *)(build_id ? build_id : "");
+  sym_quiet = 1;
+  find_file(&mo, NULL, 0, "/usr/lib/debug");
+  sym_quiet = quiet;
+  free(mo.file);
+  return mo.extent;
+}
+
 /* ---- the module map --------------------------------------------------- */
 
 static int load_modules(const json_t *header)
