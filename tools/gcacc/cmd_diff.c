@@ -22,7 +22,8 @@
  *
  * --threshold makes it a CI check: exit 1 when any row's live-bytes
  * change exceeds it (in bytes, or in percent of dump a's total live bytes
- * at the compared collection).
+ * at the compared collection).  --html writes the Compare view instead
+ * (cmd_compare.c).
  */
 
 #include "gcacc.h"
@@ -54,9 +55,15 @@ static const char diff_usage[] =
   "  --threshold <p>%    ... exceeds p percent of dump a's total live\n"
   "                      bytes at the compared collection\n"
   "  --live peak|last    which collection's live bytes (default peak)\n"
-  "  --top <n>           rows per table (default 20, 0: all)\n"
+  "  --top <n>           rows per table (default 20, with --html 100;\n"
+  "                      0: all)\n"
   "  --symbolize         resolve the stacks' function names first (as\n"
   "                      gcacc symbolize on each dump)\n"
+  "  --html              the Compare view: one self-contained HTML page\n"
+  "                      (no network), both sessions' headline figures\n"
+  "                      side by side, then per type, callsite, kind and\n"
+  "                      size class the change in live and allocated\n"
+  "                      bytes, sorted by change (write it with -o)\n"
   "  --json, --csv       machine-readable output (the same numbers); JSON\n"
   "                      is one object: estimated, sessions, types,\n"
   "                      sites, classes, kinds\n"
@@ -663,6 +670,14 @@ static int opt_live(struct diff_opts *p, struct diff *d, const char *v)
   return EXIT_OK;
 }
 
+static int opt_html(struct diff_opts *p, struct diff *d, const char *v)
+{
+  (void)d;
+  (void)v;
+  p->html = 1;
+  return EXIT_OK;
+}
+
 static int opt_top(struct diff_opts *p, struct diff *d, const char *v)
 {
   char *end;
@@ -693,6 +708,7 @@ static const struct diff_opt {
   { "--live", 1, opt_live },
   { "--top", 1, opt_top },
   { "--symbolize", 0, opt_symbolize },
+  { "--html", 0, opt_html },
 };
 
 /* EXIT_OK to go on; ARG_TAKEN stands for --help (done, exit 0).        */
@@ -751,6 +767,17 @@ static const char *kind_short(unsigned kind, char *buf)
   return buf;
 }
 
+const char *diff_row_label(const struct diff *d, int kinds,
+                           const struct diff_row *r, char *buf, size_t sz)
+{
+  char b1[16], b2[32];
+
+  if (kinds) snprintf(buf, sz, "%s", kind_label(r->kind, b1));
+  else snprintf(buf, sz, "%s %s", kind_short(r->kind, b1),
+                class_label(d->s[0].info.header, r->cls, b2));
+  return buf;
+}
+
 /* The row whose live change is the largest over the threshold, across  */
 /* every table; a message naming it on stderr.  0 when none is over.     */
 static int threshold_check(const struct diff_opts *p, const struct diff *d)
@@ -759,7 +786,7 @@ static int threshold_check(const struct diff_opts *p, const struct diff *d)
                                       &d->sites };
   const struct diff_row *worst = NULL;
   int t, wt = 0;
-  char what[600], b1[16], b2[32], sz[16];
+  char what[600], sz[16];
 
   if (!p->have_thr) return 0;
   /* Sorted: each table's first row has its largest change.  A class    */
@@ -775,11 +802,7 @@ static int threshold_check(const struct diff_opts *p, const struct diff *d)
     }
   }
   if (worst == NULL) return 0;
-  if (wt == 0)
-    snprintf(what, sizeof(what), "%s %s", kind_short(worst->kind, b1),
-             class_label(d->s[0].info.header, worst->cls, b2));
-  else if (wt == 1)
-    snprintf(what, sizeof(what), "%s", kind_label(worst->kind, b1));
+  if (wt < 2) diff_row_label(d, wt == 1, worst, what, sizeof(what));
   else
     snprintf(what, sizeof(what), "%s %s", wt == 2 ? "type" : "callsite",
              worst->key);
@@ -924,7 +947,7 @@ static void print_classes(const struct diff *d, int kinds,
   struct emit_col cols[5];
   struct emit_table *t;
   size_t r;
-  char what[64], b1[16], b2[32];
+  char what[64];
 
   if (f != EMIT_JSON) fputc('\n', out);
   if (f == EMIT_TABLE) {
@@ -938,9 +961,7 @@ static void print_classes(const struct diff *d, int kinds,
   for (r = 0; r < l->n && (top == 0 || r < top); r++) {
     const struct diff_row *v = &l->r[r];
 
-    if (kinds) snprintf(what, sizeof(what), "%s", kind_label(v->kind, b1));
-    else snprintf(what, sizeof(what), "%s %s", kind_short(v->kind, b1),
-                  class_label(d->s[0].info.header, v->cls, b2));
+    diff_row_label(d, kinds, v, what, sizeof(what));
     if (f == EMIT_TABLE)
       emit_row(t, what, v->live_a, v->live_b, (u64)v->d_live,
                (u64)v->d_alloc);
@@ -993,7 +1014,14 @@ int cmd_diff(int argc, char **argv)
     rc = EXIT_USAGE;
     goto done;
   }
-  print_diff(&d, p.top, p.o.format, out);
+  if (p.html) {
+    if (compare_write_html(out, &d, p.top) != 0) {
+      error("cannot write %s", p.o.output ? p.o.output : "<stdout>");
+      rc = EXIT_USAGE;
+    }
+  } else {
+    print_diff(&d, p.top, p.o.format, out);
+  }
   common_close(&p.o, out);
   if (rc == EXIT_OK && threshold_check(&p, &d)) rc = EXIT_FINDING;
 

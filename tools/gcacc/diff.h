@@ -76,4 +76,13 @@ void diff_free(struct diff *d);
 /* "figures by type and callsite are estimated ...".  buf of sz bytes.    */
 const char *diff_estimate_note(const struct diff *d, char *buf, size_t sz);
 
+/* The label of a size-class row ("normal 48 B", "kind4 2-4 KiB") or   */
+/* of a kind row ("normal"), as text, JSON and HTML print it.            */
+const char *diff_row_label(const struct diff *d, int kinds,
+                           const struct diff_row *r, char *buf, size_t sz);
+
+/* The HTML Compare view of d (cmd_compare.c): one self-contained page, */
+/* rows per table at most top (0: all).  0, or -1 on a write error.      */
+int compare_write_html(FILE *out, const struct diff *d, unsigned long top);
+
 #endif
