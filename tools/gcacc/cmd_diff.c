@@ -973,6 +973,22 @@ static void print_classes(const struct diff *d, int kinds,
   emit_print(t, f, out);
 }
 
+/* s on lines of at most 78 columns, broken at spaces.                  */
+static void print_wrapped(const char *s, FILE *out)
+{
+  while (*s) {
+    size_t n = strlen(s), cut = n;
+
+    if (n > 78) {
+      for (cut = 78; cut > 0 && s[cut] != ' '; cut--) {}
+      if (cut == 0) cut = n;
+    }
+    fprintf(out, "%.*s\n", (int)cut, s);
+    s += cut;
+    while (*s == ' ') s++;
+  }
+}
+
 static void print_diff(const struct diff *d, unsigned long top,
                        enum emit_format f, FILE *out)
 {
@@ -984,8 +1000,10 @@ static void print_diff(const struct diff *d, unsigned long top,
     fprintf(out, "\"estimated\":%s,", d->estimated ? "true" : "false");
   }
   print_sessions(d, f, out);
-  if (f == EMIT_TABLE && diff_estimate_note(d, note, sizeof(note)))
-    fprintf(out, "\n%s\n", note);
+  if (f == EMIT_TABLE && diff_estimate_note(d, note, sizeof(note))) {
+    fputc('\n', out);
+    print_wrapped(note, out);
+  }
   print_keyed(d, 0, top, f, out);
   print_keyed(d, 1, top, f, out);
   print_classes(d, 0, top, f, out);
