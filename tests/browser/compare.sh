@@ -28,16 +28,9 @@ check() {       # check WHAT COMMAND...: one check
   "$@" || fail "$what"
 }
 
-chromium=${CHROMIUM:-}
-for c in /usr/bin/chromium chromium chromium-browser; do
-  [ -n "$chromium" ] && break
-  command -v "$c" >/dev/null 2>&1 && chromium=$(command -v "$c")
-done
-if [ -z "$chromium" ]; then
-  echo "FAIL: Chromium not found; install it with tools/setup-debian.sh" \
-       "(as root), or set CHROMIUM"
-  exit 1
-fi
+chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
+[ -n "$chromium" ] || { echo "FAIL: Chromium not found; install it with" \
+  "tools/setup-debian.sh (as root), or set CHROMIUM"; exit 1; }
 for t in jq zcat gzip addr2line; do
   command -v "$t" >/dev/null 2>&1 ||
     { echo "FAIL: '$t' not found; run tools/setup-debian.sh"; exit 1; }

@@ -72,31 +72,25 @@ static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
   return 1;
 }
 
-static NOINLINE void **make_gcj(unsigned n, size_t bytes, void *vt)
+/* n objects of bytes each: gcj objects of vtable vt, or (vt NULL) of   */
+/* the explicit type; the array that keeps them.                         */
+static NOINLINE void **make_objs(unsigned n, size_t bytes, void *vt,
+                                 GC_word type)
 {
   void **v = GC_MALLOC(n * sizeof(void *));
   unsigned i;
 
   if (v == NULL) exit(1);
-  for (i = 0; i < n; i++)
-    if ((v[i] = GC_gcj_malloc(bytes, vt)) == NULL) exit(1);
-  return v;
-}
-
-static NOINLINE void **make_typed(unsigned n, size_t bytes, GC_word type)
-{
-  void **v = GC_MALLOC(n * sizeof(void *));
-  unsigned i;
-
-  if (v == NULL) exit(1);
-  for (i = 0; i < n; i++)
-    if ((v[i] = GC_acc_malloc_typed(bytes, type)) == NULL) exit(1);
+  for (i = 0; i < n; i++) {
+    v[i] = vt ? GC_gcj_malloc(bytes, vt) : GC_acc_malloc_typed(bytes, type);
+    if (v[i] == NULL) exit(1);
+  }
   return v;
 }
 
 NOINLINE void **grow_extra(void)
 {
-  void **v = make_gcj(EXTRA_N, EXTRA_BYTES, heap_vt[1]);
+  void **v = make_objs(EXTRA_N, EXTRA_BYTES, heap_vt[1], 0);
 
   __asm__ volatile("" ::: "memory");    /* no tail call */
   return v;
@@ -126,15 +120,16 @@ static int run(int extra)
   named_cookie = (GC_word)&named_cookie;
   GC_acc_set_type_namer(namer);
   for (i = 0; i < N_STATIC; i++)
-    sameload_keep[k++] = make_gcj(static_n[i], static_sz[i], &static_vt[i]);
+    sameload_keep[k++] = make_objs(static_n[i], static_sz[i], &static_vt[i],
+                                   0);
   garbage();
   collect();
   for (i = 0; i < N_HEAP; i++)
-    sameload_keep[k++] = make_gcj(heap_n[i], heap_sz[i], heap_vt[i]);
+    sameload_keep[k++] = make_objs(heap_n[i], heap_sz[i], heap_vt[i], 0);
   for (i = 0; i < N_COOKIE; i++)
-    sameload_keep[k++] = make_typed(cookie_n[i], cookie_sz[i],
-                                    (GC_word)&type_cookie[i]);
-  sameload_keep[k++] = make_typed(NAMED_N, NAMED_SZ, named_cookie);
+    sameload_keep[k++] = make_objs(cookie_n[i], cookie_sz[i], NULL,
+                                   (GC_word)&type_cookie[i]);
+  sameload_keep[k++] = make_objs(NAMED_N, NAMED_SZ, NULL, named_cookie);
   if (extra) sameload_keep[k++] = grow_extra();
   for (i = 0; i < 3; i++) {
     garbage();

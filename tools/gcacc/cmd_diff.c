@@ -30,6 +30,7 @@
 #include "diff.h"
 #include "symbolize.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -140,20 +141,11 @@ static u64 live_at(const struct diff_side *s, int site, u64 id)
 static int diff_visit(const struct rec *r, void *arg)
 {
   struct diff_side *s = arg;
-  const struct dump_tab classes = rec_tab(r->json, "classes");
-  size_t i, n = dump_tab_rows(&classes);
 
   s->records++;
   session_summary_visit(r, &s->sum);
   tables_record(&s->tb, r);
-  for (i = 0; i < n; i++) {
-    u64 k = tcol(&classes, i, r->cols, classes, kind);
-    u64 c = tcol(&classes, i, r->cols, classes, class);
-
-    if (k < NK && c < NCL)
-      s->alloc[k * NCL + c]
-        += tcol(&classes, i, r->cols, classes, alloc_granted_bytes);
-  }
+  rec_class_add(r, 0, s->alloc);
   if (!r->collection || !r->census) return 0;
   version_rows(s, r, 0);
   version_rows(s, r, 1);
@@ -164,13 +156,7 @@ static int diff_visit(const struct rec *r, void *arg)
   s->live_gc_no = r->gc_no;
   s->live_census = s->tb.census;
   memset(s->live, 0, (size_t)NK * NCL * sizeof(u64));
-  for (i = 0; i < n; i++) {
-    u64 k = tcol(&classes, i, r->cols, classes, kind);
-    u64 c = tcol(&classes, i, r->cols, classes, class);
-
-    if (k < NK && c < NCL)
-      s->live[k * NCL + c] += tcol(&classes, i, r->cols, classes, live_bytes);
-  }
+  rec_class_add(r, 1, s->live);
   return 0;
 }
 
@@ -615,7 +601,7 @@ const char *diff_estimate_note(const struct diff *d, char *buf, size_t sz)
 struct diff_opts {
   struct common_opts o;
   const char *path[2];
-  int npaths, have_thr, pct_mode, html, top_set;
+  int npaths, have_thr, pct_mode, html, top_set, resolve;
   double thr_pct;
   u64 thr_bytes;
   const char *thr_arg;
@@ -670,14 +656,6 @@ static int opt_live(struct diff_opts *p, struct diff *d, const char *v)
   return EXIT_OK;
 }
 
-static int opt_html(struct diff_opts *p, struct diff *d, const char *v)
-{
-  (void)d;
-  (void)v;
-  p->html = 1;
-  return EXIT_OK;
-}
-
 static int opt_top(struct diff_opts *p, struct diff *d, const char *v)
 {
   char *end;
@@ -690,25 +668,18 @@ static int opt_top(struct diff_opts *p, struct diff *d, const char *v)
   return EXIT_OK;
 }
 
-static int opt_symbolize(struct diff_opts *p, struct diff *d, const char *v)
-{
-  (void)p;
-  (void)v;
-  d->resolve = 1;
-  return EXIT_OK;
-}
-
-/* diff's own options, one table (the common ones: view_arg).           */
+/* diff's own options, one table (the common ones: view_arg): one that  */
+/* takes a value has a setter, a flag the int it sets to 1.              */
 static const struct diff_opt {
   const char *name;
-  int takes_value;
   int (*set)(struct diff_opts *p, struct diff *d, const char *v);
+  size_t flag;                  /* offsetof(struct diff_opts, ...)     */
 } diff_opts_table[] = {
-  { "--threshold", 1, opt_threshold },
-  { "--live", 1, opt_live },
-  { "--top", 1, opt_top },
-  { "--symbolize", 0, opt_symbolize },
-  { "--html", 0, opt_html },
+  { "--threshold", opt_threshold, 0 },
+  { "--live", opt_live, 0 },
+  { "--top", opt_top, 0 },
+  { "--symbolize", NULL, offsetof(struct diff_opts, resolve) },
+  { "--html", NULL, offsetof(struct diff_opts, html) },
 };
 
 /* EXIT_OK to go on; ARG_TAKEN stands for --help (done, exit 0).        */
@@ -726,9 +697,13 @@ static int diff_args(struct diff_opts *p, struct diff *d, int argc,
       const struct diff_opt *op = &diff_opts_table[k];
 
       if (strcmp(argv[i], op->name) != 0) continue;
-      if (op->takes_value && i + 1 >= argc)
+      if (op->set == NULL) {
+        *(int *)(void *)((char *)p + op->flag) = 1;
+        break;
+      }
+      if (i + 1 >= argc)
         return usage_error("option '%s' needs a value", op->name);
-      r = op->set(p, d, op->takes_value ? argv[++i] : NULL);
+      r = op->set(p, d, argv[++i]);
       if (r != EXIT_OK) return r;
       break;
     }
@@ -745,6 +720,7 @@ static int diff_args(struct diff_opts *p, struct diff *d, int argc,
   if (p->html && p->o.format != EMIT_TABLE)
     return usage_error("--html or --json/--csv, not both");
   if (!p->top_set) p->top = p->html ? 100 : 20;
+  d->resolve = p->resolve;
   return EXIT_OK;
 }
 
@@ -869,6 +845,14 @@ static void print_sessions(const struct diff *d, enum emit_format f,
   emit_print(t, f, out);
 }
 
+/* The six figures of every machine-readable table, after its keys.   */
+static const struct emit_col figure_cols[6] = {
+  { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
+  { "live_change_bytes", COL_SBYTES, 0 },
+  { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
+  { "alloc_change_bytes", COL_SBYTES, 0 },
+};
+
 /* Types or callsites (site).                                           */
 static void print_keyed(const struct diff *d, int site, unsigned long top,
                         enum emit_format f, FILE *out)
@@ -882,13 +866,6 @@ static void print_keyed(const struct diff *d, int site, unsigned long top,
     { "type", COL_STR, 30 }, { "live_a", COL_STR, 0 },
     { "live_b", COL_STR, 0 }, { "live_change", COL_STR, 0 },
     { "alloc_change", COL_STR, 0 },
-  };
-  static const struct emit_col c_m[] = {
-    { "type", COL_STR, 0 },
-    { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
-    { "live_change_bytes", COL_SBYTES, 0 },
-    { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
-    { "alloc_change_bytes", COL_SBYTES, 0 },
   };
   const struct diff_rows *l = site ? &d->sites : &d->types;
   struct emit_col cols[7];
@@ -904,9 +881,11 @@ static void print_keyed(const struct diff *d, int site, unsigned long top,
     t = emit_table_new(site ? "Per callsite (b - a), innermost frame first"
                             : "Per type (b - a)", cols, NC(c_t));
   } else {
-    memcpy(cols, c_m, sizeof(c_m));
     cols[0].name = site ? "stack" : "type";
-    t = emit_table_new(site ? "sites" : "types", cols, NC(c_m));
+    cols[0].type = COL_STR;
+    cols[0].width = 0;
+    memcpy(cols + 1, figure_cols, sizeof(figure_cols));
+    t = emit_table_new(site ? "sites" : "types", cols, 7);
   }
   for (r = 0; r < l->n && (top == 0 || r < top); r++) {
     const struct diff_row *k = &l->r[r];
@@ -938,13 +917,9 @@ static void print_classes(const struct diff *d, int kinds,
   static const struct emit_col c_m[] = {
     { "kind", COL_INT, 0 }, { "class", COL_INT, 0 },
     { "label", COL_STR, 0 },
-    { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
-    { "live_change_bytes", COL_SBYTES, 0 },
-    { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
-    { "alloc_change_bytes", COL_SBYTES, 0 },
   };
   const struct diff_rows *l = kinds ? &d->kinds : &d->classes;
-  struct emit_col cols[5];
+  struct emit_col cols[9];
   struct emit_table *t;
   size_t r;
   char what[64];
@@ -956,7 +931,9 @@ static void print_classes(const struct diff *d, int kinds,
     t = emit_table_new(kinds ? "Per kind (b - a)" : "Per size class (b - a)",
                        cols, NC(c_t));
   } else {
-    t = emit_table_new(kinds ? "kinds" : "classes", c_m, NC(c_m));
+    memcpy(cols, c_m, sizeof(c_m));
+    memcpy(cols + NC(c_m), figure_cols, sizeof(figure_cols));
+    t = emit_table_new(kinds ? "kinds" : "classes", cols, 9);
   }
   for (r = 0; r < l->n && (top == 0 || r < top); r++) {
     const struct diff_row *v = &l->r[r];

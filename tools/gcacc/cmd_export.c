@@ -214,14 +214,7 @@ static void folded_record(struct exp *e, const struct rec *r)
     }
     return;
   }
-  for (i = 0; i < n; i++) {
-    u64 k = tcol(&classes, i, r->cols, classes, kind);
-    u64 c = tcol(&classes, i, r->cols, classes, class);
-
-    if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-      e->alloc_bytes[k * SESSION_MAX_CLASSES + c]
-        += tcol(&classes, i, r->cols, classes, alloc_granted_bytes);
-  }
+  rec_class_add(r, 0, e->alloc_bytes);
 }
 
 static int export_visit(const struct rec *r, void *arg)

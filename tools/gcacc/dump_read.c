@@ -396,6 +396,23 @@ static const char *lean_int(struct dump_reader *r, const char *p,
   return q;
 }
 
+/* After a value at *pp: ',' (1, *pp past it and its blanks) or ']'    */
+/* (0, *pp past it); -1 for anything else.                               */
+static int lean_next(const char **pp, const char *e)
+{
+  const char *p = lean_ws(*pp, e);
+
+  if (p < e && *p == ',') {
+    *pp = lean_ws(p + 1, e);
+    return 1;
+  }
+  if (p < e && *p == ']') {
+    *pp = p + 1;
+    return 0;
+  }
+  return -1;
+}
+
 /* The array of rows at p ('['): a table; the byte after it, or NULL,   */
 /* with nothing kept.                                                    */
 static const char *lean_table(struct dump_reader *r, const char *key,
@@ -404,6 +421,7 @@ static const char *lean_table(struct dump_reader *r, const char *key,
   size_t row0 = r->nlrow, cell0 = r->nlcell, pool0 = r->lpool_len;
   size_t nrows = 0, i;
   struct lean_tab *t;
+  int more;
 
   p = lean_ws(p + 1, e);
   if (p < e && *p == ']') {
@@ -424,29 +442,12 @@ static const char *lean_table(struct dump_reader *r, const char *key,
           p = e - p >= 4 && memcmp(p, "null", 4) == 0
               && lean_cell(r, LEAN_NULL, 0) ? p + 4 : NULL;
         } else p = lean_int(r, p, e);
-        if (p == NULL) goto fail;
-        p = lean_ws(p, e);
-        if (p < e && *p == ',') {
-          p = lean_ws(p + 1, e);
-          continue;
-        }
-        if (p < e && *p == ']') {
-          p++;
-          break;
-        }
-        goto fail;
+        if (p == NULL || (more = lean_next(&p, e)) < 0) goto fail;
+        if (!more) break;
       }
     }
-    p = lean_ws(p, e);
-    if (p < e && *p == ',') {
-      p = lean_ws(p + 1, e);
-      continue;
-    }
-    if (p < e && *p == ']') {
-      p++;
-      break;
-    }
-    goto fail;
+    if ((more = lean_next(&p, e)) < 0) goto fail;
+    if (!more) break;
   }
 done:
   if (!lean_row_start(r)) goto fail;            /* the end of the last */

@@ -148,6 +148,21 @@ u64 tab_u64(const struct dump_tab *t, size_t i, size_t k)
   return dump_tab_int(t, i, k, &v) && v > 0 ? (u64)v : 0;
 }
 
+void rec_class_add(const struct rec *r, int live, u64 *by)
+{
+  const struct dump_tab classes = rec_tab(r->json, "classes");
+  size_t i, vcol = live ? DUMP_COL(r->cols, classes, live_bytes)
+                        : DUMP_COL(r->cols, classes, alloc_granted_bytes);
+
+  for (i = 0; i < dump_tab_rows(&classes); i++) {
+    u64 k = tcol(&classes, i, r->cols, classes, kind);
+    u64 c = tcol(&classes, i, r->cols, classes, class);
+
+    if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
+      by[k * SESSION_MAX_CLASSES + c] += tab_u64(&classes, i, vcol);
+  }
+}
+
 static void rec_fill(struct rec *r, const json_t *j,
                      const struct dump_cols *cols)
 {

@@ -82,6 +82,11 @@ struct dump_tab rec_tab(const json_t *rec, const char *key);
 u64 tab_u64(const struct dump_tab *t, size_t i, size_t k);
 #define tcol(tab, i, cols, t, c) tab_u64((tab), (i), DUMP_COL(cols, t, c))
 
+/* Add r's class rows to by[kind * SESSION_MAX_CLASSES + class] (kinds  */
+/* and classes beyond the array left out): live bytes if live, else      */
+/* allocated (granted) bytes.  Lean or not.                              */
+void rec_class_add(const struct rec *r, int live, u64 *by);
+
 /* Integer member of an object, or of a nested object ("heap.free_bytes"); */
 /* 0 if absent.                                                            */
 u64 jnum(const json_t *obj, const char *dotted);
