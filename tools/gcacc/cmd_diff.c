@@ -189,6 +189,7 @@ static void side_free(struct diff_side *s)
 {
   size_t i;
 
+  if (s->tb.types == NULL) return;      /* never scanned (a's was bad)  */
   for (i = 0; s->addr_keys != NULL && i < keymap_count(s->addr_keys); i++)
     free(*(char **)keymap_at(s->addr_keys, i, NULL));
   keymap_free(s->addr_keys);
