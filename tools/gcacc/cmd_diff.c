@@ -322,74 +322,150 @@ static u64 module_extent(const struct diff_side *s, size_t m, u64 *ext)
   return ext[m];
 }
 
-struct heap_type { u64 id, cookie; size_t prefix; const char *name; };
+/* A type whose name ends in its own address: where that address is.   */
+struct addr_type {
+  u64 id, cookie;
+  size_t prefix;                /* the name before the address           */
+  const char *name;
+  int inside;                   /* in its module's image: 1, 0, -1 unknown */
+  int in_module;                /* keyed by module + offset (decided)    */
+  char *mkey;                   /* "<prefix><module>+0x<offset>", or NULL */
+};
+struct addr_types { struct addr_type *t; size_t n; };
 
-static int heap_cmp(const void *a, const void *b)
+static int by_cookie(const void *a, const void *b)
 {
-  const struct heap_type *x = a, *y = b;
+  const struct addr_type *x = a, *y = b;
 
   return x->cookie < y->cookie ? -1 : x->cookie > y->cookie;
 }
 
-static void addr_key(struct diff_side *s, u64 id, const char *prefix,
-                     size_t plen, const char *where, u64 off)
+static int by_mkey(const void *a, const void *b)
+{
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+  return strcmp(x, y);
+}
+
+static char *key_at(const char *prefix, size_t plen, const char *where,
+                    u64 off)
 {
   size_t n = plen + strlen(where) + 24;
   char *k = xrealloc(NULL, n);
 
   snprintf(k, n, "%.*s%s+0x%llx", (int)plen, prefix, where, off);
-  *(char **)keymap_get(s->addr_keys, id, 1) = k;
+  return k;
 }
 
-/* The keys of s's types whose name ends in their own address (the     */
-/* collector's "gcj vtable 0x...", "type 0x...", "class 0x..." when      */
-/* nothing named them): "gcj vtable game+0x4a10" in a module's image,    */
-/* "gcj vtable heap1+0x40" outside every image.                          */
-static void address_types(struct diff_side *s)
+/* s's types whose name ends in their own address (the collector's     */
+/* "gcj vtable 0x...", "type 0x...", "class 0x..." when nothing named    */
+/* them), each with its module + offset and whether that is inside the   */
+/* module's image (its extent, from the module's file).                  */
+static void find_address_types(struct diff_side *s, struct addr_types *l)
 {
   const struct tables *t = &s->tb;
-  struct heap_type *heap = NULL;
-  size_t nheap = 0, i, m;
-  u64 *ext = xrealloc(NULL, (t->nmods ? t->nmods : 1) * sizeof(u64));
-  u64 id, start = 0;
-  unsigned cluster = 0;
-  char hex[24], where[32];
+  u64 *ext = xrealloc(NULL, (t->nmods ? t->nmods : 1) * sizeof(u64)), id;
+  size_t i, m;
+  char hex[24];
 
   for (m = 0; m < t->nmods; m++) ext[m] = ~0ULL;
-  s->addr_keys = keymap_new(sizeof(char *));
+  memset(l, 0, sizeof(*l));
   for (i = 0; i < keymap_count(t->types); i++) {
     const struct group *g = keymap_at(t->types, i, &id);
     const struct tables_module *mo;
-    size_t nl, hl, e;
+    struct addr_type *a;
+    size_t nl, hl;
+    u64 e;
 
     if (!g->defined || g->cookie == 0 || g->name == NULL) continue;
     hl = (size_t)snprintf(hex, sizeof(hex), "0x%llx", g->cookie);
     nl = strlen(g->name);
     if (nl < hl || strcasecmp(g->name + nl - hl, hex) != 0) continue;
+    l->t = xrealloc(l->t, (l->n + 1) * sizeof(*l->t));
+    a = &l->t[l->n++];
+    memset(a, 0, sizeof(*a));
+    a->id = id;
+    a->cookie = g->cookie;
+    a->prefix = nl - hl;
+    a->name = g->name;
     mo = module_at(t, g->cookie);
-    e = mo ? (size_t)module_extent(s, (size_t)(mo - t->mods), ext) : 0;
-    if (mo != NULL && (e == 0 || g->cookie - mo->base < e)) {
-      addr_key(s, id, g->name, nl - hl, mo->name, g->cookie - mo->base);
-      continue;
-    }
-    heap = xrealloc(heap, (nheap + 1) * sizeof(*heap));
-    heap[nheap].id = id;
-    heap[nheap].cookie = g->cookie;
-    heap[nheap].prefix = nl - hl;
-    heap[nheap++].name = g->name;
+    if (mo == NULL) continue;                   /* inside 0: no module */
+    e = module_extent(s, (size_t)(mo - t->mods), ext);
+    a->inside = e == 0 ? -1 : g->cookie - mo->base < e;
+    a->mkey = key_at(g->name, a->prefix, mo->name, g->cookie - mo->base);
   }
-  if (nheap > 0) qsort(heap, nheap, sizeof(*heap), heap_cmp);
+  free(ext);
+}
+
+/* Keys for l's types (s's, in_module decided): module + offset, else   */
+/* "heapN+0x...": the N-th cluster of such addresses in address order,   */
+/* none more than 1 MiB from the next, and the offset from its start.    */
+static void address_keys(struct diff_side *s, struct addr_types *l)
+{
+  size_t i, nheap = 0;
+  u64 start = 0;
+  unsigned cluster = 0;
+  char where[32];
+
+  s->addr_keys = keymap_new(sizeof(char *));
+  for (i = 0; i < l->n; i++) {
+    struct addr_type *a = &l->t[i];
+
+    if (a->in_module) {
+      *(char **)keymap_get(s->addr_keys, a->id, 1) = a->mkey;
+    } else {
+      free(a->mkey);
+      l->t[nheap++] = *a;                       /* kept for the heap    */
+    }
+  }
+  if (nheap > 0) qsort(l->t, nheap, sizeof(*l->t), by_cookie);
   for (i = 0; i < nheap; i++) {
-    if (i == 0 || heap[i].cookie - heap[i - 1].cookie > ((u64)1 << 20)) {
-      start = heap[i].cookie;
+    struct addr_type *a = &l->t[i];
+
+    if (i == 0 || a->cookie - l->t[i - 1].cookie > ((u64)1 << 20)) {
+      start = a->cookie;
       cluster++;
     }
     snprintf(where, sizeof(where), "heap%u", cluster);
-    addr_key(s, heap[i].id, heap[i].name, heap[i].prefix, where,
-             heap[i].cookie - start);
+    *(char **)keymap_get(s->addr_keys, a->id, 1)
+      = key_at(a->name, a->prefix, where, a->cookie - start);
   }
-  free(heap);
-  free(ext);
+  free(l->t);
+}
+
+/* Both sides' keys for their types named by address.  An address in a  */
+/* module's image is at module + offset; where the image's extent is     */
+/* unknown (no file, or not this build), it counts as in the image if    */
+/* the other dump has such a type at the same module + offset (an        */
+/* address in the image is at the same offset in every run, a heap       */
+/* address almost never).                                                */
+static void address_types(struct diff *d)
+{
+  struct addr_types l[2];
+  char **mk[2];
+  size_t n[2], i;
+  int b;
+
+  for (b = 0; b < 2; b++) {
+    find_address_types(&d->s[b], &l[b]);
+    mk[b] = xrealloc(NULL, (l[b].n ? l[b].n : 1) * sizeof(char *));
+    for (n[b] = i = 0; i < l[b].n; i++)
+      if (l[b].t[i].mkey != NULL) mk[b][n[b]++] = l[b].t[i].mkey;
+    if (n[b] > 0) qsort(mk[b], n[b], sizeof(char *), by_mkey);
+  }
+  for (b = 0; b < 2; b++)
+    for (i = 0; i < l[b].n; i++) {
+      struct addr_type *a = &l[b].t[i];
+
+      a->in_module = a->inside == 1
+                     || (a->inside == -1
+                         && bsearch(&a->mkey, mk[1 - b], n[1 - b],
+                                    sizeof(char *), by_mkey) != NULL);
+    }
+  for (b = 0; b < 2; b++) {
+    free(mk[b]);
+    address_keys(&d->s[b], &l[b]);
+  }
 }
 
 /* A type's identity: its name, or where its address is (above).       */
@@ -551,8 +627,7 @@ int diff_compute(struct diff *d, const char *a, const char *b,
             "large_class0); labels are dump a's");
   d->estimated = d->s[0].tb.estimated || d->s[1].tb.estimated;
   if (d->s[0].tb.has_type_rows || d->s[1].tb.has_type_rows) {
-    address_types(&d->s[0]);
-    address_types(&d->s[1]);
+    address_types(d);
     collect(d, 0);
   }
   if (d->s[0].tb.has_site_rows || d->s[1].tb.has_site_rows) {

@@ -14,11 +14,12 @@
  * matched by where that address is instead, so that address-space
  * randomisation does not split one class in two: module + offset when it
  * lies in a module's image (the header's module map, each image's extent
- * from its ELF file when found), else its place among the dump's other
- * such addresses outside every image ("heap1+0x40": the first cluster of
- * them in address order, none more than 1 MiB from the next, and the
- * offset from the cluster's start), as classes malloc'd in one order at
- * start-up keep their relative places from run to run.  A callsite is
+ * from its ELF file; without the file, when the other dump has such a
+ * type at the same module + offset), else its place among the dump's
+ * other such addresses outside every image ("heap1+0x40": the first
+ * cluster of them in address order, none more than 1 MiB from the next,
+ * and the offset from the cluster's start), as classes malloc'd in one
+ * order at start-up keep their relative places from run to run.  A callsite is
  * matched by its stack: function names when both dumps' DUMP.symbols know
  * them, else module + offset frames.  Never by raw address.
  */
