@@ -7,7 +7,9 @@
  * leak, and session.c's field extraction (jnum, jrow, header_config,
  * class_label, kind_label) is safe on every record they return, with
  * columns wherever the header's "columns" put them.  The same input fed
- * in pieces (dump_open_growing) gives the same records and ending.
+ * in pieces (dump_open_growing) gives the same records and ending, and
+ * read lean (dump_set_lean: row tables parsed by the reader itself) the
+ * same records and the same tables, cell for cell.
  *
  * Built two ways: by tests/fuzz/fuzz.sh with clang -fsanitize=fuzzer, and
  * with tests/fuzz/regression_driver.c (plain gcc) in every `make check`.
@@ -146,6 +148,70 @@ static void run_growing(const uint8_t *data, size_t size, size_t step,
   dump_close(r);
 }
 
+/* Lean mode (dump_set_lean) reads what jansson reads: the same input  */
+/* through a plain reader and a lean one, in step, gives the same        */
+/* records and ending, and every table through dump_tab the same rows,   */
+/* cells, integers and strings as the plain record's JSON.               */
+static const char lean_keys[] = "classes types sites type_rows site_rows rows";
+
+static void same_tab(const struct dump_tab *l, const json_t *plain)
+{
+  struct dump_tab p = { NULL, NULL, 0 };
+  size_t i, k;
+
+  if (json_is_array(plain)) p.json = plain;
+  if (dump_tab_rows(l) != dump_tab_rows(&p)) abort();
+  for (i = 0; i <= dump_tab_rows(l); i++) {       /* one past the end */
+    size_t n = dump_tab_len(l, i);
+
+    if (n != dump_tab_len(&p, i)) abort();
+    for (k = 0; k <= n; k++) {
+      long long a = 0, b = 0;
+      const char *sa = dump_tab_str(l, i, k), *sb = dump_tab_str(&p, i, k);
+      int ia = dump_tab_int(l, i, k, &a), ib = dump_tab_int(&p, i, k, &b);
+
+      if (ia != ib || a != b) abort();
+      if ((sa == NULL) != (sb == NULL) || (sa && strcmp(sa, sb) != 0))
+        abort();
+    }
+  }
+}
+
+static void run_lean(const uint8_t *data, size_t size)
+{
+  struct dump_reader *p = dump_open_mem(data, size, "<fuzz>");
+  struct dump_reader *l = dump_open_mem(data, size, "<fuzz>");
+  enum dump_status sp, sl;
+
+  if (p == NULL || l == NULL) abort();
+  dump_set_lean(l, lean_keys, NULL);
+  for (;;) {
+    json_t *vp, *vl;
+    const char *k = lean_keys;
+
+    sp = dump_next(p, &vp);
+    sl = dump_next(l, &vl);
+    if (sp != sl) abort();
+    if (sp != DUMP_RECORD) break;
+    while (*k) {                                  /* each lean key     */
+      char key[16];
+      size_t n = strcspn(k, " ");
+      struct dump_tab t;
+
+      memcpy(key, k, n);
+      key[n] = '\0';
+      t = dump_tab(l, vl, key);
+      same_tab(&t, json_object_get(vp, key));
+      k += n;
+      while (*k == ' ') k++;
+    }
+    json_decref(vp);
+    json_decref(vl);
+  }
+  dump_close(p);
+  dump_close(l);
+}
+
 /* The reader's input chunk (dump_read.c's CHUNK).                      */
 #define READER_CHUNK (64 * 1024)
 
@@ -157,6 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   /* Growing input: a byte at a time for small inputs, else in pieces   */
   /* of 1 to 61 bytes (by length).                                      */
   run_growing(data, size, size < 512 ? 1 : 1 + size % 61, n, end);
+  run_lean(data, size);
   /* Plain input again behind blank lines (which the reader skips), so   */
   /* that its records straddle a chunk boundary: inputs are capped well  */
   /* below a chunk, and that path would go untested.  One input in 8     */

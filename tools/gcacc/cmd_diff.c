@@ -1,34 +1,39 @@
 /*
  * cmd_diff.c: compare two sessions (two builds of a program on the same
- * level), per size class (kind, class) and per kind.
+ * level, two runs of one), per size class (kind, class), per kind, per
+ * type and per callsite (diff.h).
  *
  * Live bytes are taken at each session's peak-live collection (the census
  * with the most live bytes in all; --live last: the last census), from
- * that collection's class rows; allocated bytes are session totals
- * (alloc_granted_bytes summed over every record).  Rows are sorted by the
- * absolute change in live bytes, then in allocated bytes.
+ * that collection's class rows and its type and site tables (tables.h);
+ * allocated bytes are session totals.  Rows are sorted by the absolute
+ * change in live bytes, then in allocated bytes.  Types and callsites
+ * are matched across the dumps by identity, never by raw address
+ * (diff.h).  Sampled sites (stacks=sample) are scaled by w(s); figures
+ * of a sampled profile (profile "sampled") are estimates already, shown
+ * with "~" and said so.
  *
- * Per type and per callsite the same, from the type and site tables
- * (tables.h) at the same collection: types matched across the dumps by
- * NAME (cookies differ between runs), callsites by their stacks, as
- * function names when both dumps' DUMP.symbols know them (--symbolize
- * resolves first), else as module+offset frames (ASLR moves absolute
- * addresses, offsets stay while the binaries do).  Sampled sites are
- * scaled by w(s).
+ * Cost: one lean pass over each dump (session_lean: row tables parsed
+ * compactly, not as jansson trees); per record, work linear in its rows.
+ * The live bytes of every type and site at the peak are kept versioned
+ * (the value before its first change after the peak), so a peak that
+ * moves every record costs nothing more.  Memory: two kind x class
+ * arrays per dump, its types and sites (capped, tables.h).
  *
  * --threshold makes it a CI check: exit 1 when any row's live-bytes
- * change exceeds it (in bytes, or in percent of dump A's total live bytes
- * at the compared collection), class, kind, type or callsite.  Memory:
- * two kind x class arrays per dump, its types and sites.
+ * change exceeds it (in bytes, or in percent of dump a's total live bytes
+ * at the compared collection).  --html writes the Compare view instead
+ * (cmd_compare.c).
  */
 
 #include "gcacc.h"
-#include "session.h"
+#include "diff.h"
 #include "symbolize.h"
-#include "tables.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char diff_usage[] =
   "usage: gcacc diff [<options>] <dump-a> <dump-b>\n"
@@ -37,150 +42,647 @@ static const char diff_usage[] =
   "the change in live bytes (at each session's peak-live collection, the\n"
   "census with the most live bytes; --live last: the last census) and in\n"
   "allocated bytes (granted, session totals), b minus a, sorted by the\n"
-  "absolute change in live bytes.  The same per type (matched by name)\n"
-  "and per callsite (matched by stack: function names when both dumps'\n"
-  "<dump>.symbols know them, else module+offset frames) when the dumps\n"
-  "have them.\n"
+  "absolute change in live bytes.  The same per type and per callsite\n"
+  "when the dumps have them.  Types are matched by name; a name that is\n"
+  "only an address (\"gcj vtable 0x...\") by module+offset instead, or\n"
+  "outside every module by its place among such addresses (heap1+0x40),\n"
+  "so two runs of one program pair up.  Callsites are matched by stack:\n"
+  "function names when both dumps' <dump>.symbols know them, else\n"
+  "module+offset frames.  Figures of a sampled profile are estimates:\n"
+  "shown as ~12.3 MiB, with a note (\"estimated\": true in JSON).\n"
   "\n"
   "  --threshold <n>     exit 1 if any row's live-bytes change exceeds n\n"
   "                      bytes (suffix k, M, G: KiB, MiB, GiB)\n"
   "  --threshold <p>%    ... exceeds p percent of dump a's total live\n"
   "                      bytes at the compared collection\n"
   "  --live peak|last    which collection's live bytes (default peak)\n"
-  "  --top <n>           rows per table (default 20, 0: all)\n"
+  "  --top <n>           rows per table (default 20, with --html 100;\n"
+  "                      0: all)\n"
   "  --symbolize         resolve the stacks' function names first (as\n"
   "                      gcacc symbolize on each dump)\n"
+  "  --html              the Compare view: one self-contained HTML page\n"
+  "                      (no network), both sessions' headline figures\n"
+  "                      side by side, then per type, callsite, kind and\n"
+  "                      size class the change in live and allocated\n"
+  "                      bytes, sorted by change (write it with -o)\n"
   "  --json, --csv       machine-readable output (the same numbers); JSON\n"
-  "                      is one object: sessions, types, sites, classes,\n"
-  "                      kinds\n"
+  "                      is one object: estimated, sessions, types,\n"
+  "                      sites, classes, kinds\n"
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n"
   "\n"
   "exit status: 0 no row over the threshold (or none given), 1 over it,\n"
   "2 bad usage or unreadable input\n";
 
-#define NK SESSION_MAX_KINDS
-#define NCL SESSION_MAX_CLASSES
+#define NK DIFF_NK
+#define NCL DIFF_NCL
 
-struct side {
-  int last;                      /* --live last                         */
-  struct tables tb;              /* types and sites                     */
-  struct keymap *live_types;     /* id -> u64 live bytes at live_rec    */
-  struct keymap *live_sites;     /* id -> u64 (scaled)                  */
-  json_t *live_rec;              /* the compared collection (incref'd)  */
-  u64 live_total;
-  u64 *alloc;                    /* [NK * NCL] granted bytes            */
-  u64 live_gc_no, records;
-};
+/* ---- one session --------------------------------------------------- */
+
+/* A type's or site's live bytes, versioned: cur since census cur_at,   */
+/* and saved, its value at census saved_for (the peak it was current     */
+/* at when it next changed).                                             */
+struct vlive { u64 cur, cur_at, saved, saved_for; };
 
 static int diff_frame(const json_t *frame, void *arg)
 {
-  struct side *s = arg;
+  struct diff_side *s = arg;
 
   tables_frame(&s->tb, frame);
   return 0;
 }
 
-/* The live column of every type and site now (the tables as of this    */
-/* collection), into fresh maps.                                         */
-static void keep_live(struct side *s)
+/* After the census record's rows were applied: the new live value of   */
+/* every type (site) the record has a row for.                           */
+static void version_rows(struct diff_side *s, const struct rec *r, int site)
 {
+  const struct dump_tab rows = rec_tab(r->json, site ? "site_rows"
+                                                     : "type_rows");
+  size_t idcol = site ? DUMP_COL(r->cols, site_rows, site_id)
+                      : DUMP_COL(r->cols, type_rows, type_id);
+  struct keymap *groups = site ? s->tb.sites : s->tb.types;
+  struct keymap *v = site ? s->vsites : s->vtypes;
+  u64 n = s->tb.census, peak = s->have_live ? s->live_census : 0;
   size_t i;
-  u64 id;
 
-  keymap_free(s->live_types);
-  keymap_free(s->live_sites);
-  s->live_types = keymap_new(sizeof(u64));
-  s->live_sites = keymap_new(sizeof(u64));
-  if (s->live_types == NULL || s->live_sites == NULL) abort();
-  for (i = 0; i < keymap_count(s->tb.types); i++) {
-    const struct group *g = keymap_at(s->tb.types, i, &id);
+  for (i = 0; i < dump_tab_rows(&rows); i++) {
+    u64 id = tab_u64(&rows, i, idcol);
+    const struct group *g = keymap_get(groups, id, 0);
+    struct vlive *x;
 
-    *(u64 *)keymap_get(s->live_types, id, 1) = g->live_bytes;
+    if (g == NULL) {                    /* folded: the "other" row      */
+      id = KEYMAP_OTHER;
+      g = keymap_get(groups, id, 0);
+      if (g == NULL) continue;
+    }
+    x = keymap_get(v, id, 1);
+    if (x->cur_at != n && x->cur_at <= peak && peak != 0
+        && x->saved_for != peak) {
+      x->saved = x->cur;
+      x->saved_for = peak;
+    }
+    x->cur = site ? tables_scale(&s->tb, id >= 2, g->live_objs,
+                                 g->live_bytes, g->live_bytes)
+                  : g->live_bytes;
+    x->cur_at = n;
   }
-  for (i = 0; i < keymap_count(s->tb.sites); i++) {
-    const struct group *g = keymap_at(s->tb.sites, i, &id);
+}
 
-    *(u64 *)keymap_get(s->live_sites, id, 1)
-      = tables_scale(&s->tb, id >= 2, g->live_objs, g->live_bytes,
-                     g->live_bytes);
-  }
+/* A type's or site's live bytes at the compared collection.            */
+static u64 live_at(const struct diff_side *s, int site, u64 id)
+{
+  const struct vlive *x = keymap_get(site ? s->vsites : s->vtypes, id, 0);
+
+  if (x == NULL) return 0;
+  if (x->cur_at <= s->live_census) return x->cur;
+  return x->saved_for == s->live_census ? x->saved : 0;
 }
 
 static int diff_visit(const struct rec *r, void *arg)
 {
-  struct side *s = arg;
-  const json_t *classes = json_object_get(r->json, "classes"), *row;
-  size_t i;
+  struct diff_side *s = arg;
 
   s->records++;
+  session_summary_visit(r, &s->sum);
   tables_record(&s->tb, r);
-  json_array_foreach(classes, i, row) {
-    u64 k = jcol(row, r->cols, classes, kind);
-    u64 c = jcol(row, r->cols, classes, class);
-
-    if (k < NK && c < NCL)
-      s->alloc[k * NCL + c]
-        += jcol(row, r->cols, classes, alloc_granted_bytes);
-  }
+  rec_class_add(r, 0, s->alloc);
   if (!r->collection || !r->census) return 0;
-  if (s->live_rec == NULL || s->last || r->live_bytes > s->live_total) {
-    json_t *old = s->live_rec;
-
-    s->live_rec = json_incref((json_t *)r->json);
-    json_decref(old);
-    s->live_total = r->live_bytes;
-    s->live_gc_no = r->gc_no;
-    keep_live(s);
-  }
+  version_rows(s, r, 0);
+  version_rows(s, r, 1);
+  if (s->have_live && !s->last && r->live_bytes <= s->live_total) return 0;
+  /* A new compared collection: its class rows.                         */
+  s->have_live = 1;
+  s->live_total = r->live_bytes;
+  s->live_gc_no = r->gc_no;
+  s->live_census = s->tb.census;
+  memset(s->live, 0, (size_t)NK * NCL * sizeof(u64));
+  rec_class_add(r, 1, s->live);
   return 0;
 }
 
-static void live_of(const struct side *s, u64 *live)
+static int side_scan(struct diff_side *s, const char *path, int last,
+                     int progress)
 {
-  const json_t *classes = json_object_get(s->live_rec, "classes"), *row;
-  const struct dump_cols *cols = &s->tb.info->cols;     /* this dump's  */
-  size_t i;
+  int rc;
 
-  json_array_foreach(classes, i, row) {
-    u64 k = jcol(row, cols, classes, kind);
-    u64 c = jcol(row, cols, classes, class);
-
-    if (k < NK && c < NCL)
-      live[k * NCL + c] += jcol(row, cols, classes, live_bytes);
+  s->path = path;
+  s->last = last;
+  tables_init(&s->tb, &s->info);
+  s->vtypes = keymap_new(sizeof(struct vlive));
+  s->vsites = keymap_new(sizeof(struct vlive));
+  s->live = calloc((size_t)NK * NCL, sizeof(u64));
+  s->alloc = calloc((size_t)NK * NCL, sizeof(u64));
+  if (s->live == NULL || s->alloc == NULL) abort();
+  session_lean("classes types sites type_rows site_rows rows", NULL);
+  rc = session_scan_frames(path, progress, diff_visit, diff_frame, s,
+                           &s->info);
+  session_lean(NULL, NULL);
+  if (rc == EXIT_OK && !s->have_live) {
+    error("%s: no collection with a census (nothing to compare; is it "
+          "a dump of a session that collected?)", path);
+    rc = EXIT_USAGE;
   }
+  return rc;
 }
 
-struct drow {
-  unsigned kind, cls;
-  u64 live_a, live_b, alloc_a, alloc_b;
-  long long d_live, d_alloc;
-};
+static void side_free(struct diff_side *s)
+{
+  size_t i;
+
+  if (s->tb.types == NULL) return;      /* never scanned (a's was bad)  */
+  for (i = 0; s->addr_keys != NULL && i < keymap_count(s->addr_keys); i++)
+    free(*(char **)keymap_at(s->addr_keys, i, NULL));
+  keymap_free(s->addr_keys);
+  keymap_free(s->vtypes);
+  keymap_free(s->vsites);
+  tables_free(&s->tb);
+  json_decref(s->info.header);
+  free(s->live);
+  free(s->alloc);
+}
+
+/* ---- rows ---------------------------------------------------------- */
 
 static u64 mag(long long x) { return x < 0 ? 0ULL - (u64)x : (u64)x; }
 
-static int cmp_drow(const void *a, const void *b)
+static struct diff_row *rows_add(struct diff_rows *l)
 {
-  const struct drow *x = a, *y = b;
+  struct diff_row *r;
+
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 256;
+    l->r = xrealloc(l->r, l->cap * sizeof(*l->r));
+  }
+  r = &l->r[l->n++];
+  memset(r, 0, sizeof(*r));
+  return r;
+}
+
+static void row_change(struct diff_row *r)
+{
+  r->d_live = (long long)(r->live_b - r->live_a);
+  r->d_alloc = (long long)(r->alloc_b - r->alloc_a);
+}
+
+/* By the change in live bytes, then in allocated bytes (both largest   */
+/* first), then by key or by kind and class.                             */
+static int row_cmp(const void *a, const void *b)
+{
+  const struct diff_row *x = a, *y = b;
 
   if (mag(x->d_live) != mag(y->d_live))
     return mag(x->d_live) < mag(y->d_live) ? 1 : -1;
   if (mag(x->d_alloc) != mag(y->d_alloc))
     return mag(x->d_alloc) < mag(y->d_alloc) ? 1 : -1;
+  if (x->key != NULL && y->key != NULL) return strcmp(x->key, y->key);
   if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
   return x->cls < y->cls ? -1 : x->cls > y->cls;
 }
 
-/* Short kind names, so that a row fits 80 columns.                     */
-static const char *kind_short(unsigned kind, char *buf)
+static int row_key_cmp(const void *a, const void *b)
 {
-  static const char *names[] = { "ptrfree", "normal", "uncoll",
-                                 "a-uncoll" };
+  return strcmp(((const struct diff_row *)a)->key,
+                ((const struct diff_row *)b)->key);
+}
 
-  if (kind < 4) return names[kind];
-  snprintf(buf, 16, "kind%u", kind);
+/* Merge rows of equal keys (one session may have two types of one     */
+/* name, and both sessions add theirs), compute the changes, sort.       */
+static void rows_merge(struct diff_rows *l)
+{
+  size_t i, j, n = 0;
+
+  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), row_key_cmp);
+  for (i = 0; i < l->n; i = j) {
+    struct diff_row m = l->r[i];
+
+    for (j = i + 1; j < l->n && strcmp(l->r[j].key, m.key) == 0; j++) {
+      m.live_a += l->r[j].live_a;
+      m.live_b += l->r[j].live_b;
+      m.alloc_a += l->r[j].alloc_a;
+      m.alloc_b += l->r[j].alloc_b;
+      free(l->r[j].key);
+    }
+    row_change(&m);
+    l->r[n++] = m;
+  }
+  l->n = n;
+  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), row_cmp);
+}
+
+static void rows_free(struct diff_rows *l)
+{
+  size_t i;
+
+  for (i = 0; i < l->n; i++) free(l->r[i].key);
+  free(l->r);
+  memset(l, 0, sizeof(*l));
+}
+
+static char *dupstr(const char *s)
+{
+  char *t = xrealloc(NULL, strlen(s) + 1);
+
+  return strcpy(t, s);
+}
+
+/* The module holding a (the last base at or below it), or NULL.        */
+static const struct tables_module *module_at(const struct tables *t, u64 a)
+{
+  size_t lo = 0, hi = t->nmods;
+
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+
+    if (t->mods[mid].base <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? &t->mods[lo - 1] : NULL;
+}
+
+/* ---- types named by their address (diff.h, "Identity") ------------ */
+
+/* Module m's extent (symbolize_module_extent), found by its base in    */
+/* the header's module map; 0 unknown.  Cached in ext (~0: not yet).     */
+static u64 module_extent(const struct diff_side *s, size_t m, u64 *ext)
+{
+  const json_t *mods = json_object_get(s->info.header, "modules"), *j;
+  size_t i;
+
+  if (ext[m] != ~0ULL) return ext[m];
+  ext[m] = 0;
+  json_array_foreach(mods, i, j) {
+    const char *path, *bid;
+    u64 base;
+
+    if (header_module(j, &path, &bid, &base) && base == s->tb.mods[m].base) {
+      ext[m] = symbolize_module_extent(path, bid);
+      break;
+    }
+  }
+  return ext[m];
+}
+
+/* A type whose name ends in its own address: where that address is.   */
+struct addr_type {
+  u64 id, cookie;
+  size_t prefix;                /* the name before the address           */
+  const char *name;
+  int inside;                   /* in its module's image: 1, 0, -1 unknown */
+  int in_module;                /* keyed by module + offset (decided)    */
+  char *mkey;                   /* "<prefix><module>+0x<offset>", or NULL */
+};
+struct addr_types { struct addr_type *t; size_t n; };
+
+static int by_cookie(const void *a, const void *b)
+{
+  const struct addr_type *x = a, *y = b;
+
+  return x->cookie < y->cookie ? -1 : x->cookie > y->cookie;
+}
+
+static int by_mkey(const void *a, const void *b)
+{
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+  return strcmp(x, y);
+}
+
+static char *key_at(const char *prefix, size_t plen, const char *where,
+                    u64 off)
+{
+  size_t n = plen + strlen(where) + 24;
+  char *k = xrealloc(NULL, n);
+
+  snprintf(k, n, "%.*s%s+0x%llx", (int)plen, prefix, where, off);
+  return k;
+}
+
+/* s's types whose name ends in their own address (the collector's     */
+/* "gcj vtable 0x...", "type 0x...", "class 0x..." when nothing named    */
+/* them), each with its module + offset and whether that is inside the   */
+/* module's image (its extent, from the module's file).                  */
+static void find_address_types(struct diff_side *s, struct addr_types *l)
+{
+  const struct tables *t = &s->tb;
+  u64 *ext = xrealloc(NULL, (t->nmods ? t->nmods : 1) * sizeof(u64)), id;
+  size_t i, m;
+  char hex[24];
+
+  for (m = 0; m < t->nmods; m++) ext[m] = ~0ULL;
+  memset(l, 0, sizeof(*l));
+  for (i = 0; i < keymap_count(t->types); i++) {
+    const struct group *g = keymap_at(t->types, i, &id);
+    const struct tables_module *mo;
+    struct addr_type *a;
+    size_t nl, hl;
+    u64 e;
+
+    if (!g->defined || g->cookie == 0 || g->name == NULL) continue;
+    hl = (size_t)snprintf(hex, sizeof(hex), "0x%llx", g->cookie);
+    nl = strlen(g->name);
+    if (nl < hl || strcasecmp(g->name + nl - hl, hex) != 0) continue;
+    l->t = xrealloc(l->t, (l->n + 1) * sizeof(*l->t));
+    a = &l->t[l->n++];
+    memset(a, 0, sizeof(*a));
+    a->id = id;
+    a->cookie = g->cookie;
+    a->prefix = nl - hl;
+    a->name = g->name;
+    mo = module_at(t, g->cookie);
+    if (mo == NULL) continue;                   /* inside 0: no module */
+    e = module_extent(s, (size_t)(mo - t->mods), ext);
+    a->inside = e == 0 ? -1 : g->cookie - mo->base < e;
+    a->mkey = key_at(g->name, a->prefix, mo->name, g->cookie - mo->base);
+  }
+  free(ext);
+}
+
+/* Keys for l's types (s's, in_module decided): module + offset, else   */
+/* "heapN+0x...": the N-th cluster of such addresses in address order,   */
+/* none more than 1 MiB from the next, and the offset from its start.    */
+static void address_keys(struct diff_side *s, struct addr_types *l)
+{
+  size_t i, nheap = 0;
+  u64 start = 0;
+  unsigned cluster = 0;
+  char where[32];
+
+  s->addr_keys = keymap_new(sizeof(char *));
+  for (i = 0; i < l->n; i++) {
+    struct addr_type *a = &l->t[i];
+
+    if (a->in_module) {
+      *(char **)keymap_get(s->addr_keys, a->id, 1) = a->mkey;
+    } else {
+      free(a->mkey);
+      l->t[nheap++] = *a;                       /* kept for the heap    */
+    }
+  }
+  if (nheap > 0) qsort(l->t, nheap, sizeof(*l->t), by_cookie);
+  for (i = 0; i < nheap; i++) {
+    struct addr_type *a = &l->t[i];
+
+    if (i == 0 || a->cookie - l->t[i - 1].cookie > ((u64)1 << 20)) {
+      start = a->cookie;
+      cluster++;
+    }
+    snprintf(where, sizeof(where), "heap%u", cluster);
+    *(char **)keymap_get(s->addr_keys, a->id, 1)
+      = key_at(a->name, a->prefix, where, a->cookie - start);
+  }
+  free(l->t);
+}
+
+/* Both sides' keys for their types named by address.  An address in a  */
+/* module's image is at module + offset; where the image's extent is     */
+/* unknown (no file, or not this build), it counts as in the image if    */
+/* the other dump has such a type at the same module + offset (an        */
+/* address in the image is at the same offset in every run, a heap       */
+/* address almost never).                                                */
+static void address_types(struct diff *d)
+{
+  struct addr_types l[2];
+  char **mk[2];
+  size_t n[2], i;
+  int b;
+
+  for (b = 0; b < 2; b++) {
+    find_address_types(&d->s[b], &l[b]);
+    mk[b] = xrealloc(NULL, (l[b].n ? l[b].n : 1) * sizeof(char *));
+    for (n[b] = i = 0; i < l[b].n; i++)
+      if (l[b].t[i].mkey != NULL) mk[b][n[b]++] = l[b].t[i].mkey;
+    if (n[b] > 0) qsort(mk[b], n[b], sizeof(char *), by_mkey);
+  }
+  for (b = 0; b < 2; b++)
+    for (i = 0; i < l[b].n; i++) {
+      struct addr_type *a = &l[b].t[i];
+
+      a->in_module = a->inside == 1
+                     || (a->inside == -1
+                         && bsearch(&a->mkey, mk[1 - b], n[1 - b],
+                                    sizeof(char *), by_mkey) != NULL);
+    }
+  for (b = 0; b < 2; b++) {
+    free(mk[b]);
+    address_keys(&d->s[b], &l[b]);
+  }
+}
+
+/* A type's identity: its name, or where its address is (above).       */
+static char *type_key(const struct diff_side *s, u64 id)
+{
+  char *const *k = keymap_get(s->addr_keys, id, 0);
+  char name[512];
+
+  if (k != NULL) return dupstr(*k);
+  return dupstr(tables_type_label(&s->tb, id, name, sizeof(name)));
+}
+
+/* A site's identity: its frames innermost first, " < " between, each   */
+/* the function (names: from DUMP.symbols, when known) or                */
+/* module+0xoffset.                                                      */
+static char *site_key(const struct tables *t, u64 id, int names)
+{
+  const struct group *g = keymap_get(t->sites, id, 0);
+  size_t len = 0, cap = 64;
+  char *out, a[300];
+  unsigned k;
+
+  if (id == 0) return dupstr("(no stack)");
+  if (id == 1) return dupstr("(not sampled)");
+  if (id == KEYMAP_OTHER) return dupstr("(other sites)");
+  if (g == NULL || !g->defined || g->nframes == 0)
+    return dupstr("(stack unknown)");
+  out = xrealloc(NULL, cap);
+  out[0] = '\0';
+  for (k = 0; k < g->nframes; k++) {
+    const struct tables_module *mo = module_at(t, g->frames[k]);
+    size_t l;
+
+    if (names && mo != NULL) tables_addr_label(t, g->frames[k], a, sizeof(a));
+    else if (mo != NULL)
+      snprintf(a, sizeof(a), "%s+0x%llx", mo->name, g->frames[k] - mo->base);
+    else snprintf(a, sizeof(a), "?+0x%llx", g->frames[k]);
+    l = strlen(a);
+    if (len + l + 4 > cap) {
+      cap = (len + l + 4) * 2;
+      out = xrealloc(out, cap);
+    }
+    len += (size_t)sprintf(out + len, "%s%s", len ? " < " : "", a);
+  }
+  return out;
+}
+
+static void collect(struct diff *d, int site)
+{
+  int b;
+  size_t i;
+  u64 id;
+
+  for (b = 0; b < 2; b++) {
+    struct diff_side *s = &d->s[b];
+    const struct keymap *m = site ? s->tb.sites : s->tb.types;
+
+    for (i = 0; i < keymap_count(m); i++) {
+      const struct group *g = keymap_at(m, i, &id);
+      struct diff_row *r;
+      u64 alloc = site ? tables_scale(&s->tb, id >= 2, g->alloc_objs,
+                                      g->alloc_bytes, g->alloc_bytes)
+                       : g->alloc_bytes;
+
+      if (site && s->tb.sample && id == 1) continue;  /* in the estimates */
+      r = rows_add(site ? &d->sites : &d->types);
+      r->key = site ? site_key(&s->tb, id, d->names) : type_key(s, id);
+      *(b ? &r->live_b : &r->live_a) = live_at(s, site, id);
+      *(b ? &r->alloc_b : &r->alloc_a) = alloc;
+    }
+  }
+  rows_merge(site ? &d->sites : &d->types);
+}
+
+/* Callsites' function names: from each dump's DUMP.symbols, after      */
+/* --symbolize filled it; used only when both dumps have some.           */
+static int load_names(struct diff *d)
+{
+  struct symbolize_opts so;
+  int b;
+
+  for (b = 0; b < 2; b++) {
+    if (d->resolve) {
+      struct symtab *tab = NULL;
+      int bad;
+
+      symbolize_opts_init(&so);
+      bad = symbolize_dump_sites(d->s[b].path, &so, &tab) != 0;
+      symtab_free(tab);
+      if (bad) return EXIT_USAGE;
+    }
+    tables_load_symbols(&d->s[b].tb, d->s[b].path);
+  }
+  d->names = d->s[0].tb.nsyms > 0 && d->s[1].tb.nsyms > 0;
+  if (!d->names && (d->s[0].tb.nsyms > 0 || d->s[1].tb.nsyms > 0))
+    warning("only one dump's stacks have function names (run 'gcacc "
+            "symbolize' on both, or --symbolize): callsites matched by "
+            "module+offset");
+  return EXIT_OK;
+}
+
+static void class_rows(struct diff *d)
+{
+  const struct diff_side *a = &d->s[0], *b = &d->s[1];
+  unsigned k, c;
+
+  for (k = 0; k < NK; k++) {
+    struct diff_row kr;
+
+    memset(&kr, 0, sizeof(kr));
+    kr.kind = k;
+    for (c = 0; c < NCL; c++) {
+      size_t x = (size_t)k * NCL + c;
+      struct diff_row *r;
+
+      if (!a->live[x] && !b->live[x] && !a->alloc[x] && !b->alloc[x])
+        continue;
+      r = rows_add(&d->classes);
+      r->kind = k;
+      r->cls = c;
+      r->live_a = a->live[x];
+      r->live_b = b->live[x];
+      r->alloc_a = a->alloc[x];
+      r->alloc_b = b->alloc[x];
+      row_change(r);
+      kr.live_a += r->live_a;
+      kr.live_b += r->live_b;
+      kr.alloc_a += r->alloc_a;
+      kr.alloc_b += r->alloc_b;
+      kr.cls++;                         /* classes seen: the kind's too */
+    }
+    if (kr.cls == 0) continue;
+    row_change(&kr);
+    kr.cls = 0;
+    *rows_add(&d->kinds) = kr;
+  }
+  if (d->classes.n > 0)
+    qsort(d->classes.r, d->classes.n, sizeof(struct diff_row), row_cmp);
+  if (d->kinds.n > 0)
+    qsort(d->kinds.r, d->kinds.n, sizeof(struct diff_row), row_cmp);
+}
+
+int diff_compute(struct diff *d, const char *a, const char *b,
+                 int progress)
+{
+  int last = d->last, resolve = d->resolve, rc;
+
+  memset(d, 0, sizeof(*d));
+  d->last = last;
+  d->resolve = resolve;
+  rc = side_scan(&d->s[0], a, last, progress);
+  if (rc == EXIT_OK) rc = side_scan(&d->s[1], b, last, progress);
+  if (rc != EXIT_OK) return rc;
+  if (header_config(d->s[0].info.header, "granule_bytes", 16)
+        != header_config(d->s[1].info.header, "granule_bytes", 16)
+      || header_config(d->s[0].info.header, "large_class0", 129)
+           != header_config(d->s[1].info.header, "large_class0", 129))
+    warning("the dumps' size classes differ (granule_bytes or "
+            "large_class0); labels are dump a's");
+  d->estimated = d->s[0].tb.estimated || d->s[1].tb.estimated;
+  if (d->s[0].tb.has_type_rows || d->s[1].tb.has_type_rows) {
+    address_types(d);
+    collect(d, 0);
+  }
+  if (d->s[0].tb.has_site_rows || d->s[1].tb.has_site_rows) {
+    rc = load_names(d);
+    if (rc != EXIT_OK) return rc;
+    collect(d, 1);
+  }
+  class_rows(d);
+  return EXIT_OK;
+}
+
+void diff_free(struct diff *d)
+{
+  rows_free(&d->classes);
+  rows_free(&d->kinds);
+  rows_free(&d->types);
+  rows_free(&d->sites);
+  side_free(&d->s[0]);
+  side_free(&d->s[1]);
+}
+
+const char *diff_estimate_note(const struct diff *d, char *buf, size_t sz)
+{
+  const struct tables *a = &d->s[0].tb, *b = &d->s[1].tb;
+  char ra[64], rb[64];
+
+  if (!d->estimated) return NULL;
+  snprintf(ra, sizeof(ra), "%llu", a->estimate_bytes);
+  snprintf(rb, sizeof(rb), "%llu", b->estimate_bytes);
+  if (a->estimated && b->estimated && a->estimate_bytes == b->estimate_bytes)
+    snprintf(buf, sz, "~ figures by type and callsite are estimated from "
+             "sampled allocations, one sample per %s bytes on average", ra);
+  else if (a->estimated && b->estimated)
+    snprintf(buf, sz, "~ figures by type and callsite are estimated from "
+             "sampled allocations, one sample per %s bytes on average in "
+             "dump a, per %s bytes in dump b", ra, rb);
+  else
+    snprintf(buf, sz, "~ figures by type and callsite are estimated from "
+             "sampled allocations (dump %s: one sample per %s bytes on "
+             "average; dump %s's are exact)", a->estimated ? "a" : "b",
+             a->estimated ? ra : rb, a->estimated ? "b" : "a");
   return buf;
 }
+
+/* ---- options ------------------------------------------------------- */
+
+struct diff_opts {
+  struct common_opts o;
+  const char *path[2];
+  int npaths, have_thr, pct_mode, html, top_set, resolve;
+  double thr_pct;
+  u64 thr_bytes;
+  const char *thr_arg;
+  unsigned long top;
+};
 
 /* "123", "64k", "2M", "1G" -> bytes; -1 on a malformed value.         */
 static int parse_bytes(const char *s, u64 *out)
@@ -200,176 +702,184 @@ static int parse_bytes(const char *s, u64 *out)
   return 0;
 }
 
-static int over(long long d, int pct_mode, double pct, u64 bytes,
-                u64 total_a)
+static int opt_threshold(struct diff_opts *p, struct diff *d, const char *v)
 {
-  if (pct_mode) return (double)mag(d) * 100.0 > pct * (double)total_a;
-  return mag(d) > bytes;
+  size_t l = strlen(v);
+
+  (void)d;
+  p->thr_arg = v;
+  p->have_thr = 1;
+  p->pct_mode = l > 1 && v[l - 1] == '%';
+  if (p->pct_mode) {
+    char *end;
+
+    p->thr_pct = strtod(v, &end);
+    if (v[0] < '0' || v[0] > '9' || *end != '%')
+      return usage_error("--threshold: bad percentage '%s'", v);
+  } else if (parse_bytes(v, &p->thr_bytes) != 0) {
+    return usage_error("--threshold: bad size '%s' (bytes, or a "
+                       "percentage like 5%%)", v);
+  }
+  return EXIT_OK;
 }
 
-/* ---- per type and per callsite, matched by a key ------------------- */
+static int opt_live(struct diff_opts *p, struct diff *d, const char *v)
+{
+  (void)p;
+  if (strcmp(v, "peak") == 0) d->last = 0;
+  else if (strcmp(v, "last") == 0) d->last = 1;
+  else return usage_error("--live: 'peak' or 'last', not '%s'", v);
+  return EXIT_OK;
+}
 
-struct krow {
-  char *key;                     /* type name, or stack                 */
-  u64 live_a, live_b, alloc_a, alloc_b;
-  long long d_live, d_alloc;
+static int opt_top(struct diff_opts *p, struct diff *d, const char *v)
+{
+  char *end;
+
+  (void)d;
+  p->top = strtoul(v, &end, 10);
+  p->top_set = 1;
+  if (v[0] < '0' || v[0] > '9' || *end != '\0')
+    return usage_error("--top: bad number '%s'", v);
+  return EXIT_OK;
+}
+
+/* diff's own options, one table (the common ones: view_arg): one that  */
+/* takes a value has a setter, a flag the int it sets to 1.              */
+static const struct diff_opt {
+  const char *name;
+  int (*set)(struct diff_opts *p, struct diff *d, const char *v);
+  size_t flag;                  /* offsetof(struct diff_opts, ...)     */
+} diff_opts_table[] = {
+  { "--threshold", opt_threshold, 0 },
+  { "--live", opt_live, 0 },
+  { "--top", opt_top, 0 },
+  { "--symbolize", NULL, offsetof(struct diff_opts, resolve) },
+  { "--html", NULL, offsetof(struct diff_opts, html) },
 };
 
-struct klist { struct krow *r; size_t n, cap; };
-
-static void klist_add(struct klist *l, char *key, int b, u64 live,
-                      u64 alloc)
+/* EXIT_OK to go on; ARG_TAKEN stands for --help (done, exit 0).        */
+static int diff_args(struct diff_opts *p, struct diff *d, int argc,
+                     char **argv)
 {
-  struct krow *k;
+  int i;
+  size_t k;
 
-  if (l->n == l->cap) {
-    l->cap = l->cap ? l->cap * 2 : 256;
-    l->r = realloc(l->r, l->cap * sizeof(*l->r));
-    if (l->r == NULL) abort();
-  }
-  k = &l->r[l->n++];
-  memset(k, 0, sizeof(*k));
-  k->key = key;
-  if (b) {
-    k->live_b = live;
-    k->alloc_b = alloc;
-  } else {
-    k->live_a = live;
-    k->alloc_a = alloc;
-  }
-}
+  for (i = 1; i < argc; i++) {
+    int r;
 
-static int krow_key_cmp(const void *a, const void *b)
-{
-  return strcmp(((const struct krow *)a)->key,
-                ((const struct krow *)b)->key);
-}
+    for (k = 0; k < sizeof(diff_opts_table) / sizeof(diff_opts_table[0]);
+         k++) {
+      const struct diff_opt *op = &diff_opts_table[k];
 
-static int krow_cmp(const void *a, const void *b)
-{
-  const struct krow *x = a, *y = b;
-
-  if (mag(x->d_live) != mag(y->d_live))
-    return mag(x->d_live) < mag(y->d_live) ? 1 : -1;
-  if (mag(x->d_alloc) != mag(y->d_alloc))
-    return mag(x->d_alloc) < mag(y->d_alloc) ? 1 : -1;
-  return strcmp(x->key, y->key);
-}
-
-/* Merge rows of equal keys (sorted first), compute the changes, sort by */
-/* them.                                                                 */
-static void klist_finish(struct klist *l)
-{
-  size_t i, j, n = 0;
-
-  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), krow_key_cmp);
-  for (i = 0; i < l->n; i = j) {
-    struct krow m = l->r[i];
-
-    for (j = i + 1; j < l->n && strcmp(l->r[j].key, m.key) == 0; j++) {
-      m.live_a += l->r[j].live_a;
-      m.live_b += l->r[j].live_b;
-      m.alloc_a += l->r[j].alloc_a;
-      m.alloc_b += l->r[j].alloc_b;
-      free(l->r[j].key);
+      if (strcmp(argv[i], op->name) != 0) continue;
+      if (op->set == NULL) {
+        *(int *)(void *)((char *)p + op->flag) = 1;
+        break;
+      }
+      if (i + 1 >= argc)
+        return usage_error("option '%s' needs a value", op->name);
+      r = op->set(p, d, argv[++i]);
+      if (r != EXIT_OK) return r;
+      break;
     }
-    m.d_live = (long long)(m.live_b - m.live_a);
-    m.d_alloc = (long long)(m.alloc_b - m.alloc_a);
-    l->r[n++] = m;
+    if (k < sizeof(diff_opts_table) / sizeof(diff_opts_table[0])) continue;
+    r = view_arg(&p->o, diff_usage, argc, argv, &i);
+    if (r == EXIT_OK) return ARG_TAKEN;
+    if (r == ARG_TAKEN) continue;
+    if (r != ARG_OPERAND) return r;
+    if (p->npaths == 2) return usage_error("two dumps, not more");
+    p->path[p->npaths++] = argv[i];
   }
-  l->n = n;
-  if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), krow_cmp);
+  if (p->npaths != 2)
+    return usage_error("two dumps needed: <dump-a> <dump-b>");
+  if (p->html && p->o.format != EMIT_TABLE)
+    return usage_error("--html or --json/--csv, not both");
+  if (!p->top_set) p->top = p->html ? 100 : 20;
+  d->resolve = p->resolve;
+  return EXIT_OK;
 }
 
-static void klist_free(struct klist *l)
-{
-  size_t i;
+/* ---- the threshold ------------------------------------------------- */
 
-  for (i = 0; i < l->n; i++) free(l->r[i].key);
-  free(l->r);
+static int over(const struct diff_opts *p, long long d, u64 total_a)
+{
+  if (p->pct_mode) return (double)mag(d) * 100.0 > p->thr_pct * (double)total_a;
+  return mag(d) > p->thr_bytes;
 }
 
-static char *dupstr(const char *s)
+/* Short kind names, so that a row fits 80 columns.                     */
+static const char *kind_short(unsigned kind, char *buf)
 {
-  char *t = malloc(strlen(s) + 1);
+  static const char *names[] = { "ptrfree", "normal", "uncoll",
+                                 "a-uncoll" };
 
-  if (t == NULL) abort();
-  return strcpy(t, s);
+  if (kind < 4) return names[kind];
+  snprintf(buf, 16, "kind%u", kind);
+  return buf;
 }
 
-/* A site's key: its frames innermost first, " < " between, each the    */
-/* function (names) or module+0xoffset.                                  */
-static char *site_key(const struct symtab *tab, u64 id, int names)
+const char *diff_row_label(const struct diff *d, int kinds,
+                           const struct diff_row *r, char *buf, size_t sz)
 {
-  const struct sym_site *s = symtab_site(tab, id);
-  size_t i, len = 0, cap = 0;
-  char *out = NULL, buf[96];
+  char b1[16], b2[32];
 
-  if (id == 0) return dupstr("(no stack)");
-  if (id == 1) return dupstr("(not sampled)");
-  if (s == NULL || s->nframes == 0) return dupstr("(stack unknown)");
-  for (i = 0; i < s->nframes; i++) {
-    const struct sym_frame *f = &s->frames[i];
-    const char *l;
-    size_t ll;
+  if (kinds) snprintf(buf, sz, "%s", kind_label(r->kind, b1));
+  else snprintf(buf, sz, "%s %s", kind_short(r->kind, b1),
+                class_label(d->s[0].info.header, r->cls, b2));
+  return buf;
+}
 
-    if (names && f->nfuncs) l = f->funcs[0];
-    else {
-      snprintf(buf, sizeof(buf), "%s+0x%llx", f->module, f->offset);
-      l = buf;
+/* The row whose live change is the largest over the threshold, across  */
+/* every table; a message naming it on stderr.  0 when none is over.     */
+static int threshold_check(const struct diff_opts *p, const struct diff *d)
+{
+  const struct diff_rows *tabs[4] = { &d->classes, &d->kinds, &d->types,
+                                      &d->sites };
+  const struct diff_row *worst = NULL;
+  int t, wt = 0;
+  char what[600], sz[16];
+
+  if (!p->have_thr) return 0;
+  /* Sorted: each table's first row has its largest change.  A class    */
+  /* over it is named before its kind; a kind when no class is; a type   */
+  /* or callsite when its change is larger still.                        */
+  for (t = 0; t < 4; t++) {
+    const struct diff_row *r = tabs[t]->n ? &tabs[t]->r[0] : NULL;
+
+    if (r == NULL || !over(p, r->d_live, d->s[0].live_total)) continue;
+    if (worst == NULL || (t >= 2 && mag(r->d_live) > mag(worst->d_live))) {
+      worst = r;
+      wt = t;
     }
-    ll = strlen(l);
-    if (len + ll + 4 > cap) {
-      cap = (len + ll + 4) * 2;
-      out = realloc(out, cap);
-      if (out == NULL) abort();
-    }
-    if (len) {
-      memcpy(out + len, " < ", 3);
-      len += 3;
-    }
-    memcpy(out + len, l, ll);
-    len += ll;
-    out[len] = '\0';
   }
-  return out;
+  if (worst == NULL) return 0;
+  if (wt < 2) diff_row_label(d, wt == 1, worst, what, sizeof(what));
+  else
+    snprintf(what, sizeof(what), "%s %s", wt == 2 ? "type" : "callsite",
+             worst->key);
+  fprintf(stderr, "gcacc diff: ");
+  fputs_escaped(what, stderr);
+  fprintf(stderr, ": live bytes changed by %s%s, over the threshold %s\n",
+          worst->d_live < 0 ? "-" : "+", emit_size(mag(worst->d_live), sz),
+          p->thr_arg);
+  return 1;
 }
 
-static u64 live_at(struct keymap *m, u64 id)
+/* ---- text, CSV and JSON -------------------------------------------- */
+
+#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* "~12.3 MiB", "~+1.2 KiB": an estimate, for the table.                */
+static const char *approx(u64 v, int sign, char *buf)
 {
-  const u64 *v = m ? keymap_get(m, id, 0) : NULL;
+  char sz[16];
+  long long x = (long long)v;
 
-  return v ? *v : 0;
-}
-
-static void collect_types(struct side *s, int b, struct klist *l)
-{
-  size_t i;
-  u64 id;
-  char buf[256];
-
-  for (i = 0; i < keymap_count(s->tb.types); i++) {
-    const struct group *g = keymap_at(s->tb.types, i, &id);
-
-    klist_add(l, dupstr(tables_type_label(&s->tb, id, buf, sizeof(buf))),
-              b, live_at(s->live_types, id), g->alloc_bytes);
-  }
-}
-
-static void collect_sites(struct side *s, int b, const struct symtab *tab,
-                          int names, struct klist *l)
-{
-  size_t i;
-  u64 id;
-
-  for (i = 0; i < keymap_count(s->tb.sites); i++) {
-    const struct group *g = keymap_at(s->tb.sites, i, &id);
-
-    if (s->tb.sample && id == 1) continue;      /* in the estimates     */
-    klist_add(l, site_key(tab, id, names), b, live_at(s->live_sites, id),
-              tables_scale(&s->tb, id >= 2, g->alloc_objs, g->alloc_bytes,
-                           g->alloc_bytes));
-  }
+  if (!sign) snprintf(buf, 24, "~%s", emit_size(v, sz));
+  else snprintf(buf, 24, "~%s%s", x < 0 ? "-" : x > 0 ? "+" : "",
+                emit_size(mag(x), sz));
+  return buf;
 }
 
 /* "a < b < c" cut to fit w characters in a table ("..." at the end).   */
@@ -382,363 +892,211 @@ static const char *cut(const char *s, char *buf, size_t w)
   return buf;
 }
 
-int cmd_diff(int argc, char **argv)
+static void print_sessions(const struct diff *d, enum emit_format f,
+                           FILE *out)
 {
-  struct common_opts o = { EMIT_TABLE, NULL, -1 };
-  struct session_info ia, ib;
-  struct side sa, sb;
-  const char *path[2] = { NULL, NULL };
-  u64 *live_a = NULL, *live_b = NULL, thr_bytes = 0;
-  double thr_pct = 0;
-  int have_thr = 0, pct_mode = 0, last = 0, i, rc, n = 0, npaths = 0;
-  int nkr = 0, found = 0, first = 1, resolve = 0, names = 0;
-  struct symtab *tab[2] = { NULL, NULL };
-  struct symbolize_opts so;
-  struct klist types, sites;
-  const char *worst_key = NULL;
-  long long worst_d = 0;
-  unsigned long top = 20;
-  struct drow *rows = NULL, krows[NK], worst;
-  const char *thr_arg = NULL;
-  struct emit_table *t;
-  FILE *out;
-  unsigned k, c;
-  char b1[16], b2[32], what[256];
   static const struct emit_col c_ses[] = {
     { "dump", COL_STR, 0 }, { "records", COL_INT, 0 },
     { "live_gc_no", COL_INT, 0 }, { "live_bytes", COL_BYTES, 0 },
   };
-  /* Tables print "what" (kind and class in one column); the machine-   */
-  /* readable forms have numeric kind and class instead.                */
-  static const struct emit_col c_cls_t[] = {
+  static const struct emit_col c_ses_m[] = {
+    { "dump", COL_STR, 0 }, { "records", COL_INT, 0 },
+    { "live_gc_no", COL_INT, 0 }, { "live_bytes", COL_BYTES, 0 },
+    { "estimated", COL_INT, 0 }, { "sample_bytes", COL_BYTES, 0 },
+  };
+  struct emit_table *t;
+  int b;
+
+  t = f == EMIT_TABLE ? emit_table_new("", c_ses, NC(c_ses))
+                      : emit_table_new("sessions", c_ses_m, NC(c_ses_m));
+  for (b = 0; b < 2; b++) {
+    const struct diff_side *s = &d->s[b];
+
+    if (f == EMIT_TABLE)
+      emit_row(t, s->path, (u64)s->records, s->live_gc_no, s->live_total);
+    else
+      emit_row(t, s->path, (u64)s->records, s->live_gc_no, s->live_total,
+               (u64)s->tb.estimated, s->tb.estimate_bytes);
+  }
+  emit_print(t, f, out);
+}
+
+/* The six figures of every machine-readable table, after its keys.   */
+static const struct emit_col figure_cols[6] = {
+  { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
+  { "live_change_bytes", COL_SBYTES, 0 },
+  { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
+  { "alloc_change_bytes", COL_SBYTES, 0 },
+};
+
+/* Types or callsites (site).                                           */
+static void print_keyed(const struct diff *d, int site, unsigned long top,
+                        enum emit_format f, FILE *out)
+{
+  static const struct emit_col c_t[] = {
+    { "type", COL_STR, 30 }, { "live_a", COL_BYTES, 0 },
+    { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
+    { "alloc_change", COL_SBYTES, 0 },
+  };
+  static const struct emit_col c_t_est[] = {
+    { "type", COL_STR, 30 }, { "live_a", COL_STR, 0 },
+    { "live_b", COL_STR, 0 }, { "live_change", COL_STR, 0 },
+    { "alloc_change", COL_STR, 0 },
+  };
+  const struct diff_rows *l = site ? &d->sites : &d->types;
+  struct emit_col cols[7];
+  struct emit_table *t;
+  size_t r;
+  char cb[40], e1[24], e2[24], e3[24], e4[24];
+
+  if (l->n == 0) return;
+  if (f != EMIT_JSON) fputc('\n', out);
+  if (f == EMIT_TABLE) {
+    memcpy(cols, d->estimated ? c_t_est : c_t, sizeof(c_t));
+    cols[0].name = site ? "callsite" : "type";
+    t = emit_table_new(site ? "Per callsite (b - a), innermost frame first"
+                            : "Per type (b - a)", cols, NC(c_t));
+  } else {
+    cols[0].name = site ? "stack" : "type";
+    cols[0].type = COL_STR;
+    cols[0].width = 0;
+    memcpy(cols + 1, figure_cols, sizeof(figure_cols));
+    t = emit_table_new(site ? "sites" : "types", cols, 7);
+  }
+  for (r = 0; r < l->n && (top == 0 || r < top); r++) {
+    const struct diff_row *k = &l->r[r];
+
+    if (f != EMIT_TABLE)
+      emit_row(t, k->key, k->live_a, k->live_b, (u64)k->d_live, k->alloc_a,
+               k->alloc_b, (u64)k->d_alloc);
+    else if (d->estimated)
+      emit_row(t, cut(k->key, cb, 30), approx(k->live_a, 0, e1),
+               approx(k->live_b, 0, e2), approx((u64)k->d_live, 1, e3),
+               approx((u64)k->d_alloc, 1, e4));
+    else
+      emit_row(t, cut(k->key, cb, 30), k->live_a, k->live_b, (u64)k->d_live,
+               (u64)k->d_alloc);
+  }
+  emit_print(t, f, out);
+}
+
+/* Size classes or kinds (kinds).                                       */
+static void print_classes(const struct diff *d, int kinds,
+                          unsigned long top, enum emit_format f, FILE *out)
+{
+  static const struct emit_col c_t[] = {
     { "class", COL_STR, 0 }, { "live_a", COL_BYTES, 0 },
     { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
     { "alloc_change", COL_SBYTES, 0 },
   };
-  static const struct emit_col c_kind_t[] = {
-    { "kind", COL_STR, 0 }, { "live_a", COL_BYTES, 0 },
-    { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
-    { "alloc_change", COL_SBYTES, 0 },
-  };
-  static const struct emit_col c_cls_m[] = {
+  /* The machine-readable forms have numeric kind and class.            */
+  static const struct emit_col c_m[] = {
     { "kind", COL_INT, 0 }, { "class", COL_INT, 0 },
     { "label", COL_STR, 0 },
-    { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
-    { "live_change_bytes", COL_SBYTES, 0 },
-    { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
-    { "alloc_change_bytes", COL_SBYTES, 0 },
   };
-#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+  const struct diff_rows *l = kinds ? &d->kinds : &d->classes;
+  struct emit_col cols[9];
+  struct emit_table *t;
+  size_t r;
+  char what[64];
 
-  for (i = 1; i < argc; i++) {
-    int r;
-
-    if (strcmp(argv[i], "--symbolize") == 0) {
-      resolve = 1;
-      continue;
-    }
-    if (strcmp(argv[i], "--threshold") == 0 || strcmp(argv[i], "--top") == 0
-        || strcmp(argv[i], "--live") == 0) {
-      const char *opt = argv[i];
-
-      if (i + 1 >= argc)
-        return usage_error("option '%s' needs a value", opt);
-      i++;
-      if (opt[2] == 'l') {
-        if (strcmp(argv[i], "peak") == 0) last = 0;
-        else if (strcmp(argv[i], "last") == 0) last = 1;
-        else return usage_error("--live: 'peak' or 'last', not '%s'",
-                                argv[i]);
-      } else if (opt[3] == 'o') {
-        char *end;
-
-        top = strtoul(argv[i], &end, 10);
-        if (argv[i][0] < '0' || argv[i][0] > '9' || *end != '\0')
-          return usage_error("--top: bad number '%s'", argv[i]);
-      } else {
-        size_t l = strlen(argv[i]);
-
-        thr_arg = argv[i];
-        have_thr = 1;
-        pct_mode = l > 1 && argv[i][l - 1] == '%';
-        if (pct_mode) {
-          char *end;
-
-          thr_pct = strtod(argv[i], &end);
-          if (argv[i][0] < '0' || argv[i][0] > '9' || *end != '%')
-            return usage_error("--threshold: bad percentage '%s'", argv[i]);
-        } else if (parse_bytes(argv[i], &thr_bytes) != 0) {
-          return usage_error("--threshold: bad size '%s' (bytes, or a "
-                             "percentage like 5%%)", argv[i]);
-        }
-      }
-      continue;
-    }
-    r = view_arg(&o, diff_usage, argc, argv, &i);
-    if (r == ARG_TAKEN) continue;
-    if (r != ARG_OPERAND) return r;
-    if (npaths == 2) return usage_error("two dumps, not more");
-    path[npaths++] = argv[i];
+  if (f != EMIT_JSON) fputc('\n', out);
+  if (f == EMIT_TABLE) {
+    memcpy(cols, c_t, sizeof(c_t));
+    if (kinds) cols[0].name = "kind";
+    t = emit_table_new(kinds ? "Per kind (b - a)" : "Per size class (b - a)",
+                       cols, NC(c_t));
+  } else {
+    memcpy(cols, c_m, sizeof(c_m));
+    memcpy(cols + NC(c_m), figure_cols, sizeof(figure_cols));
+    t = emit_table_new(kinds ? "kinds" : "classes", cols, 9);
   }
-  if (npaths != 2) return usage_error("two dumps needed: <dump-a> <dump-b>");
+  for (r = 0; r < l->n && (top == 0 || r < top); r++) {
+    const struct diff_row *v = &l->r[r];
 
-  memset(&sa, 0, sizeof(sa));
-  memset(&sb, 0, sizeof(sb));
-  memset(&ib, 0, sizeof(ib));
-  memset(&ia, 0, sizeof(ia));
-  memset(&types, 0, sizeof(types));
-  memset(&sites, 0, sizeof(sites));
-  tables_init(&sa.tb, &ia);
-  tables_init(&sb.tb, &ib);
-  sa.last = sb.last = last;
-  sa.alloc = calloc((size_t)NK * NCL, sizeof(u64));
-  sb.alloc = calloc((size_t)NK * NCL, sizeof(u64));
-  live_a = calloc((size_t)NK * NCL, sizeof(u64));
-  live_b = calloc((size_t)NK * NCL, sizeof(u64));
-  if (!sa.alloc || !sb.alloc || !live_a || !live_b) abort();
-  rc = session_scan_frames(path[0], o.progress, diff_visit, diff_frame, &sa,
-                           &ia);
+    diff_row_label(d, kinds, v, what, sizeof(what));
+    if (f == EMIT_TABLE)
+      emit_row(t, what, v->live_a, v->live_b, (u64)v->d_live,
+               (u64)v->d_alloc);
+    else
+      emit_row(t, (u64)v->kind, kinds ? 0ULL : (u64)v->cls, what, v->live_a,
+               v->live_b, (u64)v->d_live, v->alloc_a, v->alloc_b,
+               (u64)v->d_alloc);
+  }
+  emit_print(t, f, out);
+}
+
+/* s on lines of at most 78 columns, broken at spaces.                  */
+static void print_wrapped(const char *s, FILE *out)
+{
+  while (*s) {
+    size_t n = strlen(s), cut = n;
+
+    if (n > 78) {
+      for (cut = 78; cut > 0 && s[cut] != ' '; cut--) {}
+      if (cut == 0) cut = n;
+    }
+    fprintf(out, "%.*s\n", (int)cut, s);
+    s += cut;
+    while (*s == ' ') s++;
+  }
+}
+
+static void print_diff(const struct diff *d, unsigned long top,
+                       enum emit_format f, FILE *out)
+{
+  char note[300];
+
+  if (f == EMIT_JSON) {
+    emit_json_begin(out);
+    /* Before the first table: emit_json_begin's object then goes on.   */
+    fprintf(out, "\"estimated\":%s,", d->estimated ? "true" : "false");
+  }
+  print_sessions(d, f, out);
+  if (f == EMIT_TABLE && diff_estimate_note(d, note, sizeof(note))) {
+    fputc('\n', out);
+    print_wrapped(note, out);
+  }
+  print_keyed(d, 0, top, f, out);
+  print_keyed(d, 1, top, f, out);
+  print_classes(d, 0, top, f, out);
+  print_classes(d, 1, top, f, out);
+  if (f == EMIT_JSON) emit_json_end(out);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+  struct diff_opts p;
+  struct diff d;
+  FILE *out;
+  int rc;
+
+  memset(&p, 0, sizeof(p));
+  memset(&d, 0, sizeof(d));
+  p.o.format = EMIT_TABLE;
+  p.o.progress = -1;
+  rc = diff_args(&p, &d, argc, argv);
+  if (rc == ARG_TAKEN) return EXIT_OK;
+  if (rc != EXIT_OK) return rc;
+  rc = diff_compute(&d, p.path[0], p.path[1], p.o.progress);
   if (rc != EXIT_OK) goto done;
-  rc = session_scan_frames(path[1], o.progress, diff_visit, diff_frame, &sb,
-                           &ib);
-  if (rc != EXIT_OK) goto done;
-  if (sa.live_rec == NULL || sb.live_rec == NULL) {
+  out = common_output(&p.o);
+  if (out == NULL) {
     rc = EXIT_USAGE;
-    error("%s: no collection with a census",
-          sa.live_rec == NULL ? path[0] : path[1]);
     goto done;
   }
-  if (header_config(ia.header, "granule_bytes", 16)
-        != header_config(ib.header, "granule_bytes", 16)
-      || header_config(ia.header, "large_class0", 129)
-           != header_config(ib.header, "large_class0", 129))
-    warning("the dumps' size classes differ (granule_bytes or "
-            "large_class0); labels are dump a's");
-  live_of(&sa, live_a);
-  live_of(&sb, live_b);
-
-  /* Types by name; sites by stack, names only if both dumps have them. */
-  if (sa.tb.has_type_rows || sb.tb.has_type_rows) {
-    collect_types(&sa, 0, &types);
-    collect_types(&sb, 1, &types);
-    klist_finish(&types);
-  }
-  if (sa.tb.has_site_rows || sb.tb.has_site_rows) {
-    symbolize_opts_init(&so);
-    so.resolve = resolve;
-    so.quiet = !resolve;
-    for (i = 0; i < 2; i++)
-      if (symbolize_dump_sites(path[i], &so, &tab[i]) != 0) {
-        rc = EXIT_USAGE;
-        goto done;
-      }
-    names = tab[0]->resolved > 0 && tab[1]->resolved > 0;
-    if (!names && (tab[0]->resolved > 0 || tab[1]->resolved > 0))
-      warning("only one dump's stacks have function names (run 'gcacc "
-              "symbolize' on both, or --symbolize): callsites matched by "
-              "module+offset");
-    collect_sites(&sa, 0, tab[0], names, &sites);
-    collect_sites(&sb, 1, tab[1], names, &sites);
-    klist_finish(&sites);
-  }
-
-  rows = calloc((size_t)NK * NCL, sizeof(*rows));
-  if (rows == NULL) abort();
-  memset(krows, 0, sizeof(krows));
-  for (k = 0; k < NK; k++) {
-    struct drow *kr = &krows[nkr];
-
-    memset(kr, 0, sizeof(*kr));
-    kr->kind = k;
-    for (c = 0; c < NCL; c++) {
-      size_t x = (size_t)k * NCL + c;
-      struct drow *d;
-
-      if (!live_a[x] && !live_b[x] && !sa.alloc[x] && !sb.alloc[x])
-        continue;
-      d = &rows[n++];
-      d->kind = k;
-      d->cls = c;
-      d->live_a = live_a[x];
-      d->live_b = live_b[x];
-      d->alloc_a = sa.alloc[x];
-      d->alloc_b = sb.alloc[x];
-      d->d_live = (long long)(d->live_b - d->live_a);
-      d->d_alloc = (long long)(d->alloc_b - d->alloc_a);
-      kr->live_a += d->live_a;
-      kr->live_b += d->live_b;
-      kr->alloc_a += d->alloc_a;
-      kr->alloc_b += d->alloc_b;
-      kr->cls++;
+  if (p.html) {
+    if (compare_write_html(out, &d, p.top) != 0) {
+      error("cannot write %s", p.o.output ? p.o.output : "<stdout>");
+      rc = EXIT_USAGE;
     }
-    if (kr->cls == 0) continue;
-    kr->d_live = (long long)(kr->live_b - kr->live_a);
-    kr->d_alloc = (long long)(kr->alloc_b - kr->alloc_a);
-    nkr++;
+  } else {
+    print_diff(&d, p.top, p.o.format, out);
   }
-  if (n > 0) qsort(rows, (size_t)n, sizeof(*rows), cmp_drow);
-  if (nkr > 0)
-    qsort(krows, (size_t)nkr, sizeof(*krows), cmp_drow);
-  memset(&worst, 0, sizeof(worst));
-  /* Sorted: the first row over the threshold is the largest; a kind   */
-  /* row can be over it when none of its classes is.                    */
-  for (i = 0; have_thr && i < n + nkr && !found; i++) {
-    const struct drow *d = i < n ? &rows[i] : &krows[i - n];
-
-    if (over(d->d_live, pct_mode, thr_pct, thr_bytes, sa.live_total)) {
-      found = 1 + (i >= n);
-      worst = *d;
-    }
-  }
-  /* Types and callsites: their largest change, if larger still.        */
-  for (i = 0; have_thr && i < 2; i++) {
-    const struct klist *l = i == 0 ? &types : &sites;
-
-    if (l->n > 0
-        && over(l->r[0].d_live, pct_mode, thr_pct, thr_bytes, sa.live_total)
-        && (!found || (worst_key == NULL
-                       ? mag(l->r[0].d_live) > mag(worst.d_live)
-                       : mag(l->r[0].d_live) > mag(worst_d)))) {
-      found = 3 + (int)i;
-      worst_key = l->r[0].key;
-      worst_d = l->r[0].d_live;
-    }
-  }
-
-  out = common_output(&o);
-  if (out == NULL) { rc = EXIT_USAGE; goto done; }
-  if (o.format == EMIT_JSON) emit_json_begin(out);
-  t = emit_table_new(o.format == EMIT_TABLE ? "" : "sessions", c_ses,
-                     NC(c_ses));
-  emit_row(t, path[0], sa.records, sa.live_gc_no, sa.live_total);
-  emit_row(t, path[1], sb.records, sb.live_gc_no, sb.live_total);
-  emit_print(t, o.format, out);
-  first = 0;
-
-  for (i = 0; i < 2; i++) {
-    const struct klist *l = i == 0 ? &types : &sites;
-    static const struct emit_col c_key_t[] = {
-      { "type", COL_STR, 30 }, { "live_a", COL_BYTES, 0 },
-      { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
-      { "alloc_change", COL_SBYTES, 0 },
-    };
-    static const struct emit_col c_site_t[] = {
-      { "callsite", COL_STR, 30 }, { "live_a", COL_BYTES, 0 },
-      { "live_b", COL_BYTES, 0 }, { "live_change", COL_SBYTES, 0 },
-      { "alloc_change", COL_SBYTES, 0 },
-    };
-    static const struct emit_col c_key_m[] = {
-      { "type", COL_STR, 0 },
-      { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
-      { "live_change_bytes", COL_SBYTES, 0 },
-      { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
-      { "alloc_change_bytes", COL_SBYTES, 0 },
-    };
-    static const struct emit_col c_site_m[] = {
-      { "stack", COL_STR, 0 },
-      { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
-      { "live_change_bytes", COL_SBYTES, 0 },
-      { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
-      { "alloc_change_bytes", COL_SBYTES, 0 },
-    };
-    size_t r;
-    char cb[40];
-
-    if (l->n == 0) continue;
-    if (o.format != EMIT_JSON) fputc('\n', out);
-    if (o.format == EMIT_TABLE)
-      t = i == 0 ? emit_table_new("Per type (b - a)", c_key_t, NC(c_key_t))
-                 : emit_table_new("Per callsite (b - a), innermost frame "
-                                  "first", c_site_t, NC(c_site_t));
-    else
-      t = i == 0 ? emit_table_new("types", c_key_m, NC(c_key_m))
-                 : emit_table_new("sites", c_site_m, NC(c_site_m));
-    for (r = 0; r < l->n && (top == 0 || r < top); r++) {
-      const struct krow *k = &l->r[r];
-
-      if (o.format == EMIT_TABLE)
-        emit_row(t, cut(k->key, cb, 30), k->live_a, k->live_b,
-                 (unsigned long long)k->d_live,
-                 (unsigned long long)k->d_alloc);
-      else
-        emit_row(t, k->key, k->live_a, k->live_b,
-                 (unsigned long long)k->d_live, k->alloc_a, k->alloc_b,
-                 (unsigned long long)k->d_alloc);
-    }
-    emit_print(t, o.format, out);
-  }
-
-  for (i = 0; i < 2; i++) {
-    int is_k = i == 1, nr = is_k ? nkr : n, r;
-    const struct drow *v = is_k ? krows : rows;
-
-    if (o.format != EMIT_JSON && !first) fputc('\n', out);
-    if (o.format == EMIT_TABLE) {
-      t = is_k ? emit_table_new("Per kind (b - a)", c_kind_t,
-                                NC(c_kind_t))
-               : emit_table_new("Per size class (b - a)", c_cls_t,
-                                NC(c_cls_t));
-    } else {
-      t = emit_table_new(is_k ? "kinds" : "classes", c_cls_m,
-                         NC(c_cls_m));
-    }
-    for (r = 0; r < nr && (top == 0 || (unsigned long)r < top); r++) {
-      if (is_k) snprintf(what, sizeof(what), "%s", kind_label(v[r].kind, b1));
-      else snprintf(what, sizeof(what), "%s %s", kind_short(v[r].kind, b1),
-                    class_label(ia.header, v[r].cls, b2));
-      if (o.format == EMIT_TABLE)
-        emit_row(t, what, v[r].live_a, v[r].live_b,
-                 (unsigned long long)v[r].d_live,
-                 (unsigned long long)v[r].d_alloc);
-      else
-        emit_row(t, (u64)v[r].kind, is_k ? 0ULL : (u64)v[r].cls, what,
-                 v[r].live_a, v[r].live_b, (unsigned long long)v[r].d_live,
-                 v[r].alloc_a, v[r].alloc_b,
-                 (unsigned long long)v[r].d_alloc);
-    }
-    emit_print(t, o.format, out);
-  }
-  if (o.format == EMIT_JSON) emit_json_end(out);
-  common_close(&o, out);
-  if (found) {
-    char sz[16];
-    long long d = worst.d_live;
-
-    if (found >= 3) {
-      d = worst_d;
-      snprintf(what, sizeof(what), "%s %s", found == 3 ? "type" : "callsite",
-               worst_key);
-    } else if (found == 2) {
-      snprintf(what, sizeof(what), "%s", kind_label(worst.kind, b1));
-    } else {
-      snprintf(what, sizeof(what), "%s %s", kind_short(worst.kind, b1),
-               class_label(ia.header, worst.cls, b2));
-    }
-    fprintf(stderr, "gcacc diff: %s: live bytes changed by %s%s, over the "
-            "threshold %s\n", what, d < 0 ? "-" : "+", emit_size(mag(d), sz),
-            thr_arg);
-    rc = EXIT_FINDING;
-  }
+  common_close(&p.o, out);
+  if (rc == EXIT_OK && threshold_check(&p, &d)) rc = EXIT_FINDING;
 
 done:
-  klist_free(&types);
-  klist_free(&sites);
-  symtab_free(tab[0]);
-  symtab_free(tab[1]);
-  keymap_free(sa.live_types);
-  keymap_free(sa.live_sites);
-  keymap_free(sb.live_types);
-  keymap_free(sb.live_sites);
-  tables_free(&sa.tb);
-  tables_free(&sb.tb);
-  json_decref(sa.live_rec);
-  json_decref(sb.live_rec);
-  json_decref(ia.header);
-  json_decref(ib.header);
-  free(sa.alloc);
-  free(sb.alloc);
-  free(live_a);
-  free(live_b);
-  free(rows);
+  diff_free(&d);
   return rc;
 }

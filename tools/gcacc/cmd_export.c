@@ -23,7 +23,10 @@
  *                   freelists.lists, with gc_no and seq first.
  *
  * The trace and the CSV are written while the dump is read; --folded
- * keeps one record (live) or one kind x class array (alloc).
+ * keeps the last census's class rows (live) or one kind x class array
+ * (alloc), and reads records lean (session_lean: row tables parsed
+ * compactly, not as jansson trees), so a record of a million rows costs
+ * tens of MB, not a GB.
  */
 
 #include "gcacc.h"
@@ -73,7 +76,8 @@ struct exp {
   const char *table;             /* --csv: "classes", "grows", ...      */
   int tid;                       /* --csv: its GCA_TABLE_<id>           */
   FILE *out;
-  json_t *last;                  /* --folded live: last census          */
+  struct krow { unsigned kind, cls; u64 live; } *last;
+  size_t nlast, last_cap;        /* --folded live: last census's rows   */
   u64 *alloc_bytes;              /* --folded alloc: [kinds * classes]   */
   unsigned long events;
   struct tables tb;              /* --folded: types and sites           */
@@ -186,36 +190,41 @@ static int export_frame(const json_t *frame, void *arg)
   return 0;
 }
 
+/* --folded reads records lean (session_lean): the class rows while     */
+/* visiting, a copy of the last census's live ones.                      */
+static void folded_record(struct exp *e, const struct rec *r)
+{
+  const struct dump_tab classes = rec_tab(r->json, "classes");
+  size_t i, n = dump_tab_rows(&classes);
+
+  tables_record(&e->tb, r);
+  if (!e->alloc) {
+    if (!r->collection || !r->census) return;
+    if (n > e->last_cap) {
+      e->last_cap = n;
+      e->last = xrealloc(e->last, n * sizeof(*e->last));
+    }
+    for (e->nlast = i = 0; i < n; i++) {
+      struct krow *k = &e->last[e->nlast];
+
+      k->live = tcol(&classes, i, r->cols, classes, live_bytes);
+      k->kind = (unsigned)tcol(&classes, i, r->cols, classes, kind);
+      k->cls = (unsigned)tcol(&classes, i, r->cols, classes, class);
+      if (k->live != 0) e->nlast++;
+    }
+    return;
+  }
+  rec_class_add(r, 0, e->alloc_bytes);
+}
+
 static int export_visit(const struct rec *r, void *arg)
 {
   struct exp *e = arg;
-  const json_t *classes, *row;
-  size_t i;
 
   switch (e->mode) {
   case M_TRACE: trace_record(e, r); break;
   case M_CSV: csv_record(e, r); break;
-  case M_FOLDED:
-    tables_record(&e->tb, r);
-    if (!e->alloc) {
-      if (r->collection && r->census) {
-        json_t *old = e->last;
-
-        e->last = json_incref((json_t *)r->json);
-        json_decref(old);
-      }
-      break;
-    }
-    classes = json_object_get(r->json, "classes");
-    json_array_foreach(classes, i, row) {
-      u64 k = jcol(row, r->cols, classes, kind);
-      u64 c = jcol(row, r->cols, classes, class);
-
-      if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-        e->alloc_bytes[k * SESSION_MAX_CLASSES + c]
-          += jcol(row, r->cols, classes, alloc_granted_bytes);
-    }
-    break;
+  case M_FOLDED: folded_record(e, r); break;
   default: break;
   }
   return 0;
@@ -476,8 +485,11 @@ int cmd_export(int argc, char **argv)
   if (e.mode == M_CSV) csv_header(&e);
 
   tables_init(&e.tb, &info);
+  if (e.mode == M_FOLDED)
+    session_lean("classes types sites type_rows site_rows rows", NULL);
   rc = session_scan_frames(path, o.progress, export_visit, export_frame, &e,
                            &info);
+  session_lean(NULL, NULL);
 
   if (e.mode == M_TRACE) {
     /* Names last: event order does not matter in a trace.             */
@@ -511,22 +523,15 @@ int cmd_export(int argc, char **argv)
           if (v != 0) folded_line(e.out, info.header, k, c, v);
         }
     } else {
-      const json_t *classes = json_object_get(e.last, "classes"), *row;
-      const struct dump_cols *cols = &info.cols;
       size_t j;
 
-      json_array_foreach(classes, j, row) {
-        u64 v = jcol(row, cols, classes, live_bytes);
-
-        if (v != 0)
-          folded_line(e.out, info.header,
-                      (unsigned)jcol(row, cols, classes, kind),
-                      (unsigned)jcol(row, cols, classes, class), v);
-      }
+      for (j = 0; j < e.nlast; j++)
+        folded_line(e.out, info.header, e.last[j].kind, e.last[j].cls,
+                    e.last[j].live);
     }
   }
   common_close(&o, e.out);
-  json_decref(e.last);
+  free(e.last);
   tables_free(&e.tb);
   json_decref(info.header);
   free(e.alloc_bytes);

@@ -17,6 +17,7 @@
 #include "dump_read.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,17 @@ struct dump_reader {
   size_t raw_len;
   unsigned long long skip_len;
   unsigned long repaired;       /* numbers replaced so far         */
+  /* Lean mode (dump_set_lean): the compact tables of lean_rec.         */
+  const char *lean_keys, *lean_skip;
+  const json_t *lean_rec;       /* the record they belong to, or NULL */
+  struct lean_tab { char key[16]; size_t row0, nrows; } ltab[16];
+  size_t nltab;
+  size_t *lrow, nlrow, lrow_cap;          /* each table: nrows + 1     */
+  long long *lval;                        /* per cell: value or pool   */
+  unsigned char *ltag;                    /* offset; LEAN_* kind       */
+  size_t nlcell, lcell_cap;
+  char *lpool;                            /* strings, NUL-terminated   */
+  size_t lpool_len, lpool_cap;
 };
 
 
@@ -208,6 +220,433 @@ static int name_null(const json_t *v, const struct dump_cols *cols,
     }
   }
   return 0;
+}
+
+/* ---- lean records (see dump_read.h) ------------------------------------ */
+/* A small parser for the one shape row tables have, an array of arrays  */
+/* of integers, strings and nulls, much cheaper than jansson's tree of    */
+/* values.  Whatever it does not take it leaves to jansson, byte for     */
+/* byte: it accepts only what jansson reads the same way.                */
+
+enum { LEAN_NULL = 0, LEAN_INT = 1, LEAN_STR = 2 };
+
+static void *lean_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+  size_t c = *cap ? *cap : 1024;
+
+  if (need <= *cap) return p;
+  while (c < need) c *= 2;
+  p = realloc(p, c * elem);
+  if (p == NULL) return NULL;
+  *cap = c;
+  return p;
+}
+
+/* A cell: 0 if memory ran out (the table then goes to jansson).        */
+static int lean_cell(struct dump_reader *r, unsigned char tag, long long v)
+{
+  if (r->nlcell == r->lcell_cap) {
+    size_t cap = r->lcell_cap;
+    long long *nv = lean_grow(r->lval, &cap, r->nlcell + 1, sizeof(*nv));
+    unsigned char *nt;
+
+    if (nv == NULL) return 0;
+    r->lval = nv;
+    cap = r->lcell_cap;
+    nt = lean_grow(r->ltag, &cap, r->nlcell + 1, 1);
+    if (nt == NULL) return 0;
+    r->ltag = nt;
+    r->lcell_cap = cap;
+  }
+  r->lval[r->nlcell] = v;
+  r->ltag[r->nlcell++] = tag;
+  return 1;
+}
+
+static int lean_row_start(struct dump_reader *r)
+{
+  size_t *p = lean_grow(r->lrow, &r->lrow_cap, r->nlrow + 1, sizeof(*p));
+
+  if (p == NULL) return 0;
+  r->lrow = p;
+  r->lrow[r->nlrow++] = r->nlcell;
+  return 1;
+}
+
+static int lean_pool(struct dump_reader *r, size_t n)
+{
+  char *p = lean_grow(r->lpool, &r->lpool_cap, r->lpool_len + n, 1);
+
+  if (p == NULL) return 0;
+  r->lpool = p;
+  return 1;
+}
+
+static const char *lean_ws(const char *p, const char *e)
+{
+  while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+  return p;
+}
+
+static int hex4(const char *p, const char *e, unsigned *u)
+{
+  int i;
+
+  *u = 0;
+  if (e - p < 4) return 0;
+  for (i = 0; i < 4; i++) {
+    char c = p[i];
+
+    *u <<= 4;
+    if (c >= '0' && c <= '9') *u |= (unsigned)(c - '0');
+    else if (c >= 'a' && c <= 'f') *u |= (unsigned)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') *u |= (unsigned)(c - 'A' + 10);
+    else return 0;
+  }
+  return 1;
+}
+
+/* A string at p (its '"'): into the pool; the byte after it, or NULL.  */
+static const char *lean_string(struct dump_reader *r, const char *p,
+                               const char *e)
+{
+  const char *q;
+  size_t at = r->lpool_len;
+
+  for (q = p + 1; q < e; q++) {
+    unsigned char c = (unsigned char)*q;
+    unsigned u, lo;
+
+    if (c == '"') break;
+    if (c < 0x20 || c >= 0x80) return NULL;     /* jansson's to judge   */
+    if (!lean_pool(r, 8)) return NULL;
+    if (c != '\\') {
+      r->lpool[r->lpool_len++] = (char)c;
+      continue;
+    }
+    if (++q >= e) return NULL;
+    switch (*q) {
+    case '"': case '\\': case '/': r->lpool[r->lpool_len++] = *q; break;
+    case 'b': r->lpool[r->lpool_len++] = '\b'; break;
+    case 'f': r->lpool[r->lpool_len++] = '\f'; break;
+    case 'n': r->lpool[r->lpool_len++] = '\n'; break;
+    case 'r': r->lpool[r->lpool_len++] = '\r'; break;
+    case 't': r->lpool[r->lpool_len++] = '\t'; break;
+    case 'u':
+      if (!hex4(q + 1, e, &u) || u == 0) return NULL;
+      q += 4;
+      if (u >= 0xdc00 && u <= 0xdfff) return NULL;
+      if (u >= 0xd800 && u <= 0xdbff) {
+        if (e - q < 7 || q[1] != '\\' || q[2] != 'u'
+            || !hex4(q + 3, e, &lo) || lo < 0xdc00 || lo > 0xdfff)
+          return NULL;
+        q += 6;
+        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+      }
+      if (u < 0x80) {
+        r->lpool[r->lpool_len++] = (char)u;
+      } else if (u < 0x800) {
+        r->lpool[r->lpool_len++] = (char)(0xc0 | (u >> 6));
+        r->lpool[r->lpool_len++] = (char)(0x80 | (u & 0x3f));
+      } else if (u < 0x10000) {
+        r->lpool[r->lpool_len++] = (char)(0xe0 | (u >> 12));
+        r->lpool[r->lpool_len++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        r->lpool[r->lpool_len++] = (char)(0x80 | (u & 0x3f));
+      } else {
+        r->lpool[r->lpool_len++] = (char)(0xf0 | (u >> 18));
+        r->lpool[r->lpool_len++] = (char)(0x80 | ((u >> 12) & 0x3f));
+        r->lpool[r->lpool_len++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        r->lpool[r->lpool_len++] = (char)(0x80 | (u & 0x3f));
+      }
+      break;
+    default: return NULL;
+    }
+  }
+  if (q >= e || !lean_pool(r, 1)) return NULL;
+  r->lpool[r->lpool_len++] = '\0';
+  if (!lean_cell(r, LEAN_STR, (long long)at)) return NULL;
+  return q + 1;
+}
+
+/* An integer at p: one cell; the byte after it, or NULL (a real, a     */
+/* number beyond 64 bits signed, a leading zero: jansson's).             */
+static const char *lean_int(struct dump_reader *r, const char *p,
+                            const char *e)
+{
+  const char *q = p + (*p == '-');
+  unsigned long long v = 0;
+  int nd = 0;
+
+  if (q >= e || *q < '0' || *q > '9') return NULL;
+  if (*q == '0' && q + 1 < e && q[1] >= '0' && q[1] <= '9') return NULL;
+  for (; q < e && *q >= '0' && *q <= '9'; q++) {
+    if (++nd > 19) return NULL;
+    v = v * 10 + (unsigned long long)(*q - '0');
+  }
+  if (q < e && (*q == '.' || *q == 'e' || *q == 'E')) return NULL;
+  if (*p == '-') {
+    if (v > (unsigned long long)LLONG_MAX + 1) return NULL;
+    if (!lean_cell(r, LEAN_INT, v == (unsigned long long)LLONG_MAX + 1
+                                ? LLONG_MIN : -(long long)v))
+      return NULL;
+  } else {
+    if (v > (unsigned long long)LLONG_MAX) return NULL;
+    if (!lean_cell(r, LEAN_INT, (long long)v)) return NULL;
+  }
+  return q;
+}
+
+/* After a value at *pp: ',' (1, *pp past it and its blanks) or ']'    */
+/* (0, *pp past it); -1 for anything else.                               */
+static int lean_next(const char **pp, const char *e)
+{
+  const char *p = lean_ws(*pp, e);
+
+  if (p < e && *p == ',') {
+    *pp = lean_ws(p + 1, e);
+    return 1;
+  }
+  if (p < e && *p == ']') {
+    *pp = p + 1;
+    return 0;
+  }
+  return -1;
+}
+
+/* The array of rows at p ('['): a table; the byte after it, or NULL,   */
+/* with nothing kept.                                                    */
+static const char *lean_table(struct dump_reader *r, const char *key,
+                              const char *p, const char *e)
+{
+  size_t row0 = r->nlrow, cell0 = r->nlcell, pool0 = r->lpool_len;
+  size_t nrows = 0, i;
+  struct lean_tab *t;
+  int more;
+
+  p = lean_ws(p + 1, e);
+  if (p < e && *p == ']') {
+    p++;
+    goto done;
+  }
+  for (;;) {
+    if (p >= e || *p != '[' || !lean_row_start(r)) goto fail;
+    nrows++;
+    p = lean_ws(p + 1, e);
+    if (p < e && *p == ']') {
+      p++;
+    } else {
+      for (;;) {
+        if (p >= e) goto fail;
+        if (*p == '"') p = lean_string(r, p, e);
+        else if (*p == 'n') {
+          p = e - p >= 4 && memcmp(p, "null", 4) == 0
+              && lean_cell(r, LEAN_NULL, 0) ? p + 4 : NULL;
+        } else p = lean_int(r, p, e);
+        if (p == NULL || (more = lean_next(&p, e)) < 0) goto fail;
+        if (!more) break;
+      }
+    }
+    if ((more = lean_next(&p, e)) < 0) goto fail;
+    if (!more) break;
+  }
+done:
+  if (!lean_row_start(r)) goto fail;            /* the end of the last */
+  for (i = 0; i < r->nltab; i++)               /* a key seen again    */
+    if (strcmp(r->ltab[i].key, key) == 0) break;
+  if (i == r->nltab) {
+    if (r->nltab == sizeof(r->ltab) / sizeof(r->ltab[0])) goto fail;
+    r->nltab++;
+  }
+  t = &r->ltab[i];
+  snprintf(t->key, sizeof(t->key), "%s", key);
+  t->row0 = row0;
+  t->nrows = nrows;
+  return p;
+fail:
+  r->nlrow = row0;
+  r->nlcell = cell0;
+  r->lpool_len = pool0;
+  return NULL;
+}
+
+/* The end of the JSON value at p (a string, a container, a scalar), or */
+/* NULL.  Brackets are only counted: jansson checks the rest.            */
+static const char *skip_value(const char *p, const char *e)
+{
+  int depth = 0;
+
+  while (p < e) {
+    char c = *p;
+
+    if (c == '"') {
+      for (p++; p < e && *p != '"'; p++)
+        if (*p == '\\') p++;
+      if (p >= e) return NULL;
+      p++;
+      if (depth == 0) return p;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      depth++;
+    } else if (c == ']' || c == '}') {
+      if (depth == 0) return p;
+      if (--depth == 0) return p + 1;
+    } else if (depth == 0 && c == ',') {
+      return p;
+    }
+    p++;
+  }
+  return NULL;
+}
+
+/* Is key (len bytes) a word of the space-separated list?                */
+static int in_list(const char *list, const char *key, size_t len)
+{
+  const char *p = list;
+
+  while (p != NULL && *p) {
+    size_t n = strcspn(p, " ");
+
+    if (n == len && memcmp(p, key, len) == 0) return 1;
+    p += n;
+    while (*p == ' ') p++;
+  }
+  return 0;
+}
+
+/* Take the lean tables out of line (in place: each becomes "[]" and    */
+/* spaces, so every byte offset stays).  Stops, keeping what it took,    */
+/* at anything it does not follow.                                       */
+static void lean_line(struct dump_reader *r, char *line, size_t len)
+{
+  const char *e = line + len, *p = lean_ws(line, e);
+
+  r->nltab = 0;
+  r->nlrow = r->nlcell = r->lpool_len = 0;
+  if (p >= e || *p != '{') return;
+  p = lean_ws(p + 1, e);
+  while (p < e && *p == '"') {
+    const char *k = p + 1, *v, *end;
+    char key[16];
+    size_t kl, i;
+
+    while (p + 1 < e && p[1] != '"' && p[1] != '\\') p++;
+    if (p + 1 >= e || p[1] != '"') return;
+    kl = (size_t)(p + 1 - k);
+    p = lean_ws(p + 2, e);
+    if (p >= e || *p != ':') return;
+    v = lean_ws(p + 1, e);
+    end = NULL;
+    if (kl < sizeof(key) && v < e && *v == '[') {
+      memcpy(key, k, kl);
+      key[kl] = '\0';
+      if (in_list(r->lean_keys, key, kl)) {
+        end = lean_table(r, key, v, e);
+        if (end == NULL) {              /* jansson's: the JSON one wins */
+          for (i = 0; i < r->nltab; i++)
+            if (strcmp(r->ltab[i].key, key) == 0)
+              r->ltab[i] = r->ltab[--r->nltab];
+        }
+      } else if (in_list(r->lean_skip, key, kl)) {
+        end = skip_value(v, e);
+      }
+      if (end != NULL) {
+        char *w = line + (v - line);
+
+        w[0] = '[';
+        w[1] = ']';
+        memset(w + 2, ' ', (size_t)(end - v) - 2);
+      }
+    }
+    if (end == NULL) end = skip_value(v, e);
+    if (end == NULL) return;
+    p = lean_ws(end, e);
+    if (p >= e || *p != ',') return;
+    p = lean_ws(p + 1, e);
+  }
+}
+
+void dump_set_lean(struct dump_reader *r, const char *keys,
+                   const char *skip)
+{
+  r->lean_keys = keys;
+  r->lean_skip = skip;
+}
+
+struct dump_tab dump_tab(const struct dump_reader *r, const json_t *rec,
+                         const char *key)
+{
+  struct dump_tab t = { NULL, NULL, 0 };
+  const json_t *v;
+  size_t i;
+
+  if (r != NULL && rec != NULL && rec == r->lean_rec)
+    for (i = 0; i < r->nltab; i++)
+      if (strcmp(r->ltab[i].key, key) == 0) {
+        t.r = r;
+        t.lean = i + 1;
+        return t;
+      }
+  v = json_object_get(rec, key);
+  if (json_is_array(v)) t.json = v;
+  return t;
+}
+
+size_t dump_tab_rows(const struct dump_tab *t)
+{
+  if (t->lean) return t->r->ltab[t->lean - 1].nrows;
+  return json_array_size(t->json);
+}
+
+/* The cells of row i of a lean table: [*c0, *c1).                     */
+static int lean_cells(const struct dump_tab *t, size_t i, size_t *c0,
+                      size_t *c1)
+{
+  const struct lean_tab *l = &t->r->ltab[t->lean - 1];
+
+  if (i >= l->nrows) return 0;
+  *c0 = t->r->lrow[l->row0 + i];
+  *c1 = t->r->lrow[l->row0 + i + 1];
+  return 1;
+}
+
+size_t dump_tab_len(const struct dump_tab *t, size_t i)
+{
+  size_t c0, c1;
+
+  if (!t->lean) return json_array_size(json_array_get(t->json, i));
+  return lean_cells(t, i, &c0, &c1) ? c1 - c0 : 0;
+}
+
+int dump_tab_int(const struct dump_tab *t, size_t i, size_t k,
+                 long long *v)
+{
+  size_t c0, c1;
+
+  if (!t->lean) {
+    const json_t *e = json_array_get(json_array_get(t->json, i), k);
+
+    if (!json_is_integer(e)) return 0;
+    *v = (long long)json_integer_value(e);
+    return 1;
+  }
+  if (!lean_cells(t, i, &c0, &c1) || k >= c1 - c0
+      || t->r->ltag[c0 + k] != LEAN_INT)
+    return 0;
+  *v = t->r->lval[c0 + k];
+  return 1;
+}
+
+const char *dump_tab_str(const struct dump_tab *t, size_t i, size_t k)
+{
+  size_t c0, c1;
+
+  if (!t->lean)
+    return json_string_value(json_array_get(json_array_get(t->json, i), k));
+  if (!lean_cells(t, i, &c0, &c1) || k >= c1 - c0
+      || t->r->ltag[c0 + k] != LEAN_STR)
+    return NULL;
+  return t->r->lpool + t->r->lval[c0 + k];
 }
 
 /* A skipped record's note goes with the next record returned, or the  */
@@ -566,6 +1005,10 @@ take:
         deliver_note(r);
         return DUMP_RECORD;
       }
+      r->lean_rec = NULL;
+      r->nltab = 0;
+      if (r->records > 0 && (r->lean_keys != NULL || r->lean_skip != NULL))
+        lean_line(r, r->line, r->line_len);
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
       if (v == NULL && r->records > 0) {
         /* Numbers that do not fit (at most 8 per record): null, warned. */
@@ -616,6 +1059,7 @@ take:
       }
       r->records++;
       if (r->records == 1) dump_cols_init(&r->cols, v);
+      r->lean_rec = v;
       deliver_note(r);
       *out = v;
       return DUMP_RECORD;
@@ -653,5 +1097,9 @@ void dump_close(struct dump_reader *r)
   if (r->inflate_ready) inflateEnd(&r->zs);
   if (r->f != NULL && r->f != stdin) fclose(r->f);
   free(r->line);
+  free(r->lrow);
+  free(r->lval);
+  free(r->ltag);
+  free(r->lpool);
   free(r);
 }

@@ -58,6 +58,43 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out);
 void dump_set_raw(struct dump_reader *r);
 const char *dump_line(const struct dump_reader *r, size_t *len);
 
+/* ---- lean records --------------------------------------------------- */
+/* Row tables are most of a big record, and jansson takes some 50 bytes  */
+/* and a malloc per cell.  In lean mode the reader parses the row tables */
+/* named in keys (top-level keys of a record, space-separated: "classes  */
+/* sites site_rows") itself, into a compact form (9 bytes a cell, no     */
+/* malloc), and hands the rest of the record to jansson with each such   */
+/* table replaced by an empty array; read them with dump_tab.  Tables    */
+/* named in skip are dropped unread (replaced by an empty array too).    */
+/* A table the compact parser does not take (a real, a nested array, a  */
+/* number beyond 64 bits, a non-ASCII string, a duplicate key) stays in  */
+/* the JSON, where dump_tab finds it: lean mode changes memory and time, */
+/* never what is read.  keys and skip must outlive the reader (NULL:     */
+/* none).                                                                */
+void dump_set_lean(struct dump_reader *r, const char *keys,
+                   const char *skip);
+
+/* One table of a record, in either form: the compact one of the record  */
+/* dump_next returned last (valid until the next dump_next), or a JSON   */
+/* array (valid while the record is).                                    */
+struct dump_tab {
+  const json_t *json;           /* the JSON array, or NULL               */
+  const struct dump_reader *r;  /* with lean: the reader holding it      */
+  size_t lean;                  /* its index + 1; 0: JSON (or none)      */
+};
+/* Table key of record rec: compact if r (may be NULL) holds it for rec, */
+/* else rec's JSON member.                                               */
+struct dump_tab dump_tab(const struct dump_reader *r, const json_t *rec,
+                         const char *key);
+size_t dump_tab_rows(const struct dump_tab *t);
+/* Cells in row i.                                                       */
+size_t dump_tab_len(const struct dump_tab *t, size_t i);
+/* Cell (i, k): 1 and *v if it is an integer, else 0.                    */
+int dump_tab_int(const struct dump_tab *t, size_t i, size_t k,
+                 long long *v);
+/* Cell (i, k) if it is a string, else NULL.                             */
+const char *dump_tab_str(const struct dump_tab *t, size_t i, size_t k);
+
 /* After DUMP_ERROR or DUMP_TRUNCATED: a one-line description in the    */
 /* project's message style (what, where, which record).                  */
 const char *dump_error(const struct dump_reader *r);

@@ -125,10 +125,48 @@ const char *kind_label(unsigned kind, char *buf)
   return buf;
 }
 
+/* ---- lean scans (see session.h) ---------------------------------------- */
+
+static const char *lean_keys, *lean_skip;
+static const struct dump_reader *visiting;      /* during a visit        */
+
+void session_lean(const char *keys, const char *skip)
+{
+  lean_keys = keys;
+  lean_skip = skip;
+}
+
+struct dump_tab rec_tab(const json_t *rec, const char *key)
+{
+  return dump_tab(visiting, rec, key);
+}
+
+u64 tab_u64(const struct dump_tab *t, size_t i, size_t k)
+{
+  long long v;
+
+  return dump_tab_int(t, i, k, &v) && v > 0 ? (u64)v : 0;
+}
+
+void rec_class_add(const struct rec *r, int live, u64 *by)
+{
+  const struct dump_tab classes = rec_tab(r->json, "classes");
+  size_t i, vcol = live ? DUMP_COL(r->cols, classes, live_bytes)
+                        : DUMP_COL(r->cols, classes, alloc_granted_bytes);
+
+  for (i = 0; i < dump_tab_rows(&classes); i++) {
+    u64 k = tcol(&classes, i, r->cols, classes, kind);
+    u64 c = tcol(&classes, i, r->cols, classes, class);
+
+    if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
+      by[k * SESSION_MAX_CLASSES + c] += tab_u64(&classes, i, vcol);
+  }
+}
+
 static void rec_fill(struct rec *r, const json_t *j,
                      const struct dump_cols *cols)
 {
-  const json_t *classes = json_object_get(j, "classes");
+  const struct dump_tab classes = rec_tab(j, "classes");
   const json_t *kinds = json_object_get(j, "kinds");
   const json_t *fl = json_object_get(j, "freelists");
   const json_t *fi = json_object_get(fl, "frag_index");
@@ -157,14 +195,16 @@ static void rec_fill(struct rec *r, const json_t *j,
   r->total_free_bytes = jnum(fl, "total_free_bytes");
   r->largest_free_bytes = jnum(fl, "largest_free_bytes");
   r->frag_index = json_is_number(fi) ? json_number_value(fi) : 0.0;
-  json_array_foreach(classes, i, row) {
-    r->live_objs += jcol(row, cols, classes, live_objs);
-    r->live_bytes += jcol(row, cols, classes, live_bytes);
-    r->class_reserved_bytes += jcol(row, cols, classes, reserved_bytes);
-    r->free_slots += jcol(row, cols, classes, free_slots);
-    r->alloc_objs += jcol(row, cols, classes, alloc_objs);
-    r->alloc_req_bytes += jcol(row, cols, classes, alloc_req_bytes);
-    r->alloc_granted_bytes += jcol(row, cols, classes, alloc_granted_bytes);
+  for (i = 0; i < dump_tab_rows(&classes); i++) {
+    r->live_objs += tcol(&classes, i, cols, classes, live_objs);
+    r->live_bytes += tcol(&classes, i, cols, classes, live_bytes);
+    r->class_reserved_bytes
+      += tcol(&classes, i, cols, classes, reserved_bytes);
+    r->free_slots += tcol(&classes, i, cols, classes, free_slots);
+    r->alloc_objs += tcol(&classes, i, cols, classes, alloc_objs);
+    r->alloc_req_bytes += tcol(&classes, i, cols, classes, alloc_req_bytes);
+    r->alloc_granted_bytes
+      += tcol(&classes, i, cols, classes, alloc_granted_bytes);
   }
   json_array_foreach(kinds, i, row)
     r->debug_objs += jcol(row, cols, kinds, debug_objs);
@@ -196,6 +236,8 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
     error("%s", err);
     return EXIT_USAGE;
   }
+  dump_set_lean(d, lean_keys, lean_skip);
+  visiting = d;
   while (!stop && (st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
@@ -240,6 +282,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
     }
   }
   if (info != NULL) info->records = dump_records(d);
+  visiting = NULL;
   dump_close(d);
   return rc;
 }

@@ -67,6 +67,26 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
                         frame_visitor ffn, void *arg,
                         struct session_info *info);
 
+/* Lean scans (dump_read.h, "lean records"): the scans that follow read  */
+/* the row tables named in keys compactly, and drop those named in skip  */
+/* unread (NULL: none; the strings must stay valid).  A visitor then     */
+/* reads a record's tables through rec_tab (never json_object_get), and  */
+/* only while it visits that record: a record kept past its visit keeps  */
+/* empty arrays in their place.  session_lean(NULL, NULL) turns it off.  */
+void session_lean(const char *keys, const char *skip);
+/* Table key of the record (or frame record) being visited, lean or     */
+/* JSON; of any other JSON record, its member.                            */
+struct dump_tab rec_tab(const json_t *rec, const char *key);
+/* Cell (i, k) as an integer, as jrow reads it (0 if absent, not an      */
+/* integer, or negative); tcol by column name as jcol.                   */
+u64 tab_u64(const struct dump_tab *t, size_t i, size_t k);
+#define tcol(tab, i, cols, t, c) tab_u64((tab), (i), DUMP_COL(cols, t, c))
+
+/* Add r's class rows to by[kind * SESSION_MAX_CLASSES + class] (kinds  */
+/* and classes beyond the array left out): live bytes if live, else      */
+/* allocated (granted) bytes.  Lean or not.                              */
+void rec_class_add(const struct rec *r, int live, u64 *by);
+
 /* Integer member of an object, or of a nested object ("heap.free_bytes"); */
 /* 0 if absent.                                                            */
 u64 jnum(const json_t *obj, const char *dotted);

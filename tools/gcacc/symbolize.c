@@ -213,6 +213,22 @@ static void find_file(struct module *mo, const char *const *search,
   if (mo->path[0] == '/') try_file(mo, mo->path);
 }
 
+unsigned long long symbolize_module_extent(const char *path,
+                                           const char *build_id)
+{
+  struct module mo;
+  int quiet = sym_quiet;
+
+  memset(&mo, 0, sizeof(mo));
+  mo.path = (char *)(path ? path : "");
+  mo.build_id = (char *)(build_id ? build_id : "");
+  sym_quiet = 1;
+  find_file(&mo, NULL, 0, "/usr/lib/debug");
+  sym_quiet = quiet;
+  free(mo.file);
+  return mo.extent;
+}
+
 /* ---- the module map --------------------------------------------------- */
 
 static int load_modules(const json_t *header)
@@ -889,8 +905,11 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
 
   d = dump_open(dump, &err);
   if (d == NULL) return error("%s", err);
+  /* Only the sites are read: compactly, the other row tables unread.   */
+  if (sites)
+    dump_set_lean(d, "sites", "classes types type_rows site_rows rows");
   while ((st = dump_next(d, &v)) == DUMP_RECORD) {
-    const json_t *defs, *def;
+    struct dump_tab defs;
     size_t i;
 
     if (dump_warning(d) != NULL && !quiet) warning("%s", dump_warning(d));
@@ -900,29 +919,28 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
       if (!quiet) session_warn_cols(d);  /* as the truncation below   */
       continue;
     }
-    defs = json_object_get(v, "sites");
-    json_array_foreach(defs, i, def) {
+    defs = dump_tab(d, v, "sites");
+    for (i = 0; i < dump_tab_rows(&defs); i++) {
       /* By name (the header's columns): the id, then "frames", the rest */
       /* of the row.                                                      */
-      const json_t *id = jcol_json(def, dump_cols(d), sites, site_id);
+      long long id, x;
       size_t f0 = DUMP_COL(dump_cols(d), sites, frames);
-      size_t n = json_array_size(def), k, m = 0;
-      u64 stack[256], *a = stack;
+      size_t n = dump_tab_len(&defs, i), k, m = 0;
+      u64 stack[256], *a = stack, ax;
 
-      if (!json_is_integer(id)) continue;
+      if (!dump_tab_int(&defs, i, DUMP_COL(dump_cols(d), sites, site_id),
+                        &id))
+        continue;
       if (f0 > n) f0 = n;
       if (n - f0 > sizeof(stack) / sizeof(stack[0]))
         a = xrealloc(NULL, (n - f0) * sizeof(u64));
       for (k = f0; k < n; k++) {
-        const json_t *e = json_array_get(def, k);
-        u64 x;
-
-        if (json_is_string(e) && parse_addr(json_string_value(e), &x))
-          a[m++] = x;
-        else if (json_is_integer(e))
-          a[m++] = (u64)json_integer_value(e);
+        if (parse_addr(dump_tab_str(&defs, i, k), &ax))
+          a[m++] = ax;
+        else if (dump_tab_int(&defs, i, k, &x))
+          a[m++] = (u64)x;
       }
-      add_site(t, (u64)json_integer_value(id), a, m);
+      add_site(t, (u64)id, a, m);
       if (a != stack) free(a);
     }
     json_decref(v);

@@ -78,6 +78,13 @@ int symbolize_dump_sites(const char *dump, const struct symbolize_opts *o,
 int symbolize_addrs(const char *dump, const unsigned long long *addrs,
                     size_t n, const struct symbolize_opts *o,
                     struct symtab **out);
+/* How far a module's image reaches from its base (the end of its last  */
+/* PT_LOAD segment), read from the module's file (its path, or          */
+/* /usr/lib/debug by build id; a file whose build id differs is not     */
+/* taken); 0 when no file is found.  An address at or beyond it is not   */
+/* in the module (the heap, an anonymous mapping).                       */
+unsigned long long symbolize_module_extent(const char *path,
+                                           const char *build_id);
 /* The site of id, or NULL.                                              */
 const struct sym_site *symtab_site(const struct symtab *t,
                                    unsigned long long id);

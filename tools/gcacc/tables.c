@@ -133,41 +133,43 @@ static const struct dump_cols *frame_cols(const struct tables *t)
 static void apply_defs(struct tables *t, const json_t *j,
                        const struct dump_cols *c)
 {
-  const json_t *row, *e;
+  const struct dump_tab types = rec_tab(j, "types");
+  const struct dump_tab sites = rec_tab(j, "sites");
   size_t i, k;
 
-  json_array_foreach(json_object_get(j, "types"), i, row) {
-    u64 id = jcol(row, c, types, type_id);
+  /* A row the cap folds counts in keymap_folded: no definition kept.   */
+  for (i = 0; i < dump_tab_rows(&types); i++) {
+    u64 id = tcol(&types, i, c, types, type_id), f0 = keymap_folded(t->types);
     struct group *g = keymap_get(t->types, id, 1);
-    const char *name = json_string_value(jcol_json(row, c, types, name));
+    const char *name = dump_tab_str(&types, i, DUMP_COL(c, types, name));
     u64 cookie = 0;
 
-    if (id != KEYMAP_OTHER && g == keymap_get(t->types, KEYMAP_OTHER, 0))
-      continue;                         /* folded: no definition kept    */
-    parse_addr(json_string_value(jcol_json(row, c, types, cookie)), &cookie);
+    if (keymap_folded(t->types) != f0) continue;
+    parse_addr(dump_tab_str(&types, i, DUMP_COL(c, types, cookie)), &cookie);
     g->cookie = cookie;
     free(g->name);
     g->name = xstrdup_(name != NULL ? name : "?");
     g->defined = 1;
   }
-  json_array_foreach(json_object_get(j, "sites"), i, row) {
-    u64 id = jcol(row, c, sites, site_id);
+  for (i = 0; i < dump_tab_rows(&sites); i++) {
+    u64 id = tcol(&sites, i, c, sites, site_id), f0 = keymap_folded(t->sites);
     struct group *g = keymap_get(t->sites, id, 1);
-    size_t n = json_array_size(row);
+    size_t n = dump_tab_len(&sites, i);
 
-    if (id != KEYMAP_OTHER && g == keymap_get(t->sites, KEYMAP_OTHER, 0))
-      continue;                         /* folded: no stack kept         */
+    if (keymap_folded(t->sites) != f0) continue;
     free(g->frames);
     g->frames = malloc((n ? n : 1) * sizeof(u64));
     if (g->frames == NULL) abort();
     g->nframes = 0;
     /* "frames" is the rest of the row.                                  */
     for (k = DUMP_COL(c, sites, frames); k < n; k++) {
+      long long v;
       u64 a;
 
-      e = json_array_get(row, k);
-      if (json_is_integer(e)) g->frames[g->nframes++] = jrow(row, k);
-      else if (parse_addr(json_string_value(e), &a)) g->frames[g->nframes++] = a;
+      if (dump_tab_int(&sites, i, k, &v))
+        g->frames[g->nframes++] = v > 0 ? (u64)v : 0;
+      else if (parse_addr(dump_tab_str(&sites, i, k), &a))
+        g->frames[g->nframes++] = a;
     }
     g->defined = 1;
   }
@@ -187,18 +189,18 @@ struct group_cols {
     DUMP_COL(c, t, age4_7), DUMP_COL(c, t, age8_15), \
     DUMP_COL(c, t, age16_31), DUMP_COL(c, t, age32) } }
 
-static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
-                       int site, const struct group_cols *gc)
+static void apply_rows(struct tables *t, struct keymap *m,
+                       const struct dump_tab *rows, int site,
+                       const struct group_cols *gc)
 {
-  const json_t *row;
   size_t i;
   int b;
 
-  json_array_foreach(rows, i, row) {
-    u64 id = jrow(row, gc->id);
+  for (i = 0; i < dump_tab_rows(rows); i++) {
+    u64 id = tab_u64(rows, i, gc->id), f0 = keymap_folded(m);
     struct group *g = keymap_get(m, id, 1);
 
-    if (id != KEYMAP_OTHER && g == keymap_get(m, KEYMAP_OTHER, 0)) {
+    if (keymap_folded(m) != f0) {
       /* Folded: "other" is the sum of this census's folded rows.       */
       if (g->d_rec != t->census) {
         g->live_objs = g->live_bytes = 0;
@@ -207,17 +209,18 @@ static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
         g->d_freed_objs = g->d_freed_bytes = 0;
         g->d_rec = t->census;
       }
-      g->live_objs += jrow(row, gc->live_objs);
-      g->live_bytes += jrow(row, gc->live_bytes);
-      for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] += jrow(row, gc->age[b]);
-      g->d_alloc_objs += jrow(row, gc->alloc_objs);
-      g->d_alloc_bytes += jrow(row, gc->alloc_bytes);
-      g->d_freed_objs += jrow(row, gc->freed_objs);
-      g->d_freed_bytes += jrow(row, gc->freed_bytes);
-      g->alloc_objs += jrow(row, gc->alloc_objs);
-      g->alloc_bytes += jrow(row, gc->alloc_bytes);
-      g->freed_objs += jrow(row, gc->freed_objs);
-      g->freed_bytes += jrow(row, gc->freed_bytes);
+      g->live_objs += tab_u64(rows, i, gc->live_objs);
+      g->live_bytes += tab_u64(rows, i, gc->live_bytes);
+      for (b = 0; b < TABLES_AGE_BINS; b++)
+        g->age[b] += tab_u64(rows, i, gc->age[b]);
+      g->d_alloc_objs += tab_u64(rows, i, gc->alloc_objs);
+      g->d_alloc_bytes += tab_u64(rows, i, gc->alloc_bytes);
+      g->d_freed_objs += tab_u64(rows, i, gc->freed_objs);
+      g->d_freed_bytes += tab_u64(rows, i, gc->freed_bytes);
+      g->alloc_objs += tab_u64(rows, i, gc->alloc_objs);
+      g->alloc_bytes += tab_u64(rows, i, gc->alloc_bytes);
+      g->freed_objs += tab_u64(rows, i, gc->freed_objs);
+      g->freed_bytes += tab_u64(rows, i, gc->freed_bytes);
       if (g->live_objs > g->max_live_objs) g->max_live_objs = g->live_objs;
       if (g->live_bytes > g->max_live_bytes)
         g->max_live_bytes = g->live_bytes;
@@ -227,13 +230,14 @@ static void apply_rows(struct tables *t, struct keymap *m, const json_t *rows,
       if (site) t->has_site_rows = 1;
       else t->has_type_rows = 1;
     }
-    g->live_objs = jrow(row, gc->live_objs);
-    g->live_bytes = jrow(row, gc->live_bytes);
-    for (b = 0; b < TABLES_AGE_BINS; b++) g->age[b] = jrow(row, gc->age[b]);
-    g->d_alloc_objs = jrow(row, gc->alloc_objs);
-    g->d_alloc_bytes = jrow(row, gc->alloc_bytes);
-    g->d_freed_objs = jrow(row, gc->freed_objs);
-    g->d_freed_bytes = jrow(row, gc->freed_bytes);
+    g->live_objs = tab_u64(rows, i, gc->live_objs);
+    g->live_bytes = tab_u64(rows, i, gc->live_bytes);
+    for (b = 0; b < TABLES_AGE_BINS; b++)
+      g->age[b] = tab_u64(rows, i, gc->age[b]);
+    g->d_alloc_objs = tab_u64(rows, i, gc->alloc_objs);
+    g->d_alloc_bytes = tab_u64(rows, i, gc->alloc_bytes);
+    g->d_freed_objs = tab_u64(rows, i, gc->freed_objs);
+    g->d_freed_bytes = tab_u64(rows, i, gc->freed_bytes);
     g->d_rec = t->census;
     g->alloc_objs += g->d_alloc_objs;
     g->alloc_bytes += g->d_alloc_bytes;
@@ -260,25 +264,28 @@ void tables_record(struct tables *t, const struct rec *r)
     const struct group_cols tc = GROUP_COLS(r->cols, type_rows, type_id);
     const struct group_cols sc = GROUP_COLS(r->cols, site_rows, site_id);
 
-    apply_rows(t, t->types, json_object_get(r->json, "type_rows"), 0, &tc);
-    apply_rows(t, t->sites, json_object_get(r->json, "site_rows"), 1, &sc);
+    const struct dump_tab trows = rec_tab(r->json, "type_rows");
+    const struct dump_tab srows = rec_tab(r->json, "site_rows");
+
+    apply_rows(t, t->types, &trows, 0, &tc);
+    apply_rows(t, t->sites, &srows, 1, &sc);
   }
 }
 
 void tables_frame(struct tables *t, const json_t *f)
 {
   const struct dump_cols *c = frame_cols(t);
-  const json_t *row;
+  const struct dump_tab rows = rec_tab(f, "rows");
   size_t i;
 
   tables_header(t);
   apply_defs(t, f, c);
   t->frames++;
-  json_array_foreach(json_object_get(f, "rows"), i, row) {
-    u64 ty = jcol(row, c, frame_rows, type_id);
-    u64 si = jcol(row, c, frame_rows, site_id);
-    u64 objs = jcol(row, c, frame_rows, objs);
-    u64 bytes = jcol(row, c, frame_rows, bytes);
+  for (i = 0; i < dump_tab_rows(&rows); i++) {
+    u64 ty = tcol(&rows, i, c, frame_rows, type_id);
+    u64 si = tcol(&rows, i, c, frame_rows, site_id);
+    u64 objs = tcol(&rows, i, c, frame_rows, objs);
+    u64 bytes = tcol(&rows, i, c, frame_rows, bytes);
     u64 *p = keymap_get(t->pairs, ty << 32 | (si & 0xffffffffULL), 1);
     struct group *g;
 
