@@ -51,7 +51,7 @@ browse() {      # browse ARGS... URL: headless Chromium, bounded
 
 # --- two processes, one workload -----------------------------------------
 for m in a b; do
-  GC_ACC_DUMP="$abs/$m.gz" "$load" $m > "$abs/$m.out" ||
+  GC_ACC_PROFILE=full GC_ACC_DUMP="$abs/$m.gz" "$load" $m > "$abs/$m.out" ||
     { echo "FAIL: sameload $m failed"; exit 1; }
   "$gcacc" symbolize "$abs/$m.gz" > /dev/null 2>&1
 done

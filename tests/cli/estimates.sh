@@ -15,7 +15,7 @@ LOAD=./tests/cli/sameload
 need jq
 
 for m in a b; do
-  GC_ACC_DUMP=$tmp/$m.gz $LOAD $m > /dev/null ||
+  GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/$m.gz $LOAD $m > /dev/null ||
     { echo "FAIL: sameload $m failed"; exit 1; }
 done
 # sampled IN OUT R [stacks]: IN with the header of a sampled profile.

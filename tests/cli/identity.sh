@@ -20,7 +20,7 @@ need jq
 need addr2line
 
 for r in a1 a2 b; do
-  GC_ACC_DUMP=$tmp/$r.gz $LOAD "$(echo "$r" | cut -c1)" > "$tmp/$r.out" ||
+  GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/$r.gz $LOAD "$(echo "$r" | cut -c1)" > "$tmp/$r.out" ||
     { echo "FAIL: sameload $r failed"; exit 1; }
 done
 addrs() { awk '$1 ~ /vtable$|^cookie$/ { print $2 }' "$1"; }
