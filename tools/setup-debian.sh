@@ -1,7 +1,9 @@
 #!/bin/sh
-# setup-debian.sh: install the Debian packages gcacc builds and tests with.
-# Runs 'apt-get update' once, then installs what is missing.  As root it
-# installs; otherwise it says which packages to install and fails.
+# setup-debian.sh: install the Debian packages gcacc builds and tests with,
+# then the ARM cross toolchains and qemu-user (tools/setup-cross.sh), which
+# `make check`'s cross subset needs.  Runs 'apt-get update' once, then
+# installs what is missing.  As root it installs; otherwise it says which
+# packages to install and fails.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config patch
       libatomic-ops-dev zlib1g-dev libjansson-dev jq ca-certificates
@@ -12,7 +14,11 @@ for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+  # The ARM cross toolchains, qemu-user and the targets' libraries that
+  # check's cross subset runs with (idempotent; quiet when present).
+  exec sh "$(dirname "$0")/setup-cross.sh"
+fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-debian.sh: error: missing Debian packages:$missing" >&2
   echo "  install them as root: apt-get install$missing" >&2
@@ -23,3 +29,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null
+exec sh "$(dirname "$0")/setup-cross.sh"

@@ -52,7 +52,14 @@ srcdir=$(cd "$srcdir" && pwd)
 up="$srcdir/bdwgc/upstream"
 sysroot=${GCACC_CROSS_SYSROOT:-${GCACC_CROSS_SYSROOT_DIR:-$srcdir/_cross}/sysroot-$deb}
 CCX=${CROSS_CC:-$triplet-gcc}
-skip() { echo "SKIP: cross $target: $*"; exit 77; }
+# Skipped without the tools, unless GCACC_CROSS_REQUIRED=1 (./build.sh
+# check, whose set-up installs them): then a missing tool fails.
+skip() {
+  if [ "${GCACC_CROSS_REQUIRED:-0}" = 1 ]; then
+    echo "FAIL: cross $target: $* (GCACC_CROSS_REQUIRED=1)"; exit 1
+  fi
+  echo "SKIP: cross $target: $*"; exit 77
+}
 command -v "$CCX" > /dev/null || skip "no $CCX (tools/setup-cross.sh)"
 command -v "$qemu" > /dev/null || skip "no $qemu (qemu-user)"
 [ -f "$sysroot/usr/lib/$triplet/libz.a" ] ||
@@ -113,12 +120,25 @@ link() {
     fail "link $n ($b)"
 }
 # run LABEL ENV... -- PROGRAM ARGS...: under qemu, timed, output kept.
-# Known failures (XFAIL: printed, not counted), each with its reason.
-xfail_reason() {
+#
+# Known failures: xfail LABEL sets xf_why (the bug) and xf_checks (an
+# ERE every "check failed" line of the log must match).  Such a program
+# is an XFAIL (printed, not counted) only if it ran to its closing count
+# and failed nothing else; any other failure is a FAIL, and a pass is an
+# XPASS, counted as a failure so that the entry goes once the bug is
+# fixed.
+xfail() {
   case $target/$1 in
-    aarch64/test_census-default-*) echo "one object more than the truth" \
-      "stays live (conservative retention on aarch64 -O2; the il2cpp" \
-      "build's census is exact): not yet understood" ;;
+    armhf/test_unwind-*)
+      xf_why="the sampler's draw is wrong on 32-bit words (accounting/sites.c: \
+(double)((word)1 << 62) is 0, so every allocation is sampled; its \
+xorshift64* runs in a 32-bit word)"
+      xf_checks='test_unwind\.c:[0-9]+: check failed: (unsampled > 0|fabs\(est - total\) < 0\.10 \* total)$' ;;
+    armhf/test_counters-*)
+      xf_why="every large object falls in the last size class on 32-bit \
+words (accounting/counters.c gca_class_of: CPP_WORDSZ - 1 - clzll)"
+      xf_checks='test_counters\.c:[0-9]+: check failed: (GC_acc_size_class\(|c4k == c2k \+ 2 )' ;;
+    *) return 1 ;;
   esac
 }
 run() {
@@ -127,10 +147,17 @@ run() {
   env "$@" > "$out/$label.log" 2>&1
   rc=$?
   dt=$(since "$t0")
-  why=$(xfail_reason "$label")
-  if [ -n "$why" ]; then
-    [ $rc -eq 0 ] && st=XPASS || st=XFAIL
-    printf '%s %-35s %6.1f s  %s\n' "$st" "$label" "$dt" "$why"
+  if xfail "$label"; then
+    others=$(grep 'check failed' "$out/$label.log" | grep -Evc "$xf_checks")
+    if [ $rc -eq 0 ]; then
+      fail "$label passes (XPASS): remove its entry in cross.sh's xfail"
+    elif [ $rc -eq 1 ] && [ "$others" -eq 0 ] &&
+         tail -1 "$out/$label.log" | grep -Eq ': [0-9]+ checks, [0-9]+ failed$'; then
+      printf 'XFAIL %-35s %6.1f s  %s\n' "$label" "$dt" "$xf_why"
+    else
+      fail "$label exited $rc ($dt s), beyond its known failure: see $out/$label.log"
+      tail -15 "$out/$label.log" | sed 's/^/  | /'
+    fi
   elif [ $rc -eq 0 ]; then
     passed=$((passed + 1))
     printf 'PASS %-36s %6.1f s  %s\n' "$label" "$dt" "$(tail -1 "$out/$label.log")"
@@ -207,6 +234,8 @@ EOF
   run gameload-il2cpp GAMELOAD="$out/gameload-api" GCACC="$GCACC" \
     GCACC_ADDR2LINE="$triplet-addr2line" srcdir="$srcdir" \
     sh "$srcdir/tests/il2cpp/gameload.sh"
+elif [ "${GCACC_CROSS_REQUIRED:-0}" = 1 ]; then
+  fail "no host gcacc at $GCACC: gameload not run"
 else
   echo "note: no host gcacc at $GCACC: gameload not run"
 fi

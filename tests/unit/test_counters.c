@@ -292,6 +292,23 @@ int main(void)
     CHECK_EQ(pthread_join(th, NULL), 0);
   }
 
+  /* Size classes: granules for small objects, then one class per power */
+  /* of two above half a heap block (gc_accounting.h), on every word     */
+  /* size.                                                                */
+  {
+    unsigned c2k = GC_acc_size_class(2048), c4k = GC_acc_size_class(4096);
+
+    CHECK_EQ(GC_acc_size_class(2 * sizeof(void *)), 1);
+    CHECK_EQ(GC_acc_size_class(2048), 2048 / (2 * sizeof(void *)));
+    CHECK_EQ(GC_acc_size_class(2049), c2k + 1);
+    CHECK_EQ(GC_acc_size_class(4095), c2k + 1);
+    CHECK_EQ(c4k, c2k + 2);
+    CHECK_EQ(GC_acc_size_class(8191), c4k);
+    CHECK_EQ(GC_acc_size_class(8192), c4k + 1);
+    CHECK_EQ(GC_acc_size_class((size_t)1 << 20), c4k + 8);
+    CHECK_EQ(GC_acc_size_class(((size_t)1 << 24) + 4096), c4k + 12);
+  }
+
   /* Off means off: nothing counted, and counts are kept. */
   CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
   snap(&before);

@@ -87,15 +87,17 @@ static void add_addr(u64 a)
 /* ---- ELF: build id and PT_LOAD extent of a candidate file ------------ */
 
 /* build id as hex into bid (or ""), extent of PT_LOAD segments.  Returns */
-/* 0 if the file is an ELF we can read.                                   */
+/* 0 if the file is an ELF we can read: 64-bit or 32-bit (armhf, x86's   */
+/* i386), of the host's byte order.  The note header has one layout in   */
+/* both classes.                                                          */
 static int elf_info(const char *path, char *bid, size_t bidsz, u64 *extent)
 {
   int fd = open(path, O_RDONLY);
   struct stat st;
   const unsigned char *m;
-  const Elf64_Ehdr *eh;
-  size_t i;
-  int rc = -1;
+  u64 size, phoff, shoff;
+  size_t i, phnum, shnum, phent, shent;
+  int is64, rc = -1;
 
   bid[0] = '\0';
   *extent = 0;
@@ -105,36 +107,70 @@ static int elf_info(const char *path, char *bid, size_t bidsz, u64 *extent)
     close(fd);
     return -1;
   }
+  size = (u64)st.st_size;
   m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
   if (m == MAP_FAILED) return -1;
-  eh = (const Elf64_Ehdr *)m;
-  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0
-      || eh->e_ident[EI_CLASS] != ELFCLASS64) goto out;
+  if (memcmp(m, ELFMAG, SELFMAG) != 0) goto out;
+  is64 = m[EI_CLASS] == ELFCLASS64;
+  if (is64) {
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m;
+
+    phoff = eh->e_phoff; phnum = eh->e_phnum; phent = eh->e_phentsize;
+    shoff = eh->e_shoff; shnum = eh->e_shnum; shent = eh->e_shentsize;
+    if (phent != sizeof(Elf64_Phdr)) phoff = 0;
+    if (shent != sizeof(Elf64_Shdr)) shoff = 0;
+  } else if (m[EI_CLASS] == ELFCLASS32) {
+    const Elf32_Ehdr *eh = (const Elf32_Ehdr *)m;
+
+    phoff = eh->e_phoff; phnum = eh->e_phnum; phent = eh->e_phentsize;
+    shoff = eh->e_shoff; shnum = eh->e_shnum; shent = eh->e_shentsize;
+    if (phent != sizeof(Elf32_Phdr)) phoff = 0;
+    if (shent != sizeof(Elf32_Shdr)) shoff = 0;
+  } else {
+    goto out;
+  }
   rc = 0;
   /* Extent from the program headers. */
-  if (eh->e_phoff && eh->e_phentsize == sizeof(Elf64_Phdr)
-      && eh->e_phoff + (u64)eh->e_phnum * sizeof(Elf64_Phdr)
-         <= (u64)st.st_size) {
-    const Elf64_Phdr *ph = (const Elf64_Phdr *)(m + eh->e_phoff);
+  if (phoff && phoff + (u64)phnum * phent <= size) {
+    for (i = 0; i < phnum; i++) {
+      const unsigned char *q = m + phoff + i * phent;
+      u64 end;
 
-    for (i = 0; i < eh->e_phnum; i++)
-      if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > *extent)
-        *extent = ph[i].p_vaddr + ph[i].p_memsz;
+      if (is64) {
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)q;
+
+        if (ph->p_type != PT_LOAD) continue;
+        end = ph->p_vaddr + ph->p_memsz;
+      } else {
+        const Elf32_Phdr *ph = (const Elf32_Phdr *)q;
+
+        if (ph->p_type != PT_LOAD) continue;
+        end = (u64)ph->p_vaddr + ph->p_memsz;
+      }
+      if (end > *extent) *extent = end;
+    }
   }
   /* Build id from SHT_NOTE sections (present in .debug files too). */
-  if (eh->e_shoff && eh->e_shentsize == sizeof(Elf64_Shdr)
-      && eh->e_shoff + (u64)eh->e_shnum * sizeof(Elf64_Shdr)
-         <= (u64)st.st_size) {
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(m + eh->e_shoff);
+  if (shoff && shoff + (u64)shnum * shent <= size) {
+    for (i = 0; i < shnum && bid[0] == '\0'; i++) {
+      const unsigned char *q = m + shoff + i * shent, *p, *end;
+      u64 off, sz;
 
-    for (i = 0; i < eh->e_shnum && bid[0] == '\0'; i++) {
-      const unsigned char *p, *end;
+      if (is64) {
+        const Elf64_Shdr *sh = (const Elf64_Shdr *)q;
 
-      if (sh[i].sh_type != SHT_NOTE
-          || sh[i].sh_offset + sh[i].sh_size > (u64)st.st_size) continue;
-      p = m + sh[i].sh_offset;
-      end = p + sh[i].sh_size;
+        if (sh->sh_type != SHT_NOTE) continue;
+        off = sh->sh_offset; sz = sh->sh_size;
+      } else {
+        const Elf32_Shdr *sh = (const Elf32_Shdr *)q;
+
+        if (sh->sh_type != SHT_NOTE) continue;
+        off = sh->sh_offset; sz = sh->sh_size;
+      }
+      if (off > size || sz > size - off) continue;
+      p = m + off;
+      end = p + sz;
       while (p + sizeof(Elf64_Nhdr) <= end) {
         const Elf64_Nhdr *nh = (const Elf64_Nhdr *)p;
         const unsigned char *name = p + sizeof(*nh);
