@@ -318,7 +318,8 @@ GC_INNER unsigned gca_class_of(word granted)
     return (unsigned)BYTES_TO_GRANULES(granted);
 # if defined(__GNUC__) || defined(__clang__)
     /* The power of two below granted (> MAXOBJBYTES, so nonzero).      */
-    b = (unsigned)(CPP_WORDSZ - 1
+    /* clzll counts in an unsigned long long, whatever the word size.  */
+    b = (unsigned)(8 * sizeof(unsigned long long) - 1
                    - __builtin_clzll((unsigned long long)granted))
         - GCA_LARGE_LOG0;
     if (b > GCA_N_LARGE - 1) b = GCA_N_LARGE - 1;

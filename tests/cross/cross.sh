@@ -129,15 +129,6 @@ link() {
 # fixed.
 xfail() {
   case $target/$1 in
-    armhf/test_unwind-*)
-      xf_why="the sampler's draw is wrong on 32-bit words (accounting/sites.c: \
-(double)((word)1 << 62) is 0, so every allocation is sampled; its \
-xorshift64* runs in a 32-bit word)"
-      xf_checks='test_unwind\.c:[0-9]+: check failed: (unsampled > 0|fabs\(est - total\) < 0\.10 \* total)$' ;;
-    armhf/test_counters-*)
-      xf_why="every large object falls in the last size class on 32-bit \
-words (accounting/counters.c gca_class_of: CPP_WORDSZ - 1 - clzll)"
-      xf_checks='test_counters\.c:[0-9]+: check failed: (GC_acc_size_class\(|c4k == c2k \+ 2 )' ;;
     *) return 1 ;;
   esac
 }
