@@ -276,9 +276,11 @@ static int samples_reserve(word n)
   samples_hash_mask = 2 * cap - 1;
   samples_cap = cap;
   for (i = 0; i < samples_n; i++) {
-    word j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
-             & samples_hash_mask;
+    word j;
 
+    if (NULL == samples_tab[i]) continue;       /* GC_free'd since      */
+    j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
+        & samples_hash_mask;
     while (samples_hash[j] != 0) j = (j + 1) & samples_hash_mask;
     samples_hash[j] = i + 1;
   }
