@@ -208,7 +208,7 @@ static void print_json_string(const char *s, FILE *out)
   json_decref(j);
 }
 
-static void print_csv_string(const char *raw, FILE *out)
+void emit_csv_string(const char *raw, FILE *out)
 {
   /* Control characters escaped (\n, \xNN: a string from a dump never   */
   /* starts a row), then RFC 4180: quote when needed, double quotes.     */
@@ -236,7 +236,7 @@ static void print_raw(const struct emit_col *col, const union emit_val *v,
   switch (col->type) {
   case COL_STR:
     if (json) print_json_string(v->s, out);
-    else print_csv_string(v->s, out);
+    else emit_csv_string(v->s, out);
     break;
   case COL_RATIO: case COL_PCT: fprintf(out, "%.6g", v->d); break;
   case COL_SBYTES: fprintf(out, "%lld", (long long)v->u); break;

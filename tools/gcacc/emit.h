@@ -57,6 +57,10 @@ void emit_json_end(FILE *out);
 /* non-NULL (session.c's: rows folded into "other" rows).               */
 extern const char *(*emit_json_note)(void);
 
+/* One CSV cell: control characters escaped (\n, \xNN), then quoted   */
+/* as RFC 4180 says when it holds a comma or a double quote.             */
+void emit_csv_string(const char *s, FILE *out);
+
 /* "12.3 MiB"-style size; buf must hold 16 bytes. */
 const char *emit_size(unsigned long long bytes, char *buf);
 
