@@ -5,7 +5,8 @@
 # the one- and two-dump reports, then for each: a screenshot that is not
 # blank, and the rendered DOM checked against figures computed here from
 # the dump with zcat, grep and jq.  No network: the page must reference no
-# http(s) URL.  Chromium missing is a failure (run tools/setup-debian.sh).
+# http(s) URL nor load anything (its one script is inline, and its
+# Content-Security-Policy allows nothing else).  Chromium missing is a failure (run tools/setup-debian.sh).
 # Leaves its files in tests/browser/report.out/ for a look.
 # ok() never fails, so `test && ok || fail` is an if-else here.
 # shellcheck disable=SC2015
@@ -158,9 +159,11 @@ check_page() {      # check_page NAME: NAME.html rendered and checked
           "$html" | head -n 3 | tr '\n' ' ')"
   else ok "$name.html references no http(s) URL"
   fi
-  if grep -Eiq '<(script|link|img|iframe)[ >]' "$html"; then
+  if grep -Eiq '<script[^>]* src=|<(link|img|iframe)[ >]' "$html"; then
     fail "$name.html has an external-resource element"
   fi
+  grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';" \
+    "$html" || fail "$name.html: no Content-Security-Policy"
   run_chromium --screenshot="$png" "file://$html" >/dev/null || true
   if [ ! -s "$png" ]; then
     fail "$name: no screenshot (see $abs/chromium.log)"
@@ -231,7 +234,8 @@ if grep -qF '/x/&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;&quot;q' \
      "$abs/two.html"; then ok "two: the executable's name is escaped"
 else fail "two: the executable's name is not escaped as expected"
 fi
-grep -q '<script' "$abs/two.dom.html" && fail "two: the DOM has a script"
+grep -q '<script>alert' "$abs/two.dom.html" &&
+  fail "two: the executable's name became a script element"
 
 if [ "$fails" -ne 0 ]; then
   echo "report.sh: $fails failures; files in $abs" >&2

@@ -124,6 +124,21 @@ const char *emit_size(unsigned long long b, char *buf)
   return buf;
 }
 
+const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
+                               size_t n)
+{
+  char sz[16];
+
+  if (sample_bytes == 0)
+    snprintf(buf, n, "Figures by type and callsite are estimated from "
+             "sampled allocations.");
+  else
+    snprintf(buf, n, "Figures by type and callsite are estimated from "
+             "sampled allocations (one sample per %s allocated on "
+             "average).", emit_size(sample_bytes, sz));
+  return buf;
+}
+
 static void cell_text(const struct emit_col *col, const union emit_val *v,
                       char *buf, size_t n)
 {

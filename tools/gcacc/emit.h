@@ -62,6 +62,11 @@ extern const char *(*emit_json_note)(void);
 void emit_csv_string(const char *s, FILE *out);
 
 /* "12.3 MiB"-style size; buf must hold 16 bytes. */
+/* (below: the note that says a dump's type and callsite figures are    */
+/* estimates, from a sampled profile with one sample per sample_bytes   */
+/* on average, 0 unknown; in buf of n bytes.)                           */
+const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
+                               size_t n);
 const char *emit_size(unsigned long long bytes, char *buf);
 
 /* Streaming: a table printed row by row as rows come, for views of one  */
