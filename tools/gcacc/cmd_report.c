@@ -686,6 +686,7 @@ static void page_groups(FILE *f, const struct report *a, int site)
 {
   const struct tables_view *v = site ? &a->ps : &a->pt;
   struct group_row *t = calloc(v->n + 1, sizeof(*t));
+  const char *est = a->tb.estimated ? "~" : "";   /* sampled profile  */
   size_t i, n = 0, shown;
   char label[4096];
 
@@ -721,6 +722,12 @@ static void page_groups(FILE *f, const struct report *a, int site)
                : "Types from the embedder's cookies and names.",
           site && a->tb.sample ? "  Sampled stacks: figures are "
                                  "estimates." : "", shown, n);
+  if (a->tb.estimated) {
+    char note[256];
+
+    fprintf(f, "<p class=\"estimate-note\">%s</p>\n",
+            emit_estimate_note(a->tb.estimate_bytes, note, sizeof(note)));
+  }
   fprintf(f, "<table id=\"%s\" data-gc-no=\"%llu\" data-rows=\"%zu\">\n"
           "<tr><th>id</th><th class=\"l\">%s</th><th>live objects</th>"
           "<th>live bytes</th><th>old objects</th><th>allocated bytes</th>"
@@ -738,9 +745,10 @@ static void page_groups(FILE *f, const struct report *a, int site)
     html_esc(f, label);
     fprintf(f, "\"><td>%llu</td><td class=\"l\">", t[i].id);
     html_esc(f, label);
-    fprintf(f, "</td><td>%llu</td><td>%s</td><td>%llu</td><td>%s</td>"
-            "</tr>\n", t[i].live_objs, emit_size(t[i].live, s1),
-            t[i].old_objs, emit_size(t[i].alloc, s2));
+    fprintf(f, "</td><td>%s%llu</td><td>%s%s</td><td>%s%llu</td>"
+            "<td>%s%s</td></tr>\n", est, t[i].live_objs, est,
+            emit_size(t[i].live, s1), est, t[i].old_objs, est,
+            emit_size(t[i].alloc, s2));
   }
   fputs("</table>\n", f);
   free(t);
