@@ -315,6 +315,21 @@ GC_API int GC_CALL GC_acc_set_tags(int on)
   (void)on;
   return GC_UNIMPLEMENTED;
 }
+GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
+{
+  (void)profile; (void)sample_bytes;
+  return GC_UNIMPLEMENTED;
+}
+GC_API int GC_CALL GC_acc_get_profile(size_t *sample_bytes)
+{
+  if (sample_bytes != NULL) *sample_bytes = 0;
+  return GC_ACC_PROFILE_OFF;
+}
+GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
+{
+  (void)bytes;
+  return GC_UNIMPLEMENTED;
+}
 
 #else
 
@@ -325,18 +340,49 @@ GC_API int GC_CALL GC_acc_set_tags(int on)
   return GC_SUCCESS;
 }
 
+GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
+{
+  if (profile < GC_ACC_PROFILE_OFF || profile > GC_ACC_PROFILE_TRACE)
+    return GC_ERROR;
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  gca_control_set_profile(profile, (word)sample_bytes);
+  return GC_SUCCESS;
+}
+
+GC_API int GC_CALL GC_acc_get_profile(size_t *sample_bytes)
+{
+  if (sample_bytes != NULL) *sample_bytes = (size_t)gca_sample_bytes;
+  return GCA_LOAD(&gca_profile);
+}
+
+GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
+{
+  if (bytes != 0 && bytes < ((size_t)64 << 10)) return GC_ERROR;
+  gca_table_set_limit(bytes);
+  return GC_SUCCESS;
+}
+
+/* The next allocation's type: tagged by it (full profile), or, in the  */
+/* sampled profile, sent to the sampler so that the type is taken by    */
+/* that allocation whether it is sampled or not.                          */
+static void api_next_type(word cookie)
+{
+  gca_objtype_set_next(cookie);
+  if (GCA_PROFILE_SAMPLED == GCA_LOAD(&gca_profile)) gca_samples_force_next();
+}
+
 GC_API void GC_CALL GC_acc_set_next_type(GC_word cookie)
 {
-  gca_tags_set_next_type((word)cookie);
+  api_next_type((word)cookie);
 }
 
 GC_API void * GC_CALL GC_acc_malloc_typed(size_t lb, GC_word cookie)
 {
   void *p;
 
-  gca_tags_set_next_type((word)cookie);
+  api_next_type((word)cookie);
   p = GC_malloc(lb);
-  (void)gca_tags_take_next_type();      /* not left for another object */
+  (void)gca_objtype_take_next();      /* not left for another object */
   return p;
 }
 
@@ -344,9 +390,9 @@ GC_API void * GC_CALL GC_acc_malloc_atomic_typed(size_t lb, GC_word cookie)
 {
   void *p;
 
-  gca_tags_set_next_type((word)cookie);
+  api_next_type((word)cookie);
   p = GC_malloc_atomic(lb);
-  (void)gca_tags_take_next_type();
+  (void)gca_objtype_take_next();
   return p;
 }
 
@@ -366,7 +412,7 @@ GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
 
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   LOCK();
-  gca_tags_set_first_word_kinds(mask);
+  gca_objtype_set_first_word_kinds(mask);
   UNLOCK();
 }
 
@@ -378,7 +424,7 @@ GC_API int GC_CALL GC_acc_set_type_mode(int mode)
     return GC_ERROR;
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   LOCK();
-  gca_tags_set_type_mode(GC_ACC_TYPES_IL2CPP == mode ? GCA_TYPES_IL2CPP
+  gca_objtype_set_mode(GC_ACC_TYPES_IL2CPP == mode ? GCA_TYPES_IL2CPP
                                                      : GCA_TYPES_COOKIES);
   UNLOCK();
   return GC_SUCCESS;
@@ -473,7 +519,8 @@ GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)
   if (!GC_is_initialized) return 0;
   LOCK();
   r = gca_tags_memory_bytes() + gca_types_memory_bytes()
-      + gca_sites_memory_bytes() + gca_counters_memory_bytes();
+      + gca_sites_memory_bytes() + gca_counters_memory_bytes()
+      + gca_samples_memory_bytes() + gca_objtype_memory_bytes();
   UNLOCK();
   return r;
 }

@@ -12,7 +12,9 @@
 
 #ifndef GC_ACC_DISABLE
 
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
 # include <windows.h>
 #else
@@ -23,13 +25,140 @@
 GC_INNER int gca_on = 0;
 GC_INNER int gca_track_heap = 0;
 GC_INNER int gca_tl_mode = 0;
-GC_INNER int gca_tags_on = 1;
+GC_INNER int gca_tags_on = 0;           /* the full profile's tags */
+GC_INNER int gca_profile = GCA_PROFILE_SAMPLED;
 GC_INNER unsigned gca_gcj_kinds = 0;
 GC_INNER word gca_collections = 0;
 GC_INNER word gca_heap_grows = 0;
 
 /* ---- the thread-local struct of the allocation path ------------------- */
 GC_INNER GCA_TLS_FAST struct gca_tl gca_tl_self;
+
+/* ---- random draws for sampling ------------------------------------------ */
+/* xorshift64* (64-bit state on every word size: a 32-bit word would     */
+/* truncate its shifts and constants).                                   */
+GC_INNER unsigned long long gca_rng_next(unsigned long long *st)
+{
+  unsigned long long x = *st;
+
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *st = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+GC_INNER void gca_rng_seed(unsigned long long *st)
+{
+  static volatile word seq = 0;
+  unsigned long long s = (unsigned long long)gca_now_ns()
+        ^ ((unsigned long long)(word)st * 0x9E3779B97F4A7C15ULL)
+        ^ ((unsigned long long)__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED)
+           * 0xBF58476D1CE4E5B9ULL);
+
+  *st = s != 0 ? s : 1;
+  (void)gca_rng_next(st);
+}
+
+/* No libm (embedders' links, the IL2CPP one among them, may lack      */
+/* -lm): the two functions sampling needs, to about 1e-12.               */
+
+/* -ln(u), 0 < u <= 1: u = m 2^e with m in [1, 2); ln m = 2 atanh(t),   */
+/* t = (m - 1) / (m + 1) <= 1/3.                                          */
+static double base_neg_log(double u)
+{
+  union { double d; unsigned long long b; } v;
+  double m, t, t2, sum, term;
+  int e, k;
+
+  v.d = u;
+  e = (int)((v.b >> 52) & 0x7ff) - 1023;
+  v.b = (v.b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+  m = v.d;
+  t = (m - 1) / (m + 1);
+  t2 = t * t;
+  sum = 0;
+  term = t;
+  for (k = 1; k <= 25; k += 2) {
+    sum += term / k;
+    term *= t2;
+  }
+  return -(e * 0.69314718055994530942 + 2 * sum);
+}
+
+GC_INNER double gca_one_minus_exp_neg(double x)
+{
+  double sum = 0, term = x, r, e;
+  int k, n;
+
+  if (x < 0.5) {                /* x - x^2/2! + x^3/3! - ...             */
+    for (k = 1; k <= 16; k++) {
+      sum += term;
+      term *= -x / (k + 1);
+    }
+    return sum;
+  }
+  if (x > 60) return 1;
+  n = (int)(x / 0.69314718055994530942);      /* exp(-x) = 2^-n e^-r  */
+  r = x - n * 0.69314718055994530942;         /* 0 <= r < ln 2         */
+  e = 1;
+  term = 1;
+  for (k = 1; k <= 20; k++) {
+    term *= -r / k;
+    e += term;
+  }
+  while (n-- > 0) e *= 0.5;
+  return 1 - e;
+}
+
+GC_INNER double gca_rng_unit(unsigned long long *st)
+{
+  return ((double)(gca_rng_next(st) >> 11) + 1.0)
+         * (1.0 / 9007199254740992.0);              /* (0, 1]          */
+}
+
+GC_INNER signed_word gca_rng_exp(unsigned long long *st, word mean)
+{
+  /* At most a quarter of the word's range, so that a countdown that   */
+  /* starts there never wraps.                                          */
+  double lim = (double)(~(word)0 >> 3);
+  double d = base_neg_log(gca_rng_unit(st)) * (double)mean;
+
+  return d >= lim ? (signed_word)lim : (signed_word)d;
+}
+
+/* ---- the side tables' cap --------------------------------------------- */
+static word base_table_limit = GCA_TABLE_LIMIT_DEFAULT;
+static volatile int base_limit_said = 0;
+
+GC_INNER word gca_table_limit(void)
+{
+  return GCA_LOAD(&base_table_limit);
+}
+
+GC_INNER void gca_table_set_limit(size_t bytes)
+{
+  GCA_STORE(&base_table_limit, bytes != 0 ? (word)bytes
+                                          : GCA_TABLE_LIMIT_DEFAULT);
+}
+
+GC_INNER void gca_table_limit_reached(const char *what, word n)
+{
+  char msg[256];
+  int len;
+
+  if (__atomic_exchange_n(&base_limit_said, 1, __ATOMIC_RELAXED)) return;
+  len = snprintf(msg, sizeof(msg), "gcacc: the side tables reached"
+                 " GC_ACC_TABLE_LIMIT (%lu bytes): %lu %s dropped so far,"
+                 " more will be; records count them (raise the limit to"
+                 " keep them)\n", (unsigned long)gca_table_limit(),
+                 (unsigned long)n, what);
+  if (len > 0) {
+    ssize_t w = write(2, msg, (size_t)len < sizeof(msg) ? (size_t)len
+                                                        : sizeof(msg) - 1);
+    (void)w;
+  }
+}
 
 /* ---- OS pages ------------------------------------------------------------ */
 

@@ -356,6 +356,8 @@ GC_INNER void gca_census_take(void)
   }
   c->gc_no = GC_gc_no;
   c->valid = 1;
+  /* The sampled profile's samples, by their own mark bits.            */
+  if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_census();
 }
 
 GC_INNER void gca_census_collection_end(void)

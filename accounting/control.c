@@ -15,6 +15,7 @@ GC_INNER void gca_control_enable(int on)
 {
   DCL_LOCK_STATE;
 
+  if (on && GCA_PROFILE_SAMPLED == gca_profile) gca_unwind_init();
   LOCK();
   if (on && !gca_tables_get()) {
     UNLOCK();
@@ -37,20 +38,36 @@ GC_INNER void gca_control_enable(int on)
   UNLOCK();
 }
 
-GC_INNER void gca_control_set_tags(int on)
+GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
 {
+  int tags = profile >= GCA_PROFILE_FULL;
   DCL_LOCK_STATE;
 
+  if (GCA_PROFILE_TRACE == profile) gca_stacks_set(GCA_STACKS_ALL, 0);
+  /* Before the lock: the loader's lock, which gca_unwind_init may take, */
+  /* must never be waited for with ours held.                             */
+  if (GCA_PROFILE_SAMPLED == profile) gca_unwind_init();
   LOCK();
-  on = on != 0;
-  if (on != gca_tags_on) {
-    gca_tags_on = on;
+  if (GCA_PROFILE_SAMPLED == profile && sample_bytes != 0)
+    gca_samples_set_rate(sample_bytes);
+  if (profile != gca_profile) {
+    if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_reset();
+    GCA_STORE(&gca_profile, profile);
+    gca_samples_new_epoch();
+  }
+  if (tags != gca_tags_on) {
+    gca_tags_on = tags;
     gca_tl_mode_update();
     /* With accounting off hb_acc is kept NULL by the block hooks      */
     /* (tracking on) or reset when accounting goes on.                  */
     if (gca_on || gca_track_heap) gca_tags_reset_all(0);
   }
   UNLOCK();
+}
+
+GC_INNER void gca_control_set_tags(int on)
+{
+  gca_control_set_profile(on ? GCA_PROFILE_FULL : GCA_PROFILE_OFF, 0);
 }
 
 GC_INNER int gca_control_dump_start(const char *path_template)

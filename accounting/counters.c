@@ -633,7 +633,11 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   for (q = list; q != NULL; q = obj_link(q)) n++;
   /* One callsite and type for the whole list (the lock may or may not  */
   /* be held here).                                                     */
-  if (gca_tags_on) gca_tags_alloc_list(&gca_tl_self, list, granted);
+  if (gca_tags_on) {
+    gca_tags_alloc_list(&gca_tl_self, list, granted);
+  } else {
+    gca_samples_list(list, granted, (int)hhdr->hb_obj_kind);
+  }
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);
 }

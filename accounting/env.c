@@ -34,7 +34,8 @@ struct env_api_declared {
 
 /* A parsed value: each type of the list fills what its setter takes.  */
 struct env_value {
-  int i;                /* BOOL, STACKS (the mode), UNWIND, TYPEMODE    */
+  int i;                /* BOOL, STACKS and PROFILE (the mode), UNWIND, */
+                        /* TYPEMODE                                     */
   word w;               /* SIZE, KINDS, STACKS (sample bytes), DEPTH    */
   const char *s;        /* PATH                                         */
 };
@@ -180,6 +181,37 @@ static const char *env_parse_STACKS(const char *s, struct env_value *v)
   return NULL;
 }
 
+/* off, sampled, sampled=BYTES (at least 1), full or trace.              */
+static const char *env_parse_PROFILE(const char *s, struct env_value *v)
+{
+  v->w = 0;
+  if (strcmp(s, "off") == 0) {
+    v->i = GCA_PROFILE_OFF;
+  } else if (strcmp(s, "sampled") == 0) {
+    v->i = GCA_PROFILE_SAMPLED;
+  } else if (strncmp(s, "sampled=", 8) == 0
+             && env_parse_bytes(s + 8, &v->w) == 0 && v->w != 0) {
+    v->i = GCA_PROFILE_SAMPLED;
+  } else if (strcmp(s, "full") == 0) {
+    v->i = GCA_PROFILE_FULL;
+  } else if (strcmp(s, "trace") == 0) {
+    v->i = GCA_PROFILE_TRACE;
+  } else {
+    return "expected off, sampled, sampled=BYTES (BYTES at least 1, with an"
+           " optional k, M or G suffix), full or trace";
+  }
+  return NULL;
+}
+
+/* A side-table cap: a byte count of at least 64 KiB.                    */
+static const char *env_parse_LIMIT(const char *s, struct env_value *v)
+{
+  if (env_parse_bytes(s, &v->w) != 0 || v->w < ((word)64 << 10))
+    return "expected a size in bytes, at least 64k, with an optional k,"
+           " M or G suffix";
+  return NULL;
+}
+
 /* 1..GCA_STACKS_MAX_DEPTH.                                               */
 static const char *env_parse_DEPTH(const char *s, struct env_value *v)
 {
@@ -259,6 +291,8 @@ static const char *env_later_path = NULL;
 #define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
 #define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)
+#define ENV_SET_PROFILE(set, v) set((v)->i, (v)->w)
+#define ENV_SET_LIMIT(set, v) set((size_t)(v)->w)
 
 #define ENV_SETTER(name, type, set) \
   static void env_set_##name(const struct env_value *v) \

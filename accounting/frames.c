@@ -263,20 +263,20 @@ GC_INNER void gca_frames_thread_exit(void)
 }
 
 GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
-                                    word bytes, int locked)
+                                    word objs, word bytes, int locked)
 {
   struct frame_tl *t;
   struct frame_tl_ent *e;
 
   if (EXPECT(!gca_frames_on, TRUE)) return;
   if (locked) {
-    frame_add_locked(pair, 1, bytes);
+    frame_add_locked(pair, objs, bytes);
     return;
   }
   /* The entry of the thread's cached pair (tags.c's one-entry cache).  */
   e = me->c_ent;
   if (EXPECT(e != NULL && pair == me->c_pair, TRUE)) {
-    GCA_STORE(&e->objs, e->objs + 1);
+    GCA_STORE(&e->objs, e->objs + objs);
     GCA_STORE(&e->bytes, e->bytes + bytes);
     return;
   }
@@ -286,13 +286,13 @@ GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
     struct frame_tl_ent *f = frame_tl_ent_of(t, pair);
 
     if (EXPECT(f != NULL, TRUE)) {
-      GCA_STORE(&f->objs, f->objs + 1);
+      GCA_STORE(&f->objs, f->objs + objs);
       GCA_STORE(&f->bytes, f->bytes + bytes);
       if (pair == me->c_pair) me->c_ent = f;
       return;
     }
   }
-  GCA_STORE(&t->lost_objs, t->lost_objs + 1);
+  GCA_STORE(&t->lost_objs, t->lost_objs + objs);
   GCA_STORE(&t->lost_bytes, t->lost_bytes + bytes);
 }
 

@@ -18,6 +18,8 @@
 #include "classes.c"
 #include "types.c"
 #include "frames.c"
+#include "objtype.c"
+#include "samples.c"
 #include "tagslab.c"
 #include "tags.c"
 #include "counters.c"

@@ -44,12 +44,14 @@
 /* row, innermost first (so this table cannot grow columns).            */
 #define GCA_COLS_SITES(C) C(sites, site_id) C(sites, frames)
 
-/* Per-type and per-site rows of collection records.                    */
+/* Per-type and per-site rows of collection records.  In the sampled    */
+/* profile the objs/bytes/age columns are estimates and samples_* the   */
+/* sample counts behind them (0 in the full profile).                    */
 #define GCA_COLS_GROUP_ROWS(C, t, id) \
   C(t, id) C(t, live_objs) C(t, live_bytes) C(t, alloc_objs) \
   C(t, alloc_bytes) C(t, freed_objs) C(t, freed_bytes) C(t, age0) \
   C(t, age1) C(t, age2_3) C(t, age4_7) C(t, age8_15) C(t, age16_31) \
-  C(t, age32)
+  C(t, age32) C(t, samples_live) C(t, samples_alloc) C(t, samples_freed)
 #define GCA_COLS_TYPE_ROWS(C) GCA_COLS_GROUP_ROWS(C, type_rows, type_id)
 #define GCA_COLS_SITE_ROWS(C) GCA_COLS_GROUP_ROWS(C, site_rows, site_id)
 

@@ -189,6 +189,28 @@
 
 #else
 
+/* ---- thread-local variables ----------------------------------------- */
+#if defined(THREADS)
+# if defined(_MSC_VER)
+#   define GCA_TLS __declspec(thread)
+# else
+#   define GCA_TLS __thread
+# endif
+#else
+# define GCA_TLS /* one thread */
+#endif
+/* The allocation path's one thread-local struct (gca_tl_self, a few    */
+/* dozen bytes): initial-exec on ELF, so a hook reads it at a fixed      */
+/* offset from the thread pointer instead of calling __tls_get_addr.     */
+/* Static TLS fits it even when libgc is dlopen'ed (glibc keeps spare   */
+/* static TLS for such small variables); define GCA_NO_IE_TLS to opt out.*/
+#if defined(THREADS) && !defined(_MSC_VER) && !defined(GCA_NO_IE_TLS) \
+    && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
+# define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("initial-exec")))
+#else
+# define GCA_TLS_FAST GCA_TLS
+#endif
+
 /* Nonzero while accounting is on.  Set by GC_ACC_ON_INIT from the       */
 /* environment, or by GC_acc_enable(); read racily by the hooks (a hook  */
 /* that sees a stale value only misses or adds one early event).         */
@@ -238,6 +260,19 @@ GCA_HOOK_FN void gca_hook_thread_exit(void);
 
 # define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
 
+/* The sampled object profile (samples.c): granules the calling thread  */
+/* may still allocate before its next sample point.  Every allocation   */
+/* path of mode 1 subtracts its object's granules (one subtraction and  */
+/* a branch; a thread-local variable of the initial-exec model is one   */
+/* instruction's operand on x86-64), and calls gca_hook_sample when it */
+/* goes below zero.  Written by its thread only.                         */
+GC_EXTERN GCA_TLS_FAST signed_word gca_sample_left;
+GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
+GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
+                                      int k);
+# define GCA_SAMPLE_DUE(g) \
+        EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
+
 /* *p += v for a word only the calling thread ever writes, which other */
 /* threads may read (relaxed) at any time: one add to memory on x86-64, */
 /* else a relaxed store of the sum; never a locked read-modify-write.   */
@@ -279,8 +314,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
   GCA_OWN_ADD(&r[1], lb);
 }
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg) \
-        GCA_IF(gca_tl_mode, 1 == gca_tl_mode ? gca_locked_count(lb, k, lg) \
-                                             : gca_hook_alloc(p, lb, k))
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
+               ? (gca_locked_count(lb, k, lg), \
+                  GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+               : gca_hook_alloc(p, lb, k))
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
         GCA_IF(gca_on, gca_hook_alloc_large(p, lb, k, n_blocks))
 /* The thread-local fast path counts inline, into the thread's own       */
@@ -332,6 +369,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
           if ((v) != NULL) { \
             if (*GCA_TL_AT(v, _freelists, gca_inline) != 0) { \
               GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
+              if (GCA_SAMPLE_DUE(granules)) \
+                return gca_hook_sample_ret(p, lb, granules, k); \
             } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             } \
@@ -341,6 +380,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         do { \
           if (*GCA_TL_AT(fl, gcj_freelists, gca_gcj_inline) != 0) { \
             GCA_TL_COUNT(fl, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
+            if (GCA_SAMPLE_DUE(granules)) \
+              gca_hook_sample(p, lb, granules, GC_gcj_kind); \
           } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
             gca_hook_alloc_tl(p, lb, granules, GC_gcj_kind); \
           } \

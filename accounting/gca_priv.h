@@ -34,28 +34,6 @@ struct gca_count {
   word granted_bytes;
 };
 
-/* ---- portability ----------------------------------------------------- */
-#if defined(THREADS)
-# if defined(_MSC_VER)
-#   define GCA_TLS __declspec(thread)
-# else
-#   define GCA_TLS __thread
-# endif
-#else
-# define GCA_TLS /* one thread */
-#endif
-/* The allocation path's one thread-local struct (gca_tl_self, a few    */
-/* dozen bytes): initial-exec on ELF, so a hook reads it at a fixed      */
-/* offset from the thread pointer instead of calling __tls_get_addr.     */
-/* Static TLS fits it even when libgc is dlopen'ed (glibc keeps spare   */
-/* static TLS for such small variables); define GCA_NO_IE_TLS to opt out.*/
-#if defined(THREADS) && !defined(_MSC_VER) && !defined(GCA_NO_IE_TLS) \
-    && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
-# define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("initial-exec")))
-#else
-# define GCA_TLS_FAST GCA_TLS
-#endif
-
 /* For the few helpers of the allocation path that must be inlined (a  */
 /* call there costs a stack frame on the whole path).                    */
 #if defined(__GNUC__) || defined(__clang__)
@@ -124,6 +102,15 @@ struct gca_tl {
   signed_word s_countdown;
   unsigned s_last_site;
   struct sites_tls *sites;      /* sites.c's TLS, NULL until first use   */
+  /* samples.c: the sampled profile's random state (0: not seeded), the */
+  /* profile's epoch of its last draw, the countdown kept while          */
+  /* GC_acc_set_next_type forces the next allocation into the hook, a   */
+  /* re-entry guard, and the thread's cache of free sample nodes.        */
+  unsigned long long p_rng;
+  word p_epoch;
+  signed_word p_saved;
+  int p_forced, p_busy;
+  struct gca_sample *p_nodes;
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
@@ -171,6 +158,32 @@ GC_INNER void gca_pairs_atfork_child(void);
 GC_INNER void gca_frames_atfork_child(void);
 GC_INNER void gca_counters_atfork_child(void);
 GC_INNER void gca_dump_atfork_child(void);
+
+/* Random draws for sampling: a 64-bit xorshift64* state per user    */
+/* (0: not seeded); a uniform in (0, 1]; an exponential of the given   */
+/* mean, truncated, below a quarter of signed_word's range; 1-exp(-x) */
+/* without cancellation (x >= 0).  No libm.                             */
+GC_INNER void gca_rng_seed(unsigned long long *st);
+GC_INNER unsigned long long gca_rng_next(unsigned long long *st);
+GC_INNER double gca_rng_unit(unsigned long long *st);
+GC_INNER signed_word gca_rng_exp(unsigned long long *st, word mean);
+GC_INNER double gca_one_minus_exp_neg(double x);
+
+/* The object profile (GC_ACC_PROFILE): GC_ACC_PROFILE_* of          */
+/* gc_accounting.h; read racily by the allocation path.                  */
+#define GCA_PROFILE_OFF 0
+#define GCA_PROFILE_SAMPLED 1
+#define GCA_PROFILE_FULL 2
+#define GCA_PROFILE_TRACE 3
+GC_EXTERN int gca_profile;
+/* The cap on the side tables' memory (GC_ACC_TABLE_LIMIT): samples,   */
+/* callsites and tag tables each stop growing before their own bytes    */
+/* pass it, and degrade (dropped samples, "stack unknown", untagged     */
+/* blocks), said once by gca_table_limit_reached (lock held).           */
+#define GCA_TABLE_LIMIT_DEFAULT ((word)256 << 20)
+GC_INNER word gca_table_limit(void);
+GC_INNER void gca_table_set_limit(size_t bytes);
+GC_INNER void gca_table_limit_reached(const char *what, word n);
 
 /* ==== thread.c: threads the collector never knows ==================== */
 /* Started with every signal blocked, through the C library's          */
@@ -315,7 +328,10 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
 
 /* ---- control.c: what env.c and api.c switch (lock NOT held) ---------- */
 GC_INNER void gca_control_enable(int on);
-GC_INNER void gca_control_set_tags(int on);
+GC_INNER void gca_control_set_tags(int on);   /* FULL or OFF profile   */
+/* GC_ACC_PROFILE / GC_acc_set_profile (GCA_PROFILE_*; sample_bytes: the */
+/* sampled profile's mean, 0 keeps it).                                   */
+GC_INNER void gca_control_set_profile(int profile, word sample_bytes);
 /* gca_dump_open with the header, then accounting on.                     */
 GC_INNER int gca_control_dump_start(const char *path_template);
 
@@ -437,6 +453,10 @@ GC_INNER unsigned gca_site_capture(word granted_bytes);
 /* Sampling weight of a sampled object of granted bytes: the number of  */
 /* bytes it stands for (1 object-equivalent = its size when not        */
 /* sampling).  Reader scaling uses the same formula (dump-format.md).    */
+/* The calling stack's site, whatever GC_ACC_STACKS says (the sampled  */
+/* profile's samples); GCA_SITE_NONE if none could be taken.  Any lock  */
+/* state.                                                                */
+GC_INNER unsigned gca_sites_stack(void);
 GC_INNER double gca_site_weight(word granted_bytes);
 /* Visit the sites interned since the previous call (for the record):   */
 /* fn(arg, id, frames, n_frames).  Lock held.                            */
@@ -472,7 +492,7 @@ GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* Functions of the allocation path above unwind.c (hooks.c names them  */
 /* at GC_init), which mark the collector's code when it shares a module.*/
-#define GCA_N_CODE_ANCHORS 7
+#define GCA_N_CODE_ANCHORS 11
 struct gca_code_anchors {
   void (*fn[GCA_N_CODE_ANCHORS])(void);
 };
@@ -513,6 +533,28 @@ GC_INNER word gca_class_unknown(unsigned kind);
 GC_INNER int gca_class_unknown_name(word cookie, char *buf, size_t sz);
 GC_INNER void gca_class_set_kind_name(unsigned kind, const char *name);
 
+/* samples.c: the sampled object profile.  gca_samples_take: a hook   */
+/* found the thread's countdown (gca_sample_left) below zero after p,  */
+/* of granules granules; any lock state.  gca_samples_force_next: the  */
+/* thread's next allocation reaches gca_samples_take (its explicit     */
+/* type).  gca_samples_list: a GC_malloc_many list's objects, counted   */
+/* down one by one.  The rest: lock held.                               */
+struct gca_sample;
+#define GCA_SAMPLE_DEFAULT_BYTES ((word)512 << 10)
+GC_EXTERN word gca_sample_bytes;
+GC_INNER void gca_samples_set_rate(word bytes);     /* 0: the default   */
+GC_INNER void gca_samples_new_epoch(void);
+GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
+GC_INNER void gca_samples_force_next(void);
+GC_INNER void gca_samples_list(void *list, word granted, int k);
+GC_INNER void gca_samples_free(void *p);            /* GC_free          */
+GC_INNER void gca_samples_mark_begin(void);
+GC_INNER void gca_samples_census(void);
+GC_INNER void gca_samples_reset(void);
+GC_INNER void gca_samples_thread_exit(void);
+GC_INNER word gca_samples_memory_bytes(void);
+GC_INNER void gca_samples_stats(word *taken, word *dropped, word *tracked);
+
 /* tags.c.  gca_tags_alloc: any thread; locked says whether the caller  */
 /* holds the allocation lock (frame counts are exact then).  The rest:  */
 /* lock held.                                                            */
@@ -535,22 +577,7 @@ GC_INNER void gca_tags_census_begin(void);
 GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr);
 GC_INNER void gca_tags_census_end(void);
 GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
-GC_INNER void gca_tags_heap_grew(void);          /* lock held            */
 GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
-GC_INNER void gca_tags_set_next_type(word cookie);   /* this thread     */
-GC_INNER word gca_tags_take_next_type(void);
-GC_INNER void gca_tags_set_first_word_kinds(unsigned mask);
-GC_INNER unsigned gca_tags_first_word_kinds(void);
-/* GC_ACC_TYPES: GCA_TYPES_COOKIES or GCA_TYPES_IL2CPP; lock held (or  */
-/* at GC_init).  Clears the census's cache of resolved words.          */
-GC_INNER void gca_tags_set_type_mode(int mode);
-GC_INNER int gca_tags_type_mode(void);
-/* The registration point for kinds whose objects start with their     */
-/* class besides PTRFREE, NORMAL and gcj, which il2cpp mode always     */
-/* reads: Unity's gcj-vector kind (vector_mlc.c), once the kind exists. */
-/* name (a static string) names its "unknown (<name>)" type.  Lock     */
-/* held.                                                                 */
-GC_INNER void gca_tags_add_class_kind(unsigned kind, const char *name);
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */
@@ -567,6 +594,7 @@ struct gca_acc {
   word alloc_objs, alloc_bytes;
   word freed_objs, freed_bytes;
   word age[GCA_AGE_BINS];
+  word s_live, s_alloc, s_freed;        /* samples (sampled profile)     */
 };
 GC_EXTERN struct gca_acc *gca_acc_tab;
 GC_EXTERN word gca_acc_cap;
@@ -611,12 +639,73 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
 GC_INNER word gca_pair_cookie(unsigned pair);
 GC_INNER unsigned gca_pair_site(unsigned pair);
 GC_INNER unsigned gca_pair_type(unsigned pair);
+/* objtype.c: an object's type, from the explicit next type or word 0. */
+/* Settings: the "first word is the type" kinds, GC_ACC_TYPES.            */
+GC_INNER void gca_objtype_set_next(word cookie);   /* this thread         */
+GC_INNER word gca_objtype_take_next(void);
+GC_INNER void gca_objtype_set_first_word_kinds(unsigned mask);
+GC_INNER unsigned gca_objtype_first_word_kinds(void);
+/* GC_ACC_TYPES: GCA_TYPES_COOKIES or GCA_TYPES_IL2CPP; lock held (or  */
+/* at GC_init).  Clears the cache of resolved words.                    */
+GC_INNER void gca_objtype_set_mode(int mode);
+GC_INNER int gca_objtype_mode(void);
+/* The registration point for kinds whose objects start with their     */
+/* class besides PTRFREE, NORMAL and gcj, which il2cpp mode always     */
+/* reads: Unity's gcj-vector kind (vector_mlc.c), once the kind exists. */
+/* name (a static string) names its "unknown (<name>)" type.  Lock     */
+/* held.                                                                 */
+GC_INNER void gca_objtype_add_class_kind(unsigned kind, const char *name);
+/* Does word 0 of objects of kind k name their type?  0 if not, else   */
+/* how (for gca_objtype_resolve).                                       */
+GC_INNER int gca_objtype_how(unsigned k);
+GC_INNER void gca_objtype_heap_grew(void);          /* lock held        */
+GC_INNER word gca_objtype_memory_bytes(void);
+/* What gca_objtype_resolve found, direct-mapped by (word 0, site, how) */
+/* (objtype.c says why); lock held.                                     */
+#define GCA_OBJTYPE_LOG 13
+struct gca_objtype_ent {
+  word cookie;                  /* word 0                               */
+  unsigned key;                 /* site << 8 | how                      */
+  unsigned pair;                /* 0: empty                             */
+};
+GC_EXTERN struct gca_objtype_ent *gca_objtype_cache;   /* NULL: none yet */
+GC_INLINE struct gca_objtype_ent *gca_objtype_slot(word w, unsigned key)
+{
+  word h = (w ^ ((word)key << 16)) * (word)0x9E3779B97F4A7C15ULL;
+
+  return &gca_objtype_cache[h >> (CPP_WORDSZ - GCA_OBJTYPE_LOG)];
+}
+GC_INNER unsigned gca_objtype_resolve_slow(unsigned pair, int how, word w,
+                                           unsigned site, unsigned key,
+                                           struct gca_objtype_ent *e);
+/* The pair of an object of a resolvable kind (how) now counted under   */
+/* pair, with its type read from word 0 if the pair has none yet: the   */
+/* same pair while word 0 says nothing.  Lock held, obj live.           */
+GC_INLINE unsigned gca_objtype_resolve(unsigned pair, int how, ptr_t obj)
+{
+  word w;
+  unsigned site, key;
+  struct gca_objtype_ent *e = NULL;
+
+  if (gca_pair_cookie(pair) != 0) return pair;
+  w = *(word *)obj;
+  if (0 == w) return pair;                      /* nothing yet          */
+  site = gca_pair_site(pair);
+  key = site << 8 | (unsigned)how;
+  if (EXPECT(gca_objtype_cache != NULL, TRUE)) {
+    e = gca_objtype_slot(w, key);
+    if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
+      return e->pair;
+  }
+  return gca_objtype_resolve_slow(pair, how, w, site, key, e);
+}
+
 GC_INNER unsigned gca_age_bin(word age);
 GC_INNER void gca_types_census_begin(void);
 /* frames.c.  gca_frames_count: any thread (locked: the caller holds   */
 /* the allocation lock); the rest, lock held.                            */
 GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
-                               word bytes, int locked);
+                               word objs, word bytes, int locked);
 /* Nonzero once GC_acc_frame was first called (frames.c).               */
 GC_EXTERN int gca_frames_on;
 GC_INNER int gca_frames_begin(void);    /* 0 on the first marker        */

@@ -29,6 +29,10 @@
  *         UNWIND  fp or libgcc                 set = the int variable
  *         MSEC    milliseconds, 0 to 60000     set(unsigned)
  *         TYPEMODE cookies or il2cpp           set(int: GCA_TYPES_*)
+ *         PROFILE off, sampled[=BYTES], full, trace
+ *                                              set(int: GCA_PROFILE_*,
+ *                                              word bytes, 0: as it is)
+ *         LIMIT   bytes, >= 64k, k/M/G suffix  set(size_t)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -45,9 +49,23 @@
 #define GCA_SETTINGS_H
 
 #define GCA_SETTINGS(S, K, A) \
+  /* The older switch: 1 is GC_ACC_PROFILE=full, 0 is off.            */ \
   S(GC_ACC_TAGS, BOOL, gca_control_set_tags) \
     K(GC_ACC_TAGS, tags, boolean, gca_tags_on) \
     A(GC_ACC_TAGS, GC_acc_set_tags) \
+  /* Read after GC_ACC_TAGS, so that it wins when both are given.      */ \
+  S(GC_ACC_PROFILE, PROFILE, gca_control_set_profile) \
+    K(GC_ACC_PROFILE, profile, string, \
+      gca_profile == GCA_PROFILE_SAMPLED ? "sampled" \
+      : gca_profile == GCA_PROFILE_FULL ? "full" \
+      : gca_profile == GCA_PROFILE_TRACE ? "trace" : "off") \
+    K(GC_ACC_PROFILE, sample_bytes, integer, \
+      gca_profile == GCA_PROFILE_SAMPLED ? gca_sample_bytes : 0) \
+    A(GC_ACC_PROFILE, GC_acc_set_profile) \
+    A(GC_ACC_PROFILE, GC_acc_get_profile) \
+  S(GC_ACC_TABLE_LIMIT, LIMIT, gca_table_set_limit) \
+    K(GC_ACC_TABLE_LIMIT, table_limit, integer, gca_table_limit()) \
+    A(GC_ACC_TABLE_LIMIT, GC_acc_set_table_limit) \
   /* A dump turns accounting on once its header is written. */ \
   S(GC_ACC_ENABLE, BOOL, gca_control_enable) \
     K(GC_ACC_ENABLE, enable, boolean, 1) \
@@ -65,15 +83,15 @@
     K(GC_ACC_DUMP_EXIT_WAIT, dump_exit_wait_ms, integer, \
       gca_dump_exit_wait()) \
     A(GC_ACC_DUMP_EXIT_WAIT, GC_acc_set_dump_exit_wait) \
-  S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_tags_set_first_word_kinds) \
+  S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_objtype_set_first_word_kinds) \
     K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \
-      gca_tags_first_word_kinds()) \
+      gca_objtype_first_word_kinds()) \
     A(GC_ACC_FIRST_WORD_TYPES, GC_acc_set_first_word_type_kinds) \
   /* il2cpp: word 0 of PTRFREE, NORMAL and gcj objects is an          */ \
   /* Il2CppClass, validated and named by classes.c.                    */ \
-  S(GC_ACC_TYPES, TYPEMODE, gca_tags_set_type_mode) \
+  S(GC_ACC_TYPES, TYPEMODE, gca_objtype_set_mode) \
     K(GC_ACC_TYPES, type_mode, string, \
-      gca_tags_type_mode() == GCA_TYPES_IL2CPP ? "il2cpp" : "cookies") \
+      gca_objtype_mode() == GCA_TYPES_IL2CPP ? "il2cpp" : "cookies") \
     A(GC_ACC_TYPES, GC_acc_set_type_mode) \
   /* The reader scales sampled figures by stacks_sample_bytes. */ \
   S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
@@ -81,7 +99,8 @@
       gca_stacks_mode == GCA_STACKS_ALL ? "all" \
       : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample" : "off") \
     K(GC_ACC_STACKS, stacks_sample_bytes, integer, \
-      gca_stacks_mode == GCA_STACKS_SAMPLE ? gca_stacks_sample_bytes : 0) \
+      gca_profile != GCA_PROFILE_SAMPLED \
+      && gca_stacks_mode == GCA_STACKS_SAMPLE ? gca_stacks_sample_bytes : 0) \
     A(GC_ACC_STACKS, GC_acc_set_stacks) \
   S(GC_ACC_STACK_DEPTH, DEPTH, gca_stacks_set_depth) \
     K(GC_ACC_STACK_DEPTH, stacks_depth, integer, gca_stacks_depth) \

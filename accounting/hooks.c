@@ -43,7 +43,9 @@ GC_INNER void gca_hook_init(void)
     { (void (*)(void))gca_counters_alloc, (void (*)(void))gca_counters_alloc_tl,
       (void (*)(void))gca_hook_alloc, (void (*)(void))gca_hook_alloc_tl,
       (void (*)(void))gca_hook_alloc_tl_ret, (void (*)(void))gca_site_capture,
-      (void (*)(void))GC_acc_capture_site }
+      (void (*)(void))GC_acc_capture_site, (void (*)(void))gca_hook_sample,
+      (void (*)(void))gca_hook_sample_ret, (void (*)(void))gca_samples_take,
+      (void (*)(void))gca_sites_stack }
   };
 
   gca_unwind_set_anchors(&anchors);
@@ -55,25 +57,53 @@ GC_INNER void gca_hook_init(void)
 
 /* ---- allocation --------------------------------------------------------- */
 
+/* The sampled profile's countdown (gca_hooks.h) on the paths that call */
+/* a hook for every object: in mode 1 only (mode 2 is the full profile). */
+#define HOOKS_SAMPLE(p, lb, g, k) \
+        do { \
+          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g)) \
+            gca_samples_take(p, lb, g, k); \
+        } while (0)
+
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
   gca_counters_alloc(p, lb, k);
+  if (EXPECT(p != NULL, TRUE))
+    HOOKS_SAMPLE(p, lb, SMALL_OBJ(lb) ? GC_size_map[lb]
+                 : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz)
+                                     * HBLKSIZE), k);
 }
 
 GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
   gca_counters_alloc_large(p, lb, k, n_blocks);
+  HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
 }
 
 GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
 {
   (void)gca_counters_alloc_tl(p, lb, granules, k);
+  HOOKS_SAMPLE(p, lb, granules, k);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
-  return gca_counters_alloc_tl(p, lb, granules, k);
+  p = gca_counters_alloc_tl(p, lb, granules, k);
+  HOOKS_SAMPLE(p, lb, granules, k);
+  return p;
+}
+
+GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
+{
+  gca_samples_take(p, lb, (word)granules, k);
+}
+
+GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
+                                   int k)
+{
+  gca_samples_take(p, lb, (word)granules, k);
+  return p;
 }
 
 GC_INNER void gca_hook_alloc_many_begin(void **result)
@@ -96,12 +126,17 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 GC_INNER void gca_hook_thread_exit(void)
 {
   gca_counters_thread_exit();
+  gca_samples_thread_exit();
   if (gca_on) gca_frames_thread_exit();
 }
 
 GC_INNER void gca_hook_free(void *p)
 {
-  gca_tags_free(p);
+  if (GCA_PROFILE_SAMPLED == gca_profile) {
+    gca_samples_free(p);
+  } else {
+    gca_tags_free(p);
+  }
 }
 
 /* ---- heap blocks and free lists ----------------------------------------- */
@@ -152,7 +187,7 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 {
   gca_heapgrow_note(p, bytes);
   gca_heap_grows++;
-  gca_tags_heap_grew();
+  gca_objtype_heap_grew();
 }
 
 /* ---- collections -------------------------------------------------------- */
@@ -160,6 +195,7 @@ GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 GC_INNER void gca_hook_mark_begin(void)
 {
   gca_census_mark_begin();
+  if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_mark_begin();
 }
 
 GC_INNER void gca_hook_mark_end(int done)

@@ -126,9 +126,10 @@ static void rec_finish(int with_census)
 {
   word tags = gca_tags_memory_bytes(), sites = gca_sites_memory_bytes();
   word counters = gca_counters_memory_bytes();
-  word types = gca_types_memory_bytes();
+  word types = gca_types_memory_bytes() + gca_objtype_memory_bytes();
+  word samples = gca_samples_memory_bytes();
 
-  if (with_census && gca_tags_on) {
+  if (with_census && (gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile)) {
     rec_definitions();
     REC_LIT(",\"type_rows\":[");
     rec_group_rows(0);
@@ -141,7 +142,18 @@ static void rec_finish(int with_census)
   REC_KEY_WORD(",\"types_bytes\":", types);
   REC_KEY_WORD(",\"sites_bytes\":", sites);
   REC_KEY_WORD(",\"counters_bytes\":", counters);
-  REC_KEY_WORD("},\"acc_memory_bytes\":", tags + types + sites + counters);
+  REC_KEY_WORD(",\"samples_bytes\":", samples);
+  REC_KEY_WORD("},\"acc_memory_bytes\":",
+               tags + types + sites + counters + samples);
+  if (GCA_PROFILE_SAMPLED == gca_profile) {
+    word taken, dropped, tracked;
+
+    gca_samples_stats(&taken, &dropped, &tracked);
+    REC_KEY_WORD(",\"samples\":{\"taken\":", taken);
+    REC_KEY_WORD(",\"dropped\":", dropped);
+    REC_KEY_WORD(",\"tracked\":", tracked);
+    REC_LIT("}");
+  }
   REC_LIT("}\n");
   if (rec.fail) {
     rec.fail = 0;               /* no memory: this record is lost      */

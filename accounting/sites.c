@@ -79,7 +79,7 @@ static word sites_dropped = 0;                 /* stacks past the bounds   */
 /* (The countdown to the next sample point and the last site are in   */
 /* gca_tl_self, for tags.c's inline unsampled path.)                    */
 struct sites_tls {
-  word rng;                 /* xorshift64*, 0: not seeded               */
+  unsigned long long rng;   /* gca_rng_*, 0: not seeded                 */
   int busy;                 /* inside a capture (no re-entry)           */
   struct gca_site *cache[SITES_CACHE];
 };
@@ -259,89 +259,28 @@ static struct gca_site *sites_intern(struct sites_tls *me, const word *f,
 
 /* ---- sampling ------------------------------------------------------------ */
 
-static word sites_rng_next(struct sites_tls *me)
-{
-  word x = me->rng;
-
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  me->rng = x;
-  return x * (word)0x2545F4914F6CDD1DULL;
-}
-
-static void sites_seed(struct sites_tls *me)
-{
-  static volatile word seq = 0;
-  word s = gca_now_ns() ^ ((word)me * (word)0x9E3779B97F4A7C15ULL)
-           ^ (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED)
-              * (word)0xBF58476D1CE4E5B9ULL);
-
-  me->rng = s != 0 ? s : 1;
-  (void)sites_rng_next(me);
-}
-
-/* No libm (embedders' links, the IL2CPP one among them, may lack      */
-/* -lm): the two functions sampling needs, to about 1e-12.               */
-
-/* -ln(u), 0 < u <= 1: u = m 2^e with m in [1, 2); ln m = 2 atanh(t),   */
-/* t = (m - 1) / (m + 1) <= 1/3.                                          */
-static double sites_neg_log(double u)
-{
-  union { double d; unsigned long long b; } v;
-  double m, t, t2, sum, term;
-  int e, k;
-
-  v.d = u;
-  e = (int)((v.b >> 52) & 0x7ff) - 1023;
-  v.b = (v.b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
-  m = v.d;
-  t = (m - 1) / (m + 1);
-  t2 = t * t;
-  sum = 0;
-  term = t;
-  for (k = 1; k <= 25; k += 2) {
-    sum += term / k;
-    term *= t2;
-  }
-  return -(e * 0.69314718055994530942 + 2 * sum);
-}
-
-/* 1 - exp(-x), x >= 0, without cancellation for small x.               */
-static double sites_one_minus_exp_neg(double x)
-{
-  double sum = 0, term = x, r, e;
-  int k, n;
-
-  if (x < 0.5) {                /* x - x^2/2! + x^3/3! - ...             */
-    for (k = 1; k <= 16; k++) {
-      sum += term;
-      term *= -x / (k + 1);
-    }
-    return sum;
-  }
-  if (x > 60) return 1;
-  n = (int)(x / 0.69314718055994530942);      /* exp(-x) = 2^-n e^-r  */
-  r = x - n * 0.69314718055994530942;         /* 0 <= r < ln 2         */
-  e = 1;
-  term = 1;
-  for (k = 1; k <= 20; k++) {
-    term *= -r / k;
-    e += term;
-  }
-  while (n-- > 0) e *= 0.5;
-  return 1 - e;
-}
-
 /* Bytes to the next sample point: exponential, mean sample bytes.     */
 static signed_word sites_draw(struct sites_tls *me)
 {
-  double u = ((double)(sites_rng_next(me) >> 11) + 1.0)
-             * (1.0 / 9007199254740992.0);          /* (0, 1]          */
-  double d = sites_neg_log(u) * (double)gca_stacks_sample_bytes;
+  return gca_rng_exp(&me->rng, gca_stacks_sample_bytes) + 1;
+}
 
-  if (d >= (double)((word)1 << 62)) d = (double)((word)1 << 62);
-  return (signed_word)d + 1;
+/* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */
+/* called inside a capture (an allocation inside ours) or past memory.  */
+static unsigned sites_stack(struct sites_tls *me, unsigned none)
+{
+  word frames[GCA_STACKS_MAX_DEPTH];
+  struct gca_site *s;
+  unsigned n;
+
+  if (me->busy) return none;
+  me->busy = 1;
+  n = gca_stacks_depth;
+  if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
+  n = gca_unwind(frames, n, 0);
+  s = sites_intern(me, frames, n);
+  me->busy = 0;
+  return s != NULL ? s->id : none;
 }
 
 GC_INNER unsigned gca_site_capture(word granted_bytes)
@@ -349,9 +288,6 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
   struct sites_tls *me;
   struct gca_tl *tl = &gca_tl_self;
   int mode = GCA_LOAD(&gca_stacks_mode);
-  word frames[GCA_STACKS_MAX_DEPTH];
-  struct gca_site *s;
-  unsigned n;
 
   if (GCA_STACKS_OFF == mode) return GCA_SITE_NONE;
   /* Its address kept in the initial-exec struct: one TLS lookup a    */
@@ -363,21 +299,25 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
       return GCA_SITE_UNSAMPLED;
     if (0 == me->rng) {
       /* a new thread: its first sample point is a draw away, too         */
-      sites_seed(me);
+      gca_rng_seed(&me->rng);
       tl->s_countdown = sites_draw(me);
       if (gca_sample_skip(tl, granted_bytes)) return GCA_SITE_UNSAMPLED;
     }
     tl->s_countdown = sites_draw(me);
   }
-  if (me->busy) return GCA_SITE_UNSAMPLED;  /* an allocation inside ours */
-  me->busy = 1;
-  n = gca_stacks_depth;
-  if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
-  n = gca_unwind(frames, n, 0);
-  s = sites_intern(me, frames, n);
-  me->busy = 0;
-  tl->s_last_site = s != NULL ? s->id : GCA_SITE_UNSAMPLED;
+  tl->s_last_site = sites_stack(me, GCA_SITE_UNSAMPLED);
   return tl->s_last_site;
+}
+
+GC_INNER unsigned gca_sites_stack(void)
+{
+  struct gca_tl *tl = &gca_tl_self;
+  struct sites_tls *me = tl->sites;
+
+  /* (gca_unwind_init ran when the profile went on: not here, where  */
+  /* the loader's lock could be held by a thread waiting for ours.)    */
+  if (EXPECT(NULL == me, FALSE)) me = tl->sites = &sites_self;
+  return sites_stack(me, GCA_SITE_NONE);
 }
 
 GC_INNER double gca_site_weight(word granted_bytes)
@@ -386,7 +326,7 @@ GC_INNER double gca_site_weight(word granted_bytes)
 
   if (GCA_LOAD(&gca_stacks_mode) != GCA_STACKS_SAMPLE) return s;
   b = (double)gca_stacks_sample_bytes;
-  return s / sites_one_minus_exp_neg(s / b);
+  return s / gca_one_minus_exp_neg(s / b);
 }
 
 GC_INNER unsigned gca_site_last(void)

@@ -32,7 +32,7 @@
  * word 0 is not yet written), and only if that word does not point into
  * the collector's heap (a free-list link, or nothing yet).  In the il2cpp
  * type mode (GC_ACC_TYPES=il2cpp) word 0 of PTRFREE, NORMAL and gcj
- * objects (and of kinds added by gca_tags_add_class_kind) must be an
+ * objects (and of kinds added by gca_objtype_add_class_kind) must be an
  * Il2CppClass, checked by classes.c without dereferencing it; a word
  * that is not gets its kind's "unknown (<kind>)" type.
  */
@@ -54,16 +54,11 @@
 #define TAG_PAIR(t) ((t) >> 8)
 #define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
-static unsigned tags_first_word_kinds = 0;      /* kind bit mask       */
-static int tags_type_mode = GCA_TYPES_COOKIES;
-static unsigned tags_class_kinds = 0;   /* il2cpp mode: more kinds      */
 static word tags_prev_census_gc_no = 0;
-
-static word tags_resolve_cache_bytes(void);
 
 GC_INNER word gca_tags_memory_bytes(void)
 {
-  return gca_tagslab_mapped_bytes() + tags_resolve_cache_bytes();
+  return gca_tagslab_mapped_bytes();
 }
 
 GC_INNER word gca_tags_in_use_bytes(void)
@@ -83,186 +78,6 @@ static struct tag_tab *tab_new(hdr *hhdr)
     tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
   }
   return tb;
-}
-
-/* ---- settings ---------------------------------------------------------- */
-
-GC_INNER void gca_tags_set_next_type(word cookie)
-{
-  gca_tl_self.next_type = cookie;
-}
-
-GC_INNER word gca_tags_take_next_type(void)
-{
-  struct gca_tl *me = &gca_tl_self;
-  word c = me->next_type;
-
-  me->next_type = 0;
-  return c;
-}
-
-GC_INNER unsigned gca_tags_first_word_kinds(void)
-{
-  return tags_first_word_kinds;
-}
-
-GC_INNER void gca_tags_set_first_word_kinds(unsigned mask)
-{
-  tags_first_word_kinds = mask;
-}
-
-GC_INNER int gca_tags_type_mode(void)
-{
-  return tags_type_mode;
-}
-
-GC_INNER void gca_tags_set_type_mode(int mode)
-{
-  tags_type_mode = mode;
-  gca_tags_heap_grew();         /* cached words meant something else   */
-}
-
-GC_INNER GC_ATTR_UNUSED void gca_tags_add_class_kind(unsigned kind,
-                                            const char *name)
-{
-  if (kind >= 32) return;
-  tags_class_kinds |= 1u << kind;
-  gca_class_set_kind_name(kind, name);
-}
-
-/* Does word 0 of objects of kind k name their type?  0 if not, else    */
-/* how: its origin (GCA_TYPE_*) | k << 3 (the kind of "unknown").       */
-#define HOW(origin, k) ((origin) | (int)((k) & 31) << 3)
-#define HOW_ORIGIN(how) ((how) & 7)
-#define HOW_KIND(how) ((unsigned)(how) >> 3)
-static int tags_resolvable_kind(unsigned k)
-{
-  if (GCA_TYPES_IL2CPP == tags_type_mode) {
-    /* Unity's gcj-vector kind (GC_ACC_ON_GCJ_KIND) holds arrays whose  */
-    /* word 0 is their class, as gcj objects.                             */
-    if (PTRFREE == k || NORMAL == k
-        || (k < 32 && (((tags_class_kinds | gca_gcj_kinds) >> k) & 1) != 0))
-      return HOW(GCA_TYPE_IL2CPP, k);
-#   ifdef GC_GCJ_SUPPORT
-      if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
-        return HOW(GCA_TYPE_IL2CPP, k);
-#   endif
-  }
-# ifdef GC_GCJ_SUPPORT
-    /* 0 until GC_init_gcj_malloc made the kind.  (The debug kind's     */
-    /* objects start with a debug header, not the vtable.)              */
-    if (GC_gcj_kind != 0 && k == (unsigned)GC_gcj_kind)
-      return HOW(GCA_TYPE_GCJ, k);
-# endif
-  /* Other gcj-style kinds (Unity's gcj-vector kind, GC_ACC_ON_GCJ_KIND). */
-  if (k < 32 && ((gca_gcj_kinds >> k) & 1) != 0)
-    return HOW(GCA_TYPE_GCJ, k);
-  if (k < 32 && ((tags_first_word_kinds >> k) & 1) != 0)
-    return HOW(GCA_TYPE_FIRST_WORD, k);
-  return 0;
-}
-
-/* What tags_resolve found, direct-mapped by (word 0, site, how): a      */
-/* census meets the same classes over and over (IL2CPP: every object's  */
-/* word 0 is its class), and one compare here replaces the header       */
-/* lookup that tells a class from a free-list link and the probe of the */
-/* pair table.  Only made pairs are kept (a pair never changes); the     */
-/* cache is cleared whenever the heap grows, so a word 0 that was not a  */
-/* heap address when it was cached still is not.  OS memory, made on    */
-/* first use; lock held throughout.                                      */
-#define RESOLVE_LOG 13
-struct tags_resolve_ent {
-  word cookie;                  /* word 0                               */
-  unsigned key;                 /* site << 8 | how                      */
-  unsigned pair;                /* 0: empty                             */
-};
-#define RESOLVE_BYTES (sizeof(struct tags_resolve_ent) << RESOLVE_LOG)
-static struct tags_resolve_ent *tags_resolve_cache = NULL;
-static int tags_resolve_cache_failed = 0;
-
-GC_INLINE struct tags_resolve_ent *tags_resolve_slot(word w, unsigned key)
-{
-  word h = (w ^ ((word)key << 16)) * (word)0x9E3779B97F4A7C15ULL;
-
-  return &tags_resolve_cache[h >> (CPP_WORDSZ - RESOLVE_LOG)];
-}
-
-static word tags_resolve_cache_bytes(void)
-{
-  return tags_resolve_cache != NULL ? RESOLVE_BYTES : 0;
-}
-
-/* The heap grew (lock held): a cached word 0 may be a heap address now. */
-GC_INNER void gca_tags_heap_grew(void)
-{
-  if (tags_resolve_cache != NULL) BZERO(tags_resolve_cache, RESOLVE_BYTES);
-}
-
-/* tags_resolve past its cache: word 0 is w, not cached under key (e,  */
-/* its slot, or NULL without a cache).                                   */
-static GC_ATTR_NOINLINE unsigned tags_resolve_slow(unsigned pair,
-                                    int how, word w, unsigned site,
-                                    unsigned key,
-                                    struct tags_resolve_ent *e)
-{
-  unsigned np;
-  int origin = HOW_ORIGIN(how);
-  word cookie = w;
-
-  if (HDR(w) != 0) return pair;                 /* a free-list link     */
-  if (GCA_TYPE_IL2CPP == origin) {
-    /* Read (never dereferenced) by classes.c: a class, or its kind's  */
-    /* unknown type.                                                    */
-    if (!gca_class_valid(w)) {
-      cookie = gca_class_unknown(HOW_KIND(how));
-      origin = GCA_TYPE_UNKNOWN;
-    }
-  } else if (GCA_TYPE_FIRST_WORD == origin) {
-    /* Word 0 of a kind that also holds other data (NORMAL in IL2CPP):  */
-    /* only a plausible user-space data pointer is taken as a class.   */
-    if ((w & (sizeof(word) - 1)) != 0 || w < 4096) return pair;
-#   if CPP_WORDSZ == 64
-      if ((w >> 47) != 0) return pair;
-#   endif
-  }
-  np = gca_pair_intern(cookie, site, origin);
-  if (0 == np) return pair;
-  if (NULL == e && !tags_resolve_cache_failed) {
-    tags_resolve_cache = (struct tags_resolve_ent *)gca_os_alloc(
-                                                        RESOLVE_BYTES);
-    if (NULL == tags_resolve_cache) {
-      tags_resolve_cache_failed = 1;    /* runs on without the cache   */
-    } else {
-      e = tags_resolve_slot(w, key);
-    }
-  }
-  if (e != NULL) {
-    e->cookie = w;
-    e->key = key;
-    e->pair = np;
-  }
-  return np;
-}
-
-/* The pair of a tagged object of a resolvable kind (how), with its     */
-/* type read from word 0 if it has none yet.  Lock held.                */
-GC_INLINE unsigned tags_resolve(unsigned pair, int how, ptr_t obj)
-{
-  word w;
-  unsigned site, key;
-  struct tags_resolve_ent *e = NULL;
-
-  if (gca_pair_cookie(pair) != 0) return pair;
-  w = *(word *)obj;
-  if (0 == w) return pair;                      /* nothing yet          */
-  site = gca_pair_site(pair);
-  key = site << 8 | (unsigned)how;
-  if (EXPECT(tags_resolve_cache != NULL, TRUE)) {
-    e = tags_resolve_slot(w, key);
-    if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
-      return e->pair;
-  }
-  return tags_resolve_slow(pair, how, w, site, key, e);
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -340,7 +155,7 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
 {
   struct tag_tab *tb;
 
-  gca_frames_count(me, pair, granted, locked);
+  gca_frames_count(me, pair, 1, granted, locked);
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
 }
@@ -473,7 +288,7 @@ GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
   unsigned pair = TAG_PAIR(tag);
   struct gca_acc *a;
 
-  if (origin != 0) pair = tags_resolve(pair, origin, obj);
+  if (origin != 0) pair = gca_objtype_resolve(pair, origin, obj);
   a = gca_acc_get(pair);
   if (NULL == a) return;
   if (tags_is_new(tag, since)) {
@@ -495,7 +310,7 @@ GC_INNER void gca_tags_free(void *p)
   i = tab_slot(tb, p);
   tag = tb->tags[i];
   if (0 == tag) return;
-  tags_count_freed(tag, tags_resolvable_kind(hhdr->hb_obj_kind), (ptr_t)p,
+  tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
                    (word)GC_gc_no - tags_prev_census_gc_no);
   if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), tags_obj_bytes(hhdr));
@@ -538,7 +353,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
     word n = tb->n, nh = TAB_HINT_BYTES(n), g8, sz = hhdr->hb_sz;
     word bytes = tags_obj_bytes(hhdr);
     word since = (word)GC_gc_no - tags_prev_census_gc_no;
-    int origin = tags_resolvable_kind(hhdr->hb_obj_kind);
+    int origin = gca_objtype_how(hhdr->hb_obj_kind);
     const unsigned char *hint = TAB_HINTS(tb);
     gca_tag_t *t = tb->tags;
 
@@ -636,7 +451,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
   sz = hhdr->hb_sz;
   bytes = tags_obj_bytes(hhdr);
   gstride = sz > MAXOBJBYTES ? 0 : sz;
-  origin = tags_resolvable_kind(hhdr->hb_obj_kind);
+  origin = gca_objtype_how(hhdr->hb_obj_kind);
   for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
     word w = *(const word *)(hint + g8);
 
@@ -668,7 +483,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
         if (tag & TAG_OLD) {
           /* Counted by its pair's old counts (gca_types_census_old).   */
           if (origin != 0) {
-            unsigned np = tags_resolve(pair, origin, (ptr_t)h + s * gstride);
+            unsigned np = gca_objtype_resolve(pair, origin, (ptr_t)h + s * gstride);
 
             if (np != pair && gca_old_add(np, bytes)) {
               gca_old_sub(pair, bytes);
@@ -678,7 +493,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
           continue;
         }
         if (origin != 0) {
-          unsigned np = tags_resolve(pair, origin, (ptr_t)h + s * gstride);
+          unsigned np = gca_objtype_resolve(pair, origin, (ptr_t)h + s * gstride);
 
           if (np != pair) {
             pair = np;

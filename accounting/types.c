@@ -40,6 +40,8 @@ struct types_row {
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
   word age[GCA_AGE_BINS];
+  word s_live;                          /* samples: live now            */
+  word s_alloc, s_freed;                /* cumulative                   */
 };
 struct types_rows {
   struct types_row *cur, *sent; /* sent: as of the last record          */
@@ -194,10 +196,12 @@ GC_INNER void gca_types_census_begin(void)
 
   for (i = 0; i < type_rows.cap && i <= type_count; i++) {
     type_rows.cur[i].live_objs = type_rows.cur[i].live_bytes = 0;
+    type_rows.cur[i].s_live = 0;
     BZERO(type_rows.cur[i].age, sizeof(type_rows.cur[i].age));
   }
   for (i = 0; i < site_rows.cap && i <= site_max; i++) {
     site_rows.cur[i].live_objs = site_rows.cur[i].live_bytes = 0;
+    site_rows.cur[i].s_live = 0;
     BZERO(site_rows.cur[i].age, sizeof(site_rows.cur[i].age));
   }
 }
@@ -354,6 +358,9 @@ static void row_add(struct types_row *r, const struct gca_acc *a)
   r->freed_objs += a->freed_objs;
   r->freed_bytes += a->freed_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) r->age[b] += a->age[b];
+  r->s_live += a->s_live;
+  r->s_alloc += a->s_alloc;
+  r->s_freed += a->s_freed;
 }
 
 /* Add every accumulator into its type and site rows, once per pair,    */
@@ -480,6 +487,9 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) v[GCA_COL_type_rows_age0 + b] = c->age[b];
+  v[GCA_COL_type_rows_samples_live] = c->s_live;
+  v[GCA_COL_type_rows_samples_alloc] = c->s_alloc - s->s_alloc;
+  v[GCA_COL_type_rows_samples_freed] = c->s_freed - s->s_freed;
   *s = *c;
   r->ever[i] = 1;
   return 1;

@@ -338,8 +338,45 @@ GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
 #define GC_ACC_TYPES_IL2CPP 1
 GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
 
-/* Object tags (types, callsites, ages and frame counts) on (nonzero,  */
-/* the default) or off (0): with them off, accounting keeps only the    */
+/* ---- the object profile: types and callsites (docs/environment.md,  */
+/* GC_ACC_PROFILE; docs/dump-format.md, "The sampled profile") --------- */
+
+/* Profiles.  OFF: no types nor callsites (counters by kind and size     */
+/* class, the census, free-block books and the dump only).  SAMPLED    */
+/* (the default): Poisson samples by bytes, one per sample_bytes         */
+/* allocated on average per thread (512 KiB by default), each with its  */
+/* callsite and type; records carry per-type and per-callsite estimates */
+/* (a sampled object of s bytes stands for 1 / (1 - exp(-s / R))       */
+/* objects); unsampled objects carry nothing.  Cheap enough to leave on */
+/* (bench/README.md has the figures).  FULL: a tag on every object      */
+/* (exact types, callsites per GC_ACC_STACKS, ages, frames): for        */
+/* development.  TRACE: FULL with a call stack for every allocation.    */
+#define GC_ACC_PROFILE_OFF 0
+#define GC_ACC_PROFILE_SAMPLED 1
+#define GC_ACC_PROFILE_FULL 2
+#define GC_ACC_PROFILE_TRACE 3
+
+/* Set the profile; sample_bytes is SAMPLED's mean distance between     */
+/* samples (0: the default, 512 KiB), ignored otherwise.  Equivalent to */
+/* GC_ACC_PROFILE in the environment.  Switching starts the new profile */
+/* from nothing (samples or tags taken before are forgotten).  Takes    */
+/* the allocation lock.  Returns GC_SUCCESS, GC_ERROR for an unknown    */
+/* profile, GC_UNIMPLEMENTED in a --disable-accounting build.           */
+GC_API int GC_CALL GC_acc_set_profile(int /* profile */,
+                                      size_t /* sample_bytes */);
+/* The profile in effect (GC_ACC_PROFILE_*), and SAMPLED's mean.        */
+GC_API int GC_CALL GC_acc_get_profile(size_t * /* sample_bytes, or NULL */);
+
+/* The cap on the side tables' memory (samples, callsites, tag tables), */
+/* in bytes (0: the default, 256 MiB).  Past it samples are dropped,    */
+/* new callsites become "stack unknown" and new blocks go untagged,     */
+/* counted in the records and said once on stderr.  Equivalent to       */
+/* GC_ACC_TABLE_LIMIT.  GC_SUCCESS, or GC_ERROR below 64 KiB.           */
+GC_API int GC_CALL GC_acc_set_table_limit(size_t /* bytes */);
+
+/* The older switch, kept: nonzero is GC_ACC_PROFILE_FULL, 0 is         */
+/* GC_ACC_PROFILE_OFF.  Object tags (types, callsites, ages and frame   */
+/* counts) on (nonzero) or off (0): with them off, accounting keeps only the    */
 /* per-thread counters, the census by kind and size class, the free-    */
 /* block books and the dump, with no per-object side tables: records    */
 /* then carry no types, sites, type_rows nor site_rows, frame records   */

@@ -385,6 +385,8 @@ static NOINLINE int workload(int on)
   int i;
 
   GC_INIT();
+  /* Exact types: the full profile (tags on every object).           */
+  GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);
   if (on) {
     GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0);
     GC_acc_enable(1);
@@ -443,6 +445,8 @@ int main(int argc, char **argv)
     return workload(atoi(argv[2]));
   unsetenv("GC_ACC_DUMP");
   GC_INIT();
+  /* Exact types: the full profile (tags on every object).           */
+  GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);
   /* Roots by hand too: IL2CPP's build registers no static data.        */
   GC_TEST_ROOT(keep_a);
   GC_TEST_ROOT(keep_b);

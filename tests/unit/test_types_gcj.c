@@ -137,6 +137,8 @@ int main(void)
 
   unsetenv("GC_ACC_DUMP");
   GC_INIT();
+  /* Exact types: the full profile (tags on every object).           */
+  GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);
   /* Roots by hand too: IL2CPP's build registers no static data.        */
   GC_TEST_ROOT(keep);
   GC_init_gcj_malloc(0, NULL);
