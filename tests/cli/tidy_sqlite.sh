@@ -19,6 +19,9 @@ set -u
 . "${srcdir:-.}/tests/cli/workload_lib.sh"
 need sqlite3 "sqlite3 not installed (tools/setup-debian.sh installs it)"
 
+# Exact figures (the full profile): every frame has rows.
+GC_ACC_PROFILE=full
+export GC_ACC_PROFILE
 make_dump typed
 d=$tmp/typed.gz
 zcat "$d" >"$tmp/typed.jsonl"
@@ -142,11 +145,19 @@ run "$GCACC" timeline --frames --json "$d"
 check_eq "sql = timeline --frames: bytes in frames" \
   "$(q "SELECT SUM(CAST(bytes AS INTEGER)) FROM frames")" \
   "$(jq '[.frames[].bytes] | add' "$tmp/out")"
-check_eq "sql = timeline --frames: frames" \
+check_eq "sql = timeline --frames: frames that allocated" \
   "$(q "SELECT COUNT(DISTINCT frame) FROM frames")" \
-  "$(jq '.frames | length' "$tmp/out")"
+  "$(jq '[.frames[] | select(.objs > 0)] | length' "$tmp/out")"
 check_eq "csv: estimated is 0 in an exact dump" \
   "$(q "SELECT DISTINCT estimated FROM sites")" 0
+# The sampled profile (the default): its type and callsite rows are
+# estimates, and say so.
+GC_ACC_PROFILE=sampled GC_ACC_DUMP="$tmp/sampled.gz" "$WORKLOAD" typed \
+  >/dev/null || fail "workload typed, sampled"
+run "$GCACC" export --csv sites "$tmp/sampled.gz"
+sqlite3 "$db" ".import --csv $tmp/out sampled" || fail "sqlite3 .import"
+check_eq "csv: estimated is 1 in a sampled dump" \
+  "$(q "SELECT DISTINCT estimated FROM sampled")" 1
 
 # Columns moved: the header names one more in front of every row of
 # classes, type, site and frame rows (a newer writer's order); each

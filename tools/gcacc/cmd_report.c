@@ -725,7 +725,7 @@ static void page_groups(FILE *f, const struct report *a, int site)
   if (a->tb.estimated) {
     char note[256];
 
-    fprintf(f, "<p class=\"estimate-note\">%s</p>\n",
+    fprintf(f, "<p class=\"estimate-note\">Note: %s.</p>\n",
             emit_estimate_note(a->tb.estimate_bytes, note, sizeof(note)));
   }
   fprintf(f, "<table id=\"%s\" data-gc-no=\"%llu\" data-rows=\"%zu\">\n"

@@ -130,12 +130,12 @@ const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
   char sz[16];
 
   if (sample_bytes == 0)
-    snprintf(buf, n, "Figures by type and callsite are estimated from "
-             "sampled allocations.");
+    snprintf(buf, n, "figures by type and callsite are estimated from "
+             "sampled allocations");
   else
-    snprintf(buf, n, "Figures by type and callsite are estimated from "
+    snprintf(buf, n, "figures by type and callsite are estimated from "
              "sampled allocations (one sample per %s allocated on "
-             "average).", emit_size(sample_bytes, sz));
+             "average)", emit_size(sample_bytes, sz));
   return buf;
 }
 
@@ -281,11 +281,15 @@ void emit_json_estimated(int estimated, unsigned long long est_bytes)
 void emit_estimate_line(FILE *out, int estimated,
                         unsigned long long est_bytes)
 {
-  char est[256];
+  char est[256], *paren;
 
-  if (estimated)
-    fprintf(out, "note: %s\n", emit_estimate_note(est_bytes, est,
-                                                  sizeof(est)));
+  if (!estimated) return;
+  /* Two lines within 80 columns: the words, then the sample distance.  */
+  emit_estimate_note(est_bytes, est, sizeof(est));
+  paren = strstr(est, " (");
+  if (paren != NULL) *paren = '\0';
+  fprintf(out, "note: %s\n", est);
+  if (paren != NULL) fprintf(out, "      %s\n", paren + 1);
 }
 
 void emit_cols_estimate(struct emit_col *cols, int n)

@@ -421,9 +421,8 @@ static void estimate_note(FILE *out, const struct tables *tb)
   char buf[256];
 
   if (!tb->estimated) return;
-  fputs("<p class=\"estimate-note\">", out);
-  fputs(emit_estimate_note(tb->estimate_bytes, buf, sizeof(buf)), out);
-  fputs("</p>\n", out);
+  fprintf(out, "<p class=\"estimate-note\">Note: %s.</p>\n",
+          emit_estimate_note(tb->estimate_bytes, buf, sizeof(buf)));
 }
 
 static void th_sort(FILE *out, const char *key, const char *label)
