@@ -20,28 +20,10 @@ fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 
-chromium=${CHROMIUM:-}
-if [ -z "$chromium" ]; then
-  for c in /usr/bin/chromium chromium chromium-browser; do
-    if command -v "$c" >/dev/null 2>&1; then chromium=$(command -v "$c"); break
-    fi
-  done
-fi
-if [ -z "$chromium" ] || [ ! -x "$chromium" ]; then
-  echo "FAIL: Chromium not found (looked for /usr/bin/chromium); install" \
-       "it with tools/setup-debian.sh (as root), or set CHROMIUM" >&2
-  exit 1
-fi
-for t in jq zcat gzip; do
-  command -v "$t" >/dev/null 2>&1 || {
-    echo "FAIL: '$t' not found; run tools/setup-debian.sh" >&2; exit 1; }
-done
-
-rm -rf "$out"
-mkdir -p "$out"
-abs=$(cd "$out" && pwd)
-udd=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-report-chromium.XXXXXX")
-trap 'rm -rf "$udd"' EXIT INT TERM
+. "$srcdir/tests/browser/browser_lib.sh"
+need_tools jq zcat gzip
+browser_setup "$out"
+window=1280,2000
 
 # --- the dumps ----------------------------------------------------------
 GC_ACC_DUMP="$out/a.gz" "$demo" game >/dev/null
@@ -95,16 +77,6 @@ done
   { echo "FAIL: gcacc report (two dumps) exited $?" >&2; exit 1; }
 
 # --- rendering ----------------------------------------------------------
-run_chromium() {
-  to=""
-  command -v timeout >/dev/null 2>&1 && to="timeout 120"
-  # shellcheck disable=SC2086
-  $to "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking \
-    --disable-component-update --disable-sync --user-data-dir="$udd" \
-    --window-size=1280,2000 "$@" 2>>"$abs/chromium.log"
-}
-
 # PNG not blank: decode it (8-bit RGB/RGBA) and count distinct colours.
 png_colours() {
   python3 - "$1" <<'EOF'
@@ -145,11 +117,6 @@ for y in range(h):
     prev = line
 print(len(seen))
 EOF
-}
-
-attr() {    # attr FILE ELEMENT-PATTERN NAME: first NAME="..." value
-  grep -o "$2[^>]*" "$1" | head -n 1 |
-    sed -n "s/.* $3=\"\\([^\"]*\\)\".*/\\1/p"
 }
 
 check_page() {      # check_page NAME: NAME.html rendered and checked

@@ -2,7 +2,7 @@
 # report_views.sh: the report's Frames and TopN views in real headless
 # Chromium, on a long session with known answers: tests/browser/longload
 # (5000 frames, two collections each: over 10,000 collections; 24 types,
-# 9 callsites; spikes of "Long.Spike" from spike_path() at frames it
+# 9 callsites, the full profile's exact figures; spikes of "Long.Spike" from spike_path() at frames it
 # prints), symbolized.  Each view is rendered from a URL hash (the state
 # the page keeps there) with --dump-dom and checked against figures
 # computed here from the dump with jq and from `gcacc top --json`:
@@ -32,26 +32,16 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); checks=$((checks + 1)); }
 ok() { echo "ok: $*"; checks=$((checks + 1)); }
 check_eq() { [ "$2" = "$3" ] && ok "$1: $2" || fail "$1: got '$2', want '$3'"; }
 
-chromium=${CHROMIUM:-}
-for c in /usr/bin/chromium chromium chromium-browser; do
-  [ -n "$chromium" ] && break
-  command -v "$c" >/dev/null 2>&1 && chromium=$(command -v "$c")
-done
-[ -n "$chromium" ] || { echo "FAIL: Chromium not found; install it with" \
-  "tools/setup-debian.sh (as root), or set CHROMIUM"; exit 1; }
-for t in jq zcat; do
-  command -v "$t" >/dev/null 2>&1 || { echo "FAIL: no $t"; exit 1; }
-done
+. "$srcdir/tests/browser/browser_lib.sh"
+need_tools jq zcat
 for p in "$gcacc" "$load"; do
   [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
 done
-rm -rf "$out"
-mkdir -p "$out"
-abs=$(cd "$out" && pwd)
-udd=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-views.XXXXXX")
-trap 'rm -rf "$udd"' EXIT INT TERM
+browser_setup "$out"
 
-GC_ACC_DUMP="$abs/long.gz" "$load" "$frames" 2 >"$abs/truth.txt" ||
+# The full profile: exact figures per type, callsite and frame.
+GC_ACC_PROFILE=full GC_ACC_DUMP="$abs/long.gz" "$load" "$frames" 2 \
+  >"$abs/truth.txt" ||
   { echo "FAIL: longload"; exit 1; }
 "$gcacc" symbolize "$abs/long.gz" >/dev/null || fail "gcacc symbolize"
 zcat "$abs/long.gz" >"$abs/long.jsonl"
@@ -71,24 +61,11 @@ grep -Eiq 'https?://' "$abs/long.html" && fail "the page references a URL"
 grep -Eiq '<script[^>]* src=|<link[ >]|<img[ >]|<iframe[ >]' \
   "$abs/long.html" && fail "the page loads something from elsewhere"
 
-run_chromium() {
-  to=""
-  command -v timeout >/dev/null 2>&1 && to="timeout 120"
-  # shellcheck disable=SC2086
-  $to "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking \
-    --disable-component-update --disable-sync --user-data-dir="$udd" \
-    --window-size=1280,1400 "$@" 2>>"$abs/chromium.log"
-}
 dom() {     # dom NAME HASH: the page rendered with #HASH, in NAME.dom.html
   run_chromium --virtual-time-budget=5000 --dump-dom \
     "file://$abs/long.html#$2" >"$abs/$1.dom.html" || true
   grep -q 'data-ready-ms=' "$abs/$1.dom.html" ||
     fail "$1: the page's script did not finish (see $abs/$1.dom.html)"
-}
-attr() {    # attr FILE ELEMENT-PATTERN NAME: NAME="..." of the first match
-  grep -o "$2[^>]*" "$1" | head -n 1 |
-    sed -n "s/.* $3=\"\\([^\"]*\\)\".*/\\1/p"
 }
 rows() {    # rows FILE CLASS NAME: NAME of every <tr class="CLASS">
   grep -o "<tr class=\"$2\"[^>]*" "$1" |

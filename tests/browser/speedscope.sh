@@ -4,8 +4,8 @@
 # tests/browser/package-lock.json by tools/setup-debian.sh) loaded in
 # headless Chromium with the exported file, the way its own command line
 # loads one (#localProfilePath= a script calling loadFileFromBase64).
-# The dump: the il2cpp-shaped game (tools/gcacc-demo, every allocation's
-# stack), symbolized.  For the allocated-bytes and the live-bytes export,
+# The dump: the il2cpp-shaped game (tools/gcacc-demo, the full profile,
+# every allocation's stack), symbolized.  For the allocated-bytes and the live-bytes export,
 # speedscope's Sandwich view (a DOM table: total, self, function) must
 # list, first, the function with the most bytes of its own, and for
 # every function it lists the totals computed here from the folded file
@@ -31,40 +31,20 @@ if [ ! -f "$ss" ]; then
   exit 77
 fi
 ss=$(cd "$(dirname "$ss")" && pwd)/index.html
-chromium=${CHROMIUM:-}
-for c in /usr/bin/chromium chromium chromium-browser; do
-  [ -n "$chromium" ] && break
-  command -v "$c" >/dev/null 2>&1 && chromium=$(command -v "$c")
-done
-if [ -z "$chromium" ]; then
-  echo "FAIL: Chromium not found; install it with tools/setup-debian.sh" \
-       "(as root), or set CHROMIUM"
-  exit 1
-fi
-for t in base64 awk gzip jq; do
-  command -v "$t" >/dev/null 2>&1 || { echo "FAIL: no $t"; exit 1; }
-done
-rm -rf "$out"
-mkdir -p "$out"
-abs=$(cd "$out" && pwd)
-udd=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-speedscope.XXXXXX")
-trap 'rm -rf "$udd"' EXIT INT TERM
+. "$srcdir/tests/browser/browser_lib.sh"
+need_tools base64 awk gzip jq
+browser_setup "$out"
+window=1280,1600
+# speedscope draws with WebGL: software GL instead of none.
+chromium_gpu="--use-angle=swiftshader --enable-unsafe-swiftshader"
+# What speedscope draws comes after its own layout passes: time for it.
+chromium_extra=--virtual-time-budget=10000
 
-GC_ACC_TYPES=il2cpp GC_ACC_STACKS=all GC_ACC_DUMP="$abs/game.gz" "$demo" game \
-  >/dev/null || { echo "FAIL: $demo game"; exit 1; }
+GC_ACC_PROFILE=full GC_ACC_TYPES=il2cpp GC_ACC_STACKS=all \
+  GC_ACC_DUMP="$abs/game.gz" "$demo" game >/dev/null ||
+  { echo "FAIL: $demo game"; exit 1; }
 "$gcacc" symbolize "$abs/game.gz" >/dev/null ||
   { echo "FAIL: gcacc symbolize"; exit 1; }
-
-run_chromium() {
-  to=""
-  command -v timeout >/dev/null 2>&1 && to="timeout 120"
-  # shellcheck disable=SC2086
-  $to "$chromium" --headless --no-sandbox --use-angle=swiftshader \
-    --enable-unsafe-swiftshader --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update \
-    --disable-sync --user-data-dir="$udd" --window-size=1280,1600 \
-    --virtual-time-budget=10000 "$@" 2>>"$abs/chromium.log"
-}
 
 # expect FOLDED: "function self total" per function, self descending.
 expect() {

@@ -124,17 +124,19 @@ run "$GCACC" timeline "$s"
 check_eq "timeline (heap figures): no ~" "$(grep -c '~' "$tmp/out")" 0
 
 # exports: the estimated column
+# csv_col NAME: the distinct values of column NAME of $tmp/out's CSV.
+csv_col() {
+  awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i
+                               next }
+                     { print $c }' "$tmp/out" | sort -u
+}
 run "$GCACC" export --csv sites "$s"
-check_eq "export --csv sites: estimated column" \
-  "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "estimated") c = i; next }
-              { print $c }' "$tmp/out" | sort -u)" 1
+check_eq "export --csv sites: estimated column" "$(csv_col estimated)" 1
 run "$GCACC" export --jsonl types "$s"
 check_eq "export --jsonl types: estimated" \
   "$(jq -s '[.[].estimated] | unique' -c "$tmp/out")" '[true]'
 run "$GCACC" export --csv sites "$d"
-check_eq "export --csv sites, exact dump: estimated 0" \
-  "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "estimated") c = i; next }
-              { print $c }' "$tmp/out" | sort -u)" 0
+check_eq "export --csv sites, exact dump: estimated 0" "$(csv_col estimated)" 0
 run "$GCACC" export --csv classes "$s"
 check_eq "export --csv classes: exact, no estimated column" \
   "$(head -1 "$tmp/out" | grep -c estimated)" 0
