@@ -38,13 +38,32 @@ window=1280,1600
 # speedscope draws with WebGL: software GL instead of none.
 chromium_gpu="--use-angle=swiftshader --enable-unsafe-swiftshader"
 # What speedscope draws comes after its own layout passes: time for it.
-chromium_extra=--virtual-time-budget=10000
+chromium_extra=--virtual-time-budget=15000
 
 GC_ACC_PROFILE=full GC_ACC_TYPES=il2cpp GC_ACC_STACKS=all \
   GC_ACC_DUMP="$abs/game.gz" "$demo" game >/dev/null ||
   { echo "FAIL: $demo game"; exit 1; }
 "$gcacc" symbolize "$abs/game.gz" >/dev/null ||
   { echo "FAIL: gcacc symbolize"; exit 1; }
+
+# loader NAME FILE: the script speedscope's #localProfilePath= loads, as
+# its command line writes it (loadFileFromBase64), and then, until the
+# Sandwich table has rows, a resize event every 250 ms: its rows are a
+# virtual list drawn after a layout pass that a headless run does not
+# always make on its own.
+loader() {
+  printf 'speedscope.loadFileFromBase64("%s", "%s");\n' "$1" \
+    "$(base64 -w0 "$2")"
+  cat <<'JS'
+(function poke(n) {
+  setTimeout(function () {
+    if (document.querySelector('td') || n === 0) return;
+    window.dispatchEvent(new Event('resize'));
+    poke(n - 1);
+  }, 250);
+})(40);
+JS
+}
 
 # expect FOLDED: "function self total" per function, self descending.
 expect() {
@@ -82,11 +101,10 @@ for bytes in alloc live; do
     fail "$bytes: no call stacks in the folded file"
   expect "$f" >"$abs/$bytes.expect"
   js=$abs/$bytes.js
-  printf 'speedscope.loadFileFromBase64("%s", "%s")\n' "$bytes.folded" \
-    "$(base64 -w0 "$f")" >"$js"
+  loader "$bytes.folded" "$f" >"$js"
   url="file://$ss#localProfilePath=$js"
-  # The table is a virtual list drawn after a layout pass, which a
-  # headless run now and then dumps before: up to three tries.
+  # Should the table still be empty when the page is dumped: up to three
+  # tries.
   for try in 1 2 3; do
     run_chromium --dump-dom "$url&view=sandwich" >"$abs/$bytes.dom.html" ||
       true
@@ -133,8 +151,7 @@ grep -Eq '^(new_array|new_object|new_string|frame_work|spawn_wave) ' \
 # format): its longest event is the dump's longest mark or census.
 "$gcacc" export --chrome-trace "$abs/game.gz" >"$abs/trace.json" ||
   fail "export --chrome-trace exited $?"
-printf 'speedscope.loadFileFromBase64("%s", "%s")\n' trace.json \
-  "$(base64 -w0 "$abs/trace.json")" >"$abs/trace.js"
+loader trace.json "$abs/trace.json" >"$abs/trace.js"
 for try in 1 2 3; do
   run_chromium --dump-dom \
     "file://$ss#localProfilePath=$abs/trace.js&view=sandwich" \
