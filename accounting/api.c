@@ -363,12 +363,11 @@ GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
 }
 
 /* The next allocation's type: tagged by it (full profile), or, in the  */
-/* sampled profile, sent to the sampler so that the type is taken by    */
-/* that allocation whether it is sampled or not.                          */
+/* sampled profile, taken by it if it is a sample (samples.c).           */
 static void api_next_type(word cookie)
 {
+  gca_samples_note_next();
   gca_objtype_set_next(cookie);
-  if (GCA_PROFILE_SAMPLED == GCA_LOAD(&gca_profile)) gca_samples_force_next();
 }
 
 GC_API void GC_CALL GC_acc_set_next_type(GC_word cookie)

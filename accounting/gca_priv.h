@@ -103,13 +103,13 @@ struct gca_tl {
   unsigned s_last_site;
   struct sites_tls *sites;      /* sites.c's TLS, NULL until first use   */
   /* samples.c: the sampled profile's random state (0: not seeded), the */
-  /* profile's epoch of its last draw, the countdown kept while          */
-  /* GC_acc_set_next_type forces the next allocation into the hook, a   */
-  /* re-entry guard, and the thread's cache of free sample nodes.        */
+  /* profile's epoch of its last draw, the countdown when                */
+  /* GC_acc_set_next_type was last called, a re-entry guard, and the     */
+  /* thread's cache of free sample nodes.                                 */
   unsigned long long p_rng;
   word p_epoch;
-  signed_word p_saved;
-  int p_forced, p_busy;
+  signed_word p_next_left;
+  int p_busy;
   struct gca_sample *p_nodes;
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
@@ -535,9 +535,9 @@ GC_INNER void gca_class_set_kind_name(unsigned kind, const char *name);
 
 /* samples.c: the sampled object profile.  gca_samples_take: a hook   */
 /* found the thread's countdown (gca_sample_left) below zero after p,  */
-/* of granules granules; any lock state.  gca_samples_force_next: the  */
-/* thread's next allocation reaches gca_samples_take (its explicit     */
-/* type).  gca_samples_list: a GC_malloc_many list's objects, counted   */
+/* of granules granules; any lock state.  gca_samples_note_next:        */
+/* GC_acc_set_next_type was called (the type goes to the next object   */
+/* only).  gca_samples_list: a GC_malloc_many list's objects, counted   */
 /* down one by one.  The rest: lock held.                               */
 struct gca_sample;
 #define GCA_SAMPLE_DEFAULT_BYTES ((word)512 << 10)
@@ -545,7 +545,7 @@ GC_EXTERN word gca_sample_bytes;
 GC_INNER void gca_samples_set_rate(word bytes);     /* 0: the default   */
 GC_INNER void gca_samples_new_epoch(void);
 GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
-GC_INNER void gca_samples_force_next(void);
+GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */
 GC_INNER void gca_samples_mark_begin(void);

@@ -16,7 +16,9 @@
  * A sample keeps its object's address (hidden: our pages are not scanned,
  * and the address is stored complemented anyway), requested and granted
  * size, kind, GC_gc_no at allocation, callsite (the frame-pointer walk,
- * sites.c) and explicit type (GC_acc_set_next_type), and its weight: the
+ * sites.c) and explicit type (GC_acc_set_next_type, which notes where the
+ * thread's countdown stood: the type is the sample's only if the countdown
+ * still stood there before it, no allocation between), and its weight: the
  * objects and bytes it stands for, 1 / (1 - exp(-s/R)) objects and s
  * times that in bytes (pprof's scaling of Go's heap profile, applied per
  * sample, so that a row mixing sizes is still estimated without bias).
@@ -198,19 +200,16 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   word rate = GCA_LOAD(&gca_sample_bytes);
   word epoch = __atomic_load_n(&samples_epoch, __ATOMIC_ACQUIRE);
   word cookie = 0;
-  signed_word left = gca_sample_left;
+  signed_word left;
 
-  if (0 == granules) granules = 1;      /* a 0-byte request's granule   */
-  if (EXPECT(me->p_forced, FALSE)) {
-    /* GC_acc_set_next_type forced this call: the type is this          */
-    /* object's; the countdown goes on from where it was.               */
-    me->p_forced = 0;
-    cookie = me->next_type;
+  /* The explicit type is this object's if no allocation came between   */
+  /* (the countdown is where GC_acc_set_next_type found it).             */
+  if (EXPECT(me->next_type != 0, FALSE)) {
+    if (gca_sample_left + (signed_word)granules == me->p_next_left)
+      cookie = me->next_type;
     me->next_type = 0;
-    left = me->p_saved - (signed_word)granules;
-    gca_sample_left = left;
-    if (left >= 0) return;
   }
+  if (0 == granules) granules = 1;      /* a 0-byte request's granule   */
   if (GCA_LOAD(&gca_profile) != GCA_PROFILE_SAMPLED || NULL == p) {
     gca_sample_left = SAMPLES_IDLE;
     return;
@@ -230,15 +229,9 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   samples_record(me, p, lb, GRANULES_TO_BYTES(granules), k, cookie, rate);
 }
 
-GC_INNER void gca_samples_force_next(void)
+GC_INNER void gca_samples_note_next(void)
 {
-  struct gca_tl *me = &gca_tl_self;
-
-  if (!me->p_forced) {
-    me->p_saved = gca_sample_left;
-    me->p_forced = 1;
-  }
-  gca_sample_left = -1;
+  gca_tl_self.p_next_left = gca_sample_left;
 }
 
 GC_INNER void gca_samples_list(void *list, word granted, int k)

@@ -458,7 +458,8 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   if ((err = gca_dumpfile_open(tmpl)) != GC_SUCCESS) return err;
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
   dump.cap = dump_buffer_setting ? dump_buffer_setting
-             : gca_tags_on ? DUMP_FIRST_BUFFER_TAGS : DUMP_FIRST_BUFFER;
+             : gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile
+             ? DUMP_FIRST_BUFFER_TAGS : DUMP_FIRST_BUFFER;
   dump.grow_wanted = 0;
   dump.ring = (char *)gca_os_alloc(dump.cap);
   if (NULL == dump.ring) {

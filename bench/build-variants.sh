@@ -179,10 +179,12 @@ build() {
   # Every variant also gets gameloop-klass (-DGAMELOOP_KLASS: a class
   # pointer in word 0 of every object, as IL2CPP's objects), built with
   # frame pointers everywhere, unpatched too: its own baseline.
-  targets="gameloop allocloop gameloop-klass"
+  # And gameloop-gcj (-DGAMELOOP_GCJ: the same, with every object that
+  # holds pointers made by GC_gcj_malloc, as IL2CPP makes them).
+  targets="gameloop allocloop gameloop-klass gameloop-gcj"
   case $name in
     unpatched|unpatched-notl) ;;
-    *) targets="gameloop allocloop gameloop-klass gameloop-typed manysites" ;;
+    *) targets="gameloop allocloop gameloop-klass gameloop-gcj gameloop-typed manysites" ;;
   esac
   (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
      >> make.log 2>&1 <<'EOF'
@@ -195,6 +197,10 @@ allocloop$(EXEEXT): $(BENCH_SRC)/allocloop.c libgc.la
 gameloop-klass$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -DGAMELOOP_KLASS -fno-omit-frame-pointer \
+	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
+gameloop-gcj$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -DGAMELOOP_GCJ -fno-omit-frame-pointer \
 	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
 gameloop-typed$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \

@@ -62,12 +62,27 @@
  * Only gc.h is used, so it builds against pristine bdwgc too (the baseline
  * for its ratios); gcacc reads the types from word 0 when run with
  * GC_ACC_FIRST_WORD_TYPES=ptrfree,normal.
+ *
+ * Built with -DGAMELOOP_GCJ, the same, but every object that holds
+ * pointers (entities, frame tables, pointer arrays) is allocated as
+ * IL2CPP allocates them, through GC_gcj_malloc with its class (a vtable
+ * whose second word is the object's mark descriptor) at word 0; names
+ * and plain data stay GC_malloc_atomic with the class stored after.
+ * gcj-kind objects dominate, as in an IL2CPP game; gcacc types them by
+ * their vtable with no setting at all.
  */
 
 #ifndef GC_THREADS
 # define GC_THREADS
 #endif
 #include "gc.h"
+#ifdef GAMELOOP_GCJ
+# include "gc_gcj.h"
+# include "gc_mark.h"
+# ifndef GAMELOOP_KLASS
+#   define GAMELOOP_KLASS       /* the same objects, word 0 the class    */
+# endif
+#endif
 #ifdef GAMELOOP_TYPES
 # include "gc_accounting.h"
 #endif
@@ -136,7 +151,12 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
 # define T_NAME (T_ENTITY + N_ENTITY)   /* by length 16..200: 185       */
 # define T_PTRS (T_NAME + 185)          /* by elements 8..512: 505      */
 # define T_DATA (T_PTRS + 505)          /* by 16-byte bucket 4..256: 253 */
+# ifdef GAMELOOP_GCJ
+  /* A gcj vtable: the mark descriptor is its second word.              */
+  struct type_desc { GC_word index; GC_word descr; };
+# else
   struct type_desc { unsigned index; unsigned kind; };
+# endif
   static struct type_desc type_table[GAMELOOP_NTYPES];
   static unsigned entity_kind(unsigned id)
   {
@@ -162,6 +182,13 @@ static unsigned rand_range(struct worker *w, unsigned lo, unsigned hi)
 # define SET_KLASS(p, i) (void)0
 #endif
 #define HDR_BYTES (HDR_WORDS * sizeof(void *))
+
+/* An object that holds pointers, of type i.                            */
+#ifdef GAMELOOP_GCJ
+# define ALLOC_PTRS(sz, i) GC_GCJ_MALLOC(sz, &type_table[i])
+#else
+# define ALLOC_PTRS(sz, i) GC_MALLOC(sz)
+#endif
 
 static void *die_oom(const char *what)
 {
@@ -211,7 +238,8 @@ static void run_frame(struct worker *w, unsigned frame_no)
   unsigned long sum = 0;
 
   SET_TYPE(T_FRAME);
-  frame = (struct entity **)GC_MALLOC(HDR_BYTES + n * sizeof(*frame));
+  frame = (struct entity **)ALLOC_PTRS(HDR_BYTES + n * sizeof(*frame),
+                                       T_FRAME);
   if (NULL == frame) die_oom("frame");
   SET_KLASS(frame, T_FRAME);
   w->frame = frame;
@@ -225,7 +253,7 @@ static void run_frame(struct worker *w, unsigned frame_no)
     unsigned len;
 
     SET_TYPE(T_ENTITY + entity_kind(id));
-    e = (struct entity *)GC_MALLOC(sizeof(*e));
+    e = (struct entity *)ALLOC_PTRS(sizeof(*e), T_ENTITY + entity_kind(id));
     len = rand_range(w, 16, 200);
     if (NULL == e) die_oom("entity");
     SET_KLASS(e, T_ENTITY + entity_kind(id));
@@ -251,7 +279,7 @@ static void run_frame(struct worker *w, unsigned frame_no)
         unsigned k, np = sz / sizeof(*p);
 
         SET_TYPE(T_PTRS + (sz / 8 - 8));
-        p = (struct entity **)GC_MALLOC(HDR_BYTES + sz);
+        p = (struct entity **)ALLOC_PTRS(HDR_BYTES + sz, T_PTRS + (sz / 8 - 8));
         if (NULL == p) die_oom("pointer array");
         SET_KLASS(p, T_PTRS + (sz / 8 - 8));
         for (k = 0; k < np && i > 0; k += 8)
@@ -372,6 +400,19 @@ int main(int argc, char **argv)
 #ifdef GAMELOOP_TYPES
   for (i = 0; i < GAMELOOP_NTYPES; i++) type_table[i].index = (unsigned)i;
 #endif
+#ifdef GAMELOOP_GCJ
+  /* Each class's descriptor: its objects' pointer-holding length, as a  */
+  /* conservative length (GC_DS_LENGTH).  Pointer arrays of one type    */
+  /* differ by less than a word: the floor covers every pointer stored. */
+  GC_init_gcj_malloc(0, NULL);
+  type_table[T_FRAME].descr = (HDR_BYTES + (GC_word)objects
+                               * sizeof(struct entity *)) | GC_DS_LENGTH;
+  for (i = 0; i < N_ENTITY; i++)
+    type_table[T_ENTITY + i].descr = sizeof(struct entity) | GC_DS_LENGTH;
+  for (i = 0; i < 505; i++)
+    type_table[T_PTRS + i].descr = (HDR_BYTES + (GC_word)(i + 8) * 8)
+                                   | GC_DS_LENGTH;
+#endif
   t0 = now_ns();
   for (i = 0; i <= nworkers; i++) {
     struct worker *w = &workers[i];
@@ -403,6 +444,8 @@ int main(int argc, char **argv)
          "checksum=%lx elapsed_ns=%lld main_cpu_ns=%lld\n",
 #if defined(GAMELOOP_TYPES)
          "-typed",
+#elif defined(GAMELOOP_GCJ)
+         "-gcj",
 #elif defined(GAMELOOP_KLASS)
          "-klass",
 #else

@@ -15,11 +15,27 @@
 # threads (the dump's writer thread included), each as a ratio to
 # unpatched, and the number of collections.
 #
-# The configurations are run-ratios.sh's gameloop seven (unpatched,
-# compiled-out, patched-off, patched-count, patched-dump,
-# patched-types-sampled, patched-stacks-all).  Instructions are not time
-# (a cache miss costs hundreds of instructions' worth): read them next to
-# `make bench`, not instead of it.
+# The configurations are run-ratios.sh's gameloop eight (unpatched,
+# compiled-out, patched-off, patched-count, patched-dump, patched-sampled,
+# patched-full, patched-trace): patched-count and patched-dump run the
+# profile off (counters, census, dump), patched-sampled the default
+# sampled profile (types and callsites from one sample per 512 KiB, a
+# stack each), patched-full per-object tags with sampled stacks
+# (GC_ACC_PROFILE=full GC_ACC_STACKS=sample=524288) and patched-trace a
+# stack on every allocation (GC_ACC_PROFILE=trace).  Instructions are not
+# time (a cache miss costs hundreds of instructions' worth): read them
+# next to `make bench`, not instead of it.
+#
+# Two more workloads, run only when named, each with ratios to its own
+# unpatched row: gameloop-klass (a class pointer in word 0 of every
+# object, as IL2CPP; types from word 0), BENCH_INSTR_CONFIGS="klass-
+# unpatched klass-off klass-dump klass-sampled klass-full klass-trace";
+# and gameloop-gcj (every object with pointers made by GC_gcj_malloc, as
+# IL2CPP makes them: gcj-kind objects dominate), "gcj-unpatched gcj-off
+# gcj-dump gcj-sampled gcj-full gcj-trace".  `make bench-instr` runs all
+# three workloads.  Every row runs with the same fixed initial heap, so
+# every build makes the same collections (the colls column shows it):
+# builds are compared at equal collection counts.
 #
 # With BENCH_INSTR_BUILD=notl it compares the builds without thread-local
 # allocation (unpatched-notl, patched-notl: every object through the
@@ -42,26 +58,25 @@ frames=${BENCH_INSTR_FRAMES:-300}
 passes=${BENCH_INSTR_PASSES:-0}
 heap=${BENCH_INSTR_HEAP:-64000000}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
-all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
-# gameloop-klass (a class pointer in word 0 of every object, as IL2CPP),
-# run only when named: BENCH_INSTR_CONFIGS="klass-unpatched klass-dump
-# klass-types-sampled klass-stacks-all" (ratios to the first named).
-klass_configs="klass-unpatched klass-dump klass-types-sampled klass-stacks-all"
+all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
+klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace"
+gcj_configs="gcj-unpatched gcj-off gcj-dump gcj-sampled gcj-full gcj-trace"
 configs=${BENCH_INSTR_CONFIGS:-$all_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"
 case $passes in ''|*[!0-9]*) die "BENCH_INSTR_PASSES=$passes: want a number of passes (0 or more)" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
-  case " $all_configs $klass_configs " in
+  case " $all_configs $klass_configs $gcj_configs " in
     *" $c "*) ;;
-    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs $klass_configs)" ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs $klass_configs $gcj_configs)" ;;
   esac
 done
 command -v valgrind > /dev/null ||
   die "valgrind is not installed (Debian: apt-get install valgrind)"
 for b in unpatched$sfx/gameloop patched$sfx/gameloop patched$sfx/gameloop-typed \
-         unpatched$sfx/gameloop-klass patched$sfx/gameloop-klass; do
+         unpatched$sfx/gameloop-klass patched$sfx/gameloop-klass \
+         unpatched$sfx/gameloop-gcj patched$sfx/gameloop-gcj; do
   [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
 done
 norand=
@@ -82,11 +97,13 @@ total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
 base_main= base_all=
 for c in $configs; do
-  # A klass configuration is its gameloop row run on gameloop-klass,
-  # with types from word 0 where that row has types.
+  # A klass or gcj configuration is its gameloop row run on gameloop-klass
+  # or gameloop-gcj, with types from word 0 where that row has types.
   case $c in
     klass-unpatched) row=unpatched prog=gameloop-klass ;;
     klass-*) row=patched-${c#klass-} prog=gameloop-klass ;;
+    gcj-unpatched) row=unpatched prog=gameloop-gcj ;;
+    gcj-*) row=patched-${c#gcj-} prog=gameloop-gcj ;;
     *) row=$c prog=gameloop ;;
   esac
   dir=patched$sfx
@@ -95,22 +112,24 @@ for c in $configs; do
     unpatched) dir=unpatched$sfx ;;
     compiled-out) dir=compiled-out ;;
     patched-off) ;;
-    patched-count) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 ;;
-    patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$tmp/d.gz" ;;
-    patched-types-sampled)
-      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+    patched-count) set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=off ;;
+    patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=off GC_ACC_DUMP="$tmp/d.gz" ;;
+    patched-sampled)
+      set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=sampled GC_ACC_DUMP="$tmp/d.gz" ;;
+    patched-full)
+      set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=full GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=sample=524288 ;;
-    patched-stacks-all)
-      set -- GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$tmp/d.gz" \
+    patched-trace)
+      set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=trace GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=all ;;
   esac
   case $row in
-    patched-types-sampled|patched-stacks-all)
-      if [ "$prog" = gameloop-klass ]; then
-        set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree,normal
-      else
-        prog=gameloop-typed
-      fi ;;
+    patched-sampled|patched-full|patched-trace)
+      case $prog in
+        gameloop-klass) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree,normal ;;
+        gameloop-gcj) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree ;;
+        *) prog=gameloop-typed ;;
+      esac ;;
   esac
   prog=$out/$dir/$prog
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
@@ -128,6 +147,11 @@ for c in $configs; do
   all=0
   for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
+  # Each workload's rows are ratios to its own unpatched row (or to the
+  # first row, when that is not run).
+  case $c in
+    unpatched|klass-unpatched|gcj-unpatched) base_main=$main base_all=$all ;;
+  esac
   if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
       -v n="${colls:--}" 'BEGIN {

@@ -14,14 +14,14 @@
 #   patched-count         GC_ACC_ENABLE=1 GC_ACC_TAGS=0 (counters, census)
 #   patched-dump          GC_ACC_DUMP=<tmp> GC_ACC_TAGS=0 (issue 3's
 #                         always-on mode: counters, census, dump; no tags)
-#   patched-types-sampled gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
+#   patched-full gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
 #                         GC_ACC_STACKS=sample=524288 (gameloop only)
-#   patched-stacks-all    gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
+#   patched-trace    gameloop-typed, GC_ACC_DUMP GC_ACC_TAGS=1
 #                         GC_ACC_STACKS=all (gameloop only)
 #
 # klass (gameloop-klass: a class pointer in word 0 of every object, as
-# IL2CPP's objects) gets unpatched, patched-dump, and types-sampled and
-# stacks-all with GC_ACC_FIRST_WORD_TYPES=ptrfree,normal: the types come
+# IL2CPP's objects) gets unpatched, patched-dump, and full and
+# trace with GC_ACC_FIRST_WORD_TYPES=ptrfree,normal: the types come
 # from word 0, as gcacc in IL2CPP would take them.
 #
 # gamework is gameloop with -w BENCH_GAMEWORK_PASSES (default 200) passes
@@ -32,7 +32,7 @@
 # printed for each workload: gameloop is the allocation-bound extreme.
 #
 # gameloop gets all seven; gctest the first five (its rounds: BENCH_RUNS, or
-# 3 with BENCH_QUICK=1), plus one untimed run of patched-stacks-all for the
+# 3 with BENCH_QUICK=1), plus one untimed run of patched-trace for the
 # side-table memory.  Then "manysites" (20,000 live callsites, 2,000 types,
 # GC_ACC_STACKS=all) is run twice, with BENCH_MANYSITES_ROUNDS (default
 # "3 13") rounds, for the dump bytes per collection record and the
@@ -70,10 +70,10 @@ gl_args=${BENCH_GAMELOOP_ARGS:-}
 gl_heap=${BENCH_GAMELOOP_HEAP:-}
 ms_rounds=${BENCH_MANYSITES_ROUNDS:-3 13}
 bench_build BENCH_BUILD "${BENCH_BUILD:-}"
-configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-types-sampled patched-stacks-all")
+configs_gameloop=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-full patched-trace")
 configs_gctest=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump")
 configs_gamework=$configs_gctest
-configs_klass="unpatched patched-dump patched-types-sampled patched-stacks-all"
+configs_klass="unpatched patched-dump patched-full patched-trace"
 # BENCH_CONFIGS: time only these configurations (unpatched always runs
 # first, as every ratio's base), e.g. "patched-dump" alone for many rounds.
 if [ -n "${BENCH_CONFIGS:-}" ]; then
@@ -141,14 +141,14 @@ run() {
   prog=$w
   first_word=
   case $w.$c in
-    manysites.*) c_env=stacks-all ;;
-    *.patched-stacks-all-mem) c_env=patched-stacks-all ;;
+    manysites.*) c_env=trace ;;
+    *.patched-trace-mem) c_env=patched-trace ;;
     *) c_env=$c ;;
   esac
   case $w.$c in
-    gameloop.patched-types-sampled|gameloop.patched-stacks-all)
+    gameloop.patched-full|gameloop.patched-trace)
       prog=gameloop-typed ;;
-    klass.patched-types-sampled|klass.patched-stacks-all)
+    klass.patched-full|klass.patched-trace)
       prog=gameloop-klass first_word=ptrfree,normal ;;
     klass.*) prog=gameloop-klass ;;
     gamework.*) prog=gameloop ;;
@@ -179,17 +179,17 @@ run() {
     patched-dump)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=0 GC_ACC_DUMP="$dump" \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
-    patched-types-sampled)
+    patched-full)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
                GC_ACC_STACKS=sample=$sample_bytes \
                env ${first_word:+GC_ACC_FIRST_WORD_TYPES=$first_word} \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
-    patched-stacks-all)
+    patched-trace)
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
                GC_ACC_STACKS=all \
                env ${first_word:+GC_ACC_FIRST_WORD_TYPES=$first_word} \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
-    stacks-all)   # manysites: records of 20,000 rows need a larger buffer
+    trace)   # manysites: records of 20,000 rows need a larger buffer
       line=$(cd "$tmp" && GC_ACC_ENABLE=1 GC_ACC_TAGS=1 GC_ACC_DUMP="$dump" \
                GC_ACC_STACKS=all GC_ACC_DUMP_BUFFER=64M \
                "$out/runone" -o "$tmp/out" "$bin" "$@") ;;
@@ -259,10 +259,10 @@ for w in $workloads; do
     gctest)
       timed="$timed gctest"
       rounds gctest "$gctest_runs" $configs_gctest
-      case " ${BENCH_CONFIGS:-patched-stacks-all} " in
-        *" patched-stacks-all "*)
-          printf 'bench: gctest patched-stacks-all (memory only, 1 run)\n' >&2
-          run gctest patched-stacks-all-mem 1 ;;
+      case " ${BENCH_CONFIGS:-patched-trace} " in
+        *" patched-trace "*)
+          printf 'bench: gctest patched-trace (memory only, 1 run)\n' >&2
+          run gctest patched-trace-mem 1 ;;
       esac ;;
     manysites)
       set -- $ms_rounds
@@ -323,7 +323,7 @@ END {
   printf "%-9s %-21s %9s %7s %6s %6s %6s %9s %6s %9s %6s %8s %7s %6s\n", "workload", "variant", "median", "", "", "ratio", "ratio", "median", "", "KiB", "", "B/coll", "%heap", "median"
   for (i = 1; i <= nw; i++) {
     nc = split(configs(W[i]), C, " ")
-    if (W[i] == "gctest") C[++nc] = "patched-stacks-all-mem"
+    if (W[i] == "gctest") C[++nc] = "patched-trace-mem"
     for (j = 1; j <= nc; j++) {
       k = W[i] SUBSEP C[j]; m = n[k] + 0
       delete a; delete b; delete d; delete u; delete e
@@ -349,7 +349,7 @@ END {
       sp[k] = (m > 0 && mw[k] > 0) ? (hi - lo) / mw[k] : 0
       base = W[i] SUBSEP "unpatched"
       note = failed[k] ? sprintf("  (%d runs FAILED)", failed[k]) : ""
-      if (C[j] == "patched-stacks-all-mem") note = note "  (1 run, for memory)"
+      if (C[j] == "patched-trace-mem") note = note "  (1 run, for memory)"
       if (dropped[k] > 0) note = note sprintf("  (%d records dropped in all: buffer full)", dropped[k])
       if ((C[j] == "patched-count" || C[j] == "patched-dump") && tagged[k]) note = note "  (tags were on: GC_ACC_TAGS=0 ignored)"
       if (m == 0) {
@@ -432,15 +432,15 @@ END {
     check(W[i], "patched-dump", "wall", rw, rn, 1.03, base)
     check(W[i], "patched-dump", "RSS", rr, rr, 1.03, "")
     if (W[i] == "gameloop" || W[i] == "klass") {
-      check(W[i], "patched-types-sampled", "wall", rw, rn, 1.05, base)
-      check(W[i], "patched-stacks-all", "wall", rw, rn, 1.50, base)
+      check(W[i], "patched-full", "wall", rw, rn, 1.05, base)
+      check(W[i], "patched-trace", "wall", rw, rn, 1.50, base)
     }
   }
   printf "census share of marking (patched-dump: per run, the sum of census_ns over the sum of mark_ns, and the 90th percentile of the per-collection shares; medians over the runs, each judged against the target):\n"
   for (i = 1; i <= nw; i++) censuscheck(W[i], "patched-dump")
   printf "side-table memory (acc_memory_bytes / heap.heap_bytes at the record with the largest heap; then the max over records):\n"
-  memcheck("gameloop", "patched-stacks-all")
-  memcheck("gctest", "patched-stacks-all-mem")
+  memcheck("gameloop", "patched-trace")
+  memcheck("gctest", "patched-trace-mem")
   memcheck("manysites", "long")
   if (anyfail) exit 1
 }

@@ -8,8 +8,8 @@ set -u
 LOAD=./tests/cli/fragload
 need jq
 
-GC_ACC_DUMP=$tmp/a.gz $LOAD a > /dev/null || { echo "fragload a failed"; exit 1; }
-GC_ACC_DUMP=$tmp/b.gz $LOAD b > "$tmp/expect" || { echo "fragload b failed"; exit 1; }
+GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/a.gz $LOAD a > /dev/null || { echo "fragload a failed"; exit 1; }
+GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/b.gz $LOAD b > "$tmp/expect" || { echo "fragload b failed"; exit 1; }
 cls=$(sed -n 's/^extra_class //p' "$tmp/expect")
 extra=$(sed -n 's/^extra_live_bytes //p' "$tmp/expect")
 

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "typedload: accounting is off (set GC_ACC_DUMP)\n");
     return 1;
   }
-  if (GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0) != GC_SUCCESS) {
+  if (GC_acc_set_profile(GC_ACC_PROFILE_TRACE, 0) != GC_SUCCESS) {
     fprintf(stderr, "typedload: cannot turn stacks on\n");
     return 1;
   }

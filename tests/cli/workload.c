@@ -157,7 +157,7 @@ static int typed_main(void)
   int f;
 
   GC_acc_set_type_namer(type_namer);
-  if (GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0) != GC_SUCCESS) {
+  if (GC_acc_set_profile(GC_ACC_PROFILE_TRACE, 0) != GC_SUCCESS) {
     fprintf(stderr, "workload: cannot capture stacks\n");
     return 1;
   }
@@ -210,6 +210,11 @@ int main(int argc, char **argv)
     return 1;
   }
   if (strcmp(argv[1], "typed") == 0) return typed_main();
+  /* leak and steady judge size classes alone: exact tags, no stacks.   */
+  if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS) {
+    fprintf(stderr, "workload: cannot set the full profile\n");
+    return 1;
+  }
   for (f = 0; f < FRAMES; f++) {
     frame(f, leak);
     if (f % GC_EVERY == GC_EVERY - 1) collect();

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
   if (argc > 3 && 0 == strcmp(argv[2], "--api")) {
     /* A build without getenv: the mode, stacks and the dump by API.  */
     if (GC_acc_set_type_mode(GC_ACC_TYPES_IL2CPP) != GC_SUCCESS
-        || GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0) != GC_SUCCESS
+        || GC_acc_set_profile(GC_ACC_PROFILE_TRACE, 0) != GC_SUCCESS
         || GC_acc_dump_start(argv[3]) != GC_SUCCESS) {
       fprintf(stderr, "gameload: cannot set the mode or start the dump\n");
       return 1;

@@ -25,7 +25,7 @@ LOAD=${GAMELOAD:-./tests/il2cpp/gameload}
 need jq
 need addr2line
 
-GC_ACC_TYPES=il2cpp GC_ACC_STACKS=all GC_ACC_DUMP=$tmp/g.gz $LOAD game \
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=trace GC_ACC_DUMP=$tmp/g.gz $LOAD game \
   > "$tmp/expect" || { echo "FAIL: gameload game exited $?"; exit 1; }
 gzip -dc "$tmp/g.gz" > "$tmp/g.jsonl"
 val() { sed -n "s/^$1 //p" "$tmp/expect"; }
@@ -103,7 +103,7 @@ check "frag: the heap grew for requests" test "$(jq \
   '.growth[0].growths_for_a_request' "$tmp/frag.json")" -ge 1
 
 # Garbage in word 0.
-GC_ACC_TYPES=il2cpp GC_ACC_DUMP=$tmp/b.gz $LOAD garbage > "$tmp/bexpect"
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/b.gz $LOAD garbage > "$tmp/bexpect"
 check "garbage run exits 0 (no fault)" test $? -eq 0
 gzip -dc "$tmp/b.gz" > "$tmp/b.jsonl"
 jq -s -r '([.[] | .types // [] | .[]] | map({key: (.[0] | tostring),

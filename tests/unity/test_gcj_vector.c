@@ -110,6 +110,7 @@ int main(void)
   GC_word req = 0;
 
   GC_INIT();
+  GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);   /* exact: tags */
   GC_add_roots(arrays, arrays + NARR);
   GC_add_roots((void *)&kept_vec, (void *)(&kept_vec + 1));
   GC_init_gcj_malloc(5, NULL);

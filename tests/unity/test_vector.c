@@ -126,6 +126,7 @@ int main(void)
 
   GC_INIT();
   GC_TEST_ROOT(keep);
+  GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);   /* exact: tags */
   GC_init_gcj_malloc(0, NULL);          /* il2cpp's order */
   GC_init_gcj_vector(6, (void *)vector_proc);
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);

@@ -6,15 +6,19 @@
 #   MODE off: accounting off (no GC_ACC_* variable set).
 #   MODE on:  accounting and dumping switched on for every test through
 #             the environment (GC_ACC_ENABLE=1, GC_ACC_DUMP=.../%p.jsonl.gz:
-#             each test process writes its own dump); afterwards every dump
-#             must be a whole gzip file whose records all parse (jq).
+#             each test process writes its own dump), with the default
+#             profile, sampled, one sample per 64 KiB (eight times the
+#             default rate, to take more samples); afterwards every dump
+#             must be a whole gzip file whose records all parse (jq), and
+#             gctest's must hold samples.
 #   MODE faults: gctest with GC_ACC_DUMP at /dev/full, at a directory and
 #             in a missing directory: each run passes and warns once.
 #   MODE stacks-all, stacks-sample: accounting on with every object tagged
-#             by type and callsite, every allocation's stack captured
-#             (GC_ACC_STACKS=all) or one sampled per 512 KiB
-#             (GC_ACC_STACKS=sample=524288); no dump (the census and the
-#             per-type and per-site books still run at every collection).
+#             by type and callsite (the full profile), every allocation's
+#             stack captured (GC_ACC_PROFILE=trace) or one sampled per
+#             512 KiB (GC_ACC_PROFILE=full GC_ACC_STACKS=sample=524288);
+#             no dump (the census and the per-type and per-site books
+#             still run at every collection).
 # Prints one count line and the tests by result; writes the counts to
 # BDWGC_BUILD_DIR/upstream-MODE.count for tests/summary.sh.  Exit status:
 # upstream's.
@@ -62,14 +66,15 @@ if [ "$mode" = on ]; then
   mkdir -p "$dumps"
   GC_ACC_ENABLE=1
   GC_ACC_DUMP="$dumps/%p.jsonl.gz"
-  export GC_ACC_ENABLE GC_ACC_DUMP
+  GC_ACC_PROFILE=sampled=65536
+  export GC_ACC_ENABLE GC_ACC_DUMP GC_ACC_PROFILE
 fi
 
 if [ "$mode" = stacks-all ] || [ "$mode" = stacks-sample ]; then
   GC_ACC_ENABLE=1
-  if [ "$mode" = stacks-all ]; then GC_ACC_STACKS=all
-  else GC_ACC_STACKS=sample=524288; fi
-  export GC_ACC_ENABLE GC_ACC_STACKS
+  if [ "$mode" = stacks-all ]; then GC_ACC_PROFILE=trace GC_ACC_STACKS=all
+  else GC_ACC_PROFILE=full GC_ACC_STACKS=sample=524288; fi
+  export GC_ACC_ENABLE GC_ACC_PROFILE GC_ACC_STACKS
 fi
 
 log="test-suite-acc-$mode.log"
@@ -110,6 +115,20 @@ if [ "$mode" = on ]; then
     nrec=$((nrec + n))
   done
   echo "  dumps: $nd files, $nrec records, all whole and parsed${bad:+ EXCEPT$bad}"
+  # The sampled profile took samples in gctest (it allocates hundreds of
+  # megabytes): its last record counts them.
+  for f in "$dumps"/*.jsonl.gz; do
+    [ -f "$f" ] || continue
+    case $(zcat "$f" 2>/dev/null | head -1 | jq -r .executable) in
+      */gctest|*/lt-gctest) ;;
+      *) continue ;;
+    esac
+    taken=$(zcat "$f" | jq -r 'select(.samples) | .samples.taken' | tail -1)
+    prof=$(zcat "$f" | head -1 | jq -r .config.profile)
+    if [ "$prof" != sampled ] || [ "${taken:-0}" -lt 100 ]; then
+      bad="$bad $(basename "$f")(profile=$prof,samples=${taken:-none})"
+    fi
+  done
   # Every test that starts the collector wrote one: match the dumps'
   # executables against the tests whose binary calls the allocator.
   exes=$(for f in "$dumps"/*.jsonl.gz; do
