@@ -4,8 +4,8 @@
 # tests/browser/package-lock.json by tools/setup-debian.sh) loaded in
 # headless Chromium with the exported file, the way its own command line
 # loads one (#localProfilePath= a script calling loadFileFromBase64).
-# The dump: the il2cpp-shaped game (tools/gcacc-demo, the full profile,
-# every allocation's stack), symbolized.  For the allocated-bytes and the live-bytes export,
+# The dump: the il2cpp-shaped game (tools/gcacc-demo, the trace profile:
+# exact, every allocation's stack), symbolized.  For the allocated-bytes and the live-bytes export,
 # speedscope's Sandwich view (a DOM table: total, self, function) must
 # list, first, the function with the most bytes of its own, and for
 # every function it lists the totals computed here from the folded file
@@ -40,7 +40,7 @@ chromium_gpu="--use-angle=swiftshader --enable-unsafe-swiftshader"
 # What speedscope draws comes after its own layout passes: time for it.
 chromium_extra=--virtual-time-budget=15000
 
-GC_ACC_PROFILE=full GC_ACC_TYPES=il2cpp GC_ACC_STACKS=all \
+GC_ACC_PROFILE=trace GC_ACC_TYPES=il2cpp \
   GC_ACC_DUMP="$abs/game.gz" "$demo" game >/dev/null ||
   { echo "FAIL: $demo game"; exit 1; }
 "$gcacc" symbolize "$abs/game.gz" >/dev/null ||

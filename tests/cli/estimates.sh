@@ -2,36 +2,41 @@
 # estimates.sh: a sampled profile's figures by type and callsite are shown
 # as estimates (docs/dump-format.md, "The sampled profile": the header's
 # config.profile "sampled" with sample_bytes R; type and site rows
-# already scaled by the collector, sample counts in samples_*).  The
-# workload's typed dump, twice: sampled (GC_ACC_PROFILE=sampled=16384, so
-# that its leak has samples enough to be found) and exact
-# (GC_ACC_PROFILE=full).  Checked:
+# already scaled by the collector, sample counts in samples_*).  A long
+# session (tests/browser/longload: 24 types, 10 callsites, a leak of
+# "Long.Leak" from leak_path(), frames), twice: sampled
+# (GC_ACC_PROFILE=sampled=4096, so that its leak has samples enough to be
+# found) and exact (GC_ACC_PROFILE=trace).  Checked:
 #   - the figures are the dump's, not scaled again: top's live bytes per
 #     type and callsite are the dump's last rows (jq), also when the
 #     header also says stacks=sample (a copy edited so);
 #   - text: type and callsite figures read "~12.3 MiB" / "~123", a note
 #     says they are estimated from sampled allocations, one sample per
-#     16.0 KiB; exact figures (size classes, heap) carry no "~";
+#     4.0 KiB; exact figures (size classes, heap) carry no "~";
 #   - --json: "estimated": true, and the note in "notes"; false where
 #     the view shows only exact figures, and for the exact dump;
 #   - summary, top (type, site, class), leaks, timeline --frames, export
 #     --csv/--jsonl, and the report (its notes, "~" cells, the data's
-#     "estimated").
+#     "estimated");
+#   - a dump whose program switched to an exact profile after the header
+#     was written (it says "sampled") is exact: its records say so.
 set -u
 . "${srcdir:-.}/tests/cli/workload_lib.sh"
 
-d=$tmp/typed.gz
+LOAD=./tests/browser/longload
+[ -x "$LOAD" ] || { echo "FAIL: $LOAD not built"; exit 1; }
+d=$tmp/exact.gz
 s=$tmp/sampled.gz
-GC_ACC_PROFILE=full GC_ACC_DUMP="$d" "$WORKLOAD" typed >"$tmp/typed.out" ||
-  { echo "FAIL: workload typed (full)"; exit 1; }
-GC_ACC_PROFILE=sampled=16384 GC_ACC_DUMP="$s" "$WORKLOAD" typed \
-  >"$tmp/sampled.out" || { echo "FAIL: workload typed (sampled)"; exit 1; }
+GC_ACC_PROFILE=trace GC_ACC_DUMP="$d" "$LOAD" 1000 1 >"$tmp/exact.out" ||
+  { echo "FAIL: longload (trace)"; exit 1; }
+GC_ACC_PROFILE=sampled=4096 GC_ACC_DUMP="$s" "$LOAD" 1000 1 \
+  >"$tmp/sampled.out" || { echo "FAIL: longload (sampled)"; exit 1; }
 check_eq "the sampled dump says so" "$(zcat "$s" | head -1 |
-  jq -c '[.config.profile, .config.sample_bytes]')" '["sampled",16384]'
-check_eq "the full dump says so" "$(zcat "$d" | head -1 |
-  jq -r '.config.profile')" full
+  jq -c '[.config.profile, .config.sample_bytes]')" '["sampled",4096]'
+check_eq "the exact dump says so" "$(zcat "$d" | head -1 |
+  jq -r '.config.profile')" trace
 note="note: figures by type and callsite are estimated from sampled allocations"
-note2="      (one sample per 16.0 KiB allocated on average)"
+note2="      (one sample per 4.0 KiB allocated on average)"
 # The last row of every type and site: "id live_bytes", by header names.
 last_rows() {
   zcat "$1" | jq -r -n --arg t "$2" '
@@ -43,6 +48,26 @@ last_rows() {
         ({}; .[($r.type_id // $r.site_id | tostring)] = $r.live_bytes)
     | to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sort
 }
+
+# A program that switches profile after its dump started (the workload's
+# typed mode sets the trace profile by API; GC_ACC_DUMP started the dump
+# sampled): the header says "sampled", its records (no "samples") are
+# exact, and the records win.
+GC_ACC_DUMP="$tmp/switched.gz" "$WORKLOAD" typed >/dev/null ||
+  { echo "FAIL: workload typed"; exit 1; }
+if [ "$(zcat "$tmp/switched.gz" | head -1 | jq -r .config.profile)" = sampled ]
+then
+  for v in "summary --json" "top --group type --json" \
+           "timeline --frames --json" "leaks --json"; do
+    # shellcheck disable=SC2086
+    run "$GCACC" $v "$tmp/switched.gz"
+    check_eq "switched to trace: $v: estimated" "$(jq .estimated "$tmp/out")" \
+      false
+  done
+  run "$GCACC" export --jsonl types "$tmp/switched.gz"
+  check_eq "switched to trace: export --jsonl types: estimated" \
+    "$(jq -s -c '[.[].estimated] | unique' "$tmp/out")" '[false]'
+fi
 
 # summary
 run "$GCACC" summary "$s"
@@ -68,7 +93,7 @@ for g in type site; do
     true
   jq -r '.top[] | select(.live_bytes > 0) | "\(.id) \(.live_bytes)"' \
     "$tmp/out" | sort >"$tmp/top_live"
-  check_range "top --group $g: rows live" "$(wc -l <"$tmp/top_live")" 1 5
+  check_range "top --group $g: rows live" "$(wc -l <"$tmp/top_live")" 2 40
   check_eq "top --group $g: live bytes are the dump's (not scaled again)" \
     "$(cat "$tmp/top_live")" "$(last_rows "$s" "${g}_rows")"
   jq -c '.top' "$tmp/out" >"$tmp/est.json"
@@ -95,21 +120,25 @@ run "$GCACC" top --group class "$s"
 check_eq "top --group class: no ~" "$(grep -c '~' "$tmp/out")" 0
 check_eq "top --group class: no note" "$(grep -c '^note:' "$tmp/out")" 0
 
-# leaks: the leaking type and callsite, estimated
+# leaks: the leaking type and callsite, estimated; size classes exact
 run "$GCACC" leaks "$s"
 check_eq "leaks: exit (a leak)" "$rc" 1
-check_grep "leaks: LeakNode" "$tmp/out" "LeakNode"
+check_grep "leaks: Long.Leak" "$tmp/out" "Long.Leak"
 check_eq "leaks: the note" "$(tail -2 "$tmp/out" | head -1)" "$note"
-check_range "leaks: ~ figures (start, end, growth, slope)" \
-  "$(grep -cE '^  (start|end|growth|slope)_bytes +~[0-9.]+ (B|KiB|MiB)' \
-     "$tmp/out")" 4 8
-check_eq "leaks: the (kind, class) row exact" \
-  "$(grep -cE '^  (start|end|growth|slope)_bytes +[0-9]' "$tmp/out")" 4
+sed -n '/^leaking types/,$p' "$tmp/out" >"$tmp/groups"
+sed -n '1,/^leaking types/p' "$tmp/out" >"$tmp/classes"
+check_range "leaks: ~ figures of types and callsites" \
+  "$(grep -cE '~[0-9.]+ (B|KiB|MiB)' "$tmp/groups")" 4 100
+check_eq "leaks: no ~ for size classes" "$(grep -c '~' "$tmp/classes")" 0
 run "$GCACC" leaks --json "$s"
 check_eq "leaks --json: estimated" "$(jq .estimated "$tmp/out")" true
+check_eq "leaks --json: the leaking type" \
+  "$(jq -r '.leak_types[0].type' "$tmp/out")" Long.Leak
 run "$GCACC" leaks --json "$d"
 check_eq "leaks --json, exact dump: estimated" "$(jq .estimated "$tmp/out")" \
   false
+check_eq "leaks --json, exact dump: the leaking type" \
+  "$(jq -r '.leak_types[0].type' "$tmp/out")" Long.Leak
 
 # timeline --frames: frame rows are by type and callsite
 run "$GCACC" timeline --frames "$s"
@@ -147,9 +176,9 @@ check_eq "report: exit" "$rc" 0
 check_range "report: notes (types, callsites, Frames, TopN)" \
   "$(grep -c 'class="estimate-note"' "$tmp/r.html")" 4 4
 check_grep "report: the note's words" "$tmp/r.html" \
-  "estimated from sampled allocations (one sample per 16.0 KiB"
+  "estimated from sampled allocations (one sample per 4.0 KiB"
 check_range "report: ~ in the type rows" "$(grep 'class="type-row"' \
-  "$tmp/r.html" | grep -c '<td>~')" 1 3
+  "$tmp/r.html" | grep -c '<td>~')" 1 30
 check_grep "report: the data says estimated" "$tmp/r.html" '{"estimated":true'
 run "$GCACC" report -o "$tmp/x.html" "$d"
 check_eq "report, exact dump: no note" \

@@ -95,6 +95,7 @@ struct tidy {
   char *label;                  /* a stack's label                        */
   size_t label_cap;
   unsigned long long rows;
+  int rec_sampled;              /* the record being written: "samples"    */
 };
 
 /* ---- one row ------------------------------------------------------- */
@@ -258,7 +259,11 @@ static void tidy_row(struct tidy *x, const u64 *keys, const json_t *row)
     cell(&c, "type", json_string(tables_type_label(&x->tb, ty, buf,
                                                    sizeof(buf))));
   }
-  if (x->id == T_TYPES || x->id == T_SITES || x->id == T_FRAMES)
+  /* Type and callsite rows: the record's own profile (it carries      */
+  /* "samples" when sampled); frame rows: the dump's so far.            */
+  if (x->id == T_TYPES || x->id == T_SITES)
+    cell(&c, "estimated", json_boolean(x->rec_sampled));
+  else if (x->id == T_FRAMES)
     cell(&c, "estimated", json_boolean(x->tb.estimated));
   cells_end(&c);
 }
@@ -310,6 +315,7 @@ static int tidy_visit(const struct rec *r, void *arg)
     rows = json_object_get(r->json, dump_tables[tidy_defs[x->id].tid].key);
   keys[0] = r->gc_no;
   keys[1] = r->seq;
+  x->rec_sampled = json_object_get(r->json, "samples") != NULL;
   json_array_foreach(rows, i, row) tidy_row(x, keys, row);
   return 0;
 }

@@ -144,8 +144,8 @@ static int list_frames(const struct common_opts *o, const char *path)
   FILE *out = NULL;
   json_t *v;
   enum dump_status st;
-  u64 t0 = 0, n = 0, est_bytes = 0;
-  int rc = EXIT_OK, est = 0;
+  u64 t0 = 0, n = 0, est_bytes = 0, n_sampled = 0, n_exact = 0;
+  int rc = EXIT_OK, est = 0, hdr_est = 0;
 
   if (d == NULL) {
     error("%s", err);
@@ -157,8 +157,14 @@ static int list_frames(const struct common_opts *o, const char *path)
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
       t0 = jnum(v, "start_mono_ns");
       session_warn_cols(d);
-      est = profile_sampled(v, &est_bytes);
-      if (est) emit_cols_estimate(cols + 3, 2);     /* objs, bytes      */
+      est = hdr_est = profile_sampled(v, &est_bytes);
+    } else if (strcmp(kind, "collection") == 0
+               && json_object_get(v, "type_rows") != NULL) {
+      /* As tables.c: records written sampled carry "samples"; the      */
+      /* header's profile holds until one says otherwise.                */
+      if (json_object_get(v, "samples") != NULL) n_sampled++;
+      else n_exact++;
+      est = n_sampled > 0 || (hdr_est && n_exact == 0);
     } else if (strcmp(kind, "frame") == 0) {
       const struct dump_cols *c = dump_cols(d);
       u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
@@ -177,6 +183,7 @@ static int list_frames(const struct common_opts *o, const char *path)
           return EXIT_USAGE;
         }
         if (o->format == EMIT_JSON) emit_json_begin(out);
+        if (est) emit_cols_estimate(cols + 3, 2);   /* objs, bytes      */
         s = emit_stream_new(o->format == EMIT_JSON ? "frames" : "", cols,
                             (int)(sizeof(cols) / sizeof(cols[0])),
                             o->format, out);

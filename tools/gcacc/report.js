@@ -207,8 +207,8 @@
     for (c = 0; c < nc; c++) {
       var b = B[cols[c]], s = stacks[cols[c]], x = ML + c * bw, y0 = MT + ph;
       if (sel && b[1] >= sel[0] && b[0] <= sel[1]) {
-        g.fillStyle = '#fff3c4';
-        g.fillRect(x, MT, Math.max(bw, 1), ph);
+        g.fillStyle = '#ffe08a';        /* at least 5 px: findable      */
+        g.fillRect(x + bw / 2 - Math.max(bw, 5) / 2, MT, Math.max(bw, 5), ph);
       }
       for (var k = 0; k < n; k++) {
         var h = s[off + k] / ymax * ph;
