@@ -24,9 +24,10 @@ GC_API int GC_CALL GC_acc_dump_start(const char *path)
   return GC_UNIMPLEMENTED;
 }
 GC_API int GC_CALL GC_acc_dump_stop(void) { return GC_UNIMPLEMENTED; }
-GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
 {
   (void)bytes;
+  return GC_UNIMPLEMENTED;
 }
 GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
 {
@@ -72,9 +73,13 @@ GC_API int GC_CALL GC_acc_dump_stop(void)
   return gca_dump_stop();
 }
 
-GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
+/* As GC_ACC_DUMP_BUFFER: 0 (the default), or 4 KiB to 1 GiB.           */
+GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
 {
+  if (bytes != 0 && (bytes < GCA_DUMP_MIN_BUFFER || bytes > ((size_t)1 << 30)))
+    return GC_ERROR;
   gca_dump_set_buffer(bytes);
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
@@ -274,9 +279,10 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc fn)
 {
   (void)fn;
 }
-GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
+GC_API int GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
 {
   (void)mask;
+  return GC_UNIMPLEMENTED;
 }
 GC_API int GC_CALL GC_acc_set_type_mode(int mode)
 {
@@ -405,14 +411,17 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc fn)
   UNLOCK();
 }
 
-GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
+GC_API int GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
 {
   DCL_LOCK_STATE;
 
+  /* Kinds the collector can have (as GC_ACC_FIRST_WORD_TYPES checks).  */
+  if (MAXOBJKINDS < 32 && mask >= (1u << (MAXOBJKINDS & 31))) return GC_ERROR;
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   LOCK();
   gca_objtype_set_first_word_kinds(mask);
   UNLOCK();
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_type_mode(int mode)

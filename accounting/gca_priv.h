@@ -662,18 +662,22 @@ GC_INNER void gca_objtype_heap_grew(void);          /* lock held        */
 GC_INNER word gca_objtype_memory_bytes(void);
 /* What gca_objtype_resolve found, direct-mapped by (word 0, site, how) */
 /* (objtype.c says why); lock held.                                     */
+/* 2^13 entries with per-object tags (a census resolves every object), */
+/* 2^9 for samples.                                                       */
 #define GCA_OBJTYPE_LOG 13
+#define GCA_OBJTYPE_LOG_SAMPLES 9
 struct gca_objtype_ent {
   word cookie;                  /* word 0                               */
   unsigned key;                 /* site << 8 | how                      */
   unsigned pair;                /* 0: empty                             */
 };
 GC_EXTERN struct gca_objtype_ent *gca_objtype_cache;   /* NULL: none yet */
+GC_EXTERN unsigned gca_objtype_shift;   /* CPP_WORDSZ - its log        */
 GC_INLINE struct gca_objtype_ent *gca_objtype_slot(word w, unsigned key)
 {
   word h = (w ^ ((word)key << 16)) * (word)0x9E3779B97F4A7C15ULL;
 
-  return &gca_objtype_cache[h >> (CPP_WORDSZ - GCA_OBJTYPE_LOG)];
+  return &gca_objtype_cache[h >> gca_objtype_shift];
 }
 GC_INNER unsigned gca_objtype_resolve_slow(unsigned pair, int how, word w,
                                            unsigned site, unsigned key,

@@ -114,8 +114,10 @@ GC_INNER int gca_objtype_how(unsigned k)
 /* cache is cleared whenever the heap grows, so a word 0 that was not a  */
 /* heap address when it was cached still is not.  OS memory, made on    */
 /* first use; lock held throughout.                                      */
-#define RESOLVE_BYTES (sizeof(struct gca_objtype_ent) << GCA_OBJTYPE_LOG)
+#define RESOLVE_BYTES (sizeof(struct gca_objtype_ent) \
+                       << (CPP_WORDSZ - gca_objtype_shift))
 GC_INNER struct gca_objtype_ent *gca_objtype_cache = NULL;
+GC_INNER unsigned gca_objtype_shift = CPP_WORDSZ - GCA_OBJTYPE_LOG;
 static int objtype_cache_failed = 0;
 
 GC_INNER word gca_objtype_memory_bytes(void)
@@ -159,6 +161,9 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_objtype_resolve_slow(unsigned pair,
   np = gca_pair_intern(cookie, site, origin);
   if (0 == np) return pair;
   if (NULL == e && !objtype_cache_failed) {
+    /* Sized once, for the profile that first needs it.                 */
+    gca_objtype_shift = CPP_WORDSZ - (gca_tags_on ? GCA_OBJTYPE_LOG
+                                      : GCA_OBJTYPE_LOG_SAMPLES);
     gca_objtype_cache = (struct gca_objtype_ent *)gca_os_alloc(
                                                         RESOLVE_BYTES);
     if (NULL == gca_objtype_cache) {

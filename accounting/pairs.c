@@ -39,7 +39,11 @@ GC_INNER void gca_pairs_atfork_child(void)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
 /* The chunks' pointers: OS memory from the first pair on (as static  */
 /* data, 256 KiB, they would count in GC_root_size: see gca_tables).   */
-static struct gca_pair **pair_chunks = NULL;
+/* It grows by doubling; an outgrown array is kept (a reader may still */
+/* hold it: the entries it has stay valid), so all of them take at     */
+/* most twice the last one.                                             */
+static struct gca_pair **volatile pair_chunks = NULL;
+static unsigned pair_n_chunks = 0;      /* entries of pair_chunks      */
 static volatile unsigned pair_count = 0;  /* ids 1..pair_count in use  */
 
 struct pair_slot {
@@ -55,7 +59,9 @@ static struct pair_hash *pair_hash = NULL;
 
 GC_INNER struct gca_pair *gca_pair_get(unsigned id)
 {
-  return &pair_chunks[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
+  struct gca_pair **c = ACQ_LOADP(&pair_chunks);
+
+  return &c[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
 }
 
 static struct pair_hash *pair_hash_new(word n_slots)
@@ -125,13 +131,21 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   }
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
-  if (NULL == pair_chunks) {
-    pair_chunks = (struct gca_pair **)gca_mem_alloc(GCA_MEM_TYPES, 
-                                PAIR_N_CHUNKS * sizeof(struct gca_pair *));
-    if (NULL == pair_chunks) {
+  if ((id >> PAIR_CHUNK_LOG) >= pair_n_chunks) {
+    unsigned n = pair_n_chunks ? 2 * pair_n_chunks : 64;
+    struct gca_pair **nc;
+
+    if (n > PAIR_N_CHUNKS) n = PAIR_N_CHUNKS;
+    nc = (struct gca_pair **)gca_mem_alloc(GCA_MEM_TYPES,
+                                           n * sizeof(struct gca_pair *));
+    if (NULL == nc) {
       id = 0;
       goto done;
     }
+    if (pair_n_chunks)
+      BCOPY(pair_chunks, nc, pair_n_chunks * sizeof(struct gca_pair *));
+    REL_STOREP(&pair_chunks, nc);
+    pair_n_chunks = n;
   }
   if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
     pair_chunks[id >> PAIR_CHUNK_LOG] = (struct gca_pair *)gca_mem_alloc(GCA_MEM_TYPES, 

@@ -40,7 +40,7 @@
 
 #define GCA_SITES_MAX ((unsigned)1 << 18)
 #define GCA_SITES_MAX_ARENA ((word)64 << 20)
-#define SITES_DIR_CHUNK 4096u
+#define SITES_DIR_CHUNK 1024u
 #define SITES_DIR_N (GCA_SITES_MAX / SITES_DIR_CHUNK + 1)
 #define SITES_ARENA_CHUNK ((word)256 << 10)
 #define SITES_CACHE 64u     /* per thread, direct-mapped */
@@ -207,13 +207,18 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
     sites_mem += SITES_DIR_CHUNK * sizeof(struct gca_site *);
   }
   if (arena_left < bytes) {
-    arena_p = (char *)gca_os_alloc(SITES_ARENA_CHUNK);
+    /* Chunks grow from 16 KiB to SITES_ARENA_CHUNK: a program with few */
+    /* stacks keeps a small table.                                        */
+    static word chunk = 16 << 10;
+
+    arena_p = (char *)gca_os_alloc(chunk);
     if (NULL == arena_p) {
       arena_left = 0;
       return NULL;
     }
-    arena_left = SITES_ARENA_CHUNK;
-    sites_mem += SITES_ARENA_CHUNK;
+    arena_left = chunk;
+    sites_mem += chunk;
+    if (chunk < SITES_ARENA_CHUNK) chunk *= 2;
   }
   s = (struct gca_site *)arena_p;
   arena_p += bytes;
@@ -405,7 +410,11 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
   (void)mode; (void)sample_bytes;
   return GC_UNIMPLEMENTED;
 }
-GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth) { (void)depth; }
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
+{
+  (void)depth;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
   (void)u;
@@ -439,9 +448,11 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
   return GC_SUCCESS;
 }
 
-GC_API void GC_CALL GC_acc_set_stack_depth(unsigned depth)
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
 {
+  if (depth > GCA_STACKS_MAX_DEPTH) return GC_ERROR;
   gca_stacks_set_depth(depth);
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)

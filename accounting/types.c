@@ -220,7 +220,7 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   struct gca_acc *a;
 
   if (pair >= gca_acc_cap) {
-    word cap = gca_acc_cap ? gca_acc_cap : 1024;
+    word cap = gca_acc_cap ? gca_acc_cap : 64;
     struct gca_acc *t;
     unsigned *d;
 
@@ -270,7 +270,7 @@ static struct acc_old_ent *acc_old_get(unsigned pair)
   struct acc_old_ent *o;
 
   if (EXPECT(pair >= acc_old_cap, FALSE)) {
-    word cap = acc_old_cap ? acc_old_cap : 1024;
+    word cap = acc_old_cap ? acc_old_cap : 64;
     struct acc_old_ent *t;
 
     while (cap <= pair) cap *= 2;

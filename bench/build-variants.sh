@@ -109,6 +109,13 @@ prepare() {
     # As fetch.sh does, but absolute: the tree lives outside bdwgc/.
     ln -s "$acc_top/accounting" "$tree/accounting"
     ln -s "$acc_top/include/gc_accounting.h" "$tree/include/gc_accounting.h"
+    # Unity's API (patch 0003), linked in as fetch.sh links it.
+    if [ -d "$acc_top/unity" ]; then
+      ln -s "$acc_top/unity" "$tree/unity"
+      for h in gc_unity.h gc_vector.h gcacc_il2cpp.h; do
+        ln -s "$acc_top/unity/$h" "$tree/include/$h"
+      done
+    fi
   fi
   say "autoreconf in src/$name"
   (cd "$tree" && autoreconf -fi > autoreconf.log 2>&1) ||

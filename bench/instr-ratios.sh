@@ -61,7 +61,7 @@ bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
 klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace"
 gcj_configs="gcj-unpatched gcj-off gcj-dump gcj-sampled gcj-full gcj-trace"
-configs=${BENCH_INSTR_CONFIGS:-$all_configs}
+configs=${BENCH_INSTR_CONFIGS:-$all_configs $klass_configs $gcj_configs}
 
 want_count BENCH_INSTR_FRAMES "$frames"
 case $passes in ''|*[!0-9]*) die "BENCH_INSTR_PASSES=$passes: want a number of passes (0 or more)" ;; esac

@@ -126,12 +126,12 @@ GC_API int GC_CALL GC_acc_dump_stop(void);
 /* to GC_ACC_DUMP_BUFFER in the environment.  0 restores the default: a */
 /* buffer that starts at 256 KiB (2 MiB with tags on) and grows up to   */
 /* 64 MiB when records are large for it or one did not fit.  Other      */
-/* values fix the size:                                                  */
-/* below 4096 become 4096, and sizes are rounded up to whole 4 KiB      */
-/* pages.  When the buffer is full the collector does not wait: the     */
+/* values, 4096 to 1 GiB, fix the size (rounded up to whole 4 KiB      */
+/* pages).  When the buffer is full the collector does not wait: the    */
 /* record is dropped and counted (the next record reports the drops).   */
-/* No effect in a --disable-accounting build.                           */
-GC_API void GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
+/* Returns GC_SUCCESS, GC_ERROR for a size out of range (the setting is */
+/* kept), GC_UNIMPLEMENTED in a --disable-accounting build.             */
+GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 
 /* How long GC_acc_dump_stop, and so the program's exit, waits for the  */
 /* dump's writer to write what is queued, in milliseconds (default 500, */
@@ -231,10 +231,11 @@ GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
                                      size_t /* sample_bytes */);
 
 /* Return addresses kept per stack, innermost first (the collector's    */
-/* own frames are not counted).  Default 16; 0 restores the default;    */
-/* values above 64 become 64.  Equivalent to GC_ACC_STACK_DEPTH.  No    */
-/* effect in a --disable-accounting build.                               */
-GC_API void GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
+/* own frames are not counted).  Default 16; 0 restores the default.    */
+/* Equivalent to GC_ACC_STACK_DEPTH.  Returns GC_SUCCESS, GC_ERROR above */
+/* 64 (the depth is kept), GC_UNIMPLEMENTED in a --disable-accounting   */
+/* build.                                                                 */
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 
 /* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
 /* fast, needs code built with frame pointers, never faults without     */
@@ -316,7 +317,10 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc);
 /* first meets an object without an explicit type; a zero word, or one  */
 /* pointing into the collector's heap, is not a type.  Equivalent to    */
 /* GC_ACC_FIRST_WORD_TYPES in the environment.  Default 0 (off).        */
-GC_API void GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
+/* Returns GC_SUCCESS, GC_ERROR for a bit of a kind the collector      */
+/* cannot have (the setting is kept), GC_UNIMPLEMENTED in a            */
+/* --disable-accounting build.                                           */
+GC_API int GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
 
 /* The type mode, equivalent to GC_ACC_TYPES in the environment (the    */
 /* way for builds without getenv, such as IL2CPP's, to switch it on).   */

@@ -26,6 +26,9 @@
  *       after a last collection, `live CLASS objs bytes max_obj_bytes`
  *       per class (max_obj_bytes: its largest object allocated) and
  *       `allowance N`.
+ *   gameload session [--api DUMP]
+ *       The same game, SESSION_FRAMES frames leaking SESSION_LEAK records
+ *       a frame: long and leaky enough for the default sampled profile.
  *   gameload garbage [--api DUMP]
  *       Word 0 that is not a class: random values, pointers to unmapped
  *       memory, and a class struct in a page unmapped before any
@@ -56,6 +59,8 @@
 #include <unistd.h>
 
 #define FRAMES 300
+#define SESSION_FRAMES 3000     /* `session`: a longer, leakier game     */
+#define SESSION_LEAK 32
 #define BULLETS_PER_FRAME 40
 #define BULLET_RING 64
 #define STRINGS_PER_FRAME 12
@@ -104,6 +109,7 @@ static struct {
   Il2CppObject *garbage[3][64];
 } g;
 static unsigned n_enemies, leak_count;
+static unsigned frames_n = FRAMES, leak_per_frame = LEAK_PER_FRAME;
 static unsigned long frame_objs, frame_bytes;
 
 /* Bytes the collector grants an object (its slot; whole blocks for a */
@@ -238,7 +244,7 @@ static NOINLINE void frame_work(unsigned f)
     g.objarrs[f % OBJARR_RING] = a;
   }
   g.scores[f % SCORE_RING] = new_array(C_INT32_ARR, 16 + f % 50, 4, 0);
-  for (i = 0; i < LEAK_PER_FRAME; i++) record_event(f);
+  for (i = 0; i < leak_per_frame; i++) record_event(f);
   spawn_wave();
   if (f % BURST_EVERY == 1) {
     memset(g.burst, 0, sizeof(g.burst));        /* last burst dropped */
@@ -262,7 +268,7 @@ static NOINLINE void game_loop(void)
   for (f = 0; f < LEVEL_WAVES; f++) spawn_wave();
   GC_enable();
   GC_acc_frame(0);                      /* starts the frame counts     */
-  for (f = 1; f <= FRAMES; f++) {
+  for (f = 1; f <= frames_n; f++) {
     frame_objs = frame_bytes = 0;
     frame_work(f);
     if (f % 10 == 0) GC_gcollect();
@@ -381,9 +387,18 @@ int main(int argc, char **argv)
   int id;
   static Il2CppClass class_mem[N_CLASSES];
 
-  if (strcmp(mode, "game") != 0 && strcmp(mode, "garbage") != 0) {
-    fprintf(stderr, "usage: gameload game|garbage [--api DUMP]\n");
+  if (strcmp(mode, "game") != 0 && strcmp(mode, "garbage") != 0
+      && strcmp(mode, "session") != 0) {
+    fprintf(stderr, "usage: gameload game|session|garbage [--api DUMP]\n");
     return 2;
+  }
+  if (0 == strcmp(mode, "session")) {
+    /* The demo's game, and the sampled profile's leak test: ten times  */
+    /* the frames and sixteen times the leak (some 24 MiB leaked, which */
+    /* one sample per 512 KiB sees growing).                             */
+    frames_n = SESSION_FRAMES;
+    leak_per_frame = SESSION_LEAK;
+    mode = "game";
   }
   GC_INIT();
   GC_add_roots((void *)&g, (void *)((char *)&g + sizeof(g)));

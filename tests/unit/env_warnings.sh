@@ -25,13 +25,16 @@ run() {
   n=$((n + 1))
   env -u GC_ACC_ENABLE -u GC_ACC_TAGS -u GC_ACC_DUMP -u GC_ACC_DUMP_BUFFER \
       -u GC_ACC_STACKS -u GC_ACC_STACK_DEPTH -u GC_ACC_UNWIND \
-      -u GC_ACC_FIRST_WORD_TYPES -u GC_ACC_TYPES "$@" "$prog" > "$t/out" 2> "$t/err" ||
+      -u GC_ACC_FIRST_WORD_TYPES -u GC_ACC_TYPES -u GC_ACC_PROFILE \
+      -u GC_ACC_TABLE_LIMIT "$@" "$prog" > "$t/out" 2> "$t/err" ||
     fail "$prog exited $? with $*"
   grep 'gcacc' "$t/err" > "$t/warn" || :
 }
 
 size_msg='expected a size in bytes, at least 4096, with an optional k, M or G suffix'
 stacks_msg='expected off, all or sample=BYTES (BYTES at least 1, with an optional k, M or G suffix)'
+profile_msg='expected off, sampled, sampled=BYTES (BYTES at least 1, with an optional k, M or G suffix), full or trace'
+limit_msg='expected a size in bytes, at least 64k, with an optional k, M or G suffix'
 kinds_msg='expected kinds (ptrfree, normal, uncollectable, atomic_uncollectable or numbers, comma-separated) or a mask 0x...'
 
 # One bad value at a time: name, value, what the warning says was expected.
@@ -79,6 +82,15 @@ GC_ACC_DUMP_EXIT_WAIT||expected milliseconds from 0 to 60000
 GC_ACC_DUMP_EXIT_WAIT|5x|expected milliseconds from 0 to 60000
 GC_ACC_TYPES|IL2CPP|expected cookies or il2cpp
 GC_ACC_TYPES||expected cookies or il2cpp
+GC_ACC_PROFILE|sample|$profile_msg
+GC_ACC_PROFILE|sampled=0|$profile_msg
+GC_ACC_PROFILE|sampled=|$profile_msg
+GC_ACC_PROFILE|sampled=99999999999999999999999|$profile_msg
+GC_ACC_PROFILE|Full|$profile_msg
+GC_ACC_PROFILE||$profile_msg
+GC_ACC_TABLE_LIMIT|1000|$limit_msg
+GC_ACC_TABLE_LIMIT|64k1|$limit_msg
+GC_ACC_TABLE_LIMIT|-1|$limit_msg
 EOF
 
 # header FILE KEY: the dump header's config.KEY.
@@ -141,6 +153,10 @@ for case in "open|$t/none/x.gz|0" "open|$t|1" "write|/dev/full|0"; do
   grep -qx "enabled $on" "$t/out" ||
     fail "GC_ACC_DUMP=$path (GC_ACC_ENABLE=$on): not 'enabled $on'"
 done
+
+# The C API's setters refuse what the environment refuses.
+"$prog" setters > "$t/out" 2>&1 || { fail "setters:"; cat "$t/out" >&2; }
+n=$((n + 1))
 
 [ "$fails" -eq 0 ] &&
   echo "env warnings: $n runs, each bad value one warning, defaults kept"
