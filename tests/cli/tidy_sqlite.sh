@@ -149,11 +149,14 @@ check_eq "sql = timeline --frames: frames that allocated" \
   "$(jq '[.frames[] | select(.objs > 0)] | length' "$tmp/out")"
 check_eq "csv: estimated is 0 in an exact dump" \
   "$(q "SELECT DISTINCT estimated FROM sites")" 0
-# The sampled profile (the default): its type and callsite rows are
-# estimates, and say so.
-GC_ACC_PROFILE=sampled GC_ACC_DUMP="$tmp/sampled.gz" \
+# The sampled profile (the default; a sample per 4 KiB here, so that
+# this short run has many): its type and callsite rows are estimates,
+# and say so.
+GC_ACC_PROFILE=sampled=4096 GC_ACC_DUMP="$tmp/sampled.gz" \
   ./tests/browser/longload 300 1 >/dev/null || fail "longload, sampled"
 run "$GCACC" export --csv sites "$tmp/sampled.gz"
+check_range "csv: a sampled dump's callsite rows" \
+  "$(($(wc -l <"$tmp/out") - 1))" 10 100000
 sqlite3 "$db" ".import --csv $tmp/out sampled" || fail "sqlite3 .import"
 check_eq "csv: estimated is 1 in a sampled dump" \
   "$(q "SELECT DISTINCT estimated FROM sampled")" 1
