@@ -18,8 +18,10 @@ me=sanitize.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-san.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT INT TERM
 r=$srcdir/tools/gcacc
+# -I./tools/gcacc: the report's script as a C string (report_js.h), which
+# the build makes in the build directory.
 flags="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  -fno-omit-frame-pointer -I$r -I$srcdir/accounting"
+  -fno-omit-frame-pointer -I$r -I./tools/gcacc -I$srcdir/accounting"
 
 probe() { printf 'int main(void){return 0;}\n' >"$work/p.c" &&
           $CC -fsanitize=address,undefined "$work/p.c" -o "$work/p" \

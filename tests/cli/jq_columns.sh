@@ -5,9 +5,12 @@
 # live bytes per kind at the last collection with a census against `gcacc
 # top --group class --json` summed per kind, their total against top's
 # total and `gcacc timeline --json` at that collection, and allocations
-# summed over every record against `gcacc summary --json`.  The same jq on
-# a copy whose rows have a column inserted in front (the header naming
-# it) gives the same answers.
+# summed over every record against `gcacc summary --json`.  On the typed
+# dump (every stack captured): the callsite and the type that allocated
+# the most bytes over the session (their rows' alloc_bytes deltas summed)
+# against `gcacc top --group site|type --by alloc --session --json`.  The
+# same jq on a copy whose rows have a column inserted in front (the
+# header naming it) gives the same answers.
 set -u
 . "${srcdir:-.}/tests/cli/workload_lib.sh"
 
@@ -71,6 +74,29 @@ zcat "$d" | jq -c -n "$alloc" >"$tmp/alloc.json"
 for k in allocated_objs allocated_req_bytes allocated_granted_bytes; do
   check_eq "summary: $k" "$(jq -r ".summary[0].$k" "$tmp/out")" \
     "$(jq -r ".$k" "$tmp/alloc.json")"
+done
+
+# The callsite and the type allocating the most bytes: their rows are
+# written when they change, alloc_bytes a delta, so summed over records.
+make_dump typed
+top_by_alloc='def named($names): [$names, .] | transpose
+    | map({key: .[0], value: .[1]}) | from_entries;
+  input.columns[$t] as $cols
+  | [inputs | select(.record == "collection") | .[$t][]? | named($cols)]
+  | group_by(.[$id])
+  | map({id: .[0][$id], alloc_bytes: (map(.alloc_bytes) | add)})
+  | sort_by(-.alloc_bytes, .id) | .[0] | "\(.id) \(.alloc_bytes)"'
+for g in site type; do
+  zcat "$tmp/typed.gz" | jq -r -n --arg t "${g}_rows" --arg id "${g}_id" \
+    "$top_by_alloc" >"$tmp/jq_top" || { fail "jq: top $g"; continue; }
+  check_range "jq: the $g allocating most, bytes" \
+    "$(cut -d' ' -f2 "$tmp/jq_top")" 1 1000000000000
+  run "$GCACC" top --group "$g" --by alloc --session -n 1 --json \
+    "$tmp/typed.gz"
+  check_eq "top --group $g exit" "$rc" 0
+  check_eq "top: the $g allocating most" \
+    "$(jq -r '.top[0] | "\(.id) \(.alloc_bytes)"' "$tmp/out")" \
+    "$(cat "$tmp/jq_top")"
 done
 
 # Positions moved: a column in front of every classes row, named first in

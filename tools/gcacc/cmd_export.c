@@ -19,14 +19,14 @@
  *                   reserved, free, unmapped bytes, frag index), "X"
  *                   events for its mark and census, and an instant event
  *                   per heap growth.  Built with jansson, event by event.
- *   --csv TABLE     the raw rows of every record's classes, grows or
- *                   freelists.lists, with gc_no and seq first.
+ *   --csv TABLE, --jsonl TABLE
+ *                   one table as tidy data: cmd_export_tidy.c.
  *
- * The trace and the CSV are written while the dump is read; --folded
- * keeps the last census's class rows (live) or one kind x class array
- * (alloc), and reads records lean (session_lean: row tables parsed
- * compactly, not as jansson trees), so a record of a million rows costs
- * tens of MB, not a GB.
+ * The trace is written while the dump is read; --folded keeps the last
+ * census's class rows (live) or one kind x class array (alloc), and
+ * reads records lean (session_lean: row tables parsed compactly, not as
+ * jansson trees), so a record of a million rows costs tens of MB, not a
+ * GB.
  */
 
 #include "gcacc.h"
@@ -37,11 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cmd_export_tidy(int argc, char **argv);     /* cmd_export_tidy.c */
+
 static const char export_usage[] =
   "usage: gcacc export --folded [--bytes live|alloc] [--group type]\n"
   "                    [--symbolize] [<options>] <dump>\n"
   "       gcacc export --chrome-trace [<options>] <dump>\n"
-  "       gcacc export --csv classes|grows|freelists [<options>] <dump>\n"
+  "       gcacc export --csv|--jsonl <table> [<options>] <dump>\n"
   "\n"
   "  --folded            folded stacks (flamegraph.pl, speedscope):\n"
   "                      `frame;...;frame bytes` lines, one per call stack\n"
@@ -63,18 +65,17 @@ static const char export_usage[] =
   "                      index), its mark and census as duration events,\n"
   "                      heap growths as instant events; ts in us on the\n"
   "                      dump's monotonic clock\n"
-  "  --csv <table>       raw rows of every record, gc_no and seq first:\n"
-  "                      classes, grows or freelists\n"
+  "  --csv <table>       one table of the dump, a row per (record, key):\n"
+  "  --jsonl <table>     records, classes, kinds, grows, freelists, types,\n"
+  "                      sites or frames (gcacc export --csv x --help)\n"
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n";
 
-enum mode { M_NONE, M_FOLDED, M_TRACE, M_CSV };
+enum mode { M_NONE, M_FOLDED, M_TRACE };
 
 struct exp {
   enum mode mode;
   int alloc;                     /* --bytes alloc                       */
-  const char *table;             /* --csv: "classes", "grows", ...      */
-  int tid;                       /* --csv: its GCA_TABLE_<id>           */
   FILE *out;
   struct krow { unsigned kind, cls; u64 live; } *last;
   size_t nlast, last_cap;        /* --folded live: last census's rows   */
@@ -147,41 +148,6 @@ static void trace_record(struct exp *e, const struct rec *r)
   }
 }
 
-/* The CSV's header line: gc_no, seq, the table's columns by name.      */
-static void csv_header(struct exp *e)
-{
-  const struct dump_table *t = &dump_tables[e->tid];
-  size_t c;
-
-  fputs("gc_no,seq", e->out);
-  for (c = 0; c < t->ncols; c++) fprintf(e->out, ",%s", t->names[c]);
-  fputc('\n', e->out);
-}
-
-/* The rows, each column taken by name from the dump's position.        */
-static void csv_record(struct exp *e, const struct rec *r)
-{
-  const struct dump_table *t = &dump_tables[e->tid];
-  const size_t *pos = dump_cols_table(r->cols, e->tid);
-  const json_t *rows, *row;
-  size_t i, c;
-
-  if (e->tid == GCA_TABLE_lists)
-    rows = json_object_get(json_object_get(r->json, "freelists"), "lists");
-  else
-    rows = json_object_get(r->json, t->key);
-  json_array_foreach(rows, i, row) {
-    fprintf(e->out, "%llu,%llu", r->gc_no, r->seq);
-    for (c = 0; c < t->ncols; c++) {
-      const json_t *v = json_array_get(row, pos[c]);
-
-      fprintf(e->out, ",%lld",
-              json_is_integer(v) ? (long long)json_integer_value(v) : 0LL);
-    }
-    fputc('\n', e->out);
-  }
-}
-
 static int export_frame(const json_t *frame, void *arg)
 {
   struct exp *e = arg;
@@ -223,7 +189,6 @@ static int export_visit(const struct rec *r, void *arg)
 
   switch (e->mode) {
   case M_TRACE: trace_record(e, r); break;
-  case M_CSV: csv_record(e, r); break;
   case M_FOLDED: folded_record(e, r); break;
   default: break;
   }
@@ -405,23 +370,19 @@ int cmd_export(int argc, char **argv)
   int i, rc, group_type = 0, resolve = 0;
 
   memset(&e, 0, sizeof(e));
+  for (i = 1; i < argc; i++)            /* tables: cmd_export_tidy.c    */
+    if (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--jsonl") == 0)
+      return cmd_export_tidy(argc, argv);
   for (i = 1; i < argc; i++) {
     int c;
     const char *a = argv[i];
 
-    if (strcmp(a, "--folded") == 0 || strcmp(a, "--chrome-trace") == 0
-        || strcmp(a, "--csv") == 0) {
-      enum mode m = a[2] == 'f' ? M_FOLDED : a[3] == 'h' ? M_TRACE : M_CSV;
+    if (strcmp(a, "--folded") == 0 || strcmp(a, "--chrome-trace") == 0) {
+      enum mode m = a[2] == 'f' ? M_FOLDED : M_TRACE;
 
       if (e.mode != M_NONE && e.mode != m)
         return usage_error("one of --folded, --chrome-trace, --csv");
       e.mode = m;
-      if (m == M_CSV) {
-        if (i + 1 >= argc)
-          return usage_error("--csv needs a table: classes, grows or "
-                             "freelists");
-        e.table = argv[++i];
-      }
       continue;
     }
     if (strcmp(a, "--group") == 0) {
@@ -460,18 +421,6 @@ int cmd_export(int argc, char **argv)
   }
   if ((group_type || resolve) && e.mode != M_FOLDED)
     return usage_error("--group and --symbolize go with --folded");
-  if (e.mode == M_CSV) {
-    if (strcmp(e.table, "classes") == 0) {
-      e.tid = GCA_TABLE_classes;
-    } else if (strcmp(e.table, "grows") == 0) {
-      e.tid = GCA_TABLE_grows;
-    } else if (strcmp(e.table, "freelists") == 0) {
-      e.tid = GCA_TABLE_lists;
-    } else {
-      return usage_error("--csv: unknown table '%s' (classes, grows, "
-                         "freelists)", e.table);
-    }
-  }
   if (path == NULL) return usage_error("no dump given");
 
   e.out = common_output(&o);
@@ -482,7 +431,6 @@ int cmd_export(int argc, char **argv)
     if (e.alloc_bytes == NULL) abort();
   }
   if (e.mode == M_TRACE) fputs("{\"traceEvents\":[\n", e.out);
-  if (e.mode == M_CSV) csv_header(&e);
 
   tables_init(&e.tb, &info);
   if (e.mode == M_FOLDED)

@@ -73,6 +73,8 @@ static const char leaks_usage[] =
   "(last window's lowest), growth_bytes, slope_bytes (per collection),\n"
   "rises (steps where the window maximum rose, of windows - 1).\n"
   "The dump is read twice, so it must be a file, not standard input.\n"
+  "A sampled profile's type and callsite figures are estimates: shown as\n"
+  "~12.3 MiB, with a note (--json: \"estimated\": true).\n"
   "Exit status 1 when a leak is reported, 0 when none is.\n"
   "\n"
   "  --min-collections <N>\n"
@@ -475,6 +477,13 @@ int cmd_leaks(int argc, char **argv)
   /* Types and callsites: only for dumps that have them.                 */
   label = malloc(4096);
   if (label == NULL) abort();
+  if (l.tb.estimated) {
+    gcols[2].type = gcols[3].type = gcols[4].type = gcols[5].type
+      = COL_EBYTES;
+  } else {
+    gcols[2].type = gcols[3].type = gcols[4].type = gcols[5].type
+      = COL_BYTES;
+  }
   for (a = 0; out != NULL && a < 2; a++) {
     const struct finding *fs = a ? fsites : ftypes;
     size_t nf = a ? nsites : ntypes;
@@ -505,7 +514,12 @@ int cmd_leaks(int argc, char **argv)
     emit_print(t, o.format, out);
   }
   if (out != NULL) {
-    if (o.format == EMIT_JSON) emit_json_end(out);
+    if (o.format == EMIT_TABLE && (l.tb.has_type_rows || l.tb.has_site_rows))
+      emit_estimate_line(out, l.tb.estimated, l.tb.estimate_bytes);
+    if (o.format == EMIT_JSON) {
+      emit_json_estimated(l.tb.estimated, l.tb.estimate_bytes);
+      emit_json_end(out);
+    }
     common_close(&o, out);
     rc = nfound || ntypes || nsites ? EXIT_FINDING : EXIT_OK;
   }

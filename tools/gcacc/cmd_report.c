@@ -23,6 +23,7 @@
 #include "gcacc.h"
 #include "session.h"
 #include "tables.h"
+#include "report_views.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,8 @@ struct report {
   u64 *alloc;                   /* [SESSION_MAX_KINDS][SESSION_MAX_CLASSES]*/
   struct tables tb;             /* types and sites, rebuilt               */
   struct tables_view pt, ps;    /* their copies at the peak-live record   */
+  struct tables_view ft, fs;    /* and at the first census (TopN growth)  */
+  struct rv_frames *rvf;        /* frame records (the Frames view)        */
   u64 alloc_out_of_range;       /* rows whose kind/class do not fit       */
 };
 
@@ -170,6 +173,10 @@ static int report_visit(const struct rec *r, void *arg)
   tables_record(&rp->tb, r);
   if (r->census) {
     rp->census_recs++;
+    if (rp->census_recs == 1) {
+      tables_capture(&rp->tb, 0, &rp->ft);
+      tables_capture(&rp->tb, 1, &rp->fs);
+    }
     timeline_add(rp, r);
     if (rp->peak_classes == NULL || r->live_bytes > rp->peak_live) {
       rp->peak_live = r->live_bytes;
@@ -225,6 +232,7 @@ static int report_frame(const json_t *fr, void *arg)
   struct report *rp = arg;
 
   tables_frame(&rp->tb, fr);
+  rv_frame(rp->rvf, fr, &rp->tb.info->cols);
   return 0;
 }
 
@@ -233,6 +241,9 @@ static void report_free(struct report *rp)
   if (rp == NULL) return;
   tables_view_free(&rp->pt);
   tables_view_free(&rp->ps);
+  tables_view_free(&rp->ft);
+  tables_view_free(&rp->fs);
+  rv_frames_free(rp->rvf);
   tables_free(&rp->tb);
   json_decref(rp->header);
   json_decref(rp->peak_classes);
@@ -253,6 +264,7 @@ static struct report *report_scan(const char *path, int progress, int *rc)
   if (rp->alloc == NULL) abort();
   rp->path = path;
   rp->span = 1;
+  rp->rvf = rv_frames_new();
   memset(&info, 0, sizeof(info));
   tables_init(&rp->tb, &info);
   *rc = session_scan_frames(path, progress, report_visit, report_frame, rp,
@@ -360,7 +372,12 @@ static void page_head(FILE *f, const struct report *a,
                       const struct report *b)
 {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-        "<meta charset=\"utf-8\">\n<title>gcacc report: ", f);
+        "<meta charset=\"utf-8\">\n"
+        /* Nothing from elsewhere, whatever a dump holds: the page's    */
+        /* own script and styles only.                                   */
+        "<meta http-equiv=\"Content-Security-Policy\" content=\""
+        "default-src 'none'; script-src 'unsafe-inline'; "
+        "style-src 'unsafe-inline'\">\n<title>gcacc report: ", f);
   html_esc(f, a->path);
   if (b != NULL) {
     fputs(" vs ", f);
@@ -386,8 +403,10 @@ static void page_head(FILE *f, const struct report *a,
         "svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888}\n"
         "svg .band{opacity:.18;stroke:none}\n"
         "svg polyline{fill:none;stroke-width:1.6}\n"
-        "svg rect.bar{fill:#9467bd}svg rect.bar:hover{fill:#6a3d9a}\n"
-        "</style>\n</head>\n<body>\n", f);
+        "svg rect.bar{fill:#9467bd}svg rect.bar:hover{fill:#6a3d9a}\n",
+        f);
+  fputs(rv_css, f);
+  fputs("</style>\n</head>\n<body>\n", f);
 }
 
 static void page_title(FILE *f, const struct report *a, const char *tag)
@@ -667,6 +686,7 @@ static void page_groups(FILE *f, const struct report *a, int site)
 {
   const struct tables_view *v = site ? &a->ps : &a->pt;
   struct group_row *t = calloc(v->n + 1, sizeof(*t));
+  const char *est = a->tb.estimated ? "~" : "";   /* sampled profile  */
   size_t i, n = 0, shown;
   char label[4096];
 
@@ -702,6 +722,12 @@ static void page_groups(FILE *f, const struct report *a, int site)
                : "Types from the embedder's cookies and names.",
           site && a->tb.sample ? "  Sampled stacks: figures are "
                                  "estimates." : "", shown, n);
+  if (a->tb.estimated) {
+    char note[256];
+
+    fprintf(f, "<p class=\"estimate-note\">Note: %s.</p>\n",
+            emit_estimate_note(a->tb.estimate_bytes, note, sizeof(note)));
+  }
   fprintf(f, "<table id=\"%s\" data-gc-no=\"%llu\" data-rows=\"%zu\">\n"
           "<tr><th>id</th><th class=\"l\">%s</th><th>live objects</th>"
           "<th>live bytes</th><th>old objects</th><th>allocated bytes</th>"
@@ -719,9 +745,10 @@ static void page_groups(FILE *f, const struct report *a, int site)
     html_esc(f, label);
     fprintf(f, "\"><td>%llu</td><td class=\"l\">", t[i].id);
     html_esc(f, label);
-    fprintf(f, "</td><td>%llu</td><td>%s</td><td>%llu</td><td>%s</td>"
-            "</tr>\n", t[i].live_objs, emit_size(t[i].live, s1),
-            t[i].old_objs, emit_size(t[i].alloc, s2));
+    fprintf(f, "</td><td>%s%llu</td><td>%s%s</td><td>%s%llu</td>"
+            "<td>%s%s</td></tr>\n", est, t[i].live_objs, est,
+            emit_size(t[i].live, s1), est, t[i].old_objs, est,
+            emit_size(t[i].alloc, s2));
   }
   fputs("</table>\n", f);
   free(t);
@@ -937,6 +964,8 @@ static void page(FILE *f, const struct report *a, const struct report *b)
   html_esc(f, a->path);
   fputs("</h1>\n", f);
   page_title(f, a, "a");
+  rv_write_tabs(f);
+  fputs("<section id=\"view-overview\" class=\"view\">\n", f);
   page_summary(f, a, b);
   page_timeline(f, a);
   page_top(f, a);
@@ -945,8 +974,12 @@ static void page(FILE *f, const struct report *a, const struct report *b)
   page_frag(f, a);
   page_grows(f, a);
   if (b != NULL) page_diff(f, a, b);
-  fputs("<p class=\"note\">Written by gcacc report; self-contained, "
-        "no scripts, nothing fetched.</p>\n</body>\n</html>\n", f);
+  fputs("</section>\n", f);
+  rv_write_data(f, a->rvf, &a->tb, &a->ft, &a->fs, a->start);
+  rv_write_views(f, &a->tb);
+  fputs("<p class=\"note\">Written by gcacc report; self-contained: its "
+        "data and script are in this file, nothing is fetched.</p>\n"
+        "</body>\n</html>\n", f);
 }
 
 int cmd_report(int argc, char **argv)

@@ -21,6 +21,8 @@ static const char summary_usage[] =
   "fragmentation index and when, rounding waste, records dropped; the\n"
   "accounting's own memory at its peak (acc_memory_peak_bytes) and its\n"
   "ratio to the heap then; the types and call stacks (sites) defined.\n"
+  "A sampled profile's figures by type and callsite are estimates: a\n"
+  "note says so (--json: \"estimated\": true).\n"
   "\n"
   "  --json, --csv       machine-readable output (the same numbers)\n"
   "  -o <file>           write to <file>\n"
@@ -63,7 +65,8 @@ int cmd_summary(int argc, char **argv)
   struct session_info info;
   struct summary_scan ss;
   struct session_summary *sp = &ss.s;
-  u64 ntypes, nsites, acc, acc_heap;
+  u64 ntypes, nsites, acc, acc_heap, est_bytes;
+  int estimated;
   const char *path = NULL;
   struct emit_table *t;
   FILE *out;
@@ -103,6 +106,8 @@ int cmd_summary(int argc, char **argv)
   nsites = defined(ss.tb.sites);
   acc = ss.tb.acc_peak;
   acc_heap = ss.tb.acc_peak_heap;
+  estimated = ss.tb.estimated;
+  est_bytes = ss.tb.estimate_bytes;
   tables_free(&ss.tb);
   if (rc != EXIT_OK) {
     json_decref(info.header);
@@ -135,7 +140,13 @@ int cmd_summary(int argc, char **argv)
   emit_row_cells(t, v);
   if (o.format == EMIT_JSON) emit_json_begin(out);
   emit_print(t, o.format, out);
-  if (o.format == EMIT_JSON) emit_json_end(out);
+  /* The summary's own figures are exact; the dump's by type and        */
+  /* callsite (top, leaks, report) may be estimates: said here too.     */
+  if (o.format == EMIT_TABLE) emit_estimate_line(out, estimated, est_bytes);
+  if (o.format == EMIT_JSON) {
+    emit_json_estimated(estimated, est_bytes);
+    emit_json_end(out);
+  }
   common_close(&o, out);
   return EXIT_OK;
 }

@@ -33,7 +33,9 @@ static const char timeline_usage[] =
   "  --frames            list the dump's frame records instead (an error\n"
   "                      if it has none): frame, gc_no, t_ns, objs and\n"
   "                      bytes allocated in the frame (its rows summed),\n"
-  "                      lost_objs, lost_bytes (not attributed)\n"
+  "                      lost_objs, lost_bytes (not attributed); a\n"
+  "                      sampled profile's are estimates (~, a note;\n"
+  "                      --json: \"estimated\": true)\n"
   "  --wide              every column in the table (wider than 80)\n"
   "  --json, --csv       machine-readable output (the same numbers)\n"
   "  -o <file>           write to <file>\n"
@@ -113,10 +115,21 @@ static int timeline_visit(const struct rec *r, void *arg)
   return 0;
 }
 
+/* A sampled profile (issue 22): its figures by type and callsite, and  */
+/* so frame rows, are estimates; *bytes the mean sample distance.        */
+static int profile_sampled(const json_t *header, u64 *bytes)
+{
+  const char *p = json_string_value(json_object_get(
+      json_object_get(header, "config"), "profile"));
+
+  *bytes = header_config(header, "sample_bytes", 0);
+  return p != NULL && strcmp(p, "sampled") == 0;
+}
+
 /* --frames: one row per frame record, as read.                         */
 static int list_frames(const struct common_opts *o, const char *path)
 {
-  static const struct emit_col cols[] = {
+  struct emit_col cols[] = {
     { "frame", COL_INT, 6 },
     { "gc_no", COL_INT, 5 },
     { "t_ns", COL_NS, 10 },
@@ -131,8 +144,8 @@ static int list_frames(const struct common_opts *o, const char *path)
   FILE *out = NULL;
   json_t *v;
   enum dump_status st;
-  u64 t0 = 0, n = 0;
-  int rc = EXIT_OK;
+  u64 t0 = 0, n = 0, est_bytes = 0, n_sampled = 0, n_exact = 0;
+  int rc = EXIT_OK, est = 0, hdr_est = 0;
 
   if (d == NULL) {
     error("%s", err);
@@ -144,6 +157,14 @@ static int list_frames(const struct common_opts *o, const char *path)
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
       t0 = jnum(v, "start_mono_ns");
       session_warn_cols(d);
+      est = hdr_est = profile_sampled(v, &est_bytes);
+    } else if (strcmp(kind, "collection") == 0
+               && json_object_get(v, "type_rows") != NULL) {
+      /* As tables.c: records written sampled carry "samples"; the      */
+      /* header's profile holds until one says otherwise.                */
+      if (json_object_get(v, "samples") != NULL) n_sampled++;
+      else n_exact++;
+      est = n_sampled > 0 || (hdr_est && n_exact == 0);
     } else if (strcmp(kind, "frame") == 0) {
       const struct dump_cols *c = dump_cols(d);
       u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
@@ -162,6 +183,7 @@ static int list_frames(const struct common_opts *o, const char *path)
           return EXIT_USAGE;
         }
         if (o->format == EMIT_JSON) emit_json_begin(out);
+        if (est) emit_cols_estimate(cols + 3, 2);   /* objs, bytes      */
         s = emit_stream_new(o->format == EMIT_JSON ? "frames" : "", cols,
                             (int)(sizeof(cols) / sizeof(cols[0])),
                             o->format, out);
@@ -185,7 +207,11 @@ static int list_frames(const struct common_opts *o, const char *path)
   dump_close(d);
   if (s != NULL) {
     emit_stream_end(s);
-    if (o->format == EMIT_JSON) emit_json_end(out);
+    if (o->format == EMIT_TABLE) emit_estimate_line(out, est, est_bytes);
+    if (o->format == EMIT_JSON) {
+      emit_json_estimated(est, est_bytes);
+      emit_json_end(out);
+    }
     common_close(o, out);
   } else if (rc == EXIT_OK) {
     error("%s: this dump has no frame records", path);

@@ -36,7 +36,9 @@ static const char top_usage[] =
   "shown).  Callsites are shown by their stacks, innermost first, as\n"
   "module+offset, or as functions when DUMP.symbols (the cache of `gcacc\n"
   "symbolize`) has them.  In stacks=sample dumps callsite figures are\n"
-  "scaled to estimates (docs/dump-format.md, \"Sampling\").\n"
+  "scaled to estimates (docs/dump-format.md, \"Sampling\").  A sampled\n"
+  "profile's type and callsite figures are estimates: shown as ~12.3 MiB,\n"
+  "with a note (--json: \"estimated\": true); class figures are exact.\n"
   "\n"
   "  --group <g>         class, type or site (default: type when the dump\n"
   "                      has typed rows, else class)\n"
@@ -513,11 +515,15 @@ int cmd_top(int argc, char **argv)
              t.mode == SESSION ? 0ULL : t.chosen_live);
     emit_print(tab, o.format, out);
   }
+  if (o.format == EMIT_JSON)
+    emit_json_estimated(t.group != G_CLASS && t.tb.estimated,
+                        t.tb.estimate_bytes);
   if (t.group != G_CLASS) {
     size_t ssz = 4096;
 
     stack = malloc(ssz);
     if (stack == NULL) abort();
+    if (t.tb.estimated) emit_cols_estimate(gcols + 2, 6);
     tab = emit_table_new(title, gcols,
                          (int)(sizeof(gcols) / sizeof(gcols[0])));
     for (i = 0; i < n; i++) {
@@ -534,6 +540,8 @@ int cmd_top(int argc, char **argv)
                total ? (double)metric(v, sort_by) / (double)total : 0.0);
     }
     emit_print(tab, o.format, out);
+    if (o.format == EMIT_TABLE)
+      emit_estimate_line(out, t.tb.estimated, t.tb.estimate_bytes);
     goto printed;
   }
   tab = emit_table_new(title, cols, (int)(sizeof(cols) / sizeof(cols[0])));

@@ -124,6 +124,21 @@ const char *emit_size(unsigned long long b, char *buf)
   return buf;
 }
 
+const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
+                               size_t n)
+{
+  char sz[16];
+
+  if (sample_bytes == 0)
+    snprintf(buf, n, "figures by type and callsite are estimated from "
+             "sampled allocations");
+  else
+    snprintf(buf, n, "figures by type and callsite are estimated from "
+             "sampled allocations (one sample per %s allocated on "
+             "average)", emit_size(sample_bytes, sz));
+  return buf;
+}
+
 static void cell_text(const struct emit_col *col, const union emit_val *v,
                       char *buf, size_t n)
 {
@@ -133,6 +148,8 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   case COL_STR: text_escape(buf, n, v->s, 0); break;     /* fault 7 */
   case COL_INT: snprintf(buf, n, "%llu", v->u); break;
   case COL_BYTES: snprintf(buf, n, "%s", emit_size(v->u, sz)); break;
+  case COL_EINT: snprintf(buf, n, "~%llu", v->u); break;
+  case COL_EBYTES: snprintf(buf, n, "~%s", emit_size(v->u, sz)); break;
   case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
   case COL_RATIO: snprintf(buf, n, "%.3f", v->d); break;
   case COL_PCT: snprintf(buf, n, "%.1f%%", v->d * 100.0); break;
@@ -208,7 +225,7 @@ static void print_json_string(const char *s, FILE *out)
   json_decref(j);
 }
 
-static void print_csv_string(const char *raw, FILE *out)
+void emit_csv_string(const char *raw, FILE *out)
 {
   /* Control characters escaped (\n, \xNN: a string from a dump never   */
   /* starts a row), then RFC 4180: quote when needed, double quotes.     */
@@ -236,7 +253,7 @@ static void print_raw(const struct emit_col *col, const union emit_val *v,
   switch (col->type) {
   case COL_STR:
     if (json) print_json_string(v->s, out);
-    else print_csv_string(v->s, out);
+    else emit_csv_string(v->s, out);
     break;
   case COL_RATIO: case COL_PCT: fprintf(out, "%.6g", v->d); break;
   case COL_SBYTES: fprintf(out, "%lld", (long long)v->u); break;
@@ -252,17 +269,61 @@ void emit_json_begin(FILE *out)
 
 const char *(*emit_json_note)(void);
 
+static int json_estimated = -1;         /* -1: not said                 */
+static unsigned long long json_est_bytes;
+
+void emit_json_estimated(int estimated, unsigned long long est_bytes)
+{
+  json_estimated = estimated != 0;
+  json_est_bytes = est_bytes;
+}
+
+void emit_estimate_line(FILE *out, int estimated,
+                        unsigned long long est_bytes)
+{
+  char est[256], *paren;
+
+  if (!estimated) return;
+  /* Two lines within 80 columns: the words, then the sample distance.  */
+  emit_estimate_note(est_bytes, est, sizeof(est));
+  paren = strstr(est, " (");
+  if (paren != NULL) *paren = '\0';
+  fprintf(out, "note: %s\n", est);
+  if (paren != NULL) fprintf(out, "      %s\n", paren + 1);
+}
+
+void emit_cols_estimate(struct emit_col *cols, int n)
+{
+  int i;
+
+  for (i = 0; i < n; i++)
+    if (cols[i].type == COL_INT) cols[i].type = COL_EINT;
+    else if (cols[i].type == COL_BYTES) cols[i].type = COL_EBYTES;
+}
+
 void emit_json_end(FILE *out)
 {
   const char *note = emit_json_note != NULL ? emit_json_note() : NULL;
+  char est[256];
+  int comma = !json_first_table;
 
-  if (note != NULL) {
-    if (!json_first_table) fputc(',', out);
-    fputs("\"notes\":[", out);
-    print_json_string(note, out);
+  if (json_estimated >= 0) {
+    fprintf(out, "%s\"estimated\":%s", comma ? "," : "",
+            json_estimated ? "true" : "false");
+    comma = 1;
+  }
+  if (note != NULL || json_estimated == 1) {
+    fprintf(out, "%s\"notes\":[", comma ? "," : "");
+    if (json_estimated == 1) {
+      print_json_string(emit_estimate_note(json_est_bytes, est, sizeof(est)),
+                        out);
+      if (note != NULL) fputc(',', out);
+    }
+    if (note != NULL) print_json_string(note, out);
     fputc(']', out);
   }
   fputs("}\n", out);
+  json_estimated = -1;
 }
 
 void emit_print(struct emit_table *t, enum emit_format f, FILE *out)

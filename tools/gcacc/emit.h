@@ -20,8 +20,13 @@ enum emit_type {
   COL_RATIO,    /* 0..1 fraction: 3 decimals                  */
   COL_PCT,      /* 0..1 fraction shown as a percentage        */
   COL_STR,      /* text                                       */
-  COL_SBYTES    /* signed bytes (pass a long long cast to     */
+  COL_SBYTES,   /* signed bytes (pass a long long cast to     */
                 /* unsigned long long): "+1.2 MiB", "-512 B"  */
+  /* Estimates (a sampled profile's figures by type and callsite):    */
+  /* as COL_INT and COL_BYTES, shown "~12.3 MiB" in tables; CSV and    */
+  /* JSON carry the number, and the JSON object says "estimated".     */
+  COL_EINT,
+  COL_EBYTES
 };
 
 struct emit_col {
@@ -53,11 +58,30 @@ void emit_free(struct emit_table *t);
 
 void emit_json_begin(FILE *out);
 void emit_json_end(FILE *out);
+/* Whether the figures by type and callsite printed are estimates: a    */
+/* view that shows such figures calls it before emit_json_end, which     */
+/* then adds "estimated": true or false (and, when true, the note of    */
+/* emit_estimate_note to "notes").  est_bytes: the mean sample distance. */
+void emit_json_estimated(int estimated, unsigned long long est_bytes);
+/* For a person: that note as a line "note: ..." (when estimated).     */
+void emit_estimate_line(FILE *out, int estimated,
+                        unsigned long long est_bytes);
+/* Mark cols[0 .. n-1] of type COL_INT or COL_BYTES as estimates.       */
+void emit_cols_estimate(struct emit_col *cols, int n);
 /* A note that emit_json_end adds, as "notes": [text], when it returns   */
 /* non-NULL (session.c's: rows folded into "other" rows).               */
 extern const char *(*emit_json_note)(void);
 
+/* One CSV cell: control characters escaped (\n, \xNN), then quoted   */
+/* as RFC 4180 says when it holds a comma or a double quote.             */
+void emit_csv_string(const char *s, FILE *out);
+
 /* "12.3 MiB"-style size; buf must hold 16 bytes. */
+/* (below: the note that says a dump's type and callsite figures are    */
+/* estimates, from a sampled profile with one sample per sample_bytes   */
+/* on average, 0 unknown; in buf of n bytes.)                           */
+const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
+                               size_t n);
 const char *emit_size(unsigned long long bytes, char *buf);
 
 /* Streaming: a table printed row by row as rows come, for views of one  */

@@ -81,7 +81,7 @@ static void tables_header(struct tables *t)
   c = json_object_get(header, "config");
   mode = json_string_value(json_object_get(c, "profile"));
   if (mode != NULL && strcmp(mode, "sampled") == 0) {
-    t->estimated = 1;
+    t->estimated = t->header_sampled = 1;
     t->estimate_bytes = header_config(header, "sample_bytes", 0);
   }
   mode = json_string_value(json_object_get(c, "stacks"));
@@ -260,6 +260,13 @@ void tables_record(struct tables *t, const struct rec *r)
   }
   if (!r->collection || !r->census) return;
   t->census++;
+  if (json_object_get(r->json, "type_rows") != NULL
+      || json_object_get(r->json, "site_rows") != NULL) {
+    if (json_object_get(r->json, "samples") != NULL) t->sampled_records++;
+    else t->exact_records++;
+    t->estimated = t->sampled_records > 0
+                   || (t->header_sampled && t->exact_records == 0);
+  }
   {
     const struct group_cols tc = GROUP_COLS(r->cols, type_rows, type_id);
     const struct group_cols sc = GROUP_COLS(r->cols, site_rows, site_id);

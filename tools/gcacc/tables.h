@@ -57,6 +57,12 @@ struct tables {
   /* shown with "~" and never scaled again.  estimate_bytes: its mean.  */
   int estimated;
   u64 estimate_bytes;
+  /* What says so: the header's profile, and the census records with    */
+  /* rows that carry "samples" (written under the sampled profile) or do */
+  /* not (a profile the program switched to after the header, by API).  */
+  /* estimated: any sampled record, or the header's word with none exact. */
+  int header_sampled;
+  u64 sampled_records, exact_records;
   u64 frames, frame_objs, frame_bytes, lost_objs, lost_bytes;
   u64 acc_peak, acc_peak_heap;          /* peak acc_memory_bytes, heap   */
   struct tables_module *mods;           /* from the header, by base      */

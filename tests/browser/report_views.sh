@@ -1,0 +1,198 @@
+#!/bin/sh
+# report_views.sh: the report's Frames and TopN views in real headless
+# Chromium, on a long session with known answers: tests/browser/longload
+# (5000 frames, two collections each: over 10,000 collections; 24 types,
+# 10 callsites, the trace profile's exact figures; spikes of "Long.Spike" from spike_path() at frames it
+# prints), symbolized.  Each view is rendered from a URL hash (the state
+# the page keeps there) with --dump-dom and checked against figures
+# computed here from the dump with jq and from `gcacc top --json`:
+#   Frames  the heaviest frames listed first are the spike frames; the
+#           default selection is the heaviest, its top type Long.Spike
+#           with the bytes the dump's frame record gives it, its top
+#           callsite spike_path; a range's bytes are the dump's sum;
+#   TopN    types by allocated bytes and callsites by live bytes as `gcacc
+#           top` orders them, the filter, and the ascending sort.
+# Screenshots of both views must not be blank; the page must reference no
+# URL; and the first paint is timed: the page's own mark when its script
+# has drawn the views (data-ready-ms, since navigation started) and the
+# wall time of a headless screenshot, both under generous bounds that
+# only a pathological page (seconds per thousand frames) would pass.
+# Chromium missing is a failure (tools/setup-debian.sh installs it).
+# Files, screenshots and timings in tests/browser/report_views.out/.
+# shellcheck disable=SC2015
+set -u
+: "${srcdir:=.}"
+gcacc=./tools/gcacc/gcacc
+load=./tests/browser/longload
+out=tests/browser/report_views.out
+frames=5000
+fails=0
+checks=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); checks=$((checks + 1)); }
+ok() { echo "ok: $*"; checks=$((checks + 1)); }
+check_eq() { [ "$2" = "$3" ] && ok "$1: $2" || fail "$1: got '$2', want '$3'"; }
+
+. "$srcdir/tests/browser/browser_lib.sh"
+need_tools jq zcat
+for p in "$gcacc" "$load"; do
+  [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
+done
+browser_setup "$out"
+
+# The trace profile: exact figures per type, callsite and frame, and
+# every allocation's stack.
+GC_ACC_PROFILE=trace GC_ACC_DUMP="$abs/long.gz" "$load" "$frames" 2 \
+  >"$abs/truth.txt" ||
+  { echo "FAIL: longload"; exit 1; }
+"$gcacc" symbolize "$abs/long.gz" >/dev/null || fail "gcacc symbolize"
+zcat "$abs/long.gz" >"$abs/long.jsonl"
+# The session's collections: the last record's gc_no (a loaded machine
+# may drop a few records, which the dump counts).
+ncoll=$(grep -c '"record":"collection"' "$abs/long.jsonl")
+lastgc=$(grep '"record":"collection"' "$abs/long.jsonl" | tail -n 1 |
+         jq .gc_no)
+[ "${lastgc:-0}" -ge 10000 ] &&
+  ok "the session has $lastgc collections ($ncoll records in the dump)" ||
+  fail "the session has '$lastgc' collections, not 10,000 or more"
+
+t0=$(date +%s%N)
+"$gcacc" report -o "$abs/long.html" "$abs/long.gz" ||
+  { echo "FAIL: gcacc report exited $?"; exit 1; }
+t1=$(date +%s%N)
+size=$(wc -c <"$abs/long.html" | tr -d ' ')
+echo "report: $size bytes, written in $(((t1 - t0) / 1000000)) ms"
+[ "$size" -lt 20000000 ] && ok "report size $size bytes" ||
+  fail "report of $size bytes"
+grep -Eiq 'https?://' "$abs/long.html" && fail "the page references a URL"
+grep -Eiq '<script[^>]* src=|<link[ >]|<img[ >]|<iframe[ >]' \
+  "$abs/long.html" && fail "the page loads something from elsewhere"
+
+dom() {     # dom NAME HASH: the page rendered with #HASH, in NAME.dom.html
+  run_chromium --virtual-time-budget=5000 --dump-dom \
+    "file://$abs/long.html#$2" >"$abs/$1.dom.html" || true
+  grep -q 'data-ready-ms=' "$abs/$1.dom.html" ||
+    fail "$1: the page's script did not finish (see $abs/$1.dom.html)"
+}
+rows() {    # rows FILE CLASS NAME: NAME of every <tr class="CLASS">
+  grep -o "<tr class=\"$2\"[^>]*" "$1" |
+    sed -n "s/.* $3=\"\\([^\"]*\\)\".*/\\1/p"
+}
+cells() {   # cells FILE CLASS: the text of each such row, cells joined by |
+  tr '\n' ' ' <"$1" | sed 's/<\/tr>/\n/g' | grep "<tr class=\"$2\"" |
+    sed -e 's/<[^>]*>/|/g' -e 's/||*/|/g' -e 's/^|//'
+}
+
+# --- Frames ---------------------------------------------------------------
+dom frames 'view=frames'
+spikes=$(sed -n 's/^spike //p' "$abs/truth.txt" | sort -n | tr '\n' ' ')
+nsp=$(echo "$spikes" | wc -w)
+top=$(rows "$abs/frames.dom.html" heavy-row data-frame | head -n "$nsp" |
+      sort -n | tr '\n' ' ')
+check_eq "frames: the heaviest frames are the spikes" "$top" "$spikes"
+first=$(rows "$abs/frames.dom.html" heavy-row data-frame | head -n 1)
+check_eq "frames: the heaviest frame is selected" \
+  "$(attr "$abs/frames.dom.html" '<p id="frame-sel"' data-lo)" "$first"
+# The dump: Long.Spike's bytes in that frame (ids by the header's names).
+want=$(jq -n -r --argjson f "$first" '
+  def named($n): [$n, .] | transpose | map({key: .[0], value: .[1]})
+    | from_entries;
+  input.columns as $c
+  | reduce (inputs | select(has("types")
+                            or (.record == "frame" and .frame == $f))) as $r
+      ({};
+       .id = (.id // ([$r.types // [] | .[] | named($c.types)
+                       | select(.name == "Long.Spike") | .type_id][0]))
+       | if $r.record == "frame" and $r.frame == $f then
+           . as $s | .bytes = ([$r.rows[] | named($c["frame.rows"])
+                                | select(.type_id == $s.id) | .bytes] | add)
+         else . end)
+  | .bytes' "$abs/long.jsonl")
+check_eq "frames: its top type" \
+  "$(cells "$abs/frames.dom.html" ft-row | head -n 1 | cut -d'|' -f1)" \
+  "Long.Spike"
+check_eq "frames: Long.Spike's bytes in frame $first" \
+  "$(rows "$abs/frames.dom.html" ft-row data-bytes | head -n 1)" "$want"
+cells "$abs/frames.dom.html" fs-row | head -n 1 | grep -q 'spike_path' &&
+  ok "frames: its top callsite is spike_path" ||
+  fail "frames: top callsite '$(cells "$abs/frames.dom.html" fs-row |
+        head -n 1)', not spike_path"
+cols=$(attr "$abs/frames.dom.html" '<canvas id="frame-chart"' data-columns)
+[ "${cols:-0}" -ge 100 ] && ok "frames: the chart has $cols columns" ||
+  fail "frames: the chart has '$cols' columns"
+
+# A range: its bytes are the dump's.
+dom range 'view=frames&sel=100-199'
+want=$(jq -n '[inputs | select(.record == "frame" and .frame >= 100
+               and .frame <= 199) | .rows[][3]] | add' "$abs/long.jsonl")
+check_eq "frames 100-199: the range" \
+  "$(attr "$abs/range.dom.html" '<p id="frame-sel"' data-lo)-$(attr \
+     "$abs/range.dom.html" '<p id="frame-sel"' data-hi)" "100-199"
+check_eq "frames 100-199: bytes" \
+  "$(attr "$abs/range.dom.html" '<p id="frame-sel"' data-bytes)" "$want"
+
+# --- TopN -----------------------------------------------------------------
+dom ttypes 'view=topn&table=types&sort=alloc_bytes'
+"$gcacc" top --group type --by alloc --session -n 3 --json "$abs/long.gz" \
+  >"$abs/top-types.json"
+check_eq "topn types by allocated bytes: first three" \
+  "$(rows "$abs/ttypes.dom.html" topn-row data-id | head -n 3 | tr '\n' ' ')" \
+  "$(jq -r '.top[].id' "$abs/top-types.json" | tr '\n' ' ')"
+check_eq "topn types: the first one's allocated bytes" \
+  "$(rows "$abs/ttypes.dom.html" topn-row data-alloc-bytes | head -n 1)" \
+  "$(jq -r '.top[0].alloc_bytes' "$abs/top-types.json")"
+check_eq "topn types: sorted by" \
+  "$(attr "$abs/ttypes.dom.html" '<table id="topn-table"' data-sort)" \
+  alloc_bytes
+
+dom tsites 'view=topn&table=sites&sort=live_bytes'
+"$gcacc" top --group site --json -n 0 "$abs/long.gz" >"$abs/top-sites.json"
+check_eq "topn callsites by live bytes: first" \
+  "$(rows "$abs/tsites.dom.html" topn-row data-id | head -n 1)" \
+  "$(jq -r '.top[0].id' "$abs/top-sites.json")"
+"$gcacc" top --group site --session --json -n 0 "$abs/long.gz" \
+  >"$abs/top-session.json"
+check_eq "topn callsites: every callsite of the session listed" \
+  "$(attr "$abs/tsites.dom.html" '<table id="topn-table"' data-matching)" \
+  "$(jq '.top | length' "$abs/top-session.json")"
+dom filter 'view=topn&table=sites&sort=alloc_bytes&q=spike_path'
+check_eq "topn filter spike_path: rows" \
+  "$(attr "$abs/filter.dom.html" '<table id="topn-table"' data-matching)" 1
+cells "$abs/filter.dom.html" topn-row | grep -q 'spike_path' &&
+  ok "topn filter: the row names spike_path" ||
+  fail "topn filter: $(cells "$abs/filter.dom.html" topn-row)"
+dom asc 'view=topn&table=types&sort=alloc_bytes&dir=asc'
+a=$(rows "$abs/asc.dom.html" topn-row data-alloc-bytes | head -n 1)
+z=$(rows "$abs/asc.dom.html" topn-row data-alloc-bytes | tail -n 1)
+[ -n "$a" ] && [ "$a" -le "$z" ] && ok "topn ascending: $a .. $z" ||
+  fail "topn ascending: first '$a', last '$z'"
+
+# --- screenshots and timing ---------------------------------------------
+for v in frames topn; do
+  s0=$(date +%s%N)
+  run_chromium --screenshot="$abs/$v.png" "file://$abs/long.html#view=$v" \
+    >/dev/null || true
+  s1=$(date +%s%N)
+  ms=$(((s1 - s0) / 1000000))
+  sz=$(wc -c <"$abs/$v.png" 2>/dev/null || echo 0)
+  [ "$sz" -gt 20000 ] && ok "$v.png: $sz bytes, $ms ms to screenshot" ||
+    fail "$v.png missing or blank ($sz bytes)"
+  [ "$ms" -lt 60000 ] && ok "$v: screenshot in $ms ms" ||
+    fail "$v: the screenshot took $ms ms"
+done
+# The page's own mark, in real time (no virtual time budget).
+run_chromium --dump-dom "file://$abs/long.html#view=frames" \
+  >"$abs/timing.dom.html" || true
+ready=$(attr "$abs/timing.dom.html" '<html' data-ready-ms)
+script=$(attr "$abs/timing.dom.html" '<html' data-script-ms)
+echo "first paint: views drawn ${ready:-?} ms after navigation started," \
+  "${script:-?} ms of it in the page's script"
+[ -n "$ready" ] && [ "$ready" -lt 10000 ] &&
+  ok "views drawn in $ready ms" || fail "views drawn in '$ready' ms"
+[ -n "$script" ] && [ "$script" -lt 3000 ] &&
+  ok "the script took $script ms" || fail "the script took '$script' ms"
+echo "$size bytes; views drawn ${ready:-?} ms after navigation started" \
+  "(${script:-?} ms in the script); $lastgc collections, $frames frames" \
+  >"$abs/timing.txt"
+
+echo "report_views.sh: $checks checks, $fails failed (files in $abs)"
+[ "$fails" -eq 0 ]
