@@ -18,13 +18,16 @@ for m in a b; do
   GC_ACC_PROFILE=full GC_ACC_DUMP=$tmp/$m.gz $LOAD $m > /dev/null ||
     { echo "FAIL: sameload $m failed"; exit 1; }
 done
-# sampled IN OUT R [stacks]: IN with the header of a sampled profile.
+# sampled IN OUT R [stacks]: IN with the header of a sampled profile,
+# and the "samples" object its records carry (the reader trusts them).
 sampled() {
   zcat "$1" | jq -c --argjson r "$3" --arg st "${4:-}" '
     if .record == "header" then .config.profile = "sampled"
       | .config.sample_bytes = $r
       | if $st != "" then .config.stacks = $st
           | .config.stacks_sample_bytes = 4096 else . end
+    elif .record == "collection" or .record == "snapshot"
+    then .samples = {taken: 0, dropped: 0, tracked: 0}
     else . end' | gzip > "$2"
 }
 sampled "$tmp/a.gz" "$tmp/as.gz" 524288
