@@ -55,12 +55,16 @@ for m in a b; do
     { echo "FAIL: sameload $m failed"; exit 1; }
   "$gcacc" symbolize "$abs/$m.gz" > /dev/null 2>&1
 done
-# b, sampled (a hand-edited header, as the collector will write it) and
+# b, sampled (a hand-edited header and the records' "samples", as the
+# collector writes them) and
 # with an executable whose name is markup.
 evil='/x/<b>bold</b>&amp;"q'"'"
 zcat "$abs/b.gz" | jq -c --arg e "$evil" 'if .record == "header"
   then .config.profile = "sampled" | .config.sample_bytes = 524288
-       | .executable = $e else . end' | gzip > "$abs/bs.gz"
+       | .executable = $e
+  elif .record == "collection" or .record == "snapshot"
+  then .samples = {taken: 0, dropped: 0, tracked: 0} else . end' |
+  gzip > "$abs/bs.gz"
 cp "$abs/b.gz.symbols" "$abs/bs.gz.symbols"
 
 "$gcacc" diff --json --top 0 "$abs/a.gz" "$abs/b.gz" > "$abs/d.json" ||
