@@ -122,16 +122,25 @@ static struct gca_sample *samples_node(struct gca_tl *me)
   return n;
 }
 
-/* Lock held: nodes the census is done with, for any thread to take.    */
-static void samples_release(struct gca_sample *first,
-                            struct gca_sample *last)
+/* Push first..last on a lock-free list (any thread; the lists are only */
+/* ever taken whole, by an exchange, so a push cannot meet ABA).         */
+static void samples_push(struct gca_sample *volatile *list,
+                         struct gca_sample *first, struct gca_sample *last)
 {
-  struct gca_sample *old = __atomic_load_n(&samples_free, __ATOMIC_RELAXED);
+  struct gca_sample *old = __atomic_load_n(list, __ATOMIC_RELAXED);
 
   do {
     last->next = old;
-  } while (!__atomic_compare_exchange_n(&samples_free, &old, first, 1,
+  } while (!__atomic_compare_exchange_n(list, &old, first, 1,
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* Nodes the census (or an exiting thread) is done with, for any thread  */
+/* to take.                                                               */
+static void samples_release(struct gca_sample *first,
+                            struct gca_sample *last)
+{
+  samples_push(&samples_free, first, last);
 }
 
 /* ---- taking a sample --------------------------------------------------- */
@@ -180,16 +189,7 @@ static void samples_record(struct gca_tl *me, void *p, size_t lb,
 
     if (pair != 0) gca_frames_count(me, pair, wo, n->w_bytes, 0);
   }
-  {
-    struct gca_sample *old = __atomic_load_n(&samples_pending,
-                                             __ATOMIC_RELAXED);
-
-    do {
-      n->next = old;
-    } while (!__atomic_compare_exchange_n(&samples_pending, &old, n, 1,
-                                          __ATOMIC_RELEASE,
-                                          __ATOMIC_RELAXED));
-  }
+  samples_push(&samples_pending, n, n);
   __atomic_add_fetch(&samples_taken, 1, __ATOMIC_RELAXED);
   me->p_busy = 0;
 }
@@ -247,6 +247,15 @@ GC_INNER void gca_samples_list(void *list, word granted, int k)
 
 /* ---- the census's books (lock held) ------------------------------------ */
 
+static void samples_hash_put(word i)
+{
+  word j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
+           & samples_hash_mask;
+
+  while (samples_hash[j] != 0) j = (j + 1) & samples_hash_mask;
+  samples_hash[j] = i + 1;
+}
+
 static int samples_reserve(word n)
 {
   word cap = samples_cap ? samples_cap : 256;
@@ -275,25 +284,9 @@ static int samples_reserve(word n)
   samples_hash = h;
   samples_hash_mask = 2 * cap - 1;
   samples_cap = cap;
-  for (i = 0; i < samples_n; i++) {
-    word j;
-
-    if (NULL == samples_tab[i]) continue;       /* GC_free'd since      */
-    j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
-        & samples_hash_mask;
-    while (samples_hash[j] != 0) j = (j + 1) & samples_hash_mask;
-    samples_hash[j] = i + 1;
-  }
+  for (i = 0; i < samples_n; i++)
+    if (samples_tab[i] != NULL) samples_hash_put(i);  /* not GC_free'd */
   return 1;
-}
-
-static void samples_hash_put(word i)
-{
-  word j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
-           & samples_hash_mask;
-
-  while (samples_hash[j] != 0) j = (j + 1) & samples_hash_mask;
-  samples_hash[j] = i + 1;
 }
 
 /* The pending samples into the table; those that do not fit are       */
