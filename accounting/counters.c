@@ -99,8 +99,9 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
     return (GC_tlfs)GC_getspecific(GC_thread_key);
   }
 
-  /* Sets every inline flag of tlfs (GCA_TLFS_FIELDS) to v.             */
-  static void counters_tl_set_inline(GC_tlfs tlfs, word v)
+  /* Sets every inline flag of tlfs (GCA_TLFS_FIELDS) to v: 0, pops do */
+  /* nothing; 1, count inline; -1, call the hook function.               */
+  static void counters_tl_set_inline(GC_tlfs tlfs, signed_word v)
   {
     unsigned k, g;
 
@@ -112,6 +113,66 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
       for (g = 0; g < TINY_FREELISTS; g++)
         GCA_STORE(&tlfs->gca_gcj_inline[g], v);
 #   endif
+  }
+
+  /* The flags a thread's lists take in mode m (before the hook function */
+  /* sets them to 1, in mode 1).                                          */
+# define COUNTERS_TL_FLAG(m) ((m) != 0 ? (signed_word)-1 : 0)
+
+  /* Every thread's lists (GC_ACC_ON_TLFS_INIT to ..._DESTROY), whether */
+  /* or not it ever allocated, linked through their own fields; changed */
+  /* and walked with the allocation lock held.                           */
+  static GC_tlfs counters_all_tlfs = NULL;
+
+  static void counters_tlfs_unlink(GC_tlfs p)
+  {
+    if (p->gca_tlfs_prev != NULL) {
+      p->gca_tlfs_prev->gca_tlfs_next = p->gca_tlfs_next;
+    } else {
+      counters_all_tlfs = p->gca_tlfs_next;
+    }
+    if (p->gca_tlfs_next != NULL)
+      p->gca_tlfs_next->gca_tlfs_prev = p->gca_tlfs_prev;
+    p->gca_tlfs_next = p->gca_tlfs_prev = NULL;
+    p->gca_tlfs_linked = 0;
+  }
+
+  /* A thread's lists were just set up (lock held): their flags follow  */
+  /* the mode from now on.  Upstream allocates the struct zeroed (or    */
+  /* reuses one that left through GC_ACC_ON_TLFS_DESTROY), so           */
+  /* gca_tlfs_linked is 0 unless the same struct is set up twice.        */
+  GC_INNER void gca_counters_tlfs_init(GC_tlfs p)
+  {
+    if (p->gca_tlfs_linked) counters_tlfs_unlink(p);
+    p->gca_tlfs_prev = NULL;
+    p->gca_tlfs_next = counters_all_tlfs;
+    if (counters_all_tlfs != NULL) counters_all_tlfs->gca_tlfs_prev = p;
+    counters_all_tlfs = p;
+    p->gca_tlfs_linked = 1;
+    counters_tl_set_inline(p, COUNTERS_TL_FLAG(gca_tl_mode));
+  }
+
+  /* The lists are about to be freed (lock held).                        */
+  GC_INNER void gca_counters_tlfs_destroy(GC_tlfs p)
+  {
+    counters_tl_set_inline(p, 0);
+    if (p->gca_tlfs_linked) counters_tlfs_unlink(p);
+  }
+
+  /* This thread's flags after it saw mode m: set them for m, then look */
+  /* again (full fence between).  gca_tl_mode_update stores the mode,   */
+  /* fences and then sets every thread's flags, so either its stores    */
+  /* come after these, or this thread sees the newer mode and sets its  */
+  /* own for it.  v is the flag for mode m (1 for a registered thread in */
+  /* mode 1).                                                            */
+  static void counters_tl_settle(GC_tlfs tlfs, int m, signed_word v)
+  {
+    int now;
+
+    counters_tl_set_inline(tlfs, v);
+    AO_nop_full();
+    now = (int)GCA_LOAD(&gca_tl_mode);
+    if (now != m) counters_tl_set_inline(tlfs, COUNTERS_TL_FLAG(now));
   }
 
   /* The fast path's counts of tlfs, copied into out.                   */
@@ -160,11 +221,9 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 
   /* The thread's pops are counted inline from now on, into its own     */
   /* lists' counts, which t (its record) makes the sums read.  Only in  */
-  /* mode 1.  When the mode leaves 1, gca_counters_rows_off clears the  */
-  /* flags of every thread, through the registry.  The two sides are    */
-  /* ordered by full fences: either the clearing comes after this       */
-  /* thread's stores, or this thread sees the new mode after its stores */
-  /* and clears its own.                                                 */
+  /* mode 1.  When the mode changes, gca_tl_mode_update sets the flags  */
+  /* of every thread (counters_tl_settle says how the two sides are     */
+  /* ordered).                                                           */
   static void counters_tl_enable(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
@@ -185,9 +244,7 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();
     }
-    counters_tl_set_inline(tlfs, 1);
-    AO_nop_full();
-    if (GCA_LOAD(&gca_tl_mode) != 1) counters_tl_set_inline(tlfs, 0);
+    counters_tl_settle(tlfs, 1, 1);
   }
 #endif /* THREAD_LOCAL_ALLOC */
 
@@ -201,7 +258,16 @@ GC_INNER void gca_counters_atfork_child(void)
 # ifdef THREAD_LOCAL_ALLOC
     struct gca_thread *t, *me = gca_tl_self.counters;
 
+    GC_tlfs own = counters_own_tlfs();
+
     COUNTERS_UNLOCK();
+    /* The other threads' lists are gone (freed or abandoned by         */
+    /* upstream's handler, not destroyed): only ours is left.           */
+    counters_all_tlfs = NULL;
+    if (own != NULL && own->gca_tlfs_linked) {
+      own->gca_tlfs_next = own->gca_tlfs_prev = NULL;
+      counters_all_tlfs = own;
+    }
     for (t = counters_registry; t != NULL; t = t->next) {
       if (t != me && t->tlfs != NULL) {
         counters_tl_add(t->c, MAXOBJKINDS, &t->tl_seen);
@@ -250,19 +316,19 @@ static struct gca_thread *counters_get_self(void)
   return counters_get(&gca_tl_self);
 }
 
-/* gca_tl_mode has just left 1 (lock held): no thread counts inline    */
-/* from here on.                                                         */
-static void counters_rows_off(void)
+/* gca_tl_mode has just changed to mode (lock held): every thread's    */
+/* lists get the flags of the new mode (none counts inline until the    */
+/* hook function, in mode 1, says so).                                  */
+static void counters_tl_mode_changed(int mode)
 {
 # ifdef THREAD_LOCAL_ALLOC
-    struct gca_thread *t;
+    GC_tlfs p;
 
     AO_nop_full();
-    COUNTERS_LOCK();
-    for (t = counters_registry; t != NULL; t = t->next) {
-      if (t->tlfs != NULL) counters_tl_set_inline(t->tlfs, 0);
-    }
-    COUNTERS_UNLOCK();
+    for (p = counters_all_tlfs; p != NULL; p = p->gca_tlfs_next)
+      counters_tl_set_inline(p, COUNTERS_TL_FLAG(mode));
+# else
+    (void)mode;
 # endif
 }
 
@@ -277,8 +343,9 @@ GC_INNER void gca_tl_mode_update(void)
 {
   int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
 
+  if (mode == gca_tl_mode) return;
   GCA_STORE(&gca_tl_mode, mode);
-  if (mode != 1) counters_rows_off();
+  counters_tl_mode_changed(mode);
 }
 
 GC_INNER void gca_counters_thread_exit(void)
@@ -518,6 +585,17 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
 }
 
 #ifdef THREAD_LOCAL_ALLOC
+  /* A pop reached the hook function with accounting off (its flag was  */
+  /* set, racing with the mode's change): not counted, and the thread's */
+  /* flags are put right, so that its next pops cost nothing.           */
+  static GC_ATTR_NOINLINE void *counters_tl_off(void *p)
+  {
+    GC_tlfs tlfs = counters_own_tlfs();
+
+    if (tlfs != NULL) counters_tl_settle(tlfs, 0, 0);
+    return p;
+  }
+
   /* The first object this hook counts in mode 1: the thread's next    */
   /* pops are counted inline; this one is counted here.                 */
   static GC_ATTR_NOINLINE void *counters_alloc_tl_first(
@@ -540,6 +618,10 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
+# ifdef THREAD_LOCAL_ALLOC
+    if (EXPECT(0 == GCA_LOAD(&gca_tl_mode), FALSE))
+      return counters_tl_off(p);
+# endif
   if (EXPECT(NULL == t || t->in_many, FALSE))
     return counters_alloc_tl_slow(me, p, lb, granules, k);
   if (EXPECT(gca_tags_on, FALSE)) {
@@ -620,7 +702,11 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
     if (t->many_to_tl) {
       t->in_many = COUNTERS_PENDING;
 #     ifdef THREAD_LOCAL_ALLOC
-        if (t->tlfs != NULL) counters_tl_set_inline(t->tlfs, 0);
+        if (t->tlfs != NULL) {
+          int m = (int)GCA_LOAD(&gca_tl_mode);
+
+          counters_tl_settle(t->tlfs, m, COUNTERS_TL_FLAG(m));
+        }
 #     endif
     } else {
       counters_many_req(t);     /* the list is the caller's, as made   */

@@ -52,25 +52,24 @@
  *                               (GC_generic_malloc), mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.  Counted with no header lookup.
- *   GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules)
- *                               thread_local_alloc.c GC_gcj_malloc, only on
- *                               the branch that pops p from the thread's
- *                               own free list, whose slot fl is
- *                               &gcj_freelists[granules].  Lock NOT held:
- *                               the body touches only this thread's
- *                               counters, with plain loads and stores.
  *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl),
  *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
- *                               thread_local_alloc.c GC_malloc_kind: the
- *                               same count, made at the function's end
- *                               for an object popped from the thread's
- *                               own free list: v is set to the list's
- *                               slot fl (&_freelists[k][granules]) on the
- *                               branch that pops, and stays NULL on the
- *                               others.  Little but p is live there: the
- *                               fast path keeps upstream's registers, and
- *                               the hook function, when called, is a tail
- *                               call returning p.
+ *   GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules)
+ *                               thread_local_alloc.c GC_malloc_kind and
+ *                               GC_gcj_malloc: the count of an object p
+ *                               popped from the thread's own free list,
+ *                               made at the function's end: v is set to
+ *                               the list's slot fl (&_freelists[k]
+ *                               [granules], &gcj_freelists[granules]) on
+ *                               the branch that pops, and stays NULL on
+ *                               the others.  Lock NOT held: the body
+ *                               touches only this thread's counters, with
+ *                               plain loads and stores.  Little but p is
+ *                               live there: the fast path keeps
+ *                               upstream's registers (in the pop branch,
+ *                               the next entry is live for the prefetch),
+ *                               and the hook function, when called, is a
+ *                               tail call returning p.
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -138,6 +137,14 @@
  *                               allocation, no GC_ call.
  *   (HBLK_ALLOC and HBLK_FREE also give each in-use block its tag table
  *   and count the tags of a freed block as freed: tags.c.)
+ *   GC_ACC_ON_TLFS_INIT(p), GC_ACC_ON_TLFS_DESTROY(p)
+ *                               thread_local_alloc.c GC_init_thread_local
+ *                               (at its end) and GC_destroy_thread_local
+ *                               (at entry), lock held, whether or not
+ *                               accounting is on: every thread's
+ *                               thread_local_freelists p joins (leaves)
+ *                               the list counters.c walks to set the
+ *                               fast path's flags when the mode changes.
  *   GC_ACC_ON_THREAD_EXIT()     pthread_support.c
  *                               GC_unregister_my_thread_inner and
  *                               win32_threads.c GC_unregister_my_thread, in
@@ -164,7 +171,7 @@
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
 # define GCA_TLFS_FIELDS                                  /* empty */
-# define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules)      (void)0
+# define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
 # define GC_ACC_TL_POPPED(v, fl)                          (void)0
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
@@ -184,6 +191,8 @@
 # define GC_ACC_ON_MARK_BEGIN()                           (void)0
 # define GC_ACC_ON_MARK_END(done)                         (void)0
 # define GC_ACC_ON_COLLECTION_END()                       (void)0
+# define GC_ACC_ON_TLFS_INIT(p)                           (void)0
+# define GC_ACC_ON_TLFS_DESTROY(p)                        (void)0
 # define GC_ACC_ON_THREAD_EXIT()                          (void)0
 # define GC_ACC_ON_GCJ_KIND(k)                            (void)0
 
@@ -237,8 +246,6 @@ GCA_HOOK_FN void gca_hook_init(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,
                                       word n_blocks);
-GCA_HOOK_FN void gca_hook_alloc_tl(void *p, size_t lb, size_t granules,
-                                  int k);
 GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
                                         size_t granules, int k);
 GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
@@ -257,6 +264,9 @@ GCA_HOOK_FN void gca_hook_mark_begin(void);
 GCA_HOOK_FN void gca_hook_mark_end(int done);
 GCA_HOOK_FN void gca_hook_collection_end(void);
 GCA_HOOK_FN void gca_hook_thread_exit(void);
+struct thread_local_freelists;
+GCA_HOOK_FN void gca_hook_tlfs_init(struct thread_local_freelists *p);
+GCA_HOOK_FN void gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 
 # define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
 
@@ -331,26 +341,30 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* are its objects times its size, which the sum computes; granules 0   */
 /* (a 0-byte request, one granule) is folded into class 1 there.  The   */
 /* counts are written by the owner thread only, with plain adds, and    */
-/* read by counters.c's sums (lock held) through its registry.  The     */
-/* flags are 0 until the thread's first pop in mode 1 (the hook         */
-/* function then registers the struct and sets them), and cleared for   */
-/* every thread when the mode leaves 1 (see counters.c).  So the flag   */
-/* is read first, the mode only when it is 0: while counting, a pop     */
-/* costs a compare and two adds; with accounting off, the compare and   */
-/* the mode's test (a trade measured in docs/design.md, session 8).     */
+/* read by counters.c's sums (lock held) through its registry.  Each    */
+/* list's flag says what its pops do: 0, nothing (accounting off); 1,   */
+/* count inline; -1, call the hook function.  Every thread's lists are  */
+/* known to counters.c (GC_ACC_ON_TLFS_INIT), which sets their flags    */
+/* whenever the mode changes: 0 in mode 0, -1 in modes 1 and 2.  In     */
+/* mode 1 the hook function then registers the thread and sets its      */
+/* flags to 1.  So the fast path reads no global at all: one compare of */
+/* the flag and its two branches, then in mode 1 two adds and the        */
+/* countdown (docs/design.md, "What accounting off costs").              */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TLFS_GCJ_FIELDS \
         word gca_gcj_objs[TINY_FREELISTS]; \
         word gca_gcj_req[TINY_FREELISTS]; \
-        word gca_gcj_inline[TINY_FREELISTS];
+        signed_word gca_gcj_inline[TINY_FREELISTS];
 # else
 #   define GCA_TLFS_GCJ_FIELDS /* empty */
 # endif
 # define GCA_TLFS_FIELDS \
         word gca_objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
         word gca_req[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
-        word gca_inline[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
-        GCA_TLFS_GCJ_FIELDS
+        signed_word gca_inline[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
+        GCA_TLFS_GCJ_FIELDS \
+        struct thread_local_freelists *gca_tlfs_next, *gca_tlfs_prev; \
+        word gca_tlfs_linked;
 /* The word of list slot fl (&tlfs->_freelists[k][g], or              */
 /* &tlfs->gcj_freelists[g]) in the array field f of the same shape, at  */
 /* a fixed offset from it.  The hooks are given the slot as             */
@@ -364,26 +378,32 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
           GCA_OWN_ADD(GCA_TL_AT(fl, lists, objs), 1); \
           GCA_OWN_ADD(GCA_TL_AT(fl, lists, req), lb); \
         } while (0)
+# define GCA_TL_FLAG(fl, lists, f) (*(signed_word *)GCA_TL_AT(fl, lists, f))
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
         do { \
           if ((v) != NULL) { \
-            if (*GCA_TL_AT(v, _freelists, gca_inline) != 0) { \
+            signed_word gca_flag_ = GCA_TL_FLAG(v, _freelists, gca_inline); \
+            if (gca_flag_ > 0) { \
               GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
               if (GCA_SAMPLE_DUE(granules)) \
                 return gca_hook_sample_ret(p, lb, granules, k); \
-            } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
+            } else if (EXPECT(gca_flag_ < 0, FALSE)) { \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             } \
           } \
         } while (0)
-# define GC_ACC_ON_ALLOC_TL_GCJ(fl, p, lb, granules) \
+# define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) \
         do { \
-          if (*GCA_TL_AT(fl, gcj_freelists, gca_gcj_inline) != 0) { \
-            GCA_TL_COUNT(fl, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
-            if (GCA_SAMPLE_DUE(granules)) \
-              gca_hook_sample(p, lb, granules, GC_gcj_kind); \
-          } else if (EXPECT(gca_tl_mode != 0, FALSE)) { \
-            gca_hook_alloc_tl(p, lb, granules, GC_gcj_kind); \
+          if ((v) != NULL) { \
+            signed_word gca_flag_ = \
+                GCA_TL_FLAG(v, gcj_freelists, gca_gcj_inline); \
+            if (gca_flag_ > 0) { \
+              GCA_TL_COUNT(v, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
+              if (GCA_SAMPLE_DUE(granules)) \
+                return gca_hook_sample_ret(p, lb, granules, GC_gcj_kind); \
+            } else if (EXPECT(gca_flag_ < 0, FALSE)) { \
+              return gca_hook_alloc_tl_ret(p, lb, granules, GC_gcj_kind); \
+            } \
           } \
         } while (0)
 # define GC_ACC_TL_DECL(v) void **v = NULL
@@ -422,6 +442,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* Unconditional: a thread's counts must leave its free-list struct     */
 /* before the struct is freed, even after accounting went off.          */
 # define GC_ACC_ON_THREAD_EXIT() gca_hook_thread_exit()
+/* Unconditional too: the list of every thread's free lists must be     */
+/* whole when accounting goes on.                                        */
+# define GC_ACC_ON_TLFS_INIT(p) gca_hook_tlfs_init(p)
+# define GC_ACC_ON_TLFS_DESTROY(p) gca_hook_tlfs_destroy(p)
 /* Kinds (bit k for kind k < 32) registered by the collector as holding  */
 /* gcj-style objects, word 0 their vtable or class, as GC_gcj_kind does. */
 /* Unconditional: the kind is made once, at the embedder's init, maybe   */

@@ -260,6 +260,13 @@ GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
+#ifdef THREAD_LOCAL_ALLOC
+  /* Every thread's free lists, known from their set-up to their end     */
+  /* (GC_ACC_ON_TLFS_INIT, _DESTROY), so that a change of mode reaches  */
+  /* the flags of all of them (gca_hooks.h).  Lock held.                 */
+  GC_INNER void gca_counters_tlfs_init(struct thread_local_freelists *p);
+  GC_INNER void gca_counters_tlfs_destroy(struct thread_local_freelists *p);
+#endif
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */

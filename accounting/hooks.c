@@ -41,7 +41,7 @@ GC_INNER void gca_hook_init(void)
   /* one module (unwind.c, "the span").                                  */
   static const struct gca_code_anchors anchors = {
     { (void (*)(void))gca_counters_alloc, (void (*)(void))gca_counters_alloc_tl,
-      (void (*)(void))gca_hook_alloc, (void (*)(void))gca_hook_alloc_tl,
+      (void (*)(void))gca_hook_alloc, (void (*)(void))gca_hook_alloc_large,
       (void (*)(void))gca_hook_alloc_tl_ret, (void (*)(void))gca_site_capture,
       (void (*)(void))GC_acc_capture_site, (void (*)(void))gca_hook_sample,
       (void (*)(void))gca_hook_sample_ret, (void (*)(void))gca_samples_take,
@@ -82,12 +82,6 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
   gca_counters_alloc_large(p, lb, k, n_blocks);
 }
 
-GC_INNER void gca_hook_alloc_tl(void *p, size_t lb, size_t granules, int k)
-{
-  HOOKS_SAMPLE(p, lb, granules, k);
-  (void)gca_counters_alloc_tl(p, lb, granules, k);
-}
-
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
@@ -122,6 +116,24 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 {
   (void)sz;
   gca_counters_debug(p);
+}
+
+GC_INNER void gca_hook_tlfs_init(struct thread_local_freelists *p)
+{
+# ifdef THREAD_LOCAL_ALLOC
+    gca_counters_tlfs_init(p);
+# else
+    (void)p;
+# endif
+}
+
+GC_INNER void gca_hook_tlfs_destroy(struct thread_local_freelists *p)
+{
+# ifdef THREAD_LOCAL_ALLOC
+    gca_counters_tlfs_destroy(p);
+# else
+    (void)p;
+# endif
 }
 
 GC_INNER void gca_hook_thread_exit(void)
