@@ -11,8 +11,11 @@
  * over, before exit stops the dump.
  *
  * With DUMPLOAD_PROGRESS=FILE, keeps in FILE (a shared mapping, which
- * outlives a SIGKILL) a native long: the snapshot records built so far
- * (tests/faults/sigkill_random.sh: how many a kill kept from the file).
+ * outlives a SIGKILL) a native long: the snapshot records asked for so
+ * far (GC_acc_record_now returned; 0 until the dump has its header).
+ * tests/faults/sigkill_random.sh reads it after the kill: how many
+ * records the kill kept from the file, and whether the program was
+ * killed before its dump began.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -56,8 +59,8 @@ int main(int argc, char **argv)
     for (j = 0; j < 64; j++)
       keep[j] = GC_MALLOC((size_t)(16 + 16 * ((i + j) % 40)));
     if (i % 50 == 0) GC_gcollect();
-    if (GC_acc_record_now() == GC_SUCCESS && progress != NULL)
-      (*progress)++;
+    (void)GC_acc_record_now();
+    if (progress != NULL) (*progress)++;
   }
   printf("done %ld\n", n);
   fflush(stdout);
