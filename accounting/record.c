@@ -156,7 +156,11 @@ static void rec_finish(int with_census)
   }
   REC_LIT("}\n");
   if (rec.fail) {
-    rec.fail = 0;               /* no memory: this record is lost      */
+    /* No memory: this record is lost, but counted (an empty submit is */
+    /* a drop), with the drops it carried, in the next record's         */
+    /* "dropped": its seq is taken, and a gap must say why.             */
+    rec.fail = 0;
+    (void)gca_dump_submit(NULL, 0);
     return;
   }
   (void)gca_dump_submit(rec.buf, rec.len);
@@ -366,6 +370,7 @@ GC_INNER void gca_record_frame(word n)
   gca_frames_reset();
   if (rec.fail) {
     rec.fail = 0;
+    (void)gca_dump_submit(NULL, 0);     /* lost: counted as a drop      */
     return;
   }
   (void)gca_dump_submit(rec.buf, rec.len);

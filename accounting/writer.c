@@ -156,7 +156,17 @@ static unsigned dump_exit_wait_ms = GCA_DUMP_DEFAULT_EXIT_WAIT_MS;
 static int dump_stuck = 0;
 static pthread_mutex_t dump_done_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t dump_done_cv = PTHREAD_COND_INITIALIZER;
+/* Records dropped and not yet counted by a record in the dump.  A     */
+/* record takes the count while it is built (gca_dump_take_dropped), so */
+/* that count rides in it: dump_riding holds it until the record is     */
+/* submitted.  Accepted, the count is in the ring and dump_riding goes  */
+/* back to 0; dropped, the count goes back into dump_dropped with the   */
+/* record itself, so the next record that reaches the file counts them  */
+/* all (a run of full-ring drops once left each record after the first  */
+/* counting only its predecessor, and whole runs went missing with a   */
+/* "dropped" of 1).  dump_riding: allocation lock held.                 */
 static word dump_dropped = 0;
+static word dump_riding = 0;
 static int dump_atexit_done = 0;
 
 /* ---- warnings ----------------------------------------------------------- */
@@ -578,6 +588,9 @@ static void dump_grow(size_t len)
   dump.grow_wanted = 0;
 }
 
+/* Copies one whole line into the ring, or drops it and counts it (0  */
+/* or 1).  An empty line (len 0) is a record the caller lost (no memory */
+/* to build it): counted as a drop, so its seq gap is explained.        */
 GC_INNER int gca_dump_submit(const char *line, size_t len)
 {
   size_t off, first, tail, head;
@@ -604,24 +617,29 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (first < len) BCOPY(line + first, dump.ring, len - first);
   DUMP_STORE_REL(&dump.tail, tail + len);
   (void)pthread_mutex_unlock(&dump_prod_mu);
+  dump_riding = 0;                    /* its dropped count is in the ring */
   dump_wake(tail + len - head);
   return 0;
 
 drop:
-  GCA_ADD(&dump_dropped, 1);
+  /* This record and the drops it counted: the next record counts them. */
+  GCA_ADD(&dump_dropped, 1 + dump_riding);
+  dump_riding = 0;
   return 1;
 }
 
 GC_INNER word gca_dump_take_dropped(void)
 {
-# if defined(__GNUC__) || defined(__clang__)
-    return __atomic_exchange_n(&dump_dropped, 0, __ATOMIC_RELAXED);
-# else
-    word d = dump_dropped;
+  word d;
 
+# if defined(__GNUC__) || defined(__clang__)
+    d = __atomic_exchange_n(&dump_dropped, 0, __ATOMIC_RELAXED);
+# else
+    d = dump_dropped;
     dump_dropped = 0;
-    return d;
 # endif
+  dump_riding += d;                   /* until the record is submitted  */
+  return d;
 }
 
 GC_INNER int gca_dump_is_open(void)
