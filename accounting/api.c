@@ -150,8 +150,12 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   }
   s.collections = gca_collections;
   s.heap_grows = gca_heap_grows;
-  s.free_bytes = gca_freelist_total_bytes();
-  s.largest_free_bytes = gca_freelist_largest();
+  {
+    const struct gca_freelist_books *fl = gca_freelist_read();
+
+    s.free_bytes = fl->total_bytes;
+    s.largest_free_bytes = fl->largest_bytes;
+  }
   s.frag_index_ppm = gca_frag_index_ppm(s.free_bytes, s.largest_free_bytes);
   UNLOCK();
   return api_copy_out(stats, stats_sz, &s, sizeof(s));

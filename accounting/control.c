@@ -29,10 +29,7 @@ GC_INNER void gca_control_enable(int on)
     /* start from here).                                               */
     gca_tags_reset_all(!gca_track_heap);
   }
-  if (on && !gca_track_heap) {
-    gca_freelist_rebuild();
-    gca_track_heap = 1;
-  }
+  if (on) gca_track_heap = 1;
   gca_on = on != 0;
   gca_tl_mode_update();
   UNLOCK();

@@ -1,19 +1,18 @@
 /*
- * freelist.c: the free heap-block lists (GC_hblkfreelist), kept in books.
+ * freelist.c: the free heap-block lists (GC_hblkfreelist), in books.
  *
- * Maintained incrementally from the free-list hooks, never by walking the
- * lists when a record is written: free blocks and bytes per free-list index
- * and mapped versus unmapped, the total free bytes, and the largest free
- * block.  The largest comes from a multiset of free-block sizes (counts
- * per size, an array for small sizes and an open-addressing table for huge
- * ones, with a cached maximum that is recomputed lazily, when next asked,
- * after the maximum's count drops to zero).  The books
- * are built once by walking the heap sections when accounting is switched
- * on (gca_freelist_rebuild), then kept by the hooks.  Also the reserved
- * versus resident bytes of the heap sections (mincore, sampled at record
- * time at most every 100 ms; see gca_heap_reserved_resident).
- * All entry points run with the allocation lock held; tables come from OS
- * pages, never from the GC heap.
+ * Read when asked, never kept: free blocks and bytes per free-list index
+ * and mapped versus unmapped, the total free bytes and the largest free
+ * block, from one walk of upstream's free lists (gca_freelist_read), at
+ * a record, a heap growth or a GC_acc_get_stats call.  The walk visits
+ * free blocks only (each a header lookup), so it costs in proportion to
+ * the free blocks, a few hundred to a few thousand in a game's heap;
+ * keeping the same books incrementally took a hook on every free-list
+ * insertion, removal, split, unmap and remap, nearly 1% of a game loop's
+ * instructions (docs/design.md, "What accounting off costs").  Also the
+ * reserved versus resident bytes of the heap sections (mincore, sampled
+ * at record time at most every 100 ms; see gca_heap_reserved_resident).
+ * All entry points run with the allocation lock held.
  */
 
 #include "gca_priv.h"
@@ -31,334 +30,15 @@
 
 GC_INNER struct gca_freelist_books gca_fl;
 
-/* Which free blocks the multiset below counts.  A block of n blocks on */
-/* list n (n <= GCA_UNIQUE_THRESHOLD: those lists hold one size each)   */
-/* is counted by the books alone (gca_fl.blocks[n]), and so costs the   */
-/* hooks no more; every other block is in the multiset: the larger     */
-/* sizes, and a block left on a one-size list by GC_split_block, which  */
-/* keeps the tail of a split block on the list it was on.  Such         */
-/* misplaced blocks are counted per list, so that a list's own size is */
-/* known to be there when its count is above them.                      */
-#define MS_BOOKS_ONLY(key, index) \
-        ((index) <= GCA_UNIQUE_THRESHOLD && (word)(index) == (key))
-static word ms_misplaced[GCA_UNIQUE_THRESHOLD + 1];
-
-/* ---- multiset of free-block sizes (in heap blocks) ------------------- */
-/* Sizes below GCA_MS_SMALL blocks (64 MiB of 4 KiB blocks by default)   */
-/* are counted in a plain array: carving allocations one by one out of   */
-/* a large free block, as after every heap growth, changes the block's   */
-/* size at each step, and an array entry costs a few instructions where  */
-/* the table below costs a hash and a probe run.  The array (128 KiB)    */
-/* comes from the OS when the books are first built, never from static   */
-/* data, which the collector scans as roots and paces its collections   */
-/* by (tests/static_data.sh); only the pages of sizes present are ever   */
-/* touched.  Larger sizes go to an open-addressing table with linear     */
-/* probing, holding only sizes whose count is nonzero: a size whose      */
-/* count drops to zero leaves at once (backward-shift deletion, no       */
-/* tombstones), so splitting a huge free block again and again, a new    */
-/* size each time, never fills the table.  The table grows (OS pages,    */
-/* doubled) only when more than half its slots hold live sizes, and      */
-/* never shrinks.  The maximum is cached and kept an upper bound of the  */
-/* sizes present; when the maximum's count drops to zero it is only      */
-/* marked stale, and recomputed downwards from it when asked             */
-/* (gca_freelist_largest: at record time and heap growth), not on every  */
-/* block operation.                                                      */
-struct ms_slot {
-  word key;             /* blocks; 0 = empty slot                        */
-  word count;           /* > 0 in every slot holding a key               */
-};
-
-#ifndef GCA_MS_SMALL
-# define GCA_MS_SMALL 16384     /* tests build with less, to use the table */
+/* Upstream's lists are visible to us where gcj support makes them      */
+/* public (gc_priv.h declares them then) or in the one-file build, which */
+/* defines them earlier in the same translation unit.  Elsewhere the    */
+/* books come from a walk of the heap sections, which finds every free  */
+/* block but not the list it is on (a block split off keeps its list    */
+/* until it leaves it): its size's list stands in.                      */
+#if defined(GC_GCJ_SUPPORT) || defined(GCA_AMALGAM)
+# define FREELIST_HAVE_LISTS
 #endif
-/* Counts of sizes 1 .. ms_small_n - 1; ms_small_n is 0 until the array */
-/* is made, or if the OS refused it: every size then goes to the table. */
-static word *ms_small = NULL;
-static word ms_small_n = 0;
-#define MS_STATIC_CAP 64
-static struct ms_slot ms_static[MS_STATIC_CAP];
-static struct ms_slot *ms_tab = ms_static;
-static word ms_cap = MS_STATIC_CAP;     /* a power of two                */
-static word ms_used = 0;                /* slots holding a key           */
-static word ms_max = 0;     /* the largest key with count > 0, or if  */
-                            /* ms_max_stale, at least that large      */
-static int ms_max_stale = 0;            /* ms_max to be recomputed       */
-static int ms_broken = 0;   /* the OS refused memory: books approximate  */
-
-static word ms_hash(word key)
-{
-  return (key * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ / 2);
-}
-
-static struct ms_slot *ms_find(struct ms_slot *tab, word cap, word key)
-{
-  word i = ms_hash(key) & (cap - 1);
-
-  while (tab[i].key != 0 && tab[i].key != key)
-    i = (i + 1) & (cap - 1);
-  return &tab[i];
-}
-
-/* Doubles the table (more than half its slots are live).               */
-static void ms_grow(void)
-{
-  word i, cap = ms_cap * 2;
-  struct ms_slot *tab;
-
-  tab = (struct ms_slot *)gca_os_alloc(cap * sizeof(struct ms_slot));
-  if (NULL == tab) {
-    ms_broken = 1;
-    return;
-  }
-  for (i = 0; i < ms_cap; i++) {
-    if (ms_tab[i].key != 0) *ms_find(tab, cap, ms_tab[i].key) = ms_tab[i];
-  }
-  if (ms_tab != ms_static) gca_os_free(ms_tab, ms_cap * sizeof(struct ms_slot));
-  ms_tab = tab;
-  ms_cap = cap;
-}
-
-/* Empties slot i, moving back any later entry of its probe run that    */
-/* could no longer be found past the hole (Knuth's algorithm R).        */
-static void ms_remove_slot(word i)
-{
-  word mask = ms_cap - 1, j = i;
-
-  for (;;) {
-    word home;
-
-    j = (j + 1) & mask;
-    if (0 == ms_tab[j].key) break;
-    home = ms_hash(ms_tab[j].key) & mask;
-    /* The entry at j stays if its home lies cyclically in (i, j].     */
-    if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-      continue;
-    ms_tab[i] = ms_tab[j];
-    i = j;
-  }
-  ms_tab[i].key = 0;
-  ms_tab[i].count = 0;
-  ms_used--;
-}
-
-/* Sizes the array does not hold, out of line: the hooks that call     */
-/* ms_add and ms_del then need no registers saved for the table's code. */
-static GC_ATTR_NOINLINE void ms_add_big(word key)
-{
-  struct ms_slot *s;
-
-  if (ms_broken || 0 == key) return;     /* 0 marks an empty slot */
-  s = ms_find(ms_tab, ms_cap, key);
-  if (0 == s->key) {
-    if ((ms_used + 1) * 2 > ms_cap) {
-      ms_grow();
-      if (ms_broken) return;
-      s = ms_find(ms_tab, ms_cap, key);
-    }
-    s->key = key;
-    ms_used++;
-  }
-  s->count++;
-  if (key > ms_max) ms_max = key;
-}
-
-static GC_ATTR_NOINLINE void ms_del_big(word key)
-{
-  struct ms_slot *s;
-
-  if (ms_broken || 0 == key) return;
-  s = ms_find(ms_tab, ms_cap, key);
-  if (0 == s->key) return;      /* not ours: ignore */
-  if (--s->count != 0) return;
-  ms_remove_slot((word)(s - ms_tab));
-  if (key == ms_max) ms_max_stale = 1;
-}
-
-GC_INLINE void ms_add(word key)
-{
-  if (EXPECT(key < ms_small_n, TRUE)) {
-    if (0 == key) return;
-    ms_small[key]++;
-    if (key > ms_max) ms_max = key;
-  } else {
-    ms_add_big(key);    /* a tail call: nothing is live after it */
-  }
-}
-
-GC_INLINE void ms_del(word key)
-{
-  if (EXPECT(key < ms_small_n, TRUE)) {
-    if (0 == key || 0 == ms_small[key]) return;   /* not ours: ignore */
-    if (0 == --ms_small[key] && key == ms_max) ms_max_stale = 1;
-  } else {
-    ms_del_big(key);    /* a tail call: nothing is live after it */
-  }
-}
-
-/* The highest index of ms_small that may hold a count (ms_small_n > 0): */
-/* ms_max bounds every size present.                                     */
-GC_INLINE word ms_small_top(void)
-{
-  return ms_max < ms_small_n ? ms_max : ms_small_n - 1;
-}
-
-static word ms_get_max(void)
-{
-  word i;
-
-  if (ms_max_stale) {
-    word m = 0;
-
-    if (ms_used != 0) {         /* every size in the table is larger   */
-      for (i = 0; i < ms_cap; i++) {
-        if (ms_tab[i].count != 0 && ms_tab[i].key > m) m = ms_tab[i].key;
-      }
-    } else if (ms_small_n != 0) {
-      /* Down from the bound: no size above it is present.              */
-      for (i = ms_small_top(); i > 0; i--) {
-        if (ms_small[i] != 0) {
-          m = i;
-          break;
-        }
-      }
-    }
-    ms_max = m;
-    ms_max_stale = 0;
-  }
-  /* Sizes the books alone count, above every size in the multiset?     */
-  for (i = GCA_UNIQUE_THRESHOLD; i > ms_max; i--) {
-    if (gca_fl.blocks[i] > ms_misplaced[i]) return i;
-  }
-  return ms_max;
-}
-
-static void ms_clear(void)
-{
-  BZERO(ms_tab, ms_cap * sizeof(struct ms_slot));
-  if (NULL == ms_small) {
-    ms_small = (word *)gca_os_alloc((size_t)GCA_MS_SMALL * sizeof(word));
-    ms_small_n = NULL == ms_small ? 0 : (word)GCA_MS_SMALL;
-  } else {
-    /* Every count above ms_max is zero: clearing up to it touches no   */
-    /* page of the array that no size ever reached.                     */
-    BZERO(ms_small, (ms_small_top() + 1) * sizeof(word));
-  }
-  BZERO(ms_misplaced, sizeof(ms_misplaced));
-  ms_used = 0;
-  ms_max = 0;
-  ms_max_stale = 0;
-  ms_broken = 0;
-}
-
-GC_INNER word gca_freelist_largest(void)
-{
-  if (ms_broken) {
-    /* Fallback: an upper bound from the highest nonempty list.          */
-    int i;
-
-    for (i = GCA_N_HBLK_FLS; i > 0; i--) {
-      if (gca_fl.blocks[i] != 0)
-        return i <= GCA_UNIQUE_THRESHOLD ? (word)i * HBLKSIZE
-                                         : gca_fl.bytes[i];
-    }
-    return 0;
-  }
-  return ms_get_max() * HBLKSIZE;
-}
-
-GC_INNER word gca_freelist_total_bytes(void)
-{
-  word total = 0;
-  int i;
-
-  for (i = 0; i <= GCA_N_HBLK_FLS; i++) total += gca_fl.bytes[i];
-  return total;
-}
-
-GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes)
-{
-  unsigned long long total = total_bytes, largest = largest_bytes;
-
-  if (0 == total || largest >= total) return 0;
-  return (word)((total - largest) * 1000000u / total);
-}
-
-/* ---- the books -------------------------------------------------------- */
-
-/* A free block enters books b on list index.                          */
-GC_INLINE void books_add(struct gca_freelist_books *b, hdr *hhdr, int index)
-{
-  word sz = hhdr->hb_sz;
-
-  b->blocks[index]++;
-  b->bytes[index] += sz;
-  if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
-    b->unmapped_bytes[index] += sz;
-}
-
-/* A block of key heap blocks the multiset counts (not MS_BOOKS_ONLY)   */
-/* enters or leaves list index.                                         */
-static GC_ATTR_NOINLINE void ms_add_listed(word key, int index)
-{
-  if (index <= GCA_UNIQUE_THRESHOLD) ms_misplaced[index]++;
-  ms_add(key);
-}
-
-static GC_ATTR_NOINLINE void ms_del_listed(word key, int index)
-{
-  if (index <= GCA_UNIQUE_THRESHOLD && ms_misplaced[index] != 0)
-    ms_misplaced[index]--;
-  ms_del(key);
-}
-
-GC_INLINE void freelist_note(hdr *hhdr, int index, int sign)
-{
-  word sz = hhdr->hb_sz;
-  word key = divHBLKSZ(sz);
-
-  if (sign > 0) {
-    books_add(&gca_fl, hhdr, index);
-    /* last: they may end in a call */
-    if (index > GCA_UNIQUE_THRESHOLD) {
-      ms_add(key);
-    } else if (EXPECT(!MS_BOOKS_ONLY(key, index), FALSE)) {
-      ms_add_listed(key, index);
-    }
-  } else {
-    gca_fl.blocks[index]--;
-    gca_fl.bytes[index] -= sz;
-    if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
-      gca_fl.unmapped_bytes[index] -= sz;
-    if (index > GCA_UNIQUE_THRESHOLD) {
-      ms_del(key);
-    } else if (EXPECT(!MS_BOOKS_ONLY(key, index), FALSE)) {
-      ms_del_listed(key, index);
-    }
-  }
-}
-
-GC_INNER void gca_freelist_add(hdr *hhdr, int index)
-{
-  freelist_note(hhdr, index, 1);
-}
-
-GC_INNER void gca_freelist_del(hdr *hhdr, int index)
-{
-  freelist_note(hhdr, index, -1);
-}
-
-GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index)
-{
-  /* The block stays on list index, h_size bytes shorter; the split-off */
-  /* head comes back through gca_freelist_add.                          */
-  word key = divHBLKSZ(hhdr->hb_sz), rest = divHBLKSZ(hhdr->hb_sz - h_size);
-
-  gca_fl.bytes[index] -= h_size;
-  if ((hhdr->hb_flags & WAS_UNMAPPED) != 0)
-    gca_fl.unmapped_bytes[index] -= h_size;
-  if (!MS_BOOKS_ONLY(key, index)) ms_del_listed(key, index);
-  if (!MS_BOOKS_ONLY(rest, index)) ms_add_listed(rest, index);
-}
 
 /* allchblk.c's GC_hblk_fl_from_blocks, which is static there.           */
 GC_INNER int gca_freelist_index(word blocks)
@@ -369,23 +49,37 @@ GC_INNER int gca_freelist_index(word blocks)
          + GCA_UNIQUE_THRESHOLD;
 }
 
-GC_INNER void gca_freelist_unmap(hdr *hhdr, int unmapped)
+GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes)
 {
-  int index = gca_freelist_index(divHBLKSZ(hhdr->hb_sz));
+  unsigned long long total = total_bytes, largest = largest_bytes;
 
-  if (unmapped) gca_fl.unmapped_bytes[index] += hhdr->hb_sz;
-  else gca_fl.unmapped_bytes[index] -= hhdr->hb_sz;
+  if (0 == total || largest >= total) return 0;
+  return (word)((total - largest) * 1000000u / total);
 }
 
-/* Calls visit(hhdr, cd) for every free block of the heap, walking the  */
-/* heap sections block by block (GC_apply_to_all_blocks skips free      */
-/* blocks).  A free block may run on into an adjacent section; the walk */
-/* of that section then starts inside it, where the headers are nil or  */
-/* forwarding, and skips ahead.  Lock held.                             */
-static void freelist_walk(void (*visit)(hdr *, void *), void *cd)
+/* A free block enters books b on list index.                          */
+GC_INLINE void books_add(struct gca_freelist_books *b, hdr *hhdr, int index)
+{
+  word sz = hhdr->hb_sz;
+
+  b->blocks[index]++;
+  b->bytes[index] += sz;
+  if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
+    b->unmapped_bytes[index] += sz;
+  b->total_bytes += sz;
+  if (sz > b->largest_bytes) b->largest_bytes = sz;
+}
+
+/* Every free block of the heap into b, walking the heap sections block */
+/* by block (GC_apply_to_all_blocks skips free blocks), each on the     */
+/* list of its size.  A free block may run on into an adjacent section; */
+/* the walk of that section then starts inside it, where the headers    */
+/* are nil or forwarding, and skips ahead.                              */
+static void freelist_walk_heap(struct gca_freelist_books *b)
 {
   word i;
 
+  BZERO(b, sizeof(*b));
   for (i = 0; i < GC_n_heap_sects; i++) {
     ptr_t start = GC_heap_sects[i].hs_start;
     ptr_t end = start + GC_heap_sects[i].hs_bytes;
@@ -397,7 +91,7 @@ static void freelist_walk(void (*visit)(hdr *, void *), void *cd)
       if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
         h++;
       } else if (HBLK_IS_FREE(hhdr)) {
-        visit(hhdr, cd);
+        books_add(b, hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)));
         h += divHBLKSZ(hhdr->hb_sz);
       } else {
         h += OBJ_SZ_TO_BLOCKS(hhdr->hb_sz);
@@ -406,64 +100,58 @@ static void freelist_walk(void (*visit)(hdr *, void *), void *cd)
   }
 }
 
-static void freelist_rebuild_visit(hdr *hhdr, void *cd)
+#ifdef FREELIST_HAVE_LISTS
+  /* Every block on upstream's free lists into b, on its list.           */
+  static void freelist_walk_lists(struct gca_freelist_books *b)
+  {
+    int i;
+
+    BZERO(b, sizeof(*b));
+    for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
+      struct hblk *h;
+      hdr *hhdr;
+
+      for (h = GC_hblkfreelist[i]; h != NULL; h = hhdr->hb_next) {
+        hhdr = HDR(h);
+        books_add(b, hhdr, i);
+      }
+    }
+  }
+#endif
+
+GC_INNER const struct gca_freelist_books *gca_freelist_read(void)
 {
-  (void)cd;
-  freelist_note(hhdr, gca_freelist_index(divHBLKSZ(hhdr->hb_sz)), 1);
+# ifdef FREELIST_HAVE_LISTS
+    freelist_walk_lists(&gca_fl);
+# else
+    freelist_walk_heap(&gca_fl);
+# endif
+  return &gca_fl;
 }
 
-GC_INNER void gca_freelist_rebuild(void)
-{
-  BZERO(&gca_fl, sizeof(gca_fl));
-  ms_clear();
-  freelist_walk(freelist_rebuild_visit, NULL);
-}
-
-/* Books made afresh by a walk, for gca_freelist_verify.                */
-struct freelist_ref {
-  struct gca_freelist_books fl;
-  word largest;
-};
-
-static void freelist_verify_visit(hdr *hhdr, void *cd)
-{
-  struct freelist_ref *r = (struct freelist_ref *)cd;
-  word sz = hhdr->hb_sz;
-
-  books_add(&r->fl, hhdr, gca_freelist_index(divHBLKSZ(sz)));
-  if (sz > r->largest) r->largest = sz;
-}
-
-/* The books against the heap itself (lock held): walks the heap into a */
-/* second set of books, and checks the incremental ones and the         */
-/* multiset (every size in the table live, found where it is, and       */
-/* counted) agree with it.  Returns 0 if they do, else a short          */
-/* description of the first difference.                                 */
+/* The books against the heap itself (lock held): the walk of the free  */
+/* lists and a walk of every heap block agree on the free blocks, their */
+/* bytes, mapped and unmapped, and the largest (not on the lists:      */
+/* a split block stays on its list).  Returns 0 if they do, else a       */
+/* short description of the first difference.                           */
 GC_INNER const char *gca_freelist_verify(void)
 {
-  static struct freelist_ref ref;   /* lock held; kept off the stack    */
-  word i, keys = 0;
+  static struct gca_freelist_books ref;     /* lock held; off the stack */
+  const struct gca_freelist_books *b;
+  word i, blocks = 0, ref_blocks = 0, unmapped = 0, ref_unmapped = 0;
 
-  if (!gca_track_heap) return 0;
-  BZERO(&ref, sizeof(ref));
-  freelist_walk(freelist_verify_visit, &ref);
-  if (memcmp(ref.fl.blocks, gca_fl.blocks, sizeof(ref.fl.blocks)) != 0)
-    return "free blocks per list";
-  if (memcmp(ref.fl.bytes, gca_fl.bytes, sizeof(ref.fl.bytes)) != 0)
-    return "free bytes per list";
-  if (memcmp(ref.fl.unmapped_bytes, gca_fl.unmapped_bytes,
-             sizeof(ref.fl.unmapped_bytes)) != 0)
-    return "unmapped bytes per list";
-  if (ms_broken) return 0;      /* the largest is an upper bound then */
-  for (i = 0; i < ms_cap; i++) {
-    if (0 == ms_tab[i].key) continue;
-    keys++;
-    if (0 == ms_tab[i].count) return "a size of count 0 in the table";
-    if (ms_find(ms_tab, ms_cap, ms_tab[i].key) != &ms_tab[i])
-      return "a size the table cannot find";
+  b = gca_freelist_read();
+  freelist_walk_heap(&ref);
+  for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
+    blocks += b->blocks[i];
+    ref_blocks += ref.blocks[i];
+    unmapped += b->unmapped_bytes[i];
+    ref_unmapped += ref.unmapped_bytes[i];
   }
-  if (keys != ms_used) return "the table's count of sizes";
-  if (gca_freelist_largest() != ref.largest) return "largest free block";
+  if (blocks != ref_blocks) return "free blocks";
+  if (b->total_bytes != ref.total_bytes) return "free bytes";
+  if (unmapped != ref_unmapped) return "unmapped bytes";
+  if (b->largest_bytes != ref.largest_bytes) return "largest free block";
   return 0;
 }
 

@@ -9,6 +9,7 @@
  * Both list the files in layer order, bottom first (docs/design.md,
  * "Layers"; tests/layers.sh checks it).
  */
+#define GCA_AMALGAM 1    /* freelist.c: allchblk.c's lists are in sight */
 #include "base.c"
 #include "thread.c"
 #include "text.c"

@@ -105,19 +105,6 @@
  *                               free list (its memory still intact).  Large
  *                               objects reach GC_ACC_ON_HBLK_FREE instead.
  *                               Counts p's tags as freed and clears them.
- *   GC_ACC_ON_FREELIST_ADD(hhdr, index)
- *   GC_ACC_ON_FREELIST_DEL(hhdr, index)
- *                               allchblk.c GC_add_to_fl / GC_remove_from_fl_at:
- *                               a free block of hhdr->hb_sz bytes enters or
- *                               leaves GC_hblkfreelist[index].
- *   GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index)
- *                               allchblk.c GC_split_block, at entry: the free
- *                               block of hhdr->hb_sz bytes on list index keeps
- *                               its place but loses its first h_size bytes
- *                               (re-added separately through ADD).
- *   GC_ACC_ON_FREELIST_UNMAP(hhdr) / GC_ACC_ON_FREELIST_REMAP(hhdr)
- *                               allchblk.c: a block on a free list was just
- *                               unmapped / remapped in place.
  *   GC_ACC_ON_HEAP_GROW(p, bytes)
  *                               alloc.c GC_add_to_heap, before the new
  *                               section enters the free lists.  Lock held.
@@ -182,11 +169,6 @@
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr)                    (void)0
 # define GC_ACC_ON_HBLK_FREE(h, hhdr)                     (void)0
 # define GC_ACC_ON_FREE(p)                                (void)0
-# define GC_ACC_ON_FREELIST_ADD(hhdr, index)              (void)0
-# define GC_ACC_ON_FREELIST_DEL(hhdr, index)              (void)0
-# define GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index)    (void)0
-# define GC_ACC_ON_FREELIST_UNMAP(hhdr)                   (void)0
-# define GC_ACC_ON_FREELIST_REMAP(hhdr)                   (void)0
 # define GC_ACC_ON_HEAP_GROW(p, bytes)                    (void)0
 # define GC_ACC_ON_MARK_BEGIN()                           (void)0
 # define GC_ACC_ON_MARK_END(done)                         (void)0
@@ -255,10 +237,6 @@ GCA_HOOK_FN void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags);
 GCA_HOOK_FN void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr);
 GCA_HOOK_FN void gca_hook_hblk_free(struct hblk *h, hdr *hhdr);
 GCA_HOOK_FN void gca_hook_free(void *p);
-GCA_HOOK_FN void gca_hook_freelist_add(hdr *hhdr, int index);
-GCA_HOOK_FN void gca_hook_freelist_del(hdr *hhdr, int index);
-GCA_HOOK_FN void gca_hook_freelist_split(hdr *hhdr, word h_size, int index);
-GCA_HOOK_FN void gca_hook_freelist_unmap(hdr *hhdr, int unmapped);
 GCA_HOOK_FN void gca_hook_heap_grow(struct hblk *p, size_t bytes);
 GCA_HOOK_FN void gca_hook_mark_begin(void);
 GCA_HOOK_FN void gca_hook_mark_end(int done);
@@ -424,16 +402,6 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # define GC_ACC_ON_HBLK_FREE(h, hhdr) \
         GCA_IF(gca_track_heap, gca_hook_hblk_free(h, hhdr))
 # define GC_ACC_ON_FREE(p) GCA_IF(gca_on, gca_hook_free(p))
-# define GC_ACC_ON_FREELIST_ADD(hhdr, index) \
-        GCA_IF(gca_track_heap, gca_hook_freelist_add(hhdr, index))
-# define GC_ACC_ON_FREELIST_DEL(hhdr, index) \
-        GCA_IF(gca_track_heap, gca_hook_freelist_del(hhdr, index))
-# define GC_ACC_ON_FREELIST_SPLIT(hhdr, h_size, index) \
-        GCA_IF(gca_track_heap, gca_hook_freelist_split(hhdr, h_size, index))
-# define GC_ACC_ON_FREELIST_UNMAP(hhdr) \
-        GCA_IF(gca_track_heap, gca_hook_freelist_unmap(hhdr, 1))
-# define GC_ACC_ON_FREELIST_REMAP(hhdr) \
-        GCA_IF(gca_track_heap, gca_hook_freelist_unmap(hhdr, 0))
 # define GC_ACC_ON_HEAP_GROW(p, bytes) \
         GCA_IF(gca_track_heap, gca_hook_heap_grow(p, bytes))
 # define GC_ACC_ON_MARK_BEGIN() GCA_IF(gca_on, gca_hook_mark_begin())

@@ -239,15 +239,15 @@ struct gca_freelist_books {
   word blocks[GCA_N_HBLK_FLS + 1];          /* free blocks per list index */
   word bytes[GCA_N_HBLK_FLS + 1];           /* their bytes                */
   word unmapped_bytes[GCA_N_HBLK_FLS + 1];  /* of which unmapped          */
+  word total_bytes;                         /* all free blocks            */
+  word largest_bytes;                       /* the largest free block     */
 };
 GC_EXTERN struct gca_freelist_books gca_fl;
 
 GC_INNER int gca_freelist_index(word blocks);
-GC_INNER void gca_freelist_add(hdr *hhdr, int index);
-GC_INNER void gca_freelist_del(hdr *hhdr, int index);
-GC_INNER void gca_freelist_split(hdr *hhdr, word h_size, int index);
-GC_INNER void gca_freelist_unmap(hdr *hhdr, int unmapped);
-GC_INNER void gca_freelist_rebuild(void);   /* lock held */
+/* The books now, read off upstream's free lists into gca_fl (lock      */
+/* held; valid until the next call).                                     */
+GC_INNER const struct gca_freelist_books *gca_freelist_read(void);
 GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
 /* ---- counters.c entry points ----------------------------------------- */
@@ -402,8 +402,6 @@ GC_INNER void gca_census_collection_end(void);   /* census, then record  */
 GC_INNER void gca_census_take(void);
 
 /* Free-block books beyond per-list counts (freelist.c).                 */
-GC_INNER word gca_freelist_total_bytes(void);  /* all free blocks     */
-GC_INNER word gca_freelist_largest(void);   /* largest free block, bytes */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 

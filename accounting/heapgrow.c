@@ -41,13 +41,14 @@ GC_INNER void gca_heapgrow_satisfied(void)
 GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes)
 {
   struct gca_grow_event e;
+  const struct gca_freelist_books *fl = gca_freelist_read();
 
   (void)p;
   e.t_ns = gca_now_ns();
   e.req_bytes = grow_req_pending ? grow_req_bytes : 0;
   e.req_kind = grow_req_pending ? (signed_word)grow_req_kind : -1;
-  e.free_bytes = gca_freelist_total_bytes();
-  e.largest_free_bytes = gca_freelist_largest();
+  e.free_bytes = fl->total_bytes;
+  e.largest_free_bytes = fl->largest_bytes;
   e.grow_bytes = (word)bytes;
   e.heap_bytes_after = GC_heapsize + (word)bytes;
   gca_last_grow = e;

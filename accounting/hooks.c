@@ -176,26 +176,6 @@ GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
   if (hhdr->hb_acc != NULL) gca_tags_hblk_free(h, hhdr);
 }
 
-GC_INNER void gca_hook_freelist_add(hdr *hhdr, int index)
-{
-  gca_freelist_add(hhdr, index);
-}
-
-GC_INNER void gca_hook_freelist_del(hdr *hhdr, int index)
-{
-  gca_freelist_del(hhdr, index);
-}
-
-GC_INNER void gca_hook_freelist_split(hdr *hhdr, word h_size, int index)
-{
-  gca_freelist_split(hhdr, h_size, index);
-}
-
-GC_INNER void gca_hook_freelist_unmap(hdr *hhdr, int unmapped)
-{
-  gca_freelist_unmap(hhdr, unmapped);
-}
-
 GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
 {
   gca_heapgrow_note(p, bytes);

@@ -168,8 +168,9 @@ static void rec_finish(int with_census)
 
 static void rec_freelists(void)
 {
-  word total_free = gca_freelist_total_bytes();
-  word largest = gca_freelist_largest();
+  const struct gca_freelist_books *fl = gca_freelist_read();
+  word total_free = fl->total_bytes;
+  word largest = fl->largest_bytes;
   word ppm = gca_frag_index_ppm(total_free, largest);
   char frac[6];
   unsigned i, d;
@@ -187,11 +188,11 @@ static void rec_freelists(void)
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
     word row[GCA_NCOLS_lists];
 
-    if (0 == gca_fl.blocks[i] && 0 == gca_fl.bytes[i]) continue;
+    if (0 == fl->blocks[i] && 0 == fl->bytes[i]) continue;
     row[GCA_COL_lists_index] = i;
-    row[GCA_COL_lists_blocks] = gca_fl.blocks[i];
-    row[GCA_COL_lists_bytes] = gca_fl.bytes[i];
-    row[GCA_COL_lists_unmapped_bytes] = gca_fl.unmapped_bytes[i];
+    row[GCA_COL_lists_blocks] = fl->blocks[i];
+    row[GCA_COL_lists_bytes] = fl->bytes[i];
+    row[GCA_COL_lists_unmapped_bytes] = fl->unmapped_bytes[i];
     gca_text_row(&rec, first, row, GCA_NCOLS_lists);
     first = 0;
   }

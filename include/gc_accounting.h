@@ -440,12 +440,12 @@ GC_API int GC_CALL GC_acc_get_object_tag(const void * /* p */,
                                          unsigned * /* site */);
 
 /* Checks the free-block books (blocks and bytes per free list, mapped */
-/* and unmapped, the largest free block), kept incrementally by the     */
-/* hooks, against a walk of the whole heap, as a test or a bug report   */
-/* would.  Takes the allocation lock; the walk visits every heap block,  */
-/* so it is slow on a large heap.  Returns NULL if they agree (or if     */
-/* accounting has never been on, or in a --disable-accounting build),   */
-/* else a short static description of the first difference.             */
+/* and unmapped, the largest free block), read off the collector's free */
+/* lists when a record or GC_acc_get_stats asks, against a walk of the  */
+/* whole heap, as a test or a bug report would.  Takes the allocation   */
+/* lock; the walk visits every heap block, so it is slow on a large     */
+/* heap.  Returns NULL if they agree (or in a --disable-accounting      */
+/* build), else a short static description of the first difference.   */
 GC_API const char * GC_CALL GC_acc_check_books(void);
 
 /* Bytes of OS memory the accounting tables use now (tags, types,       */
