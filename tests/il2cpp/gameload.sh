@@ -9,7 +9,9 @@
 #   - live objects per class at the last collection equal the truth, or
 #     exceed it by at most the harness's allowance (conservative
 #     retention; live bytes likewise by allowance x the class's largest);
-#   - allocations per frame (objects, granted bytes) equal its counts;
+#   - allocations per frame (objects, granted bytes) equal its counts,
+#     summed over the (type, callsite) rows and over the kind rows, and
+#     over the kind rows in the sampled profile too;
 #   - `gcacc leaks` names the leaking class, and only it, and (after
 #     `gcacc symbolize`) a leaking callsite through its function;
 #   - `gcacc frag`: the size class of the long-lived enemies interleaved
@@ -73,6 +75,24 @@ cut -d' ' -f1-3 "$tmp/frames" > "$tmp/frames3"
 check "allocations per frame = the harness's (objects, bytes)" \
   cmp -s "$tmp/frames3" "$tmp/frames_truth"
 
+# Frames by kind (kind_rows, from the counters): exact in every profile,
+# so per frame they sum to the harness's counts in the trace profile and
+# in the sampled one, whose type rows are estimates.
+kind_sums() {   # kind_sums DUMP: "frame objs bytes" from the kind rows
+  gzip -dc "$1" | jq -r -n 'input.columns["frame.kind_rows"] as $c
+    | ($c | index("objs")) as $o | ($c | index("bytes")) as $b
+    | inputs | select(.record == "frame")
+    | "\(.frame) \([.kind_rows[][$o]] | add // 0) \([.kind_rows[][$b]] | add // 0)"'
+}
+kind_sums "$tmp/g.gz" > "$tmp/kframes"
+check "kind rows per frame = the harness's (objects, bytes)" \
+  cmp -s "$tmp/kframes" "$tmp/frames_truth"
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=sampled=8192 GC_ACC_DUMP=$tmp/s.gz \
+  $LOAD game > "$tmp/sexpect" || { echo "FAIL: sampled gameload exited $?"; exit 1; }
+kind_sums "$tmp/s.gz" > "$tmp/skframes"
+sed -n 's/^frame //p' "$tmp/sexpect" > "$tmp/sframes_truth"
+check "sampled: kind rows per frame = the harness's" \
+  cmp -s "$tmp/skframes" "$tmp/sframes_truth"
 # Leaks: the class and its function.
 lc=$(val leak_class); lf=$(val leak_function)
 $GCACC symbolize "$tmp/g.gz" > /dev/null 2>&1
