@@ -381,6 +381,9 @@ GC_INNER void gca_record_frame(word n)
     return;
   }
   gca_frames_take_threads();
+  /* Sampled: the types read from word 0 since the objects were counted */
+  /* (samples.c), before the rows' type ids are taken.                  */
+  if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_frame_types();
   if (!gca_dump_is_open()) {
     rec_frame_kinds(0);
     gca_frames_reset();         /* no dump: just start the next frame  */
@@ -399,6 +402,9 @@ GC_INNER void gca_record_frame(word n)
     word v[GCA_NCOLS_frame_rows];
 
     gca_frames_row(i, v);
+    /* A row whose counts all moved to the type word 0 named (samples). */
+    if (!rec_any(v, GCA_COL_frame_rows_objs, GCA_NCOLS_frame_rows))
+      continue;
     gca_text_row(&rec, first, v, GCA_NCOLS_frame_rows);
     first = 0;
   }

@@ -11,7 +11,8 @@
 #     retention; live bytes likewise by allowance x the class's largest);
 #   - allocations per frame (objects, granted bytes) equal its counts,
 #     summed over the (type, callsite) rows and over the kind rows, and
-#     over the kind rows in the sampled profile too;
+#     over the kind rows in the sampled profile too; there, frame rows
+#     name the classes word 0 gives (not type 0);
 #   - `gcacc leaks` names the leaking class, and only it, and (after
 #     `gcacc symbolize`) a leaking callsite through its function;
 #   - `gcacc frag`: the size class of the long-lived enemies interleaved
@@ -93,6 +94,25 @@ kind_sums "$tmp/s.gz" > "$tmp/skframes"
 sed -n 's/^frame //p' "$tmp/sexpect" > "$tmp/sframes_truth"
 check "sampled: kind rows per frame = the harness's" \
   cmp -s "$tmp/skframes" "$tmp/sframes_truth"
+# Sampled frame rows carry the classes word 0 names (IL2CPP writes it
+# after GC_malloc returns; the frame's end reads it): by name, and
+# nearly no bytes left untyped (type 0; a sample freed by GC_free, or on
+# another thread mid-write, may stay so: none here).
+gzip -dc "$tmp/s.gz" | jq -r -n '[inputs] as $a
+  | ([$a[] | .types // [] | .[] | {key: (.[0] | tostring), value: .[2]}]
+     | from_entries) as $n
+  | [$a[] | select(.record == "frame") | .rows[]] | group_by(.[0]) | .[]
+  | "\(.[0][0] | tostring)\t\($n[.[0][0] | tostring] // "-")\t\(map(.[3]) | add)"' \
+  > "$tmp/sftypes"
+for c in Game.Bullet Game.Particle Game.Enemy System.String 'System.Int32[]'; do
+  check "sampled frame rows name $c" \
+    test "$(awk -F '\t' -v c="$c" '$2 == c' "$tmp/sftypes" | wc -l)" -eq 1
+done
+untyped=$(awk -F '\t' '$1 == 0 { b += $3 } END { print b + 0 }' "$tmp/sftypes")
+all=$(awk -F '\t' '{ b += $3 } END { print b + 0 }' "$tmp/sftypes")
+check "sampled frame rows: untyped bytes $untyped of $all at most 1%" \
+  test "$all" -gt 0 -a "$((untyped * 100))" -le "$all"
+
 # Leaks: the class and its function.
 lc=$(val leak_class); lf=$(val leak_function)
 $GCACC symbolize "$tmp/g.gz" > /dev/null 2>&1
