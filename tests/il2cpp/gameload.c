@@ -29,6 +29,9 @@
  *   gameload session [--api DUMP]
  *       The same game, SESSION_FRAMES frames leaking SESSION_LEAK records
  *       a frame: long and leaky enough for the default sampled profile.
+ *   gameload session-b [--api DUMP]
+ *       The session after a change, for the demo's Compare: the leak
+ *       twice as fast and twice the strings a frame.
  *   gameload garbage [--api DUMP]
  *       Word 0 that is not a class: random values, pointers to unmapped
  *       memory, and a class struct in a page unmapped before any
@@ -110,6 +113,7 @@ static struct {
 } g;
 static unsigned n_enemies, leak_count;
 static unsigned frames_n = FRAMES, leak_per_frame = LEAK_PER_FRAME;
+static unsigned strings_per_frame = STRINGS_PER_FRAME;
 static unsigned long frame_objs, frame_bytes;
 
 /* Bytes the collector grants an object (its slot; whole blocks for a */
@@ -233,8 +237,8 @@ static NOINLINE void frame_work(unsigned f)
   for (i = 0; i < BULLETS_PER_FRAME; i++)
     g.bullets[(f * BULLETS_PER_FRAME + i) % BULLET_RING] =
         new_object(C_BULLET);
-  for (i = 0; i < STRINGS_PER_FRAME; i++)
-    g.names[(f * STRINGS_PER_FRAME + i) % NAME_RING] =
+  for (i = 0; i < strings_per_frame; i++)
+    g.names[(f * strings_per_frame + i) % NAME_RING] =
         new_string(4 + (int)((f + i) % 40));
   {
     Il2CppArray *a = new_array(C_OBJECT_ARR, OBJARR_LEN, sizeof(void *), 1);
@@ -388,11 +392,17 @@ int main(int argc, char **argv)
   static Il2CppClass class_mem[N_CLASSES];
 
   if (strcmp(mode, "game") != 0 && strcmp(mode, "garbage") != 0
-      && strcmp(mode, "session") != 0) {
-    fprintf(stderr, "usage: gameload game|session|garbage [--api DUMP]\n");
+      && strcmp(mode, "session") != 0 && strcmp(mode, "session-b") != 0) {
+    fprintf(stderr,
+            "usage: gameload game|session|session-b|garbage [--api DUMP]\n");
     return 2;
   }
-  if (0 == strcmp(mode, "session")) {
+  if (0 == strcmp(mode, "session-b")) {
+    leak_per_frame = 2 * SESSION_LEAK;
+    strings_per_frame = 2 * STRINGS_PER_FRAME;
+    frames_n = SESSION_FRAMES;
+    mode = "game";
+  } else if (0 == strcmp(mode, "session")) {
     /* The demo's game, and the sampled profile's leak test: ten times  */
     /* the frames and sixteen times the leak (some 24 MiB leaked, which */
     /* one sample per 512 KiB sees growing).                             */
