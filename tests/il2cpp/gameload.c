@@ -10,7 +10,8 @@
  * the il2cpp mode (GC_ACC_TYPES=il2cpp, or `--api`, which calls
  * GC_acc_set_type_mode as a build without getenv must) reads them.
  *
- *   gameload game [--api DUMP]
+ *   gameload game [--api DUMP]   (--api: settings by API calls, the
+ *       profile trace unless GC_ACC_PROFILE=sampled[=BYTES] asks)
  *       FRAMES frames, each marked with GC_acc_frame: bullets (a ring of
  *       the newest kept), strings and Object[] holding some of them,
  *       Int32[] score arrays (a ring), a leak (two Game.EventRecord a
@@ -415,8 +416,18 @@ int main(int argc, char **argv)
   GC_init_gcj_malloc(0, NULL);
   if (argc > 3 && 0 == strcmp(argv[2], "--api")) {
     /* A build without getenv: the mode, stacks and the dump by API.  */
+    /* The profile is trace unless the test asks for "sampled[=BYTES]" */
+    /* in GC_ACC_PROFILE, read here as a game would read its settings. */
+    const char *pr = getenv("GC_ACC_PROFILE");
+    int profile = GC_ACC_PROFILE_TRACE;
+    unsigned long rate = 0;
+
+    if (pr != NULL && 0 == strncmp(pr, "sampled", 7)) {
+      profile = GC_ACC_PROFILE_SAMPLED;
+      if ('=' == pr[7]) rate = strtoul(pr + 8, NULL, 10);
+    }
     if (GC_acc_set_type_mode(GC_ACC_TYPES_IL2CPP) != GC_SUCCESS
-        || GC_acc_set_profile(GC_ACC_PROFILE_TRACE, 0) != GC_SUCCESS
+        || GC_acc_set_profile(profile, (size_t)rate) != GC_SUCCESS
         || GC_acc_dump_start(argv[3]) != GC_SUCCESS) {
       fprintf(stderr, "gameload: cannot set the mode or start the dump\n");
       return 1;
