@@ -376,6 +376,24 @@ GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
   v[GCA_COL_frame_rows_bytes] = e->frame_bytes;
 }
 
+/* Move objs/bytes of the frame from pair `from` to pair `to` (lock    */
+/* held, the threads' counts taken): a sample counted before its type   */
+/* was known, whose word 0 has named it since (samples.c).  Nothing if  */
+/* from does not hold them (its count raced into the next frame).      */
+GC_INNER void gca_frames_move(unsigned from, unsigned to, word objs,
+                              word bytes)
+{
+  struct gca_pair *e;
+
+  if (0 == from || 0 == to || from == to) return;
+  e = gca_pair_get(from);
+  if (!e->frame_dirty || e->frame_objs < objs || e->frame_bytes < bytes)
+    return;
+  e->frame_objs -= objs;
+  e->frame_bytes -= bytes;
+  frame_add_locked(to, objs, bytes);
+}
+
 GC_INNER void gca_frames_lost(word *objs, word *bytes)
 {
   *objs = frame_lost_objs;

@@ -12,7 +12,8 @@
  * GCA_DUMP_TABLES(T) calls T(id, "key", COLS) once per table: id names
  * the table in C, "key" is its name in the header's "columns" object
  * (the record key, dotted where it is nested; "frame.rows" is the "rows"
- * key of frame records), COLS its column list.  A column list COLS(C)
+ * key of frame records, "frame.kind_rows" their "kind_rows"), COLS its
+ * column list.  A column list COLS(C)
  * calls C(id, column) once per column, in row order.  Columns are only
  * ever appended: a reader that knows fewer reads the ones it knows.
  */
@@ -60,6 +61,11 @@
   C(frame_rows, type_id) C(frame_rows, site_id) C(frame_rows, objs) \
   C(frame_rows, bytes)
 
+/* Frame records' kind rows: allocations of the frame per object kind,  */
+/* exact in every profile (the allocation counters, not the samples).   */
+#define GCA_COLS_FRAME_KIND_ROWS(C) \
+  C(frame_kind_rows, kind) C(frame_kind_rows, objs) C(frame_kind_rows, bytes)
+
 #define GCA_DUMP_TABLES(T) \
   T(classes, "classes", GCA_COLS_CLASSES) \
   T(kinds, "kinds", GCA_COLS_KINDS) \
@@ -69,7 +75,8 @@
   T(sites, "sites", GCA_COLS_SITES) \
   T(type_rows, "type_rows", GCA_COLS_TYPE_ROWS) \
   T(site_rows, "site_rows", GCA_COLS_SITE_ROWS) \
-  T(frame_rows, "frame.rows", GCA_COLS_FRAME_ROWS)
+  T(frame_rows, "frame.rows", GCA_COLS_FRAME_ROWS) \
+  T(frame_kind_rows, "frame.kind_rows", GCA_COLS_FRAME_KIND_ROWS)
 
 /* Column positions: GCA_COL_<table>_<column>, and GCA_NCOLS_<table>.   */
 #define GCA_COL_ENUM_(t, c) GCA_COL_##t##_##c,

@@ -554,6 +554,9 @@ GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */
 GC_INNER void gca_samples_mark_begin(void);
+/* The frame's samples whose type word 0 names: their frame counts      */
+/* moved to that type (lock held, after gca_frames_take_threads).       */
+GC_INNER void gca_samples_frame_types(void);
 GC_INNER void gca_samples_census(void);
 GC_INNER void gca_samples_reset(void);
 GC_INNER void gca_samples_thread_exit(void);
@@ -717,6 +720,8 @@ GC_INNER void gca_frames_count(struct gca_tl *me, unsigned pair,
                                word objs, word bytes, int locked);
 /* Nonzero once GC_acc_frame was first called (frames.c).               */
 GC_EXTERN int gca_frames_on;
+GC_INNER void gca_frames_move(unsigned from, unsigned to, word objs,
+                              word bytes);
 GC_INNER int gca_frames_begin(void);    /* 0 on the first marker        */
 GC_INNER void gca_frames_take_threads(void);
 GC_INNER unsigned gca_frames_n_rows(void);

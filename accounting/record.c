@@ -334,6 +334,45 @@ GC_INNER void gca_record_emit(int with_census)
   rec_finish(use_census);
 }
 
+/* The frame's allocations per kind: the growth of the allocation      */
+/* counters (objects, granted bytes, summed over the size classes)      */
+/* since the marker before, exact in every profile and whatever the     */
+/* type or callsite tables hold.  One sum of the counters per marker    */
+/* (kinds x classes x threads words), nothing per object.  rec_cur is   */
+/* the scratch rec_classes uses too (lock held for both).  The first    */
+/* marker only takes the base; a marker without a dump keeps it going.  */
+static word rec_frame_prev[MAXOBJKINDS][2];
+
+static void rec_frame_kinds(int write)
+{
+  unsigned k, cls, n_kinds;
+  int first = 1;
+
+  if (NULL == gca_tables) return;
+  n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
+  gca_counters_sum_kinds(&rec_cur[0][0], n_kinds);
+  if (write) REC_LIT(",\"kind_rows\":[");
+  for (k = 0; k < n_kinds; k++) {
+    word objs = 0, bytes = 0, row[GCA_NCOLS_frame_kind_rows];
+
+    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
+      objs += rec_cur[k][cls].objs;
+      bytes += rec_cur[k][cls].granted_bytes;
+    }
+    row[GCA_COL_frame_kind_rows_kind] = k;
+    row[GCA_COL_frame_kind_rows_objs] = rec_delta(objs, &rec_frame_prev[k][0]);
+    row[GCA_COL_frame_kind_rows_bytes] =
+                                rec_delta(bytes, &rec_frame_prev[k][1]);
+    if (!write
+        || !rec_any(row, GCA_COL_frame_kind_rows_objs,
+                    GCA_NCOLS_frame_kind_rows))
+      continue;
+    gca_text_row(&rec, first, row, GCA_NCOLS_frame_kind_rows);
+    first = 0;
+  }
+  if (write) REC_LIT("]");
+}
+
 /* A frame record (lock held).  The first call only starts the         */
 /* counting: no frame has been counted yet, so it writes no record.     */
 GC_INNER void gca_record_frame(word n)
@@ -342,9 +381,16 @@ GC_INNER void gca_record_frame(word n)
   word lost_objs, lost_bytes;
   int first = 1;
 
-  if (!gca_frames_begin()) return;
+  if (!gca_frames_begin()) {
+    rec_frame_kinds(0);         /* the base of the first frame          */
+    return;
+  }
   gca_frames_take_threads();
+  /* Sampled: the types read from word 0 since the objects were counted */
+  /* (samples.c), before the rows' type ids are taken.                  */
+  if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_frame_types();
   if (!gca_dump_is_open()) {
+    rec_frame_kinds(0);
     gca_frames_reset();         /* no dump: just start the next frame  */
     return;
   }
@@ -361,11 +407,16 @@ GC_INNER void gca_record_frame(word n)
     word v[GCA_NCOLS_frame_rows];
 
     gca_frames_row(i, v);
+    /* A row whose counts all moved to the type word 0 named (samples). */
+    if (!rec_any(v, GCA_COL_frame_rows_objs, GCA_NCOLS_frame_rows))
+      continue;
     gca_text_row(&rec, first, v, GCA_NCOLS_frame_rows);
     first = 0;
   }
+  REC_LIT("]");
+  rec_frame_kinds(1);
   gca_frames_lost(&lost_objs, &lost_bytes);
-  REC_KEY_WORD("],\"lost_objs\":", lost_objs);
+  REC_KEY_WORD(",\"lost_objs\":", lost_objs);
   REC_KEY_WORD(",\"lost_bytes\":", lost_bytes);
   REC_LIT("}\n");
   gca_frames_reset();

@@ -61,6 +61,7 @@ struct gca_sample {
   word w_objs, w_bytes;         /* what it stands for                    */
   word cookie;                  /* explicit type, or 0                   */
   unsigned site, pair, kind, seen;
+  unsigned fpair;               /* frame count's pair, its type unread  */
 };
 
 #define SAMPLES_CHUNK 8192u     /* bytes of nodes taken from the OS      */
@@ -82,6 +83,9 @@ static word samples_hash_mask = 0;
 static volatile word samples_mem = 0;   /* OS bytes: nodes and tables    */
 static volatile word samples_dropped = 0;
 static volatile word samples_taken = 0;
+/* [samples_frame_from, samples_n): may hold samples of the frame whose */
+/* frame count still waits for their type (fpair != 0).                  */
+static word samples_frame_from = 0;
 
 /* ---- settings ------------------------------------------------------------ */
 
@@ -180,6 +184,7 @@ static void samples_record(struct gca_tl *me, void *p, size_t lb,
   n->kind = (unsigned)k;
   n->seen = 0;
   n->pair = 0;
+  n->fpair = 0;
   n->site = gca_sites_stack();
   if (gca_frames_on) {
     struct frame_tl_ent *ent;
@@ -187,7 +192,13 @@ static void samples_record(struct gca_tl *me, void *p, size_t lb,
                                        cookie != 0 ? GCA_TYPE_EXPLICIT : 0,
                                        &ent);
 
-    if (pair != 0) gca_frames_count(me, pair, wo, n->w_bytes, 0);
+    if (pair != 0) {
+      gca_frames_count(me, pair, wo, n->w_bytes, 0);
+      /* A type from word 0 is unknown yet (IL2CPP writes the class     */
+      /* just after GC_malloc returns): gca_samples_frame_types moves   */
+      /* the count once word 0 names it.                                 */
+      if (0 == cookie && gca_objtype_how((unsigned)k) != 0) n->fpair = pair;
+    }
   }
   samples_push(&samples_pending, n, n);
   __atomic_add_fetch(&samples_taken, 1, __ATOMIC_RELAXED);
@@ -390,11 +401,49 @@ GC_INNER void gca_samples_mark_begin(void)
     if (how != 0 && samples_in_place(s, &hhdr))
       s->pair = gca_objtype_resolve(s->pair, how, (ptr_t)~s->addr);
   }
+  if (gca_frames_on) {
+    gca_frames_take_threads();
+    gca_samples_frame_types();
+  }
+}
+
+/* The frame rows of samples whose type comes from word 0 were counted */
+/* under their untyped pair, at allocation, before the program wrote    */
+/* word 0.  At the frame's end (and at a collection's mark begin, before */
+/* the census may free them mid-frame) word 0 is read, as the census     */
+/* reads it, and each such sample's count moves to the pair it names.   */
+/* The sample's own pair is left to the mark begin and the census: a     */
+/* word 0 read here from an object another thread has not filled yet    */
+/* costs the frame row its type, never the collection rows theirs.       */
+/* Cost: the samples taken since the last look, a few per frame.  Lock  */
+/* held, the threads' frame counts taken (gca_frames_take_threads).     */
+GC_INNER void gca_samples_frame_types(void)
+{
+  word i;
+
+  samples_drain();
+  for (i = samples_frame_from; i < samples_n; i++) {
+    struct gca_sample *s = samples_tab[i];
+    unsigned to;
+    hdr *hhdr;
+    int how;
+
+    if (NULL == s || 0 == s->fpair) continue;
+    to = s->pair;
+    how = gca_objtype_how(s->kind);
+    if (gca_pair_cookie(to) == 0 && !s->seen && how != 0
+        && samples_in_place(s, &hhdr))
+      to = gca_objtype_resolve(to, how, (ptr_t)~s->addr);
+    if (gca_pair_cookie(to) != 0)
+      gca_frames_move(s->fpair, to, s->w_objs, s->w_bytes);
+    s->fpair = 0;
+  }
+  samples_frame_from = samples_n;
 }
 
 GC_INNER void gca_samples_census(void)
 {
-  word i, j = 0, now = GC_gc_no;
+  word i, j = 0, now = GC_gc_no, frame_from = ~(word)0;
   struct gca_sample *fr_first = NULL, *fr_last = NULL;
 
   gca_types_census_begin();
@@ -406,6 +455,7 @@ GC_INNER void gca_samples_census(void)
     struct gca_acc *a;
     ptr_t p;
 
+    if (i == samples_frame_from) frame_from = j;  /* order is kept     */
     if (NULL == s) continue;            /* GC_free'd                    */
     if (s->birth == now) {              /* born after this mark         */
       samples_tab[j++] = s;
@@ -444,6 +494,7 @@ GC_INNER void gca_samples_census(void)
     samples_tab[j++] = s;
   }
   samples_n = samples_judged = j;
+  samples_frame_from = frame_from < j ? frame_from : j;
   if (fr_first != NULL) samples_release(fr_first, fr_last);
   if (GCA_LOAD(&samples_dropped) != 0)
     gca_table_limit_reached("samples", GCA_LOAD(&samples_dropped));
@@ -462,7 +513,7 @@ GC_INNER void gca_samples_reset(void)
   samples_drain();
   for (i = 0; i < samples_n; i++)
     if (samples_tab[i] != NULL) samples_release(samples_tab[i], samples_tab[i]);
-  samples_n = samples_judged = 0;
+  samples_n = samples_judged = samples_frame_from = 0;
   if (samples_cap) BZERO(samples_hash, 2 * samples_cap * sizeof(word));
   gca_samples_new_epoch();
 }

@@ -5,7 +5,8 @@
 #           from its X-macros: what the collector and the reader compile)
 #   header  the "columns" of a real dump's header (tests/cli/workload)
 #   docs    docs/dump-format.md's row description of the table: the line
-#           of a key table starting "| `KEY` |" ("rows" for frame.rows)
+#           of a key table starting "| `KEY` |" ("rows" for frame.rows,
+#           "kind_rows" for frame.kind_rows)
 #           with its first `[col, col, ...]` (`[[...], ...]` for the
 #           definitions; "frames..." is the rest of the row)
 # must be identical, and the three must name the same tables.  Then
@@ -55,7 +56,7 @@ zcat "$tmp/d.gz" | head -1 |
 
 # docs: a table's row description, as "key col col ...".
 doc_cols() {
-  case $1 in frame.rows) dk=rows ;; *) dk=$1 ;; esac
+  case $1 in frame.*) dk=${1#frame.} ;; *) dk=$1 ;; esac
   grep -F "| \`$dk\` |" "$DOC" | grep -F '`[' >"$tmp/doclines"
   n=$(wc -l <"$tmp/doclines")
   if [ "$n" -ne 1 ]; then
@@ -95,7 +96,7 @@ while read -r k; do
     fail "$k: docs/dump-format.md has [$d], accounting/gca_fields.h [$f]"
 done <"$tmp/keys"
 n_checks=$((n_checks + 1))
-[ "$(wc -l <"$tmp/keys")" -ge 9 ] ||
+[ "$(wc -l <"$tmp/keys")" -ge 10 ] ||
   fail "only $(wc -l <"$tmp/keys") tables: $(tr '\n' ' ' <"$tmp/keys")"
 
 # The reader's list: export --csv's header line.
@@ -112,7 +113,7 @@ zcat "$tmp/d.gz" | jq -r -n '
   input.columns as $c
   | inputs | . as $r | $c | to_entries[] | .key as $k
   | (.value | length) as $n | ($k | split(".")) as $p
-  | (if $p[0] == "frame" then (if $r.record == "frame" then $r.rows
+  | (if $p[0] == "frame" then (if $r.record == "frame" then $r[$p[1]]
                                 else null end)
      elif $r.record == "frame" and $k != "types" and $k != "sites" then null
      else $r | getpath($p) end) as $rows

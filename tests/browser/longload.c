@@ -12,7 +12,8 @@
  * kept for ever), marks the frame (GC_acc_frame) and collects
  * GCS_PER_FRAME times.  Every SPIKE_EVERY frames, from SPIKE_OFFSET on,
  * a spike: SPIKE_OBJS more objects of type "Long.Spike" from
- * spike_path(), dropped at once.  Prints, as `name value` lines: `spike
+ * spike_path(), pointer-free (a second kind in the frame), dropped at
+ * once.  Prints, as `name value` lines: `spike
  * FRAME` per spike frame, `frames N`, `spike_type Long.Spike`,
  * `spike_function spike_path`, `leak_type Long.Leak`, `leak_function
  * leak_path`.  The dump goes where GC_ACC_DUMP says, the profile is
@@ -97,7 +98,7 @@ static NOINLINE void spike_path(void)
   unsigned i;
 
   for (i = 0; i < SPIKE_OBJS; i++)
-    (void)GC_acc_malloc_typed(SPIKE_BYTES, SPIKE_COOKIE);
+    (void)GC_acc_malloc_atomic_typed(SPIKE_BYTES, SPIKE_COOKIE);
 }
 
 int main(int argc, char **argv)

@@ -10,6 +10,12 @@
 #           default selection is the heaviest, its top type Long.Spike
 #           with the bytes the dump's frame record gives it, its top
 #           callsite spike_path; a range's bytes are the dump's sum;
+#           the chart stacks by kind by default: its legend lists the
+#           kinds of the dump's kind_rows, and the selected frame's kind
+#           table their bytes (a spike frame has two kinds); #stack=types stacks by the top types
+#           (legend: the session's largest type first); a dump without
+#           kind_rows (written before them) stacks by type, with the
+#           kind choice disabled and no kind table;
 #   TopN    types by allocated bytes and callsites by live bytes as `gcacc
 #           top` orders them, the filter, and the ascending sort.
 # Screenshots of both views must not be blank; the page must reference no
@@ -119,6 +125,62 @@ cells "$abs/frames.dom.html" fs-row | head -n 1 | grep -q 'spike_path' &&
 cols=$(attr "$abs/frames.dom.html" '<canvas id="frame-chart"' data-columns)
 [ "${cols:-0}" -ge 100 ] && ok "frames: the chart has $cols columns" ||
   fail "frames: the chart has '$cols' columns"
+
+# By kind: the default stacking, the dump's kinds, the frame's bytes.
+check_eq "frames: stacked by kind by default" \
+  "$(attr "$abs/frames.dom.html" '<canvas id="frame-chart"' data-stack)" kinds
+legend_keys() {   # legend_keys FILE ATTR: the legend items' ATTR values
+  grep -o "<li class=\"legend-item\"[^>]*" "$1" |
+    sed -n "s/.* $2=\"\([^\"]*\)\".*/\1/p" | tr '\n' ' '
+}
+want=$(jq -r -n 'input.columns["frame.kind_rows"] as $c
+  | ($c | index("kind")) as $k | ($c | index("bytes")) as $b
+  | [inputs | select(.record == "frame") | .kind_rows[]
+     | select(.[$b] > 0) | .[$k]] | unique | map(tostring) | join(" ")' \
+  "$abs/long.jsonl")
+check_eq "frames: the legend's kinds are the dump's" \
+  "$(legend_keys "$abs/frames.dom.html" data-kind)" "$want "
+want=$(jq -r -n --argjson f "$first" 'input.columns["frame.kind_rows"] as $c
+  | ($c | index("kind")) as $k | ($c | index("bytes")) as $b
+  | inputs | select(.record == "frame" and .frame == $f) | .kind_rows
+  | sort_by(.[$k]) | map("\(.[$k]):\(.[$b])") | join(" ")' "$abs/long.jsonl")
+got=$(grep -o '<tr class="fk-row"[^>]*' "$abs/frames.dom.html" |
+  sed -n 's/.* data-kind="\([0-9]*\)".* data-bytes="\([0-9]*\)".*/\1:\2/p' |
+  grep -v ':0$' | tr '\n' ' ')
+check_eq "frames: frame $first's bytes per kind" "$got" "$want "
+[ "$(echo "$want" | wc -w)" -ge 2 ] &&
+  ok "frames: frame $first allocated two kinds (its pointer-free spike)" ||
+  fail "frames: frame $first allocated one kind only: $want"
+check_eq "frames: frame $first's bytes are its kinds' sum" \
+  "$(attr "$abs/frames.dom.html" '<p id="frame-sel"' data-bytes)" \
+  "$(echo "$want" | tr ' ' '\n' | awk -F: '{ s += $2 } END { print s }')"
+dom bytype 'view=frames&stack=types'
+check_eq "frames #stack=types: stacked by type" \
+  "$(attr "$abs/bytype.dom.html" '<canvas id="frame-chart"' data-stack)" types
+want=$(jq -r -n 'input.columns["frame.rows"] as $c
+  | ($c | index("type_id")) as $t | ($c | index("bytes")) as $b
+  | [inputs | select(.record == "frame") | .rows[] | {t: .[$t], b: .[$b]}]
+  | group_by(.t) | map({t: .[0].t, b: (map(.b) | add)})
+  | sort_by(-.b, .t) | .[0].t' "$abs/long.jsonl")
+check_eq "frames #stack=types: the session's largest type first" \
+  "$(legend_keys "$abs/bytype.dom.html" data-type | cut -d' ' -f1)" "$want"
+# A dump written before kind_rows: stacked by type, no kind table.
+jq -c 'if .record == "header" then del(.columns["frame.kind_rows"])
+       else del(.kind_rows) end' "$abs/long.jsonl" | gzip >"$abs/old.gz"
+"$gcacc" report -o "$abs/old.html" "$abs/old.gz" 2>"$abs/old.err" ||
+  fail "gcacc report of a dump without kind_rows exited $?"
+run_chromium --virtual-time-budget=5000 --dump-dom \
+  "file://$abs/old.html#view=frames" >"$abs/old.dom.html" || true
+check_eq "old dump: stacked by type" \
+  "$(attr "$abs/old.dom.html" '<canvas id="frame-chart"' data-stack)" types
+grep -q '<option value="kinds" disabled' "$abs/old.dom.html" &&
+  ok "old dump: the kind choice is disabled" ||
+  fail "old dump: the kind choice is not disabled"
+check_eq "old dump: no kind rows" \
+  "$(grep -c '<tr class="fk-row"' "$abs/old.dom.html")" 0
+check_eq "old dump: the heaviest frame is still $first" \
+  "$(attr "$abs/old.dom.html" '<p id="frame-sel"' data-lo)" "$first"
+[ -s "$abs/old.err" ] && fail "old dump: the report warned: $(cat "$abs/old.err")"
 
 # A range: its bytes are the dump's.
 dom range 'view=frames&sel=100-199'

@@ -10,7 +10,8 @@
  * the il2cpp mode (GC_ACC_TYPES=il2cpp, or `--api`, which calls
  * GC_acc_set_type_mode as a build without getenv must) reads them.
  *
- *   gameload game [--api DUMP]
+ *   gameload game [--api DUMP]   (--api: settings by API calls, the
+ *       profile trace unless GC_ACC_PROFILE=sampled[=BYTES] asks)
  *       FRAMES frames, each marked with GC_acc_frame: bullets (a ring of
  *       the newest kept), strings and Object[] holding some of them,
  *       Int32[] score arrays (a ring), a leak (two Game.EventRecord a
@@ -29,6 +30,9 @@
  *   gameload session [--api DUMP]
  *       The same game, SESSION_FRAMES frames leaking SESSION_LEAK records
  *       a frame: long and leaky enough for the default sampled profile.
+ *   gameload session-b [--api DUMP]
+ *       The session after a change, for the demo's Compare: the leak
+ *       twice as fast and twice the strings a frame.
  *   gameload garbage [--api DUMP]
  *       Word 0 that is not a class: random values, pointers to unmapped
  *       memory, and a class struct in a page unmapped before any
@@ -110,6 +114,7 @@ static struct {
 } g;
 static unsigned n_enemies, leak_count;
 static unsigned frames_n = FRAMES, leak_per_frame = LEAK_PER_FRAME;
+static unsigned strings_per_frame = STRINGS_PER_FRAME;
 static unsigned long frame_objs, frame_bytes;
 
 /* Bytes the collector grants an object (its slot; whole blocks for a */
@@ -233,8 +238,8 @@ static NOINLINE void frame_work(unsigned f)
   for (i = 0; i < BULLETS_PER_FRAME; i++)
     g.bullets[(f * BULLETS_PER_FRAME + i) % BULLET_RING] =
         new_object(C_BULLET);
-  for (i = 0; i < STRINGS_PER_FRAME; i++)
-    g.names[(f * STRINGS_PER_FRAME + i) % NAME_RING] =
+  for (i = 0; i < strings_per_frame; i++)
+    g.names[(f * strings_per_frame + i) % NAME_RING] =
         new_string(4 + (int)((f + i) % 40));
   {
     Il2CppArray *a = new_array(C_OBJECT_ARR, OBJARR_LEN, sizeof(void *), 1);
@@ -388,11 +393,17 @@ int main(int argc, char **argv)
   static Il2CppClass class_mem[N_CLASSES];
 
   if (strcmp(mode, "game") != 0 && strcmp(mode, "garbage") != 0
-      && strcmp(mode, "session") != 0) {
-    fprintf(stderr, "usage: gameload game|session|garbage [--api DUMP]\n");
+      && strcmp(mode, "session") != 0 && strcmp(mode, "session-b") != 0) {
+    fprintf(stderr,
+            "usage: gameload game|session|session-b|garbage [--api DUMP]\n");
     return 2;
   }
-  if (0 == strcmp(mode, "session")) {
+  if (0 == strcmp(mode, "session-b")) {
+    leak_per_frame = 2 * SESSION_LEAK;
+    strings_per_frame = 2 * STRINGS_PER_FRAME;
+    frames_n = SESSION_FRAMES;
+    mode = "game";
+  } else if (0 == strcmp(mode, "session")) {
     /* The demo's game, and the sampled profile's leak test: ten times  */
     /* the frames and sixteen times the leak (some 24 MiB leaked, which */
     /* one sample per 512 KiB sees growing).                             */
@@ -405,8 +416,18 @@ int main(int argc, char **argv)
   GC_init_gcj_malloc(0, NULL);
   if (argc > 3 && 0 == strcmp(argv[2], "--api")) {
     /* A build without getenv: the mode, stacks and the dump by API.  */
+    /* The profile is trace unless the test asks for "sampled[=BYTES]" */
+    /* in GC_ACC_PROFILE, read here as a game would read its settings. */
+    const char *pr = getenv("GC_ACC_PROFILE");
+    int profile = GC_ACC_PROFILE_TRACE;
+    unsigned long rate = 0;
+
+    if (pr != NULL && 0 == strncmp(pr, "sampled", 7)) {
+      profile = GC_ACC_PROFILE_SAMPLED;
+      if ('=' == pr[7]) rate = strtoul(pr + 8, NULL, 10);
+    }
     if (GC_acc_set_type_mode(GC_ACC_TYPES_IL2CPP) != GC_SUCCESS
-        || GC_acc_set_profile(GC_ACC_PROFILE_TRACE, 0) != GC_SUCCESS
+        || GC_acc_set_profile(profile, (size_t)rate) != GC_SUCCESS
         || GC_acc_dump_start(argv[3]) != GC_SUCCESS) {
       fprintf(stderr, "gameload: cannot set the mode or start the dump\n");
       return 1;

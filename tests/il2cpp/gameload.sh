@@ -9,7 +9,10 @@
 #   - live objects per class at the last collection equal the truth, or
 #     exceed it by at most the harness's allowance (conservative
 #     retention; live bytes likewise by allowance x the class's largest);
-#   - allocations per frame (objects, granted bytes) equal its counts;
+#   - allocations per frame (objects, granted bytes) equal its counts,
+#     summed over the (type, callsite) rows and over the kind rows, and
+#     over the kind rows in the sampled profile too; there, frame rows
+#     name the classes word 0 gives (not type 0);
 #   - `gcacc leaks` names the leaking class, and only it, and (after
 #     `gcacc symbolize`) a leaking callsite through its function;
 #   - `gcacc frag`: the size class of the long-lived enemies interleaved
@@ -72,6 +75,43 @@ check "frames: none lost" test "$(awk '$4 != 0' "$tmp/frames" | wc -l)" -eq 0
 cut -d' ' -f1-3 "$tmp/frames" > "$tmp/frames3"
 check "allocations per frame = the harness's (objects, bytes)" \
   cmp -s "$tmp/frames3" "$tmp/frames_truth"
+
+# Frames by kind (kind_rows, from the counters): exact in every profile,
+# so per frame they sum to the harness's counts in the trace profile and
+# in the sampled one, whose type rows are estimates.
+kind_sums() {   # kind_sums DUMP: "frame objs bytes" from the kind rows
+  gzip -dc "$1" | jq -r -n 'input.columns["frame.kind_rows"] as $c
+    | ($c | index("objs")) as $o | ($c | index("bytes")) as $b
+    | inputs | select(.record == "frame")
+    | "\(.frame) \([.kind_rows[][$o]] | add // 0) \([.kind_rows[][$b]] | add // 0)"'
+}
+kind_sums "$tmp/g.gz" > "$tmp/kframes"
+check "kind rows per frame = the harness's (objects, bytes)" \
+  cmp -s "$tmp/kframes" "$tmp/frames_truth"
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=sampled=8192 GC_ACC_DUMP=$tmp/s.gz \
+  $LOAD game > "$tmp/sexpect" || { echo "FAIL: sampled gameload exited $?"; exit 1; }
+kind_sums "$tmp/s.gz" > "$tmp/skframes"
+sed -n 's/^frame //p' "$tmp/sexpect" > "$tmp/sframes_truth"
+check "sampled: kind rows per frame = the harness's" \
+  cmp -s "$tmp/skframes" "$tmp/sframes_truth"
+# Sampled frame rows carry the classes word 0 names (IL2CPP writes it
+# after GC_malloc returns; the frame's end reads it): by name, and
+# nearly no bytes left untyped (type 0; a sample freed by GC_free, or on
+# another thread mid-write, may stay so: none here).
+gzip -dc "$tmp/s.gz" | jq -r -n '[inputs] as $a
+  | ([$a[] | .types // [] | .[] | {key: (.[0] | tostring), value: .[2]}]
+     | from_entries) as $n
+  | [$a[] | select(.record == "frame") | .rows[]] | group_by(.[0]) | .[]
+  | "\(.[0][0] | tostring)\t\($n[.[0][0] | tostring] // "-")\t\(map(.[3]) | add)"' \
+  > "$tmp/sftypes"
+for c in Game.Bullet Game.Particle Game.Enemy System.String 'System.Int32[]'; do
+  check "sampled frame rows name $c" \
+    test "$(awk -F '\t' -v c="$c" '$2 == c' "$tmp/sftypes" | wc -l)" -eq 1
+done
+untyped=$(awk -F '\t' '$1 == 0 { b += $3 } END { print b + 0 }' "$tmp/sftypes")
+all=$(awk -F '\t' '{ b += $3 } END { print b + 0 }' "$tmp/sftypes")
+check "sampled frame rows: untyped bytes $untyped of $all at most 1%" \
+  test "$all" -gt 0 -a "$((untyped * 100))" -le "$all"
 
 # Leaks: the class and its function.
 lc=$(val leak_class); lf=$(val leak_function)

@@ -3,13 +3,15 @@
  * block the reader wrote (<script type="application/json"
  * id="gcacc-data">) and draws:
  *   Frames  allocations per frame as a stacked bar chart (bytes or
- *           objects, stacked by the top types), the heaviest frames, and
- *           for the frame or range chosen (a click, a drag, or a row of
- *           the heaviest frames) its top types and callsites;
+ *           objects, stacked by kind, exact, or by the top types), the
+ *           heaviest frames, and for the frame or range chosen (a click,
+ *           a drag, or a row of the heaviest frames) its kinds, top
+ *           types and callsites (a dump without kind rows, written
+ *           before them, stacks by type only);
  *   TopN    types or callsites by live, allocated or freed bytes, count
  *           or growth, sortable by any column and filtered by name.
  * The state (view, selection, table, sort, filter) lives in the URL's
- * hash, so a view can be linked to: #view=frames&sel=120-180,
+ * hash, so a view can be linked to: #view=frames&sel=120-180&stack=types,
  * #view=topn&table=sites&sort=alloc_bytes&q=Leak.  Long sessions stay
  * cheap: the reader sends at most a few thousand points (frames merged
  * into ranges), the chart draws one column per pixel at most, and tables
@@ -74,7 +76,7 @@
   }
 
   /* ---- state in the hash ------------------------------------------ */
-  var state = { view: 'overview', sel: null, metric: 'bytes',
+  var state = { view: 'overview', sel: null, metric: 'bytes', stack: '',
                 table: 'types', sort: 'live_bytes', desc: true, q: '' };
   function readHash() {
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
@@ -83,7 +85,7 @@
       k = kv.slice(0, i);
       v = decodeURIComponent(kv.slice(i + 1));
       if (k === 'view' || k === 'table' || k === 'sort' || k === 'q'
-          || k === 'metric') state[k] = v;
+          || k === 'metric' || k === 'stack') state[k] = v;
       else if (k === 'dir') state.desc = v !== 'asc';
       else if (k === 'sel') {
         var m = /^(\d+)(?:-(\d+))?$/.exec(v);
@@ -97,6 +99,7 @@
       if (state.sel) h += '&sel=' + state.sel[0] +
         (state.sel[1] !== state.sel[0] ? '-' + state.sel[1] : '');
       if (state.metric !== 'bytes') h += '&metric=' + state.metric;
+      if (state.stack !== defaultStack()) h += '&stack=' + state.stack;
     } else if (state.view === 'topn') {
       h += '&table=' + state.table + '&sort=' + state.sort +
            (state.desc ? '' : '&dir=asc') +
@@ -121,9 +124,17 @@
 
   /* ---- Frames ------------------------------------------------------ */
   var F = D.frames, B = F.buckets, R = F.rows, H = F.heavy;
+  var K = F.kinds || [], KS = F.kstacks || [];   /* [kind, name]; counts */
   var stackTypes = [];          /* the top types, in stacking order    */
-  var stacks = null;            /* per bucket: [bytes..., objs...]     */
+  /* Per stacking ('kinds', 'types'): its layers ({name, color, key})  */
+  /* and per bucket [bytes per layer..., objs per layer...].            */
+  var layers = {}, stacks = {};
   var cols = null;              /* chart columns: bucket indices       */
+
+  function defaultStack() { return K.length ? 'kinds' : 'types'; }
+  /* A frame's totals: exact with kind rows, else the (estimated) rows'. */
+  function tsize(b) { return K.length ? size(b) : esize(b); }
+  function tcount(n) { return K.length ? count(n) : ecount(n); }
 
   function pairType(p) { return D.pairs[p][0]; }
   function pairSite(p) { return D.pairs[p][1]; }
@@ -140,7 +151,7 @@
     }).slice(0, TOP_TYPES);
     stackTypes.forEach(function (t, n) { k[t] = n; });
     var n = stackTypes.length + 1;
-    stacks = new Array(B.length);
+    stacks.types = new Array(B.length);
     for (i = 0; i < R.length; i++) {
       var s = new Float64Array(2 * n);
       for (r = R[i], j = 0; j < r.length; j += 3) {
@@ -149,8 +160,24 @@
         s[t] += r[j + 2];
         s[n + t] += r[j + 1];
       }
-      stacks[i] = s;
+      stacks.types[i] = s;
     }
+    layers.types = stackTypes.map(function (t, m) {
+      return { name: typeName(t), color: PALETTE[m % PALETTE.length],
+               attr: 'data-type', key: t };
+    }).concat([{ name: 'other types', color: OTHER_COLOR, attr: 'data-type',
+                 key: 'other' }]);
+    /* By kind: the reader sends [objs..., bytes...] per bucket.       */
+    n = K.length;
+    layers.kinds = K.map(function (kn, m) {
+      return { name: kn[1], color: PALETTE[m % PALETTE.length],
+               attr: 'data-kind', key: kn[0] };
+    });
+    stacks.kinds = KS.map(function (c) {
+      var s = new Float64Array(2 * n);
+      for (j = 0; j < n; j++) { s[j] = c[n + j]; s[n + j] = c[j]; }
+      return s;
+    });
   }
 
   /* A tick step of 1, 2 or 5 times a power of ten (of 1024 for bytes, */
@@ -176,18 +203,29 @@
     var g = cv.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, W, CH);
-    var pw = W - ML - 8, n = stackTypes.length + 1;
-    var off = state.metric === 'objs' ? n : 0, iTot = state.metric === 'objs' ? 3 : 4;
+    var L = layers[state.stack], S = stacks[state.stack];
+    var pw = W - ML - 8, n = L.length;
+    var off = state.metric === 'objs' ? n : 0;
+    /* A bucket's height: its layers' sum (by kind, the frame's total;  */
+    /* by type, what its rows hold: estimates in a sampled dump).       */
+    var tot = function (b) {
+      var t = 0, s = S[b];
+      for (var m = 0; m < n; m++) t += s[off + m];
+      return t;
+    };
     /* One column per bucket, or per pixel: a pixel shows its heaviest */
     /* bucket, so a spike is never averaged away.                       */
-    var nc = Math.min(B.length, pw), i, c, ymax = 0;
+    var nc = Math.min(B.length, pw), i, c, ymax = 0, v, bv;
     cols = new Array(nc);
     for (c = 0; c < nc; c++) {
       var lo = Math.floor(c * B.length / nc);
       var hi = Math.max(lo + 1, Math.floor((c + 1) * B.length / nc)), best = lo;
-      for (i = lo; i < hi; i++) if (B[i][iTot] > B[best][iTot]) best = i;
+      for (i = lo, bv = -1; i < hi; i++) {
+        v = tot(i);
+        if (v > bv) { bv = v; best = i; }
+      }
       cols[c] = best;
-      if (B[best][iTot] > ymax) ymax = B[best][iTot];
+      if (bv > ymax) ymax = bv;
     }
     if (ymax <= 0) ymax = 1;
     var ph = CH - MT - MB, bw = pw / nc;
@@ -205,7 +243,7 @@
     }
     var sel = state.sel;
     for (c = 0; c < nc; c++) {
-      var b = B[cols[c]], s = stacks[cols[c]], x = ML + c * bw, y0 = MT + ph;
+      var b = B[cols[c]], s = S[cols[c]], x = ML + c * bw, y0 = MT + ph;
       if (sel && b[1] >= sel[0] && b[0] <= sel[1]) {
         g.fillStyle = '#ffe08a';        /* at least 5 px: findable      */
         g.fillRect(x + bw / 2 - Math.max(bw, 5) / 2, MT, Math.max(bw, 5), ph);
@@ -213,7 +251,7 @@
       for (var k = 0; k < n; k++) {
         var h = s[off + k] / ymax * ph;
         if (h <= 0) continue;
-        g.fillStyle = k < n - 1 ? PALETTE[k % PALETTE.length] : OTHER_COLOR;
+        g.fillStyle = L[k].color;
         g.fillRect(x, y0 - h, Math.max(bw - (bw > 3 ? 1 : 0), 1), h);
         y0 -= h;
       }
@@ -227,19 +265,22 @@
     }
     cv.setAttribute('data-columns', String(nc));
     cv.setAttribute('data-ymax', String(ymax));
+    cv.setAttribute('data-stack', state.stack);
+    cv.setAttribute('data-layers', String(n));
+    legend();
   }
 
   function legend() {
     var ul = $('frame-legend');
     if (!ul) return;
-    stackTypes.forEach(function (t, k) {
-      var li = text('li', typeName(t));
-      li.style.setProperty('--c', PALETTE[k % PALETTE.length]);
+    ul.textContent = '';
+    ul.setAttribute('data-stack', state.stack);
+    layers[state.stack].forEach(function (l) {
+      var li = text('li', l.name, 'legend-item');
+      li.setAttribute(l.attr, l.key);
+      li.style.setProperty('--c', l.color);
       ul.appendChild(li);
     });
-    var li = text('li', 'other types');
-    li.style.setProperty('--c', OTHER_COLOR);
-    ul.appendChild(li);
   }
 
   function colAt(ev) {
@@ -250,25 +291,50 @@
   }
 
   /* The rows of a selection: a heavy frame's own, else the buckets'.   */
+  /* kinds: the selection's per-kind counts, [objs..., bytes...].      */
   function selRows(sel) {
-    var out = [], i, info = { frames: 0, objs: 0, bytes: 0, lo: sel[0], hi: sel[1] };
+    var out = [], i, j, info = { frames: 0, objs: 0, bytes: 0, lo: sel[0], hi: sel[1] };
+    var kinds = new Array(2 * K.length).fill(0);
     if (sel[0] === sel[1]) {
       for (i = 0; i < H.length; i++)
         if (H[i][0] === sel[0]) {
           info.frames = 1; info.objs = H[i][3]; info.bytes = H[i][4];
           info.exact = true;
-          return { rows: [H[i][5]], info: info };
+          return { rows: [H[i][5]], kinds: H[i][6] || kinds, info: info };
         }
     }
     for (i = 0; i < B.length; i++) {
       if (B[i][1] < sel[0] || B[i][0] > sel[1]) continue;
       out.push(R[i]);
+      if (KS[i]) for (j = 0; j < kinds.length; j++) kinds[j] += KS[i][j];
       info.frames += B[i][2]; info.objs += B[i][3]; info.bytes += B[i][4];
       if (B[i][0] < info.lo) info.lo = B[i][0];
       if (B[i][1] > info.hi) info.hi = B[i][1];
     }
     info.exact = info.lo === sel[0] && info.hi === sel[1];
-    return { rows: out, info: info };
+    return { rows: out, kinds: kinds, info: info };
+  }
+
+  /* The selection's allocations per kind (exact: the counters).       */
+  function kindTable(kinds, total) {
+    var t = $('frame-kinds');
+    if (!t) return;
+    var tb = t.tBodies[0], n = K.length;
+    t.hidden = !n;
+    tb.textContent = '';
+    K.forEach(function (kn, m) {
+      var tr = document.createElement('tr'), td = text('td', kn[1], 'l');
+      tr.className = 'fk-row';
+      tr.setAttribute('data-kind', kn[0]);
+      tr.setAttribute('data-objs', kinds[m]);
+      tr.setAttribute('data-bytes', kinds[n + m]);
+      td.style.setProperty('--c', PALETTE[m % PALETTE.length]);
+      tr.appendChild(td);
+      tr.appendChild(text('td', size(kinds[n + m])));
+      tr.appendChild(text('td', count(kinds[m])));
+      tr.appendChild(text('td', total ? (100 * kinds[n + m] / total).toFixed(1) + '%' : ''));
+      tb.appendChild(tr);
+    });
   }
 
   function groupTable(id, rows, site, total) {
@@ -312,9 +378,10 @@
     p.textContent = (inf.lo === inf.hi ? 'Frame ' + inf.lo
                      : 'Frames ' + inf.lo + '\u2013' + inf.hi) +
       ' (' + count(inf.frames) + (inf.frames === 1 ? ' frame' : ' frames') +
-      '): ' + esize(inf.bytes) + ' in ' + ecount(inf.objs) + ' objects' +
+      '): ' + tsize(inf.bytes) + ' in ' + tcount(inf.objs) + ' objects' +
       (inf.exact ? '' : ' (whole points of the chart: ' + F.span +
                         ' frames each)') + '.';
+    kindTable(s.kinds, inf.bytes);
     groupTable('frame-types', s.rows, false, inf.bytes);
     groupTable('frame-sites', s.rows, true, inf.bytes);
     drawChart();
@@ -331,14 +398,17 @@
       tr.appendChild(text('td', String(h[0])));
       tr.appendChild(text('td', String(h[1])));
       tr.appendChild(text('td', (h[2] / 1e6).toFixed(1) + ' ms'));
-      tr.appendChild(text('td', esize(h[4])));
-      tr.appendChild(text('td', ecount(h[3])));
+      tr.appendChild(text('td', tsize(h[4])));
+      tr.appendChild(text('td', tcount(h[3])));
       tr.addEventListener('click', function () { select([h[0], h[0]]); });
       tb.appendChild(tr);
     });
   }
 
   function framesInit() {
+    if ((state.stack !== 'kinds' && state.stack !== 'types')
+        || (state.stack === 'kinds' && !K.length))
+      state.stack = defaultStack();
     if (!$('frame-chart')) return;
     if (!B.length) {
       $('frame-sel').textContent = 'This dump has no frame records: the ' +
@@ -346,7 +416,16 @@
       return;
     }
     prepareStacks();
-    legend();
+    var st = $('frame-stack');
+    if (st) {
+      if (!K.length) st.querySelector('option[value=kinds]').disabled = true;
+      st.value = state.stack;
+      st.addEventListener('change', function () {
+        state.stack = this.value;
+        drawChart();
+        writeHash();
+      });
+    }
     heavyTable();
     var cv = $('frame-chart'), down = -1;
     cv.addEventListener('mousedown', function (ev) { down = colAt(ev); });
@@ -362,7 +441,7 @@
       if (c < 0) return;
       var b = B[cols[c]];
       cv.title = (b[0] === b[1] ? 'frame ' + b[0] : 'frames ' + b[0] + '\u2013' + b[1]) +
-        ': ' + esize(b[4]) + ', ' + ecount(b[3]) + ' objects';
+        ': ' + tsize(b[4]) + ', ' + tcount(b[3]) + ' objects';
     });
     $('frame-metric').value = state.metric;
     $('frame-metric').addEventListener('change', function () {

@@ -19,8 +19,12 @@ static const char rv_js[] =
 struct frow { u64 pair, objs, bytes; };
 struct frows { struct frow *r; size_t n; };
 
+/* A point's totals are its kind rows' (the counters: exact) when the  */
+/* dump has them, else its (type, callsite) rows' (older dumps).  Kinds */
+/* from RV_KINDS - 1 up share the last slot.                             */
 struct fpoint {                         /* one frame, or a range merged */
   u64 f_lo, f_hi, n, objs, bytes, t_ns, gc_no;
+  u64 kobjs[RV_KINDS], kbytes[RV_KINDS];
   struct frows rows;
 };
 
@@ -30,6 +34,8 @@ struct rv_frames {
   u64 span;                             /* frames per full point        */
   struct fpoint heavy[RV_HEAVY];        /* the heaviest, bytes desc     */
   size_t nheavy;
+  unsigned long long kinds_used;         /* bit k: kind slot k counted   */
+  int kinds_seen;                       /* a record had kind_rows       */
   struct keymap *pair_idx;              /* type << 32 | site -> index   */
   u64 *pairs;                           /* index -> type << 32 | site   */
   size_t npairs, cap_pairs;
@@ -110,12 +116,17 @@ static struct frows frows_merge(struct frows a, struct frows b)
 static void point_merge(struct rv_frames *f, struct fpoint *p,
                         struct fpoint *q)
 {
-  size_t before = p->rows.n + q->rows.n;
+  size_t before = p->rows.n + q->rows.n, k;
 
   p->f_hi = q->f_hi;
   p->n += q->n;
+
   p->objs += q->objs;
   p->bytes += q->bytes;
+  for (k = 0; k < RV_KINDS; k++) {
+    p->kobjs[k] += q->kobjs[k];
+    p->kbytes[k] += q->kbytes[k];
+  }
   p->rows = frows_merge(p->rows, q->rows);
   f->nrows -= before - p->rows.n;
   memset(q, 0, sizeof(*q));
@@ -159,10 +170,36 @@ static void heavy_add(struct rv_frames *f, const struct fpoint *fr)
   f->nheavy++;
 }
 
+/* The frame's kind rows into fr (its totals theirs); 0 if it has none */
+/* (a dump written before them).                                          */
+static int frame_kinds(struct rv_frames *f, struct fpoint *fr,
+                       const json_t *frame, const struct dump_cols *c)
+{
+  const struct dump_tab kr = rec_tab(frame, "kind_rows");
+  size_t i;
+
+  if (kr.json == NULL && kr.lean == 0) return 0;
+  fr->objs = fr->bytes = 0;
+  for (i = 0; i < dump_tab_rows(&kr); i++) {
+    u64 k = tcol(&kr, i, c, frame_kind_rows, kind);
+    u64 o = tcol(&kr, i, c, frame_kind_rows, objs);
+    u64 b = tcol(&kr, i, c, frame_kind_rows, bytes);
+
+    if (k >= RV_KINDS) k = RV_KINDS - 1;
+    fr->kobjs[k] += o;
+    fr->kbytes[k] += b;
+    fr->objs += o;
+    fr->bytes += b;
+    if (o != 0 || b != 0) f->kinds_used |= 1ULL << k;
+  }
+  f->kinds_seen = 1;
+  return 1;
+}
+
 void rv_frame(struct rv_frames *f, const json_t *frame,
               const struct dump_cols *c)
 {
-  const json_t *rows = json_object_get(frame, "rows"), *row;
+  const struct dump_tab rows = rec_tab(frame, "rows");
   struct fpoint fr;
   size_t i, k;
 
@@ -171,18 +208,19 @@ void rv_frame(struct rv_frames *f, const json_t *frame,
   fr.n = 1;
   fr.t_ns = jnum(frame, "t_ns");
   fr.gc_no = jnum(frame, "gc_no");
-  fr.rows.r = xrealloc(NULL, (json_array_size(rows) + 1) * sizeof(struct frow));
-  json_array_foreach(rows, i, row) {
-    u64 ty = jcol(row, c, frame_rows, type_id);
-    u64 si = jcol(row, c, frame_rows, site_id);
+  fr.rows.r = xrealloc(NULL, (dump_tab_rows(&rows) + 1) * sizeof(struct frow));
+  for (i = 0; i < dump_tab_rows(&rows); i++) {
+    u64 ty = tcol(&rows, i, c, frame_rows, type_id);
+    u64 si = tcol(&rows, i, c, frame_rows, site_id);
     struct frow *r = &fr.rows.r[fr.rows.n++];
 
     r->pair = pair_index(f, ty << 32 | (si & 0xffffffffULL));
-    r->objs = jcol(row, c, frame_rows, objs);
-    r->bytes = jcol(row, c, frame_rows, bytes);
+    r->objs = tcol(&rows, i, c, frame_rows, objs);
+    r->bytes = tcol(&rows, i, c, frame_rows, bytes);
     fr.objs += r->objs;
     fr.bytes += r->bytes;
   }
+  (void)frame_kinds(f, &fr, frame, c);
   qsort(fr.rows.r, fr.rows.n, sizeof(struct frow), frow_cmp);
   for (i = k = 0; i < fr.rows.n; i++) {  /* a pair twice: one row      */
     if (k > 0 && fr.rows.r[k - 1].pair == fr.rows.r[i].pair) {
@@ -242,11 +280,56 @@ static u64 js_id(u64 id) { return id == KEYMAP_OTHER ? 0xffffffffULL : id; }
 
 static u64 rel(u64 t, u64 start) { return t > start ? t - start : 0; }
 
+/* The used kind slots' counts of p: [objs..., bytes...], in the order */
+/* of the "kinds" list.                                                  */
+static void kinds_out(FILE *out, const struct rv_frames *f,
+                      const struct fpoint *p)
+{
+  size_t k;
+  int first = 1, b;
+
+  fputc('[', out);
+  for (b = 0; b < 2; b++)
+    for (k = 0; k < RV_KINDS; k++) {
+      if (!(f->kinds_used >> k & 1)) continue;
+      fprintf(out, "%s%llu", first ? "" : ",",
+              b ? p->kbytes[k] : p->kobjs[k]);
+      first = 0;
+    }
+  fputc(']', out);
+}
+
 static void frames_out(FILE *out, const struct rv_frames *f, u64 start)
 {
-  size_t i;
+  size_t i, k;
+  char buf[32];
+  int first = 1;
 
-  fprintf(out, "\"frames\":{\"span\":%llu,\"buckets\":[", f->span);
+  fprintf(out, "\"frames\":{\"span\":%llu,", f->span);
+  /* By kind (dumps with kind_rows): the kinds, their names, and per     */
+  /* point and heavy frame their counts.                                 */
+  if (f->kinds_seen) {
+    fputs("\"kinds\":[", out);
+    for (k = 0; k < RV_KINDS; k++) {
+      if (!(f->kinds_used >> k & 1)) continue;
+      fprintf(out, "%s[%zu,", first ? "" : ",", k);
+      if (k == RV_KINDS - 1) {
+        snprintf(buf, sizeof(buf), "kinds %zu+", k);
+        jstr(out, buf);
+      } else {
+        jstr(out, kind_label((unsigned)k, buf));
+      }
+      fputc(']', out);
+      first = 0;
+    }
+    fputs("],\n\"kstacks\":[", out);
+    for (i = 0; i < f->np; i++) {
+      if (i) fputc(',', out);
+      kinds_out(out, f, &f->p[i]);
+    }
+    fputs("],\n", out);
+  }
+  fputs("\"buckets\":[", out);
   for (i = 0; i < f->np; i++) {
     const struct fpoint *p = &f->p[i];
 
@@ -266,6 +349,10 @@ static void frames_out(FILE *out, const struct rv_frames *f, u64 start)
     fprintf(out, "%s[%llu,%llu,%llu,%llu,%llu,", i ? ",\n" : "", h->f_lo,
             h->gc_no, rel(h->t_ns, start), h->objs, h->bytes);
     rows_out(out, &h->rows);
+    if (f->kinds_seen) {
+      fputc(',', out);
+      kinds_out(out, f, h);
+    }
     fputc(']', out);
   }
   fputs("]},\n\"pairs\":[", out);
@@ -438,13 +525,20 @@ void rv_write_views(FILE *out, const struct tables *tb)
   fputs("<noscript><p>The Frames view is drawn by the page's script."
         "</p></noscript>\n<p class=\"controls\"><label>Allocated per frame:"
         " <select id=\"frame-metric\"><option value=\"bytes\">bytes</option>"
-        "<option value=\"objs\">objects</option></select></label>, stacked "
-        "by type (the largest over the session).  Click a bar, or drag "
-        "across bars, for what those frames allocated; a long session's "
-        "frames are merged into ranges, each bar showing its heaviest.</p>\n"
+        "<option value=\"objs\">objects</option></select></label>, <label>"
+        "stacked by <select id=\"frame-stack\"><option value=\"kinds\">"
+        "kind</option><option value=\"types\">top types</option></select>"
+        "</label> (kinds: exact, from the allocation counters; types: the "
+        "largest over the session, from the frame's type rows).  Click a "
+        "bar, or drag across bars, for what those frames allocated; a long "
+        "session's frames are merged into ranges, each bar showing its "
+        "heaviest.</p>\n"
         "<canvas id=\"frame-chart\" height=\"260\"></canvas>\n"
         "<ul id=\"frame-legend\" class=\"legend\"></ul>\n"
-        "<p id=\"frame-sel\" class=\"sel\"></p>\n<div class=\"two\">"
+        "<p id=\"frame-sel\" class=\"sel\"></p>\n"
+        "<table id=\"frame-kinds\" hidden><thead><tr><th class=\"l\">kind"
+        "</th><th>bytes</th><th>objects</th><th>share</th></tr></thead>"
+        "<tbody></tbody></table>\n<div class=\"two\">"
         "<table id=\"frame-types\"><thead><tr><th class=\"l\">type</th>"
         "<th>bytes</th><th>objects</th><th>share</th></tr></thead>"
         "<tbody></tbody></table>\n<table id=\"frame-sites\"><thead><tr>"
@@ -496,6 +590,9 @@ const char rv_css[] =
   ".two{display:flex;gap:24px;align-items:flex-start}.two table{flex:1}\n"
   ".view td:not(.l){white-space:nowrap}\n"
   "p.sel{font-weight:600}.controls{color:#444}\n"
+  "#frame-kinds{margin-bottom:12px}#frame-kinds td.l::before{content:'';"
+  "display:inline-block;width:10px;height:10px;margin-right:5px;"
+  "background:var(--c)}\n"
   "tr.heavy-row{cursor:pointer}th[data-key]{cursor:pointer}"
   "th[aria-sort=descending]::after{content:' \\25BE'}"
   "th[aria-sort=ascending]::after{content:' \\25B4'}\n"

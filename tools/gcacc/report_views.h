@@ -9,7 +9,8 @@
  * page size are bounded whatever the dump's length: frames are kept in
  * at most RV_FRAME_POINTS points (neighbours merged two by two when
  * full, as the timeline's buckets are), each with its rows per (type,
- * callsite) summed, plus the RV_HEAVY heaviest frames exactly; TopN
+ * callsite) and per kind (a frame record's kind_rows, exact) summed,
+ * plus the RV_HEAVY heaviest frames exactly; TopN
  * keeps the RV_TOPN_CAP largest types and callsites.
  */
 #ifndef GCACC_REPORT_VIEWS_H
@@ -22,6 +23,7 @@
 #define RV_FRAME_ROWS 2000000     /* (type, callsite) rows over them     */
 #define RV_HEAVY 20               /* heaviest frames listed exactly      */
 #define RV_TOPN_CAP 20000         /* types, callsites in TopN            */
+#define RV_KINDS 32               /* kinds told apart (the rest: the last) */
 
 struct rv_frames;
 
