@@ -68,7 +68,6 @@
 
 struct gca_thread {
   struct gca_thread *next;      /* registry, newest first; never unlinked */
-  volatile word owned;          /* nonzero while a live thread uses it    */
 # ifdef THREAD_LOCAL_ALLOC
     /* Its owner's thread-local free lists, whose counts the sums add,  */
     /* or NULL; and those counts as the last sum read them (lock held), */
@@ -79,16 +78,18 @@ struct gca_thread {
 # endif
   word debug_objs[MAXOBJKINDS];
   /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
-  int in_many;                  /* inside GC_generic_malloc_many (1), or */
-                                /* COUNTERS_PENDING                      */
-  int many_to_tl;               /* its list is for our thread-local lists */
   void *last_p;                 /* last object counted inside it          */
-  unsigned last_kind, last_cls;
   word last_req;
-  /* Where the owner carves its next chunk, and the bytes of OS pages   */
-  /* the record and its chunks took (read by gca_counters_memory_bytes). */
+  unsigned last_i;              /* its counts (COUNTERS_I)                */
+  volatile unsigned owned;      /* nonzero while a live thread uses it    */
+  /* The bytes of OS pages the record and its chunks took (read by the  */
+  /* sums); where the owner carves its next chunk.  Small fields packed: */
+  /* 3328 bytes on 64-bit targets leave two chunks in the first page.    */
+  volatile unsigned mapped;
+  unsigned char in_many;        /* inside GC_generic_malloc_many (1), or */
+                                /* COUNTERS_PENDING                      */
+  unsigned char many_to_tl;     /* its list is for our thread-local lists */
   char *arena, *arena_end;
-  volatile word mapped;
   /* Counts i (COUNTERS_I) in chunk i / COUNTERS_CH, or NULL: none     */
   /* counted yet.  Set once, by the owner (release).                     */
   struct gca_count *chunk[MAXOBJKINDS * COUNTERS_NCH];
@@ -127,7 +128,7 @@ static GC_ATTR_NOINLINE void *counters_add_new(void *p, struct gca_thread *t,
     if (NULL == a) return p;
     t->arena = a;
     t->arena_end = a + COUNTERS_PAGE;
-    GCA_STORE(&t->mapped, t->mapped + (word)COUNTERS_PAGE);
+    GCA_STORE(&t->mapped, t->mapped + (unsigned)COUNTERS_PAGE);
   }
   c = (struct gca_count *)t->arena;
   t->arena += sz;
@@ -314,7 +315,7 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
     if (t != NULL) {
       t->arena = (char *)(t + 1);
       t->arena_end = (char *)t + sz;
-      t->mapped = (word)sz;
+      t->mapped = (unsigned)sz;
       t->next = counters_registry;
       counters_registry = t;
     }
@@ -412,7 +413,7 @@ static word counters_granted(hdr *hhdr)
 static void counters_many_req(struct gca_thread *t)
 {
   if (t->last_p != NULL) {
-    counters_add(t, t->last_kind, t->last_cls, 0, t->last_req, 0);
+    (void)counters_add_p(NULL, t, t->last_i, 0, t->last_req, 0);
     t->last_p = NULL;
   }
 }
@@ -435,8 +436,7 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
     counters_many_req(t);
     counters_add(t, k, cls, 1, 0, granted);
     t->last_p = p;
-    t->last_kind = k;
-    t->last_cls = cls;
+    t->last_i = (unsigned)COUNTERS_I(k, cls);
     t->last_req = (word)lb;
   } else {
     counters_add(t, k, cls, 1, (word)lb, granted);
@@ -553,7 +553,7 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
     if (p == t->last_p) {
       /* Counted (and tagged) when made, but for its request, which is  */
       /* the caller's.                                                   */
-      counters_add(t, t->last_kind, t->last_cls, 0, (word)lb, 0);
+      (void)counters_add_p(NULL, t, t->last_i, 0, (word)lb, 0);
       t->last_p = NULL;
       return p;
     }
