@@ -604,7 +604,7 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 
     /* The hook knows the object's granules and kind (its free list's): */
     /* the header is looked up only for the tag table.  The first count */
-    /* into a chunk takes the slow path (no call here: no stack frame). */
+    /* into a chunk takes the slow path (a tail call).                  */
     if (EXPECT(NULL == t->chunk[COUNTERS_I(k, g) / COUNTERS_CH], FALSE))
       return counters_alloc_tl_slow(me, p, lb, granules, k);
     counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
