@@ -10,6 +10,12 @@
  * leaves its totals behind and the next new thread reuses the record and
  * keeps adding to it, so sums stay cumulative and exact.
  *
+ * A record's counts take memory as its threads use them: in chunks of
+ * COUNTERS_CH classes of one kind, each made when first counted into,
+ * carved by the owner alone (no lock) from the record's pages; readers
+ * skip the chunks not made (all zero).  With every chunk a record would
+ * take some 70 KiB; a thread allocating a few sizes takes a page or two.
+ *
  * Two kinds of rows are not in the records, and the sums add them: the
  * global free-list pops counted with the allocation lock held
  * (gca_locked_rows and the large rows, in accounting's tables), and the
@@ -40,6 +46,14 @@
 /* again (gca_counters_many_end).                                        */
 #define COUNTERS_PENDING 2
 
+/* Classes per chunk of a record's counts (a power of two; 384 bytes   */
+/* on 64-bit targets), chunks and classes (rounded up) per kind; and    */
+/* the OS pages the records take at a time.                              */
+#define COUNTERS_CH 16
+#define COUNTERS_NCH ((GCA_N_CLASSES + COUNTERS_CH - 1) / COUNTERS_CH)
+#define COUNTERS_STRIDE (COUNTERS_NCH * COUNTERS_CH)
+#define COUNTERS_PAGE ((size_t)(GC_page_size != 0 ? GC_page_size : 4096))
+
 #ifdef THREAD_LOCAL_ALLOC
   /* A thread's fast-path counts (GCA_TLFS_FIELDS), by list.             */
   struct counters_tl_counts {
@@ -54,7 +68,6 @@
 
 struct gca_thread {
   struct gca_thread *next;      /* registry, newest first; never unlinked */
-  volatile word owned;          /* nonzero while a live thread uses it    */
 # ifdef THREAD_LOCAL_ALLOC
     /* Its owner's thread-local free lists, whose counts the sums add,  */
     /* or NULL; and those counts as the last sum read them (lock held), */
@@ -65,13 +78,21 @@ struct gca_thread {
 # endif
   word debug_objs[MAXOBJKINDS];
   /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
-  int in_many;                  /* inside GC_generic_malloc_many (1), or */
-                                /* COUNTERS_PENDING                      */
-  int many_to_tl;               /* its list is for our thread-local lists */
   void *last_p;                 /* last object counted inside it          */
-  unsigned last_kind, last_cls;
   word last_req;
-  struct gca_count c[MAXOBJKINDS][GCA_N_CLASSES];
+  unsigned last_i;              /* its counts (COUNTERS_I)                */
+  volatile unsigned owned;      /* nonzero while a live thread uses it    */
+  /* The bytes of OS pages the record and its chunks took (read by the  */
+  /* sums); where the owner carves its next chunk.  Small fields packed: */
+  /* 3328 bytes on 64-bit targets leave two chunks in the first page.    */
+  volatile unsigned mapped;
+  unsigned char in_many;        /* inside GC_generic_malloc_many (1), or */
+                                /* COUNTERS_PENDING                      */
+  unsigned char many_to_tl;     /* its list is for our thread-local lists */
+  char *arena, *arena_end;
+  /* Counts i (COUNTERS_I) in chunk i / COUNTERS_CH, or NULL: none     */
+  /* counted yet.  Set once, by the owner (release).                     */
+  struct gca_count *chunk[MAXOBJKINDS * COUNTERS_NCH];
 };
 
 static struct gca_thread *volatile counters_registry = NULL;
@@ -88,6 +109,55 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 # define COUNTERS_LOCK() (void)0
 # define COUNTERS_UNLOCK() (void)0
 #endif
+
+/* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
+/* granted, its chunk made first (t's owner calling, or the only thread */
+/* left after fork()): carved from t's pages, or a new page; if the OS  */
+/* gives none, the count is lost (as without a record) and the next one */
+/* tries again.  Published (release store) with its first count, after  */
+/* the cursor moved (a child of fork() never hands it out twice).       */
+static GC_ATTR_NOINLINE void *counters_add_new(void *p, struct gca_thread *t,
+                                word i, word n, word req, word granted)
+{
+  const size_t sz = COUNTERS_CH * sizeof(struct gca_count);
+  struct gca_count *c;
+
+  if ((size_t)(t->arena_end - t->arena) < sz) {
+    char *a = (char *)gca_os_alloc(COUNTERS_PAGE);
+
+    if (NULL == a) return p;
+    t->arena = a;
+    t->arena_end = a + COUNTERS_PAGE;
+    GCA_STORE(&t->mapped, t->mapped + (unsigned)COUNTERS_PAGE);
+  }
+  c = (struct gca_count *)t->arena;
+  t->arena += sz;
+  c[i % COUNTERS_CH].objs = n;
+  c[i % COUNTERS_CH].req_bytes = req;
+  c[i % COUNTERS_CH].granted_bytes = granted;
+  REL_STOREP(&t->chunk[i / COUNTERS_CH], c);
+  return p;
+}
+
+/* Adds to counts i of t, t's owner calling; returns p.  One load and  */
+/* one branch more than a flat table (the chunk's pointer); a chunk is */
+/* made by a tail call, so the hooks' common paths need no stack frame. */
+GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
+                                       word n, word req, word granted)
+{
+  struct gca_count *c = t->chunk[i / COUNTERS_CH];
+
+  if (EXPECT(NULL == c, FALSE))
+    return counters_add_new(p, t, i, n, req, granted);
+  c += i % COUNTERS_CH;
+  GCA_OWN_ADD(&c->objs, n);
+  GCA_OWN_ADD(&c->req_bytes, req);
+  GCA_OWN_ADD(&c->granted_bytes, granted);
+  return p;
+}
+#define COUNTERS_I(k, cls) ((word)(k) * COUNTERS_STRIDE + (word)(cls))
+#define counters_add(t, k, cls, n, req, granted) \
+        (void)counters_add_p(NULL, t, COUNTERS_I(k, cls), n, req, granted)
 
 #ifdef THREAD_LOCAL_ALLOC
   /* The calling thread's thread-local free lists, or NULL.             */
@@ -194,27 +264,38 @@ GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
 #   endif
   }
 
-  /* Adds counts n into the rows c of kinds [0, n_kinds) (a record's, or */
-  /* a sum's).  List g is row g; row 0 (one granule) is folded into     */
-  /* class 1 by the sum.                                                 */
-  static void counters_tl_add(struct gca_count (*c)[GCA_N_CLASSES],
+  /* Adds objs and req to class g of kind k: of t's record (its owner,  */
+  /* or the only thread left after fork(), calling; none made for 0),   */
+  /* or, t NULL, of out, a sum.                                          */
+  static void counters_tl_one(struct gca_thread *t, struct gca_count *out,
+                              unsigned k, unsigned g, word objs, word req)
+  {
+    if (NULL == t) {
+      out[k * GCA_N_CLASSES + g].objs += objs;
+      out[k * GCA_N_CLASSES + g].req_bytes += req;
+    } else if ((objs | req) != 0) {
+      counters_add(t, k, g, objs, req, 0);
+    }
+  }
+
+  /* Adds counts n, kinds [0, n_kinds), to t's record or (t NULL) a sum. */
+  /* List g is class g; row 0 (one granule) is folded into class 1 by   */
+  /* the sum.                                                            */
+  static void counters_tl_add(struct gca_thread *t, struct gca_count *out,
                               unsigned n_kinds,
                               const struct counters_tl_counts *n)
   {
     unsigned k, g;
 
     for (k = 0; k < THREAD_FREELISTS_KINDS && k < n_kinds; k++) {
-      for (g = 0; g < TINY_FREELISTS; g++) {
-        c[k][g].objs += n->objs[k][g];
-        c[k][g].req_bytes += n->req[k][g];
-      }
+      for (g = 0; g < TINY_FREELISTS; g++)
+        counters_tl_one(t, out, k, g, n->objs[k][g], n->req[k][g]);
     }
 #   ifdef GC_GCJ_SUPPORT
       if (GC_gcj_kind > 0 && (unsigned)GC_gcj_kind < n_kinds) {
-        for (g = 0; g < TINY_FREELISTS; g++) {
-          c[GC_gcj_kind][g].objs += n->gcj_objs[g];
-          c[GC_gcj_kind][g].req_bytes += n->gcj_req[g];
-        }
+        for (g = 0; g < TINY_FREELISTS; g++)
+          counters_tl_one(t, out, (unsigned)GC_gcj_kind, g, n->gcj_objs[g],
+                          n->gcj_req[g]);
       }
 #   endif
   }
@@ -270,7 +351,7 @@ GC_INNER void gca_counters_atfork_child(void)
     }
     for (t = counters_registry; t != NULL; t = t->next) {
       if (t != me && t->tlfs != NULL) {
-        counters_tl_add(t->c, MAXOBJKINDS, &t->tl_seen);
+        counters_tl_add(t, NULL, MAXOBJKINDS, &t->tl_seen);
         BZERO(&t->tl_seen, sizeof(t->tl_seen));
         t->tlfs = NULL;
       }
@@ -292,8 +373,15 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
     if (!t->owned) break;
   }
   if (NULL == t) {
-    t = (struct gca_thread *)gca_os_alloc(sizeof(struct gca_thread));
+    /* Whole pages: the tail holds its first chunks.                    */
+    size_t sz = (sizeof(struct gca_thread) + COUNTERS_PAGE - 1)
+                / COUNTERS_PAGE * COUNTERS_PAGE;
+
+    t = (struct gca_thread *)gca_os_alloc(sz);
     if (t != NULL) {
+      t->arena = (char *)(t + 1);
+      t->arena_end = (char *)t + sz;
+      t->mapped = (unsigned)sz;
       t->next = counters_registry;
       counters_registry = t;
     }
@@ -364,7 +452,7 @@ GC_INNER void gca_counters_thread_exit(void)
 
       counters_tl_set_inline(t->tlfs, 0);
       counters_tl_read(t->tlfs, &n);
-      counters_tl_add(t->c, MAXOBJKINDS, &n);
+      counters_tl_add(t, NULL, MAXOBJKINDS, &n);
       BZERO(&t->tl_seen, sizeof(t->tl_seen));
     }
 # endif
@@ -377,28 +465,6 @@ GC_INNER void gca_counters_thread_exit(void)
   me->counters = NULL;
 }
 
-GC_INNER unsigned gca_class_of(word granted)
-{
-  unsigned b;
-
-  if (granted <= MAXOBJBYTES)
-    return (unsigned)BYTES_TO_GRANULES(granted);
-# if defined(__GNUC__) || defined(__clang__)
-    /* The power of two below granted (> MAXOBJBYTES, so nonzero).      */
-    /* clzll counts in an unsigned long long, whatever the word size.  */
-    b = (unsigned)(8 * sizeof(unsigned long long) - 1
-                   - __builtin_clzll((unsigned long long)granted))
-        - GCA_LARGE_LOG0;
-    if (b > GCA_N_LARGE - 1) b = GCA_N_LARGE - 1;
-# else
-    for (b = 0; b + 1 < GCA_N_LARGE
-                && (granted >> (GCA_LARGE_LOG0 + b + 1)) != 0; b++) {
-      /* find the power of two below granted */
-    }
-# endif
-  return GCA_LARGE0 + b;
-}
-
 /* Granted size of the object at p: its slot for a small object, whole  */
 /* blocks for a large one (a large object's page rounding is its        */
 /* rounding waste).                                                      */
@@ -409,22 +475,12 @@ static word counters_granted(hdr *hhdr)
   return sz <= MAXOBJBYTES ? sz : OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
 }
 
-GC_INLINE void counters_add(struct gca_thread *t, unsigned k, unsigned cls,
-                         word n, word req, word granted)
-{
-  struct gca_count *c = &t->c[k][cls];
-
-  GCA_OWN_ADD(&c->objs, n);
-  GCA_OWN_ADD(&c->req_bytes, req);
-  GCA_OWN_ADD(&c->granted_bytes, granted);
-}
-
 /* The request of the object made inside GC_generic_malloc_many, if one */
 /* is waiting (counters_count_one), counted as asked for there.        */
 static void counters_many_req(struct gca_thread *t)
 {
   if (t->last_p != NULL) {
-    counters_add(t, t->last_kind, t->last_cls, 0, t->last_req, 0);
+    (void)counters_add_p(NULL, t, t->last_i, 0, t->last_req, 0);
     t->last_p = NULL;
   }
 }
@@ -447,8 +503,7 @@ GC_INLINE void counters_count_one(struct gca_tl *me, struct gca_thread *t,
     counters_many_req(t);
     counters_add(t, k, cls, 1, 0, granted);
     t->last_p = p;
-    t->last_kind = k;
-    t->last_cls = cls;
+    t->last_i = (unsigned)COUNTERS_I(k, cls);
     t->last_req = (word)lb;
   } else {
     counters_add(t, k, cls, 1, (word)lb, granted);
@@ -565,7 +620,7 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
     if (p == t->last_p) {
       /* Counted (and tagged) when made, but for its request, which is  */
       /* the caller's.                                                   */
-      counters_add(t, t->last_kind, t->last_cls, 0, (word)lb, 0);
+      (void)counters_add_p(NULL, t, t->last_i, 0, (word)lb, 0);
       t->last_p = NULL;
       return p;
     }
@@ -630,7 +685,10 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
     word granted = GRANULES_TO_BYTES(g);
 
     /* The hook knows the object's granules and kind (its free list's): */
-    /* the header is looked up only for the tag table.                  */
+    /* the header is looked up only for the tag table.  The first count */
+    /* into a chunk takes the slow path (a tail call).                  */
+    if (EXPECT(NULL == t->chunk[COUNTERS_I(k, g) / COUNTERS_CH], FALSE))
+      return counters_alloc_tl_slow(me, p, lb, granules, k);
     counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
     return gca_tags_alloc_tl(me, p, HDR(p), granted);
   }
@@ -643,21 +701,16 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
   /* granules is 0 for a 0-byte request, served from list 0 (one       */
   /* granule): counted in row 0, with no granted bytes, which the sum   */
   /* folds into class 1 (one granule each), saving a test per object.   */
-  counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
-               GRANULES_TO_BYTES((word)granules));
-  return p;
+  return counters_add_p(p, t, COUNTERS_I(k, granules), 1, (word)lb,
+                        GRANULES_TO_BYTES((word)granules));
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */
 static int counters_is_own_tl_list(void **result)
 {
 # ifdef THREAD_LOCAL_ALLOC
-    GC_tlfs tlfs;
+    GC_tlfs tlfs = counters_own_tlfs();
 
-#   if !defined(USE_PTHREAD_SPECIFIC) && !defined(USE_WIN32_SPECIFIC)
-      if (0 == GC_thread_key) return 0;
-#   endif
-    tlfs = (GC_tlfs)GC_getspecific(GC_thread_key);
     return tlfs != NULL && (word)result >= (word)tlfs
            && (word)result < (word)(tlfs + 1);
 # else
@@ -744,25 +797,29 @@ GC_INNER void gca_counters_debug(void *p)
 GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
 {
   struct gca_thread *t;
-  size_t i, k, n;
+  size_t i, j, k, n;
 
   if (n_kinds > MAXOBJKINDS) n_kinds = MAXOBJKINDS;
   n = (size_t)n_kinds * GCA_N_CLASSES;
   BZERO(out, n * sizeof(struct gca_count));
   COUNTERS_LOCK();
   for (t = counters_registry; t != NULL; t = t->next) {
-    const struct gca_count *c = &t->c[0][0];
+    for (j = 0; j < n_kinds * COUNTERS_NCH; j++) {
+      const struct gca_count *c = ACQ_LOADP(&t->chunk[j]);
+      size_t cls0 = j % COUNTERS_NCH * COUNTERS_CH;
+      struct gca_count *o = &out[j / COUNTERS_NCH * GCA_N_CLASSES + cls0];
 
-    for (i = 0; i < n; i++) {
-      out[i].objs += GCA_LOAD(&c[i].objs);
-      out[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
-      out[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
+      for (i = 0; c != NULL && i < COUNTERS_CH
+                  && cls0 + i < GCA_N_CLASSES; i++) {
+        o[i].objs += GCA_LOAD(&c[i].objs);
+        o[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
+        o[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
+      }
     }
 #   ifdef THREAD_LOCAL_ALLOC
       if (t->tlfs != NULL) {
         counters_tl_read(t->tlfs, &t->tl_seen);
-        counters_tl_add((struct gca_count (*)[GCA_N_CLASSES])out, n_kinds,
-                        &t->tl_seen);
+        counters_tl_add(NULL, out, n_kinds, &t->tl_seen);
       }
 #   endif
   }
@@ -799,8 +856,7 @@ GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
 
 GC_INNER void gca_counters_sum(struct gca_count *out)
 {
-  BZERO(out, (size_t)MAXOBJKINDS * GCA_N_CLASSES * sizeof(struct gca_count));
-  gca_counters_sum_kinds(out, MAXOBJKINDS);
+  gca_counters_sum_kinds(out, MAXOBJKINDS);     /* zeroes all of out */
 }
 
 GC_INNER word gca_counters_memory_bytes(void)
@@ -809,9 +865,10 @@ GC_INNER word gca_counters_memory_bytes(void)
   word n = 0;
 
   COUNTERS_LOCK();
-  for (t = counters_registry; t != NULL; t = t->next) n++;
+  for (t = counters_registry; t != NULL; t = t->next)
+    n += GCA_LOAD(&t->mapped);
   COUNTERS_UNLOCK();
-  return n * (word)sizeof(struct gca_thread);
+  return n;
 }
 
 GC_INNER word gca_counters_debug_objs(int kind)

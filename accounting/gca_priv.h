@@ -24,8 +24,28 @@
 #define GCA_N_LARGE (CPP_WORDSZ - GCA_LARGE_LOG0)
 #define GCA_N_CLASSES (GCA_LARGE0 + GCA_N_LARGE)
 
-/* Class of an object whose collector-granted size is bytes.            */
-GC_INNER unsigned gca_class_of(word granted_bytes);
+/* Class of an object whose collector-granted size is granted.          */
+GC_INLINE unsigned gca_class_of(word granted)
+{
+  unsigned b;
+
+  if (granted <= MAXOBJBYTES)
+    return (unsigned)BYTES_TO_GRANULES(granted);
+# if defined(__GNUC__) || defined(__clang__)
+    /* The power of two below granted (> MAXOBJBYTES, so nonzero).      */
+    /* clzll counts in an unsigned long long, whatever the word size.  */
+    b = (unsigned)(8 * sizeof(unsigned long long) - 1
+                   - __builtin_clzll((unsigned long long)granted))
+        - GCA_LARGE_LOG0;
+    if (b > GCA_N_LARGE - 1) b = GCA_N_LARGE - 1;
+# else
+    for (b = 0; b + 1 < GCA_N_LARGE
+                && (granted >> (GCA_LARGE_LOG0 + b + 1)) != 0; b++) {
+      /* find the power of two below granted */
+    }
+# endif
+  return GCA_LARGE0 + b;
+}
 
 /* Allocation counts of one (kind, class). */
 struct gca_count {
