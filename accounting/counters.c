@@ -160,91 +160,6 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
         (void)counters_add_p(NULL, t, COUNTERS_I(k, cls), n, req, granted)
 
 #ifdef THREAD_LOCAL_ALLOC
-  /* The calling thread's thread-local free lists, or NULL.             */
-  static GC_tlfs counters_own_tlfs(void)
-  {
-#   if !defined(USE_PTHREAD_SPECIFIC) && !defined(USE_WIN32_SPECIFIC)
-      if (0 == GC_thread_key) return NULL;
-#   endif
-    return (GC_tlfs)GC_getspecific(GC_thread_key);
-  }
-
-  /* Sets every inline flag of tlfs (GCA_TLFS_FIELDS) to v: 0, pops do */
-  /* nothing; 1, count inline; -1, call the hook function.               */
-  static void counters_tl_set_inline(GC_tlfs tlfs, signed_word v)
-  {
-    unsigned k, g;
-
-    for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
-      for (g = 0; g < TINY_FREELISTS; g++)
-        GCA_STORE(&tlfs->gca_inline[k][g], v);
-    }
-#   ifdef GC_GCJ_SUPPORT
-      for (g = 0; g < TINY_FREELISTS; g++)
-        GCA_STORE(&tlfs->gca_gcj_inline[g], v);
-#   endif
-  }
-
-  /* The flags a thread's lists take in mode m (before the hook function */
-  /* sets them to 1, in mode 1).                                          */
-# define COUNTERS_TL_FLAG(m) ((m) != 0 ? (signed_word)-1 : 0)
-
-  /* Every thread's lists (GC_ACC_ON_TLFS_INIT to ..._DESTROY), whether */
-  /* or not it ever allocated, linked through their own fields; changed */
-  /* and walked with the allocation lock held.                           */
-  static GC_tlfs counters_all_tlfs = NULL;
-
-  static void counters_tlfs_unlink(GC_tlfs p)
-  {
-    if (p->gca_tlfs_prev != NULL) {
-      p->gca_tlfs_prev->gca_tlfs_next = p->gca_tlfs_next;
-    } else {
-      counters_all_tlfs = p->gca_tlfs_next;
-    }
-    if (p->gca_tlfs_next != NULL)
-      p->gca_tlfs_next->gca_tlfs_prev = p->gca_tlfs_prev;
-    p->gca_tlfs_next = p->gca_tlfs_prev = NULL;
-    p->gca_tlfs_linked = 0;
-  }
-
-  /* A thread's lists were just set up (lock held): their flags follow  */
-  /* the mode from now on.  Upstream allocates the struct zeroed (or    */
-  /* reuses one that left through GC_ACC_ON_TLFS_DESTROY), so           */
-  /* gca_tlfs_linked is 0 unless the same struct is set up twice.        */
-  GC_INNER void gca_counters_tlfs_init(GC_tlfs p)
-  {
-    if (p->gca_tlfs_linked) counters_tlfs_unlink(p);
-    p->gca_tlfs_prev = NULL;
-    p->gca_tlfs_next = counters_all_tlfs;
-    if (counters_all_tlfs != NULL) counters_all_tlfs->gca_tlfs_prev = p;
-    counters_all_tlfs = p;
-    p->gca_tlfs_linked = 1;
-    counters_tl_set_inline(p, COUNTERS_TL_FLAG(gca_tl_mode));
-  }
-
-  /* The lists are about to be freed (lock held).                        */
-  GC_INNER void gca_counters_tlfs_destroy(GC_tlfs p)
-  {
-    counters_tl_set_inline(p, 0);
-    if (p->gca_tlfs_linked) counters_tlfs_unlink(p);
-  }
-
-  /* This thread's flags after it saw mode m: set them for m, then look */
-  /* again (full fence between).  gca_tl_mode_update stores the mode,   */
-  /* fences and then sets every thread's flags, so either its stores    */
-  /* come after these, or this thread sees the newer mode and sets its  */
-  /* own for it.  v is the flag for mode m (1 for a registered thread in */
-  /* mode 1).                                                            */
-  static void counters_tl_settle(GC_tlfs tlfs, int m, signed_word v)
-  {
-    int now;
-
-    counters_tl_set_inline(tlfs, v);
-    AO_nop_full();
-    now = (int)GCA_LOAD(&gca_tl_mode);
-    if (now != m) counters_tl_set_inline(tlfs, COUNTERS_TL_FLAG(now));
-  }
-
   /* The fast path's counts of tlfs, copied into out.                   */
   static void counters_tl_read(GC_tlfs tlfs, struct counters_tl_counts *out)
   {
@@ -303,14 +218,14 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
   /* The thread's pops are counted inline from now on, into its own     */
   /* lists' counts, which t (its record) makes the sums read.  Only in  */
   /* mode 1.  When the mode changes, gca_tl_mode_update sets the flags  */
-  /* of every thread (counters_tl_settle says how the two sides are     */
+  /* of every thread (gca_tlflags_settle says how the two sides are     */
   /* ordered).                                                           */
   static void counters_tl_enable(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
 
     if (NULL == tlfs) {
-      tlfs = counters_own_tlfs();
+      tlfs = gca_tlflags_own();
       if (NULL == tlfs) return;
       /* Nothing was counted inline there yet (its flags were 0), but   */
       /* the struct may be an earlier thread's (upstream reuses its     */
@@ -325,7 +240,7 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();
     }
-    counters_tl_settle(tlfs, 1, 1);
+    gca_tlflags_settle(tlfs, 1, 1);
   }
 #endif /* THREAD_LOCAL_ALLOC */
 
@@ -339,16 +254,8 @@ GC_INNER void gca_counters_atfork_child(void)
 # ifdef THREAD_LOCAL_ALLOC
     struct gca_thread *t, *me = gca_tl_self.counters;
 
-    GC_tlfs own = counters_own_tlfs();
-
     COUNTERS_UNLOCK();
-    /* The other threads' lists are gone (freed or abandoned by         */
-    /* upstream's handler, not destroyed): only ours is left.           */
-    counters_all_tlfs = NULL;
-    if (own != NULL && own->gca_tlfs_linked) {
-      own->gca_tlfs_next = own->gca_tlfs_prev = NULL;
-      counters_all_tlfs = own;
-    }
+    gca_tlflags_atfork_child();
     for (t = counters_registry; t != NULL; t = t->next) {
       if (t != me && t->tlfs != NULL) {
         counters_tl_add(t, NULL, MAXOBJKINDS, &t->tl_seen);
@@ -404,22 +311,6 @@ static struct gca_thread *counters_get_self(void)
   return counters_get(&gca_tl_self);
 }
 
-/* gca_tl_mode has just changed to mode (lock held): every thread's    */
-/* lists get the flags of the new mode (none counts inline until the    */
-/* hook function, in mode 1, says so).                                  */
-static void counters_tl_mode_changed(int mode)
-{
-# ifdef THREAD_LOCAL_ALLOC
-    GC_tlfs p;
-
-    AO_nop_full();
-    for (p = counters_all_tlfs; p != NULL; p = p->gca_tlfs_next)
-      counters_tl_set_inline(p, COUNTERS_TL_FLAG(mode));
-# else
-    (void)mode;
-# endif
-}
-
 /* The table block exists (lock held): the lock-held rows live there.  */
 GC_INNER void gca_counters_tables_ready(void)
 {
@@ -433,7 +324,9 @@ GC_INNER void gca_tl_mode_update(void)
 
   if (mode == gca_tl_mode) return;
   GCA_STORE(&gca_tl_mode, mode);
-  counters_tl_mode_changed(mode);
+# ifdef THREAD_LOCAL_ALLOC
+    gca_tlflags_mode_changed(mode);
+# endif
 }
 
 GC_INNER void gca_counters_thread_exit(void)
@@ -450,7 +343,7 @@ GC_INNER void gca_counters_thread_exit(void)
       /* are freed (the sums hold the allocation lock, as we do).       */
       struct counters_tl_counts n;
 
-      counters_tl_set_inline(t->tlfs, 0);
+      gca_tlflags_set(t->tlfs, 0);
       counters_tl_read(t->tlfs, &n);
       counters_tl_add(t, NULL, MAXOBJKINDS, &n);
       BZERO(&t->tl_seen, sizeof(t->tl_seen));
@@ -645,9 +538,9 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
   /* flags are put right, so that its next pops cost nothing.           */
   static GC_ATTR_NOINLINE void *counters_tl_off(void *p)
   {
-    GC_tlfs tlfs = counters_own_tlfs();
+    GC_tlfs tlfs = gca_tlflags_own();
 
-    if (tlfs != NULL) counters_tl_settle(tlfs, 0, 0);
+    if (tlfs != NULL) gca_tlflags_settle(tlfs, 0, 0);
     return p;
   }
 
@@ -709,7 +602,7 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 static int counters_is_own_tl_list(void **result)
 {
 # ifdef THREAD_LOCAL_ALLOC
-    GC_tlfs tlfs = counters_own_tlfs();
+    GC_tlfs tlfs = gca_tlflags_own();
 
     return tlfs != NULL && (word)result >= (word)tlfs
            && (word)result < (word)(tlfs + 1);
@@ -758,7 +651,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
         if (t->tlfs != NULL) {
           int m = (int)GCA_LOAD(&gca_tl_mode);
 
-          counters_tl_settle(t->tlfs, m, COUNTERS_TL_FLAG(m));
+          gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
         }
 #     endif
     } else {

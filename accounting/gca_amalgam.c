@@ -23,6 +23,7 @@
 #include "samples.c"
 #include "tagslab.c"
 #include "tags.c"
+#include "tlflags.c"
 #include "counters.c"
 #include "freelist.c"
 #include "heapgrow.c"

@@ -270,6 +270,30 @@ GC_INNER int gca_freelist_index(word blocks);
 GC_INNER const struct gca_freelist_books *gca_freelist_read(void);
 GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
+/* ---- the thread-local fast path's flags (tlflags.c) ----------------- */
+#ifdef THREAD_LOCAL_ALLOC
+  struct thread_local_freelists;
+  /* The flags a thread's lists take in mode m: 0 (nothing) in mode 0,  */
+  /* -1 (call the hook function) in modes 1 and 2; the hook function    */
+  /* sets a registered thread's to 1 (count inline) in mode 1.           */
+# define GCA_TL_FLAG_FOR(m) ((m) != 0 ? (signed_word)-1 : (signed_word)0)
+  /* The calling thread's lists, or NULL.                                */
+  GC_INNER struct thread_local_freelists *gca_tlflags_own(void);
+  /* Every flag of the lists to v.                                       */
+  GC_INNER void gca_tlflags_set(struct thread_local_freelists *p,
+                                signed_word v);
+  /* A thread's lists join / leave the list of all (lock held).          */
+  GC_INNER void gca_tlflags_init(struct thread_local_freelists *p);
+  GC_INNER void gca_tlflags_destroy(struct thread_local_freelists *p);
+  /* gca_tl_mode just changed to mode (lock held): every thread's flags. */
+  GC_INNER void gca_tlflags_mode_changed(int mode);
+  /* The calling thread's own flags to v, right for mode m, then checked */
+  /* against the mode again (no lock).                                   */
+  GC_INNER void gca_tlflags_settle(struct thread_local_freelists *p, int m,
+                                   signed_word v);
+  GC_INNER void gca_tlflags_atfork_child(void);
+#endif
+
 /* ---- counters.c entry points ----------------------------------------- */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k);
 GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
@@ -280,13 +304,6 @@ GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
-#ifdef THREAD_LOCAL_ALLOC
-  /* Every thread's free lists, known from their set-up to their end     */
-  /* (GC_ACC_ON_TLFS_INIT, _DESTROY), so that a change of mode reaches  */
-  /* the flags of all of them (gca_hooks.h).  Lock held.                 */
-  GC_INNER void gca_counters_tlfs_init(struct thread_local_freelists *p);
-  GC_INNER void gca_counters_tlfs_destroy(struct thread_local_freelists *p);
-#endif
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */

@@ -121,7 +121,7 @@ GC_INNER void gca_hook_debug_alloc(void *p, word sz)
 GC_INNER void gca_hook_tlfs_init(struct thread_local_freelists *p)
 {
 # ifdef THREAD_LOCAL_ALLOC
-    gca_counters_tlfs_init(p);
+    gca_tlflags_init(p);
 # else
     (void)p;
 # endif
@@ -130,7 +130,7 @@ GC_INNER void gca_hook_tlfs_init(struct thread_local_freelists *p)
 GC_INNER void gca_hook_tlfs_destroy(struct thread_local_freelists *p)
 {
 # ifdef THREAD_LOCAL_ALLOC
-    gca_counters_tlfs_destroy(p);
+    gca_tlflags_destroy(p);
 # else
     (void)p;
 # endif

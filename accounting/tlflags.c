@@ -1,0 +1,121 @@
+/*
+ * tlflags.c: the thread-local fast path's flags, one beside each list.
+ *
+ * bdwgc's thread-local fast path (GC_malloc_kind, GC_gcj_malloc) reads
+ * one word beside the free list it pops from, and nothing else
+ * (gca_hooks.h, GCA_TLFS_FIELDS): 0, the pop costs nothing more; 1, it
+ * is counted inline into the thread's own counts; -1, it calls the hook
+ * function.  Every thread's thread_local_freelists is known here from
+ * its set-up to its end (GC_ACC_ON_TLFS_INIT, GC_ACC_ON_TLFS_DESTROY),
+ * linked through its own fields, so that a change of mode reaches the
+ * flags of every thread, including threads that never allocated since:
+ * 0 in mode 0, -1 in modes 1 and 2.  In mode 1 the hook function then
+ * registers the thread (counters.c) and sets its flags to 1.
+ *
+ * The list is changed and walked with the allocation lock held; a
+ * thread sets its own flags without it, ordered against a change of
+ * mode by gca_tlflags_settle.
+ */
+
+#include "gca_priv.h"
+
+#if !defined(GC_ACC_DISABLE) && defined(THREAD_LOCAL_ALLOC)
+
+#include "private/thread_local_alloc.h"
+
+/* Every thread's lists, newest first.                                   */
+static GC_tlfs tlflags_all = NULL;
+
+GC_INNER GC_tlfs gca_tlflags_own(void)
+{
+# if !defined(USE_PTHREAD_SPECIFIC) && !defined(USE_WIN32_SPECIFIC)
+    if (0 == GC_thread_key) return NULL;
+# endif
+  return (GC_tlfs)GC_getspecific(GC_thread_key);
+}
+
+GC_INNER void gca_tlflags_set(GC_tlfs tlfs, signed_word v)
+{
+  unsigned k, g;
+
+  for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
+    for (g = 0; g < TINY_FREELISTS; g++)
+      GCA_STORE(&tlfs->gca_inline[k][g], v);
+  }
+# ifdef GC_GCJ_SUPPORT
+    for (g = 0; g < TINY_FREELISTS; g++)
+      GCA_STORE(&tlfs->gca_gcj_inline[g], v);
+# endif
+}
+
+static void tlflags_unlink(GC_tlfs p)
+{
+  if (p->gca_tlfs_prev != NULL) {
+    p->gca_tlfs_prev->gca_tlfs_next = p->gca_tlfs_next;
+  } else {
+    tlflags_all = p->gca_tlfs_next;
+  }
+  if (p->gca_tlfs_next != NULL)
+    p->gca_tlfs_next->gca_tlfs_prev = p->gca_tlfs_prev;
+  p->gca_tlfs_next = p->gca_tlfs_prev = NULL;
+  p->gca_tlfs_linked = 0;
+}
+
+/* Upstream allocates the struct zeroed (or reuses one that left through */
+/* gca_tlflags_destroy), so gca_tlfs_linked is 0 unless the same struct  */
+/* is set up twice.                                                       */
+GC_INNER void gca_tlflags_init(GC_tlfs p)
+{
+  if (p->gca_tlfs_linked) tlflags_unlink(p);
+  p->gca_tlfs_prev = NULL;
+  p->gca_tlfs_next = tlflags_all;
+  if (tlflags_all != NULL) tlflags_all->gca_tlfs_prev = p;
+  tlflags_all = p;
+  p->gca_tlfs_linked = 1;
+  gca_tlflags_set(p, GCA_TL_FLAG_FOR(gca_tl_mode));
+}
+
+GC_INNER void gca_tlflags_destroy(GC_tlfs p)
+{
+  gca_tlflags_set(p, 0);
+  if (p->gca_tlfs_linked) tlflags_unlink(p);
+}
+
+/* gca_tl_mode_update stores the mode, fences, then sets every thread's */
+/* flags here; gca_tlflags_settle sets a thread's own, fences, then     */
+/* reads the mode: either the walk's stores come after the thread's, or */
+/* the thread sees the newer mode and sets its own for it.              */
+GC_INNER void gca_tlflags_mode_changed(int mode)
+{
+  GC_tlfs p;
+
+  AO_nop_full();
+  for (p = tlflags_all; p != NULL; p = p->gca_tlfs_next)
+    gca_tlflags_set(p, GCA_TL_FLAG_FOR(mode));
+}
+
+GC_INNER void gca_tlflags_settle(GC_tlfs tlfs, int m, signed_word v)
+{
+  int now;
+
+  gca_tlflags_set(tlfs, v);
+  AO_nop_full();
+  now = (int)GCA_LOAD(&gca_tl_mode);
+  if (now != m) gca_tlflags_set(tlfs, GCA_TL_FLAG_FOR(now));
+}
+
+/* In a child after fork(): the other threads' lists are gone (freed or */
+/* abandoned by upstream's own handler, which ran first, never          */
+/* destroyed); only the calling thread's is left.                        */
+GC_INNER void gca_tlflags_atfork_child(void)
+{
+  GC_tlfs own = gca_tlflags_own();
+
+  tlflags_all = NULL;
+  if (own != NULL && own->gca_tlfs_linked) {
+    own->gca_tlfs_next = own->gca_tlfs_prev = NULL;
+    tlflags_all = own;
+  }
+}
+
+#endif /* !GC_ACC_DISABLE && THREAD_LOCAL_ALLOC */
