@@ -79,11 +79,13 @@ struct frame_tl_mid {
 /* FTL_PCACHE entries, inside struct frame_tl, and doubles (up to       */
 /* FTL_PCACHE_MAX) when more than one lookup in 16 misses over a run of */
 /* lookups eight times its size: a thread that allocates 2,000 types    */
-/* round-robin missed 30% of the time in 2,048 entries.                 */
+/* round-robin missed 30% of the time in 2,048 entries.  (It started at */
+/* 2,048, 48 KiB a thread, until a small program's accounting memory    */
+/* was held to 10% of its heap: tests/faults/acc_memory.sh.)             */
 /* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
 /* its frame-count entry at the same index of a parallel array, which    */
 /* only frame counting reads.                                             */
-#define FTL_PCACHE 2048u
+#define FTL_PCACHE 128u
 #define FTL_PCACHE_MAX 16384u
 struct frame_tl {
   struct frame_tl *next;

@@ -113,12 +113,16 @@ GC_INNER int gca_objtype_how(unsigned k)
 /* pair table.  Only made pairs are kept (a pair never changes); the     */
 /* cache is cleared whenever the heap grows, so a word 0 that was not a  */
 /* heap address when it was cached still is not.  OS memory, made on    */
-/* first use; lock held throughout.                                      */
+/* first use with 2^GCA_OBJTYPE_LOG_SAMPLES entries, and made four times */
+/* larger (up to 2^GCA_OBJTYPE_LOG) each time it has missed twice its   */
+/* size since the last time: a program with few classes keeps a small    */
+/* one.  Lock held throughout.                                           */
 #define RESOLVE_BYTES (sizeof(struct gca_objtype_ent) \
                        << (CPP_WORDSZ - gca_objtype_shift))
 GC_INNER struct gca_objtype_ent *gca_objtype_cache = NULL;
 GC_INNER unsigned gca_objtype_shift = CPP_WORDSZ - GCA_OBJTYPE_LOG;
 static int objtype_cache_failed = 0;
+static word objtype_cache_misses = 0;   /* since it was made or grew   */
 
 GC_INNER word gca_objtype_memory_bytes(void)
 {
@@ -161,14 +165,30 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_objtype_resolve_slow(unsigned pair,
   np = gca_pair_intern(cookie, site, origin);
   if (0 == np) return pair;
   if (NULL == e && !objtype_cache_failed) {
-    /* Sized once, for the profile that first needs it.                 */
-    gca_objtype_shift = CPP_WORDSZ - (gca_tags_on ? GCA_OBJTYPE_LOG
-                                      : GCA_OBJTYPE_LOG_SAMPLES);
+    gca_objtype_shift = CPP_WORDSZ - GCA_OBJTYPE_LOG_SAMPLES;
     gca_objtype_cache = (struct gca_objtype_ent *)gca_os_alloc(
                                                         RESOLVE_BYTES);
     if (NULL == gca_objtype_cache) {
       objtype_cache_failed = 1;    /* runs on without the cache   */
     } else {
+      e = gca_objtype_slot(w, key);
+    }
+  } else if (e != NULL
+             && ++objtype_cache_misses > 2 * ((word)1 << (CPP_WORDSZ
+                                                  - gca_objtype_shift))
+             && CPP_WORDSZ - gca_objtype_shift < GCA_OBJTYPE_LOG) {
+    struct gca_objtype_ent *old = gca_objtype_cache;
+    word old_bytes = RESOLVE_BYTES;
+    struct gca_objtype_ent *nc;
+
+    objtype_cache_misses = 0;
+    gca_objtype_shift -= 2;
+    nc = (struct gca_objtype_ent *)gca_os_alloc(RESOLVE_BYTES);
+    if (NULL == nc) {
+      gca_objtype_shift += 2;       /* stays as it is                 */
+    } else {
+      gca_objtype_cache = nc;       /* starts empty                   */
+      gca_os_free(old, old_bytes);
       e = gca_objtype_slot(w, key);
     }
   }
