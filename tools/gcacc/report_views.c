@@ -162,7 +162,7 @@ static void heavy_add(struct rv_frames *f, const struct fpoint *fr)
 void rv_frame(struct rv_frames *f, const json_t *frame,
               const struct dump_cols *c)
 {
-  const json_t *rows = json_object_get(frame, "rows"), *row;
+  const struct dump_tab rows = rec_tab(frame, "rows");   /* lean */
   struct fpoint fr;
   size_t i, k;
 
@@ -171,15 +171,15 @@ void rv_frame(struct rv_frames *f, const json_t *frame,
   fr.n = 1;
   fr.t_ns = jnum(frame, "t_ns");
   fr.gc_no = jnum(frame, "gc_no");
-  fr.rows.r = xrealloc(NULL, (json_array_size(rows) + 1) * sizeof(struct frow));
-  json_array_foreach(rows, i, row) {
-    u64 ty = jcol(row, c, frame_rows, type_id);
-    u64 si = jcol(row, c, frame_rows, site_id);
+  fr.rows.r = xrealloc(NULL, (dump_tab_rows(&rows) + 1) * sizeof(struct frow));
+  for (i = 0; i < dump_tab_rows(&rows); i++) {
+    u64 ty = tcol(&rows, i, c, frame_rows, type_id);
+    u64 si = tcol(&rows, i, c, frame_rows, site_id);
     struct frow *r = &fr.rows.r[fr.rows.n++];
 
     r->pair = pair_index(f, ty << 32 | (si & 0xffffffffULL));
-    r->objs = jcol(row, c, frame_rows, objs);
-    r->bytes = jcol(row, c, frame_rows, bytes);
+    r->objs = tcol(&rows, i, c, frame_rows, objs);
+    r->bytes = tcol(&rows, i, c, frame_rows, bytes);
     fr.objs += r->objs;
     fr.bytes += r->bytes;
   }
