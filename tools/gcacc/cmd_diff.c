@@ -173,10 +173,8 @@ static int side_scan(struct diff_side *s, const char *path, int last,
   s->live = calloc((size_t)NK * NCL, sizeof(u64));
   s->alloc = calloc((size_t)NK * NCL, sizeof(u64));
   if (s->live == NULL || s->alloc == NULL) abort();
-  session_lean("classes types sites type_rows site_rows rows", NULL);
   rc = session_scan_frames(path, progress, diff_visit, diff_frame, s,
                            &s->info);
-  session_lean(NULL, NULL);
   if (rc == EXIT_OK && !s->have_live) {
     error("%s: no collection with a census (nothing to compare; is it "
           "a dump of a session that collected?)", path);

@@ -23,10 +23,9 @@
  *                   one table as tidy data: cmd_export_tidy.c.
  *
  * The trace is written while the dump is read; --folded keeps the last
- * census's class rows (live) or one kind x class array (alloc), and
- * reads records lean (session_lean: row tables parsed compactly, not as
- * jansson trees), so a record of a million rows costs tens of MB, not a
- * GB.
+ * census's class rows (live) or one kind x class array (alloc).  Records
+ * are read lean (session.h: row tables parsed compactly, not as jansson
+ * trees), so a record of a million rows costs about 100 MB, not a GB.
  */
 
 #include "gcacc.h"
@@ -99,26 +98,28 @@ static json_t *trace_base(const char *name, const char *ph, u64 t_ns)
 
 static void trace_record(struct exp *e, const struct rec *r)
 {
-  const json_t *grows = json_object_get(r->json, "grows"), *g;
+  const struct dump_tab g = rec_tab(r->json, "grows");
   size_t i;
   json_t *ev;
 
   const struct dump_cols *c = r->cols;
 
-  json_array_foreach(grows, i, g) {
-    ev = trace_base("heap growth", "i", jcol(g, c, grows, t_ns));
+  for (i = 0; i < dump_tab_rows(&g); i++) {
+    long long kind = 0;
+
+    dump_tab_int(&g, i, DUMP_COL(c, grows, req_kind), &kind);
+    ev = trace_base("heap growth", "i", tcol(&g, i, c, grows, t_ns));
     json_object_set_new(ev, "s", json_string("p"));
     json_object_set_new(ev, "args", json_pack(
         "{s:I, s:I, s:I, s:I, s:I, s:I}",
-        "req_bytes", (json_int_t)jcol(g, c, grows, req_bytes),
-        "req_kind",
-        json_integer_value(jcol_json(g, c, grows, req_kind)),
-        "free_bytes", (json_int_t)jcol(g, c, grows, free_bytes),
+        "req_bytes", (json_int_t)tcol(&g, i, c, grows, req_bytes),
+        "req_kind", (json_int_t)kind,
+        "free_bytes", (json_int_t)tcol(&g, i, c, grows, free_bytes),
         "largest_free_bytes",
-        (json_int_t)jcol(g, c, grows, largest_free_bytes),
-        "grow_bytes", (json_int_t)jcol(g, c, grows, grow_bytes),
+        (json_int_t)tcol(&g, i, c, grows, largest_free_bytes),
+        "grow_bytes", (json_int_t)tcol(&g, i, c, grows, grow_bytes),
         "heap_bytes_after",
-        (json_int_t)jcol(g, c, grows, heap_bytes_after)));
+        (json_int_t)tcol(&g, i, c, grows, heap_bytes_after)));
     trace_event(e, ev);
   }
   if (!r->collection) return;
@@ -156,8 +157,8 @@ static int export_frame(const json_t *frame, void *arg)
   return 0;
 }
 
-/* --folded reads records lean (session_lean): the class rows while     */
-/* visiting, a copy of the last census's live ones.                      */
+/* --folded: the class rows while visiting (lean, session.h), a copy of */
+/* the last census's live ones.                                          */
 static void folded_record(struct exp *e, const struct rec *r)
 {
   const struct dump_tab classes = rec_tab(r->json, "classes");
@@ -433,11 +434,8 @@ int cmd_export(int argc, char **argv)
   if (e.mode == M_TRACE) fputs("{\"traceEvents\":[\n", e.out);
 
   tables_init(&e.tb, &info);
-  if (e.mode == M_FOLDED)
-    session_lean("classes types sites type_rows site_rows rows", NULL);
   rc = session_scan_frames(path, o.progress, export_visit, export_frame, &e,
                            &info);
-  session_lean(NULL, NULL);
 
   if (e.mode == M_TRACE) {
     /* Names last: event order does not matter in a trace.             */

@@ -226,8 +226,10 @@ static const char *site_stack(struct tidy *x, u64 id)
   return tables_site_label(&x->tb, id, 0, x->label, x->label_cap);
 }
 
-/* One dump row: the keys (keys[] values), the row's columns, the rest. */
-static void tidy_row(struct tidy *x, const u64 *keys, const json_t *row)
+/* One dump row (row j of rows): the keys (keys[] values), the row's    */
+/* columns, the rest.                                                    */
+static void tidy_row(struct tidy *x, const u64 *keys,
+                     const struct dump_tab *rows, size_t j)
 {
   const char *const *k;
   struct cells c;
@@ -237,12 +239,12 @@ static void tidy_row(struct tidy *x, const u64 *keys, const json_t *row)
   cells_begin(&c, x);
   for (k = row_keys(x), i = 0; *k; k++, i++) cell(&c, *k, jint(keys[i]));
   for (i = 0; i < x->ncols; i++) {
-    json_t *v = json_array_get(row, x->pos[i]);
+    json_t *v = dump_tab_cell(rows, j, x->pos[i]);
 
-    cell(&c, x->names[i], v != NULL ? json_incref(v) : json_integer(0));
+    cell(&c, x->names[i], v != NULL ? v : json_integer(0));
   }
   if (x->id == T_TYPES) {
-    u64 id = jrow(row, DUMP_COL(&x->info->cols, type_rows, type_id));
+    u64 id = tab_u64(rows, j, DUMP_COL(&x->info->cols, type_rows, type_id));
     const struct group *g = keymap_get(x->tb.types, id, 0);
 
     snprintf(buf, sizeof(buf), "0x%llx", g != NULL ? g->cookie : 0ULL);
@@ -250,11 +252,11 @@ static void tidy_row(struct tidy *x, const u64 *keys, const json_t *row)
     cell(&c, "name", json_string(tables_type_label(&x->tb, id, buf,
                                                    sizeof(buf))));
   } else if (x->id == T_SITES) {
-    u64 id = jrow(row, DUMP_COL(&x->info->cols, site_rows, site_id));
+    u64 id = tab_u64(rows, j, DUMP_COL(&x->info->cols, site_rows, site_id));
 
     cell(&c, "stack", json_string(site_stack(x, id)));
   } else if (x->id == T_FRAMES) {
-    u64 ty = jrow(row, DUMP_COL(&x->info->cols, frame_rows, type_id));
+    u64 ty = tab_u64(rows, j, DUMP_COL(&x->info->cols, frame_rows, type_id));
 
     cell(&c, "type", json_string(tables_type_label(&x->tb, ty, buf,
                                                    sizeof(buf))));
@@ -297,7 +299,7 @@ static void record_row(struct tidy *x, const struct rec *r)
 static int tidy_visit(const struct rec *r, void *arg)
 {
   struct tidy *x = arg;
-  const json_t *rows, *row;
+  struct dump_tab rows = { NULL, NULL, 0 };
   u64 keys[2];
   size_t i;
 
@@ -309,21 +311,25 @@ static int tidy_visit(const struct rec *r, void *arg)
     return 0;
   }
   if (x->id == T_FRAMES) return 0;
-  if (x->id == T_LISTS)
-    rows = json_object_get(json_object_get(r->json, "freelists"), "lists");
-  else
-    rows = json_object_get(r->json, dump_tables[tidy_defs[x->id].tid].key);
+  if (x->id == T_LISTS) {                       /* nested: JSON      */
+    const json_t *l = json_object_get(json_object_get(r->json, "freelists"),
+                                      "lists");
+
+    rows.json = json_is_array(l) ? l : NULL;
+  } else {
+    rows = rec_tab(r->json, dump_tables[tidy_defs[x->id].tid].key);
+  }
   keys[0] = r->gc_no;
   keys[1] = r->seq;
   x->rec_sampled = json_object_get(r->json, "samples") != NULL;
-  json_array_foreach(rows, i, row) tidy_row(x, keys, row);
+  for (i = 0; i < dump_tab_rows(&rows); i++) tidy_row(x, keys, &rows, i);
   return 0;
 }
 
 static int tidy_frame(const json_t *f, void *arg)
 {
   struct tidy *x = arg;
-  const json_t *row;
+  struct dump_tab rows;
   u64 keys[3];
   size_t i;
 
@@ -334,8 +340,8 @@ static int tidy_frame(const json_t *f, void *arg)
   keys[0] = jnum(f, "frame");
   keys[1] = jnum(f, "gc_no");
   keys[2] = jnum(f, "t_ns");
-  json_array_foreach(json_object_get(f, "rows"), i, row)
-    tidy_row(x, keys, row);
+  rows = rec_tab(f, "rows");
+  for (i = 0; i < dump_tab_rows(&rows); i++) tidy_row(x, keys, &rows, i);
   return 0;
 }
 

@@ -17,7 +17,9 @@
  *      focus collection (--at, else the worst fragmentation);
  *   5. the same per kind: types and callsites are not in dumps yet.
  *
- * Memory is bounded: at most four records and FRAG_MAX_EVENTS growths.
+ * Memory is bounded: at most four records (read lean, session.h: their
+ * row tables are gone after their visit), the focus collection's class
+ * rows (a copy of 32 bytes a row) and FRAG_MAX_EVENTS growths.
  */
 
 #include "gcacc.h"
@@ -61,6 +63,11 @@ struct grow_ev {
   long long kind;
 };
 
+struct cls_row {
+  unsigned kind, cls;
+  u64 live, reserved, unused;
+};
+
 struct frag {
   int have_at;
   u64 at;
@@ -72,7 +79,34 @@ struct frag {
   u64 despite, despite_fragmented, despite_grow_bytes;
   struct grow_ev ev[FRAG_MAX_EVENTS];
   unsigned nev;
+  /* The focus candidate's class rows with reserved bytes (section 4).   */
+  struct cls_row *cr;
+  size_t ncr, cr_cap;
 };
+
+/* Copy r's class rows that have reserved bytes (the others are         */
+/* allocation-only): r is the focus so far.                              */
+static void keep_focus(struct frag *f, const struct rec *r)
+{
+  const struct dump_tab classes = rec_tab(r->json, "classes");
+  const struct dump_cols *cols = r->cols;
+  size_t j, n = dump_tab_rows(&classes);
+
+  if (n > f->cr_cap) {
+    f->cr = xrealloc(f->cr, n * sizeof(*f->cr));
+    f->cr_cap = n;
+  }
+  for (f->ncr = j = 0; j < n; j++) {
+    struct cls_row *c = &f->cr[f->ncr];
+
+    c->kind = (unsigned)tcol(&classes, j, cols, classes, kind);
+    c->cls = (unsigned)tcol(&classes, j, cols, classes, class);
+    c->live = tcol(&classes, j, cols, classes, live_bytes);
+    c->reserved = tcol(&classes, j, cols, classes, reserved_bytes);
+    c->unused = c->reserved > c->live ? c->reserved - c->live : 0;
+    if (c->reserved != 0) f->ncr++;
+  }
+}
 
 static void hold(json_t **slot, const json_t *j)
 {
@@ -82,26 +116,19 @@ static void hold(json_t **slot, const json_t *j)
   json_decref(old);
 }
 
-/* An element of a row as a signed integer (0 if absent).              */
-static long long json_signed(const json_t *v)
-{
-  return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
-}
-
 static int frag_visit(const struct rec *r, void *arg)
 {
   struct frag *f = arg;
-  const json_t *grows = json_object_get(r->json, "grows");
-  const json_t *g;
+  const struct dump_tab g = rec_tab(r->json, "grows");
   size_t i;
 
   f->grows_lost += jnum(r->json, "grows_lost");
   const struct dump_cols *c = r->cols;
 
-  json_array_foreach(grows, i, g) {
-    u64 req = jcol(g, c, grows, req_bytes);
-    u64 free_b = jcol(g, c, grows, free_bytes);
-    u64 largest = jcol(g, c, grows, largest_free_bytes);
+  for (i = 0; i < dump_tab_rows(&g); i++) {
+    u64 req = tcol(&g, i, c, grows, req_bytes);
+    u64 free_b = tcol(&g, i, c, grows, free_bytes);
+    u64 largest = tcol(&g, i, c, grows, largest_free_bytes);
 
     f->grows++;
     if (req == 0) continue;           /* GC_expand_hp, the initial heap */
@@ -115,29 +142,34 @@ static int frag_visit(const struct rec *r, void *arg)
     if (free_b < req) continue;
     f->despite++;
     if (largest < req) f->despite_fragmented++;
-    f->despite_grow_bytes += jcol(g, c, grows, grow_bytes);
+    f->despite_grow_bytes += tcol(&g, i, c, grows, grow_bytes);
     if (f->nev < FRAG_MAX_EVENTS) {
       struct grow_ev *e = &f->ev[f->nev++];
 
       e->gc_no = r->gc_no;
-      e->t_ns = jcol(g, c, grows, t_ns);
+      e->t_ns = tcol(&g, i, c, grows, t_ns);
       e->req = req;
-      e->kind = json_signed(jcol_json(g, c, grows, req_kind));
+      e->kind = 0;                      /* an element not an integer: 0 */
+      dump_tab_int(&g, i, DUMP_COL(c, grows, req_kind), &e->kind);
       e->free = free_b;
       e->largest = largest;
-      e->grow = jcol(g, c, grows, grow_bytes);
-      e->after = jcol(g, c, grows, heap_bytes_after);
+      e->grow = tcol(&g, i, c, grows, grow_bytes);
+      e->after = tcol(&g, i, c, grows, heap_bytes_after);
     }
   }
   if (!r->collection || !r->census) return 0;
   if (f->have_at) {
-    if (r->gc_no == f->at && f->atrec == NULL) hold(&f->atrec, r->json);
+    if (r->gc_no == f->at && f->atrec == NULL) {
+      hold(&f->atrec, r->json);
+      keep_focus(f, r);
+    }
     return 0;
   }
   if (f->first == NULL) hold(&f->first, r->json);
   if (f->worst == NULL || r->frag_index > f->worst_frag) {
     f->worst_frag = r->frag_index;
     hold(&f->worst, r->json);
+    keep_focus(f, r);
   }
   hold(&f->last, r->json);
   return 0;
@@ -204,11 +236,6 @@ static int picks(const struct frag *f, struct pick *p)
   }
   return n;
 }
-
-struct cls_row {
-  unsigned kind, cls;
-  u64 live, reserved, unused;
-};
 
 static int cmp_unused(const void *a, const void *b)
 {
@@ -415,29 +442,21 @@ int cmd_frag(int argc, char **argv)
   }
   /* 4. Size classes by reserved-but-unused bytes at the focus. */
   {
-    const json_t *classes = json_object_get(focus, "classes");
     u64 k_res[SESSION_MAX_KINDS] = { 0 }, k_live[SESSION_MAX_KINDS] = { 0 };
     u64 k_n[SESSION_MAX_KINDS] = { 0 };
     unsigned k;
     char title[96];
 
-    cr = calloc(json_array_size(classes) + 1, sizeof(*cr));
-    if (cr == NULL) abort();
-    json_array_foreach(classes, j, row) {
-      struct cls_row *c = &cr[ncr];
+    cr = f->cr;
+    ncr = f->ncr;
+    for (j = 0; j < ncr; j++) {
+      const struct cls_row *c = &cr[j];
 
-      c->kind = (unsigned)jcol(row, cols, classes, kind);
-      c->cls = (unsigned)jcol(row, cols, classes, class);
-      c->live = jcol(row, cols, classes, live_bytes);
-      c->reserved = jcol(row, cols, classes, reserved_bytes);
-      c->unused = c->reserved > c->live ? c->reserved - c->live : 0;
-      if (c->reserved == 0) continue;   /* allocation-only row */
       if (c->kind < SESSION_MAX_KINDS) {
         k_res[c->kind] += c->reserved;
         k_live[c->kind] += c->live;
         k_n[c->kind]++;
       }
-      ncr++;
     }
     if (ncr > 0) qsort(cr, ncr, sizeof(*cr), cmp_unused);
     snprintf(title, sizeof(title), "Size classes by reserved-but-unused "
@@ -467,7 +486,7 @@ int cmd_frag(int argc, char **argv)
   common_close(&o, out);
 
 done:
-  free(cr);
+  free(f->cr);
   json_decref(f->first);
   json_decref(f->worst);
   json_decref(f->last);

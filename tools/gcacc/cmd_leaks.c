@@ -168,15 +168,14 @@ static void flush_run(const struct leaks *l, struct leak_key *k, u64 to)
 static void fold_groups(struct leaks *l, const struct rec *r, int site)
 {
   const struct keymap *m = site ? l->tb.sites : l->tb.types;
-  const json_t *rows = json_object_get(r->json,
+  const struct dump_tab rows = rec_tab(r->json,
                                        site ? "site_rows" : "type_rows");
   size_t col = site ? DUMP_COL(r->cols, site_rows, site_id)
                     : DUMP_COL(r->cols, type_rows, type_id);
-  const json_t *row;
   size_t j;
 
-  json_array_foreach(rows, j, row) {
-    u64 id = jrow(row, col);
+  for (j = 0; j < dump_tab_rows(&rows); j++) {
+    u64 id = tab_u64(&rows, j, col);
     const struct group *g = keymap_get((struct keymap *)m, id, 0);
     struct leak_key *k;
 
@@ -213,7 +212,7 @@ static int leaks_frame(const json_t *f, void *arg)
 static int leaks_visit(const struct rec *r, void *arg)
 {
   struct leaks *l = arg;
-  const json_t *row;
+  const struct dump_tab classes = rec_tab(r->json, "classes");
   size_t j;
   unsigned w;
 
@@ -221,10 +220,10 @@ static int leaks_visit(const struct rec *r, void *arg)
   if (!r->collection || !r->census) return 0;
   w = window_of(l, l->i);
   l->wrecords[w]++;
-  json_array_foreach(json_object_get(r->json, "classes"), j, row) {
-    u64 key = jcol(row, r->cols, classes, kind) << 32
-              | (jcol(row, r->cols, classes, class) & 0xffffffffULL);
-    u64 y = jcol(row, r->cols, classes, live_bytes);
+  for (j = 0; j < dump_tab_rows(&classes); j++) {
+    u64 key = tcol(&classes, j, r->cols, classes, kind) << 32
+              | (tcol(&classes, j, r->cols, classes, class) & 0xffffffffULL);
+    u64 y = tcol(&classes, j, r->cols, classes, live_bytes);
     struct leak_key *k;
 
     if (y == 0) continue;               /* counts as absent: 0 */

@@ -60,6 +60,12 @@ struct bucket {
   double mn[S_N], mx[S_N];
 };
 
+/* A class row of the peak-live collection (copied: rows are read lean, */
+/* session.h, and gone after their record's visit).                      */
+struct peak_row {
+  u64 kind, cls, live, live_objs, reserved;
+};
+
 struct grow {
   u64 t_ns, req_bytes, free_bytes, largest_free_bytes, grow_bytes;
   u64 heap_after;
@@ -77,7 +83,9 @@ struct report {
   int nb;                       /* buckets in use                         */
   u64 span;                     /* records per full bucket                */
   u64 census_recs;              /* records charted                        */
-  json_t *peak_classes;         /* "classes" of the peak-live collection  */
+  int have_peak;                /* a census record with "classes" seen    */
+  struct peak_row *peak;        /* its rows                               */
+  size_t npeak, peak_cap;
   u64 peak_live, peak_gc, peak_seq;
   json_t *frag_lists;           /* "freelists.lists" at the worst frag    */
   double frag_worst;
@@ -162,11 +170,34 @@ static void keep_json(json_t **slot, const json_t *v)
   *slot = v != NULL ? json_deep_copy(v) : NULL;
 }
 
+/* Copy the class rows of r, the peak-live collection so far.           */
+static void keep_peak(struct report *rp, const struct rec *r,
+                      const struct dump_tab *rows)
+{
+  size_t i, n = dump_tab_rows(rows);
+
+  rp->have_peak = json_object_get(r->json, "classes") != NULL;
+  if (n > rp->peak_cap) {
+    rp->peak = xrealloc(rp->peak, n * sizeof(*rp->peak));
+    rp->peak_cap = n;
+  }
+  for (i = 0; i < n; i++) {
+    struct peak_row *p = &rp->peak[i];
+
+    p->kind = tcol(rows, i, r->cols, classes, kind);
+    p->cls = tcol(rows, i, r->cols, classes, class);
+    p->live = tcol(rows, i, r->cols, classes, live_bytes);
+    p->live_objs = tcol(rows, i, r->cols, classes, live_objs);
+    p->reserved = tcol(rows, i, r->cols, classes, reserved_bytes);
+  }
+  rp->npeak = n;
+}
+
 static int report_visit(const struct rec *r, void *arg)
 {
   struct report *rp = arg;
-  const json_t *rows = json_object_get(r->json, "classes");
-  const json_t *row;
+  const struct dump_tab rows = rec_tab(r->json, "classes");
+  const struct dump_tab grows = rec_tab(r->json, "grows");
   size_t i;
 
   session_summary_visit(r, &rp->sum);
@@ -178,11 +209,11 @@ static int report_visit(const struct rec *r, void *arg)
       tables_capture(&rp->tb, 1, &rp->fs);
     }
     timeline_add(rp, r);
-    if (rp->peak_classes == NULL || r->live_bytes > rp->peak_live) {
+    if (!rp->have_peak || r->live_bytes > rp->peak_live) {
       rp->peak_live = r->live_bytes;
       rp->peak_gc = r->gc_no;
       rp->peak_seq = r->seq;
-      keep_json(&rp->peak_classes, rows);
+      keep_peak(rp, r, &rows);
       tables_capture(&rp->tb, 0, &rp->pt);
       tables_capture(&rp->tb, 1, &rp->ps);
     }
@@ -196,33 +227,35 @@ static int report_visit(const struct rec *r, void *arg)
               json_object_get(json_object_get(r->json, "freelists"),
                               "lists"));
   }
-  json_array_foreach(rows, i, row) {
-    u64 k = jcol(row, r->cols, classes, kind);
-    u64 c = jcol(row, r->cols, classes, class);
+  for (i = 0; i < dump_tab_rows(&rows); i++) {
+    u64 k = tcol(&rows, i, r->cols, classes, kind);
+    u64 c = tcol(&rows, i, r->cols, classes, class);
 
     if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-      ALLOC_AT(rp, k, c) += jcol(row, r->cols, classes, alloc_granted_bytes);
+      ALLOC_AT(rp, k, c) += tcol(&rows, i, r->cols, classes,
+                                 alloc_granted_bytes);
     else
       rp->alloc_out_of_range++;
   }
   rp->grows_lost += jnum(r->json, "grows_lost");
-  json_array_foreach(json_object_get(r->json, "grows"), i, row) {
+  for (i = 0; i < dump_tab_rows(&grows); i++) {
     struct grow *g;
-    const json_t *kv = jcol_json(row, r->cols, grows, req_kind);
 
     if (rp->n_grows == REPORT_MAX_GROWS) {
       rp->grows_lost++;
       continue;
     }
     g = &rp->grows[rp->n_grows++];
-    g->t_ns = jcol(row, r->cols, grows, t_ns);
-    g->req_bytes = jcol(row, r->cols, grows, req_bytes);
-    g->req_kind = json_is_integer(kv) ? (long long)json_integer_value(kv)
-                                      : -1;
-    g->free_bytes = jcol(row, r->cols, grows, free_bytes);
-    g->largest_free_bytes = jcol(row, r->cols, grows, largest_free_bytes);
-    g->grow_bytes = jcol(row, r->cols, grows, grow_bytes);
-    g->heap_after = jcol(row, r->cols, grows, heap_bytes_after);
+    g->t_ns = tcol(&grows, i, r->cols, grows, t_ns);
+    g->req_bytes = tcol(&grows, i, r->cols, grows, req_bytes);
+    if (!dump_tab_int(&grows, i, DUMP_COL(r->cols, grows, req_kind),
+                      &g->req_kind))
+      g->req_kind = -1;
+    g->free_bytes = tcol(&grows, i, r->cols, grows, free_bytes);
+    g->largest_free_bytes = tcol(&grows, i, r->cols, grows,
+                                 largest_free_bytes);
+    g->grow_bytes = tcol(&grows, i, r->cols, grows, grow_bytes);
+    g->heap_after = tcol(&grows, i, r->cols, grows, heap_bytes_after);
   }
   return 0;
 }
@@ -246,7 +279,7 @@ static void report_free(struct report *rp)
   rv_frames_free(rp->rvf);
   tables_free(&rp->tb);
   json_decref(rp->header);
-  json_decref(rp->peak_classes);
+  free(rp->peak);
   json_decref(rp->frag_lists);
   free(rp->alloc);
   free(rp);
@@ -625,17 +658,16 @@ static int top_cmp(const void *x, const void *y)
 
 static void page_top(FILE *f, const struct report *a)
 {
-  size_t n = json_array_size(a->peak_classes), i, shown;
+  size_t n = a->npeak, i, shown;
   struct top_row *t = calloc(n + 1, sizeof(*t));
-  const json_t *row;
 
   if (t == NULL) abort();
-  json_array_foreach(a->peak_classes, i, row) {
-    t[i].kind = jcol(row, &a->cols, classes, kind);
-    t[i].cls = jcol(row, &a->cols, classes, class);
-    t[i].live = jcol(row, &a->cols, classes, live_bytes);
-    t[i].live_objs = jcol(row, &a->cols, classes, live_objs);
-    t[i].reserved = jcol(row, &a->cols, classes, reserved_bytes);
+  for (i = 0; i < n; i++) {
+    t[i].kind = a->peak[i].kind;
+    t[i].cls = a->peak[i].cls;
+    t[i].live = a->peak[i].live;
+    t[i].live_objs = a->peak[i].live_objs;
+    t[i].reserved = a->peak[i].reserved;
     if (t[i].kind < SESSION_MAX_KINDS && t[i].cls < SESSION_MAX_CLASSES)
       t[i].alloc = ALLOC_AT(a, t[i].kind, t[i].cls);
   }
@@ -872,16 +904,13 @@ static int diff_cmp(const void *x, const void *y)
 
 static void live_at_peak(const struct report *r, u64 *live)
 {
-  const json_t *row;
   size_t i;
 
-  json_array_foreach(r->peak_classes, i, row) {
-    u64 k = jcol(row, &r->cols, classes, kind);
-    u64 c = jcol(row, &r->cols, classes, class);
+  for (i = 0; i < r->npeak; i++) {
+    u64 k = r->peak[i].kind, c = r->peak[i].cls;
 
     if (k < SESSION_MAX_KINDS && c < SESSION_MAX_CLASSES)
-      live[k * SESSION_MAX_CLASSES + c]
-        += jcol(row, &r->cols, classes, live_bytes);
+      live[k * SESSION_MAX_CLASSES + c] += r->peak[i].live;
   }
 }
 

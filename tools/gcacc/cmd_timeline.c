@@ -151,6 +151,7 @@ static int list_frames(const struct common_opts *o, const char *path)
     error("%s", err);
     return EXIT_USAGE;
   }
+  dump_set_lean(d, SESSION_LEAN_TABLES, NULL);  /* as scans (session.h) */
   while ((st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
@@ -168,12 +169,12 @@ static int list_frames(const struct common_opts *o, const char *path)
     } else if (strcmp(kind, "frame") == 0) {
       const struct dump_cols *c = dump_cols(d);
       u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
-      const json_t *row;
+      const struct dump_tab rows = dump_tab(d, v, "rows");
       size_t i;
 
-      json_array_foreach(json_object_get(v, "rows"), i, row) {
-        objs += jcol(row, c, frame_rows, objs);
-        bytes += jcol(row, c, frame_rows, bytes);
+      for (i = 0; i < dump_tab_rows(&rows); i++) {
+        objs += tcol(&rows, i, c, frame_rows, objs);
+        bytes += tcol(&rows, i, c, frame_rows, bytes);
       }
       if (s == NULL) {
         out = common_output(o);

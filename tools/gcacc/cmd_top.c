@@ -13,8 +13,9 @@
  * innermost first: module+offset from the header's module map, or the
  * function from the symbol cache DUMP.symbols (`gcacc symbolize` writes
  * it; --symbolize runs it for the sites shown).  Memory grows with the
- * keys, never with the records: at one collection only that record (or
- * one copy of the tables) is kept.
+ * keys, never with the records: at one collection only that record's
+ * rows summed per key (or one copy of the tables) are kept.  Records are
+ * read lean (session.h).
  */
 
 #include "gcacc.h"
@@ -71,28 +72,29 @@ struct top_vals {
 struct top_source {
   const char *array;                    /* the record's member            */
   const char *what;                     /* for titles                      */
-  u64 (*key)(const json_t *row, const struct dump_cols *c);
-  void (*vals)(const json_t *row, const struct dump_cols *c,
+  u64 (*key)(const struct dump_tab *t, size_t i, const struct dump_cols *c);
+  void (*vals)(const struct dump_tab *t, size_t i, const struct dump_cols *c,
                struct top_vals *v);
   /* Two label columns (the second may be ""), buffers of 32 bytes.       */
   void (*label)(const json_t *header, u64 key, char *a, char *b);
   const char *label_a, *label_b;        /* their column names              */
 };
 
-static u64 class_key(const json_t *row, const struct dump_cols *c)
+static u64 class_key(const struct dump_tab *t, size_t i,
+                     const struct dump_cols *c)
 {
-  return jcol(row, c, classes, kind) << 32
-         | (jcol(row, c, classes, class) & 0xffffffffULL);
+  return tcol(t, i, c, classes, kind) << 32
+         | (tcol(t, i, c, classes, class) & 0xffffffffULL);
 }
 
-static void class_vals(const json_t *row, const struct dump_cols *c,
-                       struct top_vals *v)
+static void class_vals(const struct dump_tab *t, size_t i,
+                       const struct dump_cols *c, struct top_vals *v)
 {
-  v->live_objs = jcol(row, c, classes, live_objs);
-  v->live_bytes = jcol(row, c, classes, live_bytes);
-  v->reserved_bytes = jcol(row, c, classes, reserved_bytes);
-  v->alloc_objs = jcol(row, c, classes, alloc_objs);
-  v->alloc_bytes = jcol(row, c, classes, alloc_granted_bytes);
+  v->live_objs = tcol(t, i, c, classes, live_objs);
+  v->live_bytes = tcol(t, i, c, classes, live_bytes);
+  v->reserved_bytes = tcol(t, i, c, classes, reserved_bytes);
+  v->alloc_objs = tcol(t, i, c, classes, alloc_objs);
+  v->alloc_bytes = tcol(t, i, c, classes, alloc_granted_bytes);
 }
 
 static void class_labels(const json_t *header, u64 key, char *a, char *b)
@@ -129,7 +131,10 @@ struct top {
   u64 at_gc;
   json_t *chosen;               /* the record (not SESSION), a reference */
   u64 chosen_gc, chosen_live;
-  struct keymap *m;             /* SESSION: key -> struct top_vals       */
+  /* key -> struct top_vals: SESSION, over the session; else the chosen */
+  /* record's rows, summed per key (built when it is chosen: its rows   */
+  /* are read lean, gone after its visit).                               */
+  struct keymap *m;
   u64 records;
 };
 
@@ -141,13 +146,14 @@ static int top_visit(const struct rec *r, void *arg)
   t->records++;
   tables_record(&t->tb, r);
   if (t->mode == SESSION) {
-    const json_t *row;
+    const struct dump_tab rows = rec_tab(r->json, t->src->array);
     size_t i;
 
-    json_array_foreach(json_object_get(r->json, t->src->array), i, row) {
-      struct top_vals v, *a = keymap_get(t->m, t->src->key(row, r->cols), 1);
+    for (i = 0; i < dump_tab_rows(&rows); i++) {
+      struct top_vals v, *a = keymap_get(t->m, t->src->key(&rows, i, r->cols),
+                                         1);
 
-      t->src->vals(row, r->cols, &v);
+      t->src->vals(&rows, i, r->cols, &v);
       a->alloc_objs += v.alloc_objs;
       a->alloc_bytes += v.alloc_bytes;
       if (!r->census) continue;
@@ -167,6 +173,21 @@ static int top_visit(const struct rec *r, void *arg)
   default: break;
   }
   if (take) {
+    const struct dump_tab rows = rec_tab(r->json, t->src->array);
+    size_t i;
+
+    keymap_clear(t->m);                 /* the previous choice's rows   */
+    for (i = 0; i < dump_tab_rows(&rows); i++) {
+      struct top_vals v, *p = keymap_get(t->m, t->src->key(&rows, i, r->cols),
+                                         1);
+
+      t->src->vals(&rows, i, r->cols, &v);
+      p->live_objs += v.live_objs;
+      p->live_bytes += v.live_bytes;
+      p->reserved_bytes += v.reserved_bytes;
+      p->alloc_objs += v.alloc_objs;
+      p->alloc_bytes += v.alloc_bytes;
+    }
     json_decref(t->chosen);
     t->chosen = json_incref((json_t *)r->json);
     t->chosen_gc = r->gc_no;
@@ -444,23 +465,12 @@ int cmd_top(int argc, char **argv)
     goto done;
   }
   if (t.group != G_CLASS) {
-    keymap_free(t.m);                   /* --session folded class rows */
+    /* Class rows not shown: the chosen record's are not folded.  (Those */
+    /* --session folded stay counted, as they always were.)              */
+    if (t.mode != SESSION) keymap_clear(t.m);
+    keymap_free(t.m);
     t.m = keymap_new(sizeof(struct top_vals));
     group_rows(&t);
-  } else if (t.mode != SESSION) {
-    const json_t *row;
-
-    json_array_foreach(json_object_get(t.chosen, t.src->array), i, row) {
-      struct top_vals v, *p = keymap_get(t.m, t.src->key(row, &info.cols),
-                                         1);
-
-      t.src->vals(row, &info.cols, &v);
-      p->live_objs += v.live_objs;
-      p->live_bytes += v.live_bytes;
-      p->reserved_bytes += v.reserved_bytes;
-      p->alloc_objs += v.alloc_objs;
-      p->alloc_bytes += v.alloc_bytes;
-    }
   }
 
   n = keymap_count(t.m);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,17 @@ struct dump_reader {
   const json_t *lean_rec;       /* the record they belong to, or NULL */
   struct lean_tab { char key[16]; size_t row0, nrows; } ltab[16];
   size_t nltab;
-  size_t *lrow, nlrow, lrow_cap;          /* each table: nrows + 1     */
-  long long *lval;                        /* per cell: value or pool   */
-  unsigned char *ltag;                    /* offset; LEAN_* kind       */
+  /* 5 bytes a cell: a 32-bit value (LEAN_INT), pool offset (LEAN_STR) */
+  /* or index into lbig (LEAN_BIG: the rare integer beyond 32 bits), and */
+  /* its LEAN_* tag.  A record is at most MAX_RECORD bytes, so fewer     */
+  /* cells, rows and pool bytes than 2^32.                               */
+  uint32_t *lrow;                         /* each table: nrows + 1     */
+  size_t nlrow, lrow_cap;
+  uint32_t *lval;
+  unsigned char *ltag;
   size_t nlcell, lcell_cap;
+  long long *lbig;
+  size_t nlbig, lbig_cap;
   char *lpool;                            /* strings, NUL-terminated   */
   size_t lpool_len, lpool_cap;
 };
@@ -228,14 +236,14 @@ static int name_null(const json_t *v, const struct dump_cols *cols,
 /* values.  Whatever it does not take it leaves to jansson, byte for     */
 /* byte: it accepts only what jansson reads the same way.                */
 
-enum { LEAN_NULL = 0, LEAN_INT = 1, LEAN_STR = 2 };
+enum { LEAN_NULL = 0, LEAN_INT = 1, LEAN_STR = 2, LEAN_BIG = 3 };
 
 static void *lean_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
   size_t c = *cap ? *cap : 1024;
 
   if (need <= *cap) return p;
-  while (c < need) c *= 2;
+  while (c < need) c += c / 2;          /* 1.5: less slack than 2     */
   p = realloc(p, c * elem);
   if (p == NULL) return NULL;
   *cap = c;
@@ -245,9 +253,23 @@ static void *lean_grow(void *p, size_t *cap, size_t need, size_t elem)
 /* A cell: 0 if memory ran out (the table then goes to jansson).        */
 static int lean_cell(struct dump_reader *r, unsigned char tag, long long v)
 {
+  /* Beyond 32 bits (not from a record within MAX_RECORD): jansson's.  */
+  if (r->nlcell >= UINT32_MAX || r->nlbig >= UINT32_MAX
+      || (tag == LEAN_STR && v > (long long)UINT32_MAX))
+    return 0;
+  if (tag == LEAN_INT && (v < 0 || v > (long long)UINT32_MAX)) {
+    long long *b = lean_grow(r->lbig, &r->lbig_cap, r->nlbig + 1,
+                             sizeof(*b));
+
+    if (b == NULL) return 0;
+    r->lbig = b;
+    r->lbig[r->nlbig] = v;
+    v = (long long)r->nlbig++;
+    tag = LEAN_BIG;
+  }
   if (r->nlcell == r->lcell_cap) {
     size_t cap = r->lcell_cap;
-    long long *nv = lean_grow(r->lval, &cap, r->nlcell + 1, sizeof(*nv));
+    uint32_t *nv = lean_grow(r->lval, &cap, r->nlcell + 1, sizeof(*nv));
     unsigned char *nt;
 
     if (nv == NULL) return 0;
@@ -258,18 +280,18 @@ static int lean_cell(struct dump_reader *r, unsigned char tag, long long v)
     r->ltag = nt;
     r->lcell_cap = cap;
   }
-  r->lval[r->nlcell] = v;
+  r->lval[r->nlcell] = (uint32_t)v;
   r->ltag[r->nlcell++] = tag;
   return 1;
 }
 
 static int lean_row_start(struct dump_reader *r)
 {
-  size_t *p = lean_grow(r->lrow, &r->lrow_cap, r->nlrow + 1, sizeof(*p));
+  uint32_t *p = lean_grow(r->lrow, &r->lrow_cap, r->nlrow + 1, sizeof(*p));
 
   if (p == NULL) return 0;
   r->lrow = p;
-  r->lrow[r->nlrow++] = r->nlcell;
+  r->lrow[r->nlrow++] = (uint32_t)r->nlcell;
   return 1;
 }
 
@@ -419,6 +441,7 @@ static const char *lean_table(struct dump_reader *r, const char *key,
                               const char *p, const char *e)
 {
   size_t row0 = r->nlrow, cell0 = r->nlcell, pool0 = r->lpool_len;
+  size_t big0 = r->nlbig;
   size_t nrows = 0, i;
   struct lean_tab *t;
   int more;
@@ -465,6 +488,7 @@ done:
 fail:
   r->nlrow = row0;
   r->nlcell = cell0;
+  r->nlbig = big0;
   r->lpool_len = pool0;
   return NULL;
 }
@@ -522,7 +546,7 @@ static void lean_line(struct dump_reader *r, char *line, size_t len)
   const char *e = line + len, *p = lean_ws(line, e);
 
   r->nltab = 0;
-  r->nlrow = r->nlcell = r->lpool_len = 0;
+  r->nlrow = r->nlcell = r->lpool_len = r->nlbig = 0;
   if (p >= e || *p != '{') return;
   p = lean_ws(p + 1, e);
   while (p < e && *p == '"') {
@@ -630,11 +654,12 @@ int dump_tab_int(const struct dump_tab *t, size_t i, size_t k,
     *v = (long long)json_integer_value(e);
     return 1;
   }
-  if (!lean_cells(t, i, &c0, &c1) || k >= c1 - c0
-      || t->r->ltag[c0 + k] != LEAN_INT)
-    return 0;
-  *v = t->r->lval[c0 + k];
-  return 1;
+  if (!lean_cells(t, i, &c0, &c1) || k >= c1 - c0) return 0;
+  switch (t->r->ltag[c0 + k]) {
+  case LEAN_INT: *v = (long long)t->r->lval[c0 + k]; return 1;
+  case LEAN_BIG: *v = t->r->lbig[t->r->lval[c0 + k]]; return 1;
+  default: return 0;
+  }
 }
 
 const char *dump_tab_str(const struct dump_tab *t, size_t i, size_t k)
@@ -647,6 +672,23 @@ const char *dump_tab_str(const struct dump_tab *t, size_t i, size_t k)
       || t->r->ltag[c0 + k] != LEAN_STR)
     return NULL;
   return t->r->lpool + t->r->lval[c0 + k];
+}
+
+json_t *dump_tab_cell(const struct dump_tab *t, size_t i, size_t k)
+{
+  size_t c0, c1;
+  long long v;
+
+  if (!t->lean)
+    return json_incref(json_array_get(json_array_get(t->json, i), k));
+  if (!lean_cells(t, i, &c0, &c1) || k >= c1 - c0) return NULL;
+  switch (t->r->ltag[c0 + k]) {
+  case LEAN_STR: return json_string(t->r->lpool + t->r->lval[c0 + k]);
+  case LEAN_NULL: return json_null();
+  default:
+    dump_tab_int(t, i, k, &v);
+    return json_integer((json_int_t)v);
+  }
 }
 
 /* A skipped record's note goes with the next record returned, or the  */
@@ -1100,6 +1142,7 @@ void dump_close(struct dump_reader *r)
   free(r->lrow);
   free(r->lval);
   free(r->ltag);
+  free(r->lbig);
   free(r->lpool);
   free(r);
 }

@@ -62,7 +62,7 @@ const char *dump_line(const struct dump_reader *r, size_t *len);
 /* Row tables are most of a big record, and jansson takes some 50 bytes  */
 /* and a malloc per cell.  In lean mode the reader parses the row tables */
 /* named in keys (top-level keys of a record, space-separated: "classes  */
-/* sites site_rows") itself, into a compact form (9 bytes a cell, no     */
+/* sites site_rows") itself, into a compact form (5 bytes a cell, no     */
 /* malloc), and hands the rest of the record to jansson with each such   */
 /* table replaced by an empty array; read them with dump_tab.  Tables    */
 /* named in skip are dropped unread (replaced by an empty array too).    */
@@ -94,6 +94,10 @@ int dump_tab_int(const struct dump_tab *t, size_t i, size_t k,
                  long long *v);
 /* Cell (i, k) if it is a string, else NULL.                             */
 const char *dump_tab_str(const struct dump_tab *t, size_t i, size_t k);
+/* Cell (i, k) as JSON, a new reference (caller json_decref): the JSON  */
+/* value, or one made from the compact cell (an integer, a string, null);*/
+/* NULL if absent.                                                        */
+json_t *dump_tab_cell(const struct dump_tab *t, size_t i, size_t k);
 
 /* After DUMP_ERROR or DUMP_TRUNCATED: a one-line description in the    */
 /* project's message style (what, where, which record).                  */

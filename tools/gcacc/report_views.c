@@ -199,7 +199,7 @@ static int frame_kinds(struct rv_frames *f, struct fpoint *fr,
 void rv_frame(struct rv_frames *f, const json_t *frame,
               const struct dump_cols *c)
 {
-  const struct dump_tab rows = rec_tab(frame, "rows");
+  const struct dump_tab rows = rec_tab(frame, "rows");   /* lean */
   struct fpoint fr;
   size_t i, k;
 

@@ -127,7 +127,7 @@ const char *kind_label(unsigned kind, char *buf)
 
 /* ---- lean scans (see session.h) ---------------------------------------- */
 
-static const char *lean_keys, *lean_skip;
+static const char *lean_keys = SESSION_LEAN_TABLES, *lean_skip;
 static const struct dump_reader *visiting;      /* during a visit        */
 
 void session_lean(const char *keys, const char *skip)
@@ -167,11 +167,10 @@ static void rec_fill(struct rec *r, const json_t *j,
                      const struct dump_cols *cols)
 {
   const struct dump_tab classes = rec_tab(j, "classes");
-  const json_t *kinds = json_object_get(j, "kinds");
+  const struct dump_tab kinds = rec_tab(j, "kinds");
   const json_t *fl = json_object_get(j, "freelists");
   const json_t *fi = json_object_get(fl, "frag_index");
   size_t i;
-  const json_t *row;
 
   memset(r, 0, sizeof(*r));
   r->json = j;
@@ -206,9 +205,13 @@ static void rec_fill(struct rec *r, const json_t *j,
     r->alloc_granted_bytes
       += tcol(&classes, i, cols, classes, alloc_granted_bytes);
   }
-  json_array_foreach(kinds, i, row)
-    r->debug_objs += jcol(row, cols, kinds, debug_objs);
-  r->n_grows = (unsigned)json_array_size(json_object_get(j, "grows"));
+  for (i = 0; i < dump_tab_rows(&kinds); i++)
+    r->debug_objs += tcol(&kinds, i, cols, kinds, debug_objs);
+  {
+    const struct dump_tab grows = rec_tab(j, "grows");
+
+    r->n_grows = (unsigned)dump_tab_rows(&grows);
+  }
 }
 
 int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
@@ -527,6 +530,16 @@ static void *keymap_get_(struct keymap *m, u64 key, int create)
 }
 
 size_t keymap_count(const struct keymap *m) { return m->n; }
+
+void keymap_clear(struct keymap *m)
+{
+  folded_rows -= m->folded;
+  m->folded = 0;
+  m->n = 0;
+  free(m->slot);                /* rebuilt as it fills: no cost per slot */
+  m->slot = NULL;
+  m->nslots = 0;
+}
 
 void *keymap_at(const struct keymap *m, size_t i, u64 *key)
 {

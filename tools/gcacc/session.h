@@ -67,12 +67,18 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
                         frame_visitor ffn, void *arg,
                         struct session_info *info);
 
-/* Lean scans (dump_read.h, "lean records"): the scans that follow read  */
-/* the row tables named in keys compactly, and drop those named in skip  */
-/* unread (NULL: none; the strings must stay valid).  A visitor then     */
+/* Lean scans (dump_read.h, "lean records"): every scan reads the row   */
+/* tables of a record (SESSION_LEAN_TABLES: the top-level ones) compactly,*/
+/* so memory stays bounded by design (issue 25: a record of a million    */
+/* rows takes some 100 MB, not the GB of its jansson tree).  A visitor    */
 /* reads a record's tables through rec_tab (never json_object_get), and  */
 /* only while it visits that record: a record kept past its visit keeps  */
-/* empty arrays in their place.  session_lean(NULL, NULL) turns it off.  */
+/* empty arrays in their place, so a view that keeps rows copies what it */
+/* needs.  session_lean sets the tables read so by the scans that follow */
+/* (keys) and those dropped unread (skip); NULL, NULL turns lean off (the */
+/* strings must stay valid).                                              */
+#define SESSION_LEAN_TABLES \
+  "classes kinds grows types sites type_rows site_rows rows"
 void session_lean(const char *keys, const char *skip);
 /* Table key of the record (or frame record) being visited, lean or     */
 /* JSON; of any other JSON record, its member.                            */
@@ -179,6 +185,8 @@ void keymap_note_folded(u64 rows);
 const char *keymap_fold_note(void);
 void *keymap_get(struct keymap *m, u64 key, int create);
 size_t keymap_count(const struct keymap *m);
+/* Empty m, its folded rows no longer counted.                           */
+void keymap_clear(struct keymap *m);
 void *keymap_at(const struct keymap *m, size_t i, u64 *key);
 void keymap_free(struct keymap *m);
 
