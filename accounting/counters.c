@@ -560,42 +560,56 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
 /* Returns p, so that gca_hook_alloc_tl_ret can end in a tail call.     */
 /* Every call it makes is a tail call too: the common paths (count, or  */
 /* count and tag) need no stack frame.                                  */
+/* The full profile's pop (mode 2), which gca_hook_alloc_tl_ret hands  */
+/* here directly: counted and tagged.                                    */
+GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
+                                          size_t granules, int k)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
+  word g = granules != 0 ? (word)granules : 1;
+  word granted = GRANULES_TO_BYTES(g), i = COUNTERS_I(k, g);
+  struct gca_count *c;
+
+  /* The first count into a chunk takes the slow path (a tail call).   */
+  if (EXPECT(NULL == t || t->in_many, FALSE)
+      || EXPECT(NULL == (c = t->chunk[i / COUNTERS_CH]), FALSE))
+    return counters_alloc_tl_slow(me, p, lb, granules, k);
+  c += i % COUNTERS_CH;
+  GCA_OWN_ADD(&c->objs, 1);
+  GCA_OWN_ADD(&c->req_bytes, lb);
+  GCA_OWN_ADD(&c->granted_bytes, granted);
+  /* The hook knows the object's granules and kind (its free list's):   */
+  /* the header is looked up only for the tag table.                    */
+  return gca_tags_alloc_tl(me, p, HDR(p), granted);
+}
+
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
+  int mode = (int)GCA_LOAD(&gca_tl_mode);
 
 # ifdef THREAD_LOCAL_ALLOC
-    if (EXPECT(0 == GCA_LOAD(&gca_tl_mode), FALSE))
-      return counters_tl_off(p);
+    /* Mode 0: the pop's flag was set, racing with the mode's change.   */
+    if (EXPECT(0 == mode, FALSE)) return counters_tl_off(p);
 # endif
+  if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
   if (EXPECT(NULL == t || t->in_many, FALSE))
     return counters_alloc_tl_slow(me, p, lb, granules, k);
-  if (EXPECT(gca_tags_on, FALSE)) {
-    /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).      */
-    word g = granules != 0 ? (word)granules : 1;
-    word granted = GRANULES_TO_BYTES(g);
-
-    /* The hook knows the object's granules and kind (its free list's): */
-    /* the header is looked up only for the tag table.  The first count */
-    /* into a chunk takes the slow path (a tail call).                  */
-    if (EXPECT(NULL == t->chunk[COUNTERS_I(k, g) / COUNTERS_CH], FALSE))
-      return counters_alloc_tl_slow(me, p, lb, granules, k);
-    counters_add(t, (unsigned)k, (unsigned)g, 1, (word)lb, granted);
-    return gca_tags_alloc_tl(me, p, HDR(p), granted);
-  }
 # ifdef THREAD_LOCAL_ALLOC
     /* Mode 1, and the pop was not counted inline: from the next one on */
     /* it is.                                                           */
-    if (1 == GCA_LOAD(&gca_tl_mode))
-      return counters_alloc_tl_first(t, p, lb, granules, k);
+    return counters_alloc_tl_first(t, p, lb, granules, k);
+# else
+    /* granules is 0 for a 0-byte request, served from list 0 (one     */
+    /* granule): counted in row 0, with no granted bytes, which the sum */
+    /* folds into class 1 (one granule each), saving a test per object. */
+    return counters_add_p(p, t, COUNTERS_I(k, granules), 1, (word)lb,
+                          GRANULES_TO_BYTES((word)granules));
 # endif
-  /* granules is 0 for a 0-byte request, served from list 0 (one       */
-  /* granule): counted in row 0, with no granted bytes, which the sum   */
-  /* folds into class 1 (one granule each), saving a test per object.   */
-  return counters_add_p(p, t, COUNTERS_I(k, granules), 1, (word)lb,
-                        GRANULES_TO_BYTES((word)granules));
 }
 
 /* Is result one of the calling thread's own thread-local free lists?   */

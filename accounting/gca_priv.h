@@ -300,6 +300,8 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks);
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
+GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
+                                          size_t granules, int k);
 GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);
@@ -534,7 +536,7 @@ GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* Functions of the allocation path above unwind.c (hooks.c names them  */
 /* at GC_init), which mark the collector's code when it shares a module.*/
-#define GCA_N_CODE_ANCHORS 11
+#define GCA_N_CODE_ANCHORS 12
 struct gca_code_anchors {
   void (*fn[GCA_N_CODE_ANCHORS])(void);
 };

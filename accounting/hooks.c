@@ -45,7 +45,8 @@ GC_INNER void gca_hook_init(void)
       (void (*)(void))gca_hook_alloc_tl_ret, (void (*)(void))gca_site_capture,
       (void (*)(void))GC_acc_capture_site, (void (*)(void))gca_hook_sample,
       (void (*)(void))gca_hook_sample_ret, (void (*)(void))gca_samples_take,
-      (void (*)(void))gca_sites_stack }
+      (void (*)(void))gca_sites_stack,
+      (void (*)(void))gca_counters_alloc_tl_tags }
   };
 
   gca_unwind_set_anchors(&anchors);
@@ -85,7 +86,12 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
-  HOOKS_SAMPLE(p, lb, granules, k);
+  int mode = gca_tl_mode;
+
+  /* The full profile's pops (every thread-local pop calls here).       */
+  if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
+  if (1 == mode && GCA_SAMPLE_DUE(granules))
+    gca_samples_take(p, lb, (word)granules, k);
   return gca_counters_alloc_tl(p, lb, granules, k);
 }
 
