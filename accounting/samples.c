@@ -64,7 +64,8 @@ struct gca_sample {
   unsigned fpair;               /* frame count's pair, its type unread  */
 };
 
-#define SAMPLES_CHUNK 8192u     /* bytes of nodes taken from the OS      */
+#define SAMPLES_CHUNK 4096u     /* bytes of nodes taken from the OS: a  */
+                                /* page, each thread taking its own     */
 #define SAMPLES_IDLE ((signed_word)1 << 20)  /* granules, profile not on */
 
 GC_INNER GCA_TLS_FAST signed_word gca_sample_left = 0;
