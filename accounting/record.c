@@ -20,6 +20,9 @@
 #ifndef GC_ACC_DISABLE
 
 #include <string.h>
+#ifdef GC_GCJ_SUPPORT
+# include "gc_gcj.h"            /* GC_gcj_kind, GC_gcj_debug_kind */
+#endif
 
 static struct gca_text rec = { NULL, 0, 0, 0, GCA_MEM_TYPES };
 static word rec_seq = 0;
@@ -225,6 +228,49 @@ static void rec_grows_rows(void)
   REC_LIT("],");
 }
 
+/* A kind's name where the collector knows it (the reader names the   */
+/* rest "kind N"): kind 3 is atomic-uncollectable only in builds that   */
+/* make it, and the gcj kinds are made at the embedder's init.          */
+static const char *rec_kind_name(unsigned k)
+{
+  if (PTRFREE == k) return "ptrfree";
+  if (NORMAL == k) return "normal";
+  if (UNCOLLECTABLE == k) return "uncollectable";
+# ifdef GC_ATOMIC_UNCOLLECTABLE
+    if (AUNCOLLECTABLE == k) return "atomic-uncollectable";
+# endif
+# ifdef GC_GCJ_SUPPORT
+    if (GC_gcj_kind > 0 && k == (unsigned)GC_gcj_kind) return "gcj";
+    if (GC_gcj_debug_kind > 0 && k == (unsigned)GC_gcj_debug_kind)
+      return "gcj-debug";
+# endif
+  if (k < 32 && ((gca_gcj_kinds >> k) & 1) != 0) return "gcj-like";
+  return NULL;
+}
+
+/* "kind_names":{"0":"ptrfree",...}: every kind made so far that has a */
+/* name.                                                                */
+static void rec_kind_names(void)
+{
+  unsigned k;
+  int first = 1;
+  char num[24];
+
+  REC_LIT("\"kind_names\":{");
+  for (k = 0; k < GC_n_kinds && k < MAXOBJKINDS; k++) {
+    const char *name = rec_kind_name(k);
+
+    if (NULL == name) continue;
+    if (!first) REC_LIT(",");
+    REC_LIT("\"");
+    gca_text_put(&rec, num, (size_t)(gca_put_word(num, k) - num));
+    REC_LIT("\":");
+    gca_text_cstring(&rec, name);
+    first = 0;
+  }
+  REC_LIT("},");
+}
+
 static void rec_kinds(int use_census)
 {
   const struct gca_census *c = &gca_last_census;
@@ -329,6 +375,7 @@ GC_INNER void gca_record_emit(int with_census)
 
   rec_freelists();
   rec_grows_rows();
+  rec_kind_names();
   rec_kinds(use_census);
   rec_classes(use_census);
   rec_finish(use_census);

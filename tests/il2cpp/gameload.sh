@@ -45,6 +45,13 @@ check "no class left unnamed" test "$(grep -c '	class 0x' "$tmp/types")" -eq 0
 check "no unknown words in the game" test "$(grep -c '	unknown (' "$tmp/types")" -eq 0
 check "header says il2cpp" test "$(head -1 "$tmp/g.jsonl" |
   jq -r .config.type_mode)" = il2cpp
+# Kinds by name: the gcj kind the harness makes (GC_init_gcj_malloc)
+# is called so, in the records and in gcacc's tables.
+check "records name the gcj kind" test "$(jq -r 'select(.record ==
+  "collection") | .kind_names // {} | to_entries[] | select(.value ==
+  "gcj") | .key' "$tmp/g.jsonl" | sort -u | wc -l)" -eq 1
+$GCACC top --group class "$tmp/g.gz" > "$tmp/topclass" 2> /dev/null
+check "gcacc top shows the kind as gcj" grep -q '^gcj ' "$tmp/topclass"
 
 # Live per class at the last collection: the last row of each type.
 jq -s -r '[.[] | select(.record == "collection") | .type_rows // [] | .[]]

@@ -812,6 +812,7 @@ static const char *kind_short(unsigned kind, char *buf)
   static const char *names[] = { "ptrfree", "normal", "uncoll",
                                  "a-uncoll" };
 
+  if (kind_name_known(kind) != NULL) return kind_name_known(kind);
   if (kind < 4) return names[kind];
   snprintf(buf, 16, "kind%u", kind);
   return buf;

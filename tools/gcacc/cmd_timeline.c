@@ -155,6 +155,8 @@ static int list_frames(const struct common_opts *o, const char *path)
   while ((st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
+    kind_names_note(v);                 /* a collection's or snapshot's */
+
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
       t0 = jnum(v, "start_mono_ns");
       session_warn_cols(d);

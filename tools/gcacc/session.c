@@ -114,11 +114,45 @@ const char *class_label(const json_t *header, unsigned cls, char *buf)
   return buf;
 }
 
+/* Kind names the records give ("kind_names", newest wins); before     */
+/* any, or for a dump without them, the four fixed ones of a default   */
+/* bdwgc build.                                                         */
+#define KIND_NAMES_MAX 64
+static char kind_names[KIND_NAMES_MAX][24];
+
+void kind_names_note(const json_t *rec)
+{
+  const json_t *o = json_object_get(rec, "kind_names"), *v;
+  const char *key;
+
+  if (!json_is_object(o)) return;
+  json_object_foreach((json_t *)o, key, v) {
+    char *end;
+    unsigned long k = strtoul(key, &end, 10);
+    const char *name = json_string_value(v);
+
+    if (*key == '\0' || *end != '\0' || k >= KIND_NAMES_MAX || name == NULL
+        || *name == '\0' || strlen(name) >= sizeof(kind_names[0])
+        || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-")
+           != strlen(name))
+      continue;                 /* a name we did not write: not taken */
+    snprintf(kind_names[k], sizeof(kind_names[k]), "%s", name);
+  }
+}
+
+const char *kind_name_known(unsigned kind)
+{
+  return kind < KIND_NAMES_MAX && kind_names[kind][0] != '\0'
+         ? kind_names[kind] : NULL;
+}
+
 const char *kind_label(unsigned kind, char *buf)
 {
   static const char *names[] = { "ptrfree", "normal", "uncollectable",
                                  "atomic-uncollectable" };
 
+  if (kind < KIND_NAMES_MAX && kind_names[kind][0] != '\0')
+    return kind_names[kind];
   if (kind < 4) return names[kind];
   if (kind == 0xffffffffu) return "(other)";  /* KEYMAP_OTHER's kind half */
   snprintf(buf, 16, "kind %u", kind);
@@ -264,6 +298,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
                || strcmp(kind, "snapshot") == 0) {
       struct rec r;
 
+      kind_names_note(v);
       rec_fill(&r, v, dump_cols(d));
       stop = fn != NULL && fn(&r, arg);
     } else if (strcmp(kind, "frame") == 0) {

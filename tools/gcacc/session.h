@@ -125,6 +125,10 @@ const char *class_label(const json_t *header, unsigned cls, char *buf);
 /* Name of a kind: "ptrfree", "normal", "uncollectable",                 */
 /* "atomic-uncollectable", else "kind N".  buf of 16 bytes.               */
 const char *kind_label(unsigned kind, char *buf);
+/* The kind names a record gives ("kind_names"), remembered for        */
+/* kind_label; kind_name_known: the name a record gave kind, or NULL.   */
+void kind_names_note(const json_t *rec);
+const char *kind_name_known(unsigned kind);
 
 /* The session at a glance (`gcacc summary`, `gcacc report`): fold every  */
 /* record with session_summary_visit (arg: a zeroed struct), then         */
