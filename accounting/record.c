@@ -248,14 +248,31 @@ static const char *rec_kind_name(unsigned k)
   return NULL;
 }
 
+/* What the kind names depend on, to tell when they changed.           */
+static word rec_kind_sig(void)
+{
+  word sig = (word)GC_n_kinds ^ ((word)gca_gcj_kinds << 8);
+
+# ifdef GC_GCJ_SUPPORT
+    sig ^= ((word)(unsigned)GC_gcj_kind << 40)
+           ^ ((word)(unsigned)GC_gcj_debug_kind << 48);
+# endif
+  return sig;
+}
+static word rec_kind_sig_sent = ~(word)0;
+
 /* "kind_names":{"0":"ptrfree",...}: every kind made so far that has a */
-/* name.                                                                */
-static void rec_kind_names(void)
+/* name.  Every collection and snapshot record has them, a frame record */
+/* when they changed since the record before (a game's first frames    */
+/* come before its first collection).                                   */
+static void rec_kind_names(int lead)
 {
   unsigned k;
   int first = 1;
   char num[24];
 
+  rec_kind_sig_sent = rec_kind_sig();
+  if (lead) REC_LIT(",");
   REC_LIT("\"kind_names\":{");
   for (k = 0; k < GC_n_kinds && k < MAXOBJKINDS; k++) {
     const char *name = rec_kind_name(k);
@@ -268,7 +285,7 @@ static void rec_kind_names(void)
     gca_text_cstring(&rec, name);
     first = 0;
   }
-  REC_LIT("},");
+  if (lead) REC_LIT("}"); else REC_LIT("},");
 }
 
 static void rec_kinds(int use_census)
@@ -375,7 +392,7 @@ GC_INNER void gca_record_emit(int with_census)
 
   rec_freelists();
   rec_grows_rows();
-  rec_kind_names();
+  rec_kind_names(0);
   rec_kinds(use_census);
   rec_classes(use_census);
   rec_finish(use_census);
@@ -461,6 +478,7 @@ GC_INNER void gca_record_frame(word n)
     first = 0;
   }
   REC_LIT("]");
+  if (rec_kind_sig() != rec_kind_sig_sent) rec_kind_names(1);
   rec_frame_kinds(1);
   gca_frames_lost(&lost_objs, &lost_bytes);
   REC_KEY_WORD(",\"lost_objs\":", lost_objs);

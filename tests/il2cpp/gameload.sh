@@ -95,6 +95,15 @@ kind_sums() {   # kind_sums DUMP: "frame objs bytes" from the kind rows
 kind_sums "$tmp/g.gz" > "$tmp/kframes"
 check "kind rows per frame = the harness's (objects, bytes)" \
   cmp -s "$tmp/kframes" "$tmp/frames_truth"
+# The same through gcacc's tidy export (frame_kinds), kinds by name.
+$GCACC export --csv frame_kinds "$tmp/g.gz" > "$tmp/fk.csv" 2> /dev/null
+awk -F, 'NR > 1 { o[$1] += $5; b[$1] += $6; if (!($1 in seen)) { seen[$1] = 1; f[n++] = $1 } }
+  END { for (i = 0; i < n; i++) print f[i], o[f[i]], b[f[i]] }' \
+  "$tmp/fk.csv" > "$tmp/fkframes"
+check "export --csv frame_kinds = the harness's per frame" \
+  cmp -s "$tmp/fkframes" "$tmp/frames_truth"
+check "export --csv frame_kinds names the gcj kind" \
+  test "$(awk -F, 'NR > 1 && $7 == "gcj"' "$tmp/fk.csv" | wc -l)" -gt 0
 GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=sampled=8192 GC_ACC_DUMP=$tmp/s.gz \
   $LOAD game > "$tmp/sexpect" || { echo "FAIL: sampled gameload exited $?"; exit 1; }
 kind_sums "$tmp/s.gz" > "$tmp/skframes"

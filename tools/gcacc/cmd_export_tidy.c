@@ -42,6 +42,9 @@ static const char tidy_usage[] =
   "               <dump>.symbols where `gcacc symbolize` wrote them)\n"
   "  frames       frame records' rows: frame, gc_no, t_ns, then type,\n"
   "               callsite, objects and bytes allocated in the frame\n"
+  "  frame_kinds  frame records' kind rows: frame, gc_no, t_ns, then\n"
+  "               kind, objects and bytes allocated in the frame (exact,\n"
+  "               from the counters), and the kind's name\n"
   "Type and callsite rows are written when they change: live columns are\n"
   "the value at that record, alloc and freed columns deltas since the\n"
   "previous one.  types, sites and frames end with `estimated`: 1 (JSON\n"
@@ -54,7 +57,7 @@ static const char tidy_usage[] =
   "  --no-progress       no progress display on a terminal\n";
 
 enum tidy_id { T_RECORDS, T_CLASSES, T_KINDS, T_GROWS, T_LISTS, T_TYPES,
-               T_SITES, T_FRAMES, T_N };
+               T_SITES, T_FRAMES, T_FRAME_KINDS, T_N };
 
 static const struct tidy_def {
   const char *name, *alias;     /* --csv NAME; the header's key           */
@@ -68,6 +71,7 @@ static const struct tidy_def {
   { "types", "type_rows", GCA_TABLE_type_rows },
   { "sites", "site_rows", GCA_TABLE_site_rows },
   { "frames", "frame.rows", GCA_TABLE_frame_rows },
+  { "frame_kinds", "frame.kind_rows", GCA_TABLE_frame_kind_rows },
 };
 
 /* The records table: the record's scalars, each a dotted member.       */
@@ -157,17 +161,20 @@ static const char *const more_types[] = { "cookie", "name", "estimated",
                                           NULL };
 static const char *const more_sites[] = { "stack", "estimated", NULL };
 static const char *const more_frames[] = { "type", "estimated", NULL };
+static const char *const more_frame_kinds[] = { "kind_name", NULL };
 static const char *const more_none[] = { NULL };
 
 static const char *const *row_keys(const struct tidy *x)
 {
-  return x->id == T_FRAMES ? keys_frame : keys_record;
+  return x->id == T_FRAMES || x->id == T_FRAME_KINDS ? keys_frame
+                                                     : keys_record;
 }
 
 static const char *const *row_more(const struct tidy *x)
 {
   return x->id == T_TYPES ? more_types : x->id == T_SITES ? more_sites
-         : x->id == T_FRAMES ? more_frames : more_none;
+         : x->id == T_FRAMES ? more_frames
+         : x->id == T_FRAME_KINDS ? more_frame_kinds : more_none;
 }
 
 /* The table's column names and where each is in this dump's rows: the */
@@ -260,6 +267,10 @@ static void tidy_row(struct tidy *x, const u64 *keys,
 
     cell(&c, "type", json_string(tables_type_label(&x->tb, ty, buf,
                                                    sizeof(buf))));
+  } else if (x->id == T_FRAME_KINDS) {
+    u64 k = tab_u64(rows, j, DUMP_COL(&x->info->cols, frame_kind_rows, kind));
+
+    cell(&c, "kind_name", json_string(kind_label((unsigned)k, buf)));
   }
   /* Type and callsite rows: the record's own profile (it carries      */
   /* "samples" when sampled); frame rows: the dump's so far.            */
@@ -310,7 +321,7 @@ static int tidy_visit(const struct rec *r, void *arg)
     record_row(x, r);
     return 0;
   }
-  if (x->id == T_FRAMES) return 0;
+  if (x->id == T_FRAMES || x->id == T_FRAME_KINDS) return 0;
   if (x->id == T_LISTS) {                       /* nested: JSON      */
     const json_t *l = json_object_get(json_object_get(r->json, "freelists"),
                                       "lists");
@@ -335,12 +346,12 @@ static int tidy_frame(const json_t *f, void *arg)
 
   if (x->id == T_TYPES || x->id == T_SITES || x->id == T_FRAMES)
     tables_frame(&x->tb, f);            /* definitions come here too     */
-  if (x->id != T_FRAMES) return 0;
+  if (x->id != T_FRAMES && x->id != T_FRAME_KINDS) return 0;
   if (!x->ready) tidy_header_line(x);
   keys[0] = jnum(f, "frame");
   keys[1] = jnum(f, "gc_no");
   keys[2] = jnum(f, "t_ns");
-  rows = rec_tab(f, "rows");
+  rows = rec_tab(f, x->id == T_FRAMES ? "rows" : "kind_rows");
   for (i = 0; i < dump_tab_rows(&rows); i++) tidy_row(x, keys, &rows, i);
   return 0;
 }
@@ -388,7 +399,7 @@ int cmd_export_tidy(int argc, char **argv)
         return usage_error("one table at a time: --csv or --jsonl once");
       if (i + 1 >= argc || argv[i + 1][0] == '-')
         return usage_error("%s needs a table: records, classes, kinds, "
-                           "grows, freelists, types, sites or frames", a);
+                           "grows, freelists, types, sites, frames or frame_kinds", a);
       x.jsonl = a[2] == 'j';
       table = argv[++i];
       continue;
@@ -410,7 +421,7 @@ int cmd_export_tidy(int argc, char **argv)
   id = tidy_table_id(table);
   if (id < 0)
     return usage_error("unknown table '%s': records, classes, kinds, "
-                       "grows, freelists, types, sites or frames", table);
+                       "grows, freelists, types, sites, frames or frame_kinds", table);
   if (path == NULL) return usage_error("no dump given");
 
   x.id = (enum tidy_id)id;

@@ -302,6 +302,7 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
       rec_fill(&r, v, dump_cols(d));
       stop = fn != NULL && fn(&r, arg);
     } else if (strcmp(kind, "frame") == 0) {
+      kind_names_note(v);
       stop = ffn != NULL && ffn(v, arg);
     }     /* other record types: from a newer writer; ignored */
     json_decref(v);
