@@ -32,10 +32,11 @@ static const char timeline_usage[] =
   "\n"
   "  --frames            list the dump's frame records instead (an error\n"
   "                      if it has none): frame, gc_no, t_ns, objs and\n"
-  "                      bytes allocated in the frame (its rows summed),\n"
-  "                      lost_objs, lost_bytes (not attributed); a\n"
-  "                      sampled profile's are estimates (~, a note;\n"
-  "                      --json: \"estimated\": true)\n"
+  "                      bytes allocated in the frame (its kind rows\n"
+  "                      summed, exact; in older dumps its rows),\n"
+  "                      lost_objs, lost_bytes (not attributed); an\n"
+  "                      older dump's, in a sampled profile, are\n"
+  "                      estimates (~, a note; --json: \"estimated\")\n"
   "  --wide              every column in the table (wider than 80)\n"
   "  --json, --csv       machine-readable output (the same numbers)\n"
   "  -o <file>           write to <file>\n"
@@ -145,7 +146,7 @@ static int list_frames(const struct common_opts *o, const char *path)
   json_t *v;
   enum dump_status st;
   u64 t0 = 0, n = 0, est_bytes = 0, n_sampled = 0, n_exact = 0;
-  int rc = EXIT_OK, est = 0, hdr_est = 0;
+  int rc = EXIT_OK, est = 0, hdr_est = 0, exact = 0;
 
   if (d == NULL) {
     error("%s", err);
@@ -172,11 +173,22 @@ static int list_frames(const struct common_opts *o, const char *path)
       const struct dump_cols *c = dump_cols(d);
       u64 t = jnum(v, "t_ns"), objs = 0, bytes = 0;
       const struct dump_tab rows = dump_tab(d, v, "rows");
+      const struct dump_tab kr = dump_tab(d, v, "kind_rows");
       size_t i;
 
-      for (i = 0; i < dump_tab_rows(&rows); i++) {
-        objs += tcol(&rows, i, c, frame_rows, objs);
-        bytes += tcol(&rows, i, c, frame_rows, bytes);
+      /* The kind rows (dumps since they were added) are exact in every */
+      /* profile; the (type, site) rows are estimates in the sampled one. */
+      if (json_object_get(v, "kind_rows") != NULL) {
+        if (s == NULL) exact = 1;
+        for (i = 0; i < dump_tab_rows(&kr); i++) {
+          objs += tcol(&kr, i, c, frame_kind_rows, objs);
+          bytes += tcol(&kr, i, c, frame_kind_rows, bytes);
+        }
+      } else {
+        for (i = 0; i < dump_tab_rows(&rows); i++) {
+          objs += tcol(&rows, i, c, frame_rows, objs);
+          bytes += tcol(&rows, i, c, frame_rows, bytes);
+        }
       }
       if (s == NULL) {
         out = common_output(o);
@@ -186,6 +198,7 @@ static int list_frames(const struct common_opts *o, const char *path)
           return EXIT_USAGE;
         }
         if (o->format == EMIT_JSON) emit_json_begin(out);
+        if (exact) est = 0;                 /* the kind rows' sums       */
         if (est) emit_cols_estimate(cols + 3, 2);   /* objs, bytes      */
         s = emit_stream_new(o->format == EMIT_JSON ? "frames" : "", cols,
                             (int)(sizeof(cols) / sizeof(cols[0])),
@@ -209,6 +222,7 @@ static int list_frames(const struct common_opts *o, const char *path)
   }
   dump_close(d);
   if (s != NULL) {
+    if (exact) est = 0;
     emit_stream_end(s);
     if (o->format == EMIT_TABLE) emit_estimate_line(out, est, est_bytes);
     if (o->format == EMIT_JSON) {
