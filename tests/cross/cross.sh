@@ -88,7 +88,7 @@ il2cpp_defs="-DALL_INTERIOR_POINTERS=1 -DGC_GCJ_SUPPORT=1 -DJAVA_FINALIZATION=1
   -DIGNORE_DYNAMIC_LOADING=1 -DGC_DONT_REGISTER_MAIN_STATIC_DATA=1
   -DGC_THREADS=1 -DUSE_MMAP=1 -DUSE_MUNMAP=1 -DNO_GETENV=1
   -DNO_DEBUGGING=1 -DDONT_USE_ATEXIT=1 -DMANUAL_VDB -DLARGE_CONFIG
-  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 -DGCA_TEST_API"
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_TEST_API"
 cflags="-g -O2 -fno-omit-frame-pointer $arch_cflags"
 inc="-I$srcdir/include -I$up/include -I$sysroot/usr/include -I$out/ao"
 libs="-L$sysroot/usr/lib/$triplet -l:libjansson.a -l:libz.a -lpthread -ldl -lm"

@@ -48,16 +48,13 @@ $CC -O1 -o "$out/test_counters-il2cpp" -I "$srcdir/include" -I "$up/include" \
 # every IL2CPP allocation takes.
 # This build also takes the dump writer's portable wait (a condition
 # variable with a timeout), which systems without futexes use, so that
-# the dump's ring test runs that path too; and it counts free-block sizes
-# of 64 blocks or more in the multiset's hash table (the default build
-# only those of 64 MiB or more), so that test_frag_churn's huge free
-# blocks, of ever new sizes, exercise the table.  It keeps frame
+# the dump's ring test runs that path too.  It keeps frame
 # pointers, as an embedder must for callsites with the default unwinder
 # (accounting/unwind.c), so that the types and callsites tests run on it.
 # shellcheck disable=SC2086
 $CC -c -O1 -fno-omit-frame-pointer -w -o "$out/gc-il2cpp-assert.o" \
   -I "$up/include" $il2cpp_defs \
-  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 -DGCA_TEST_API \
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_TEST_API \
   "$up/extra/gc.c"
 # shellcheck disable=SC2086
 $CC -O1 -o "$out/test_counters-il2cpp-assert" -I "$srcdir/include" \

@@ -4,10 +4,10 @@
  * Allocates and frees (GC_free) pointer-free objects of random sizes,
  * from a few blocks to several MiB, so that free blocks are split,
  * merged, reused and (with unmapping) unmapped again and again, and huge
- * free blocks of ever new sizes come and go: the case the multiset of
- * huge free-block sizes must handle without growing or losing a size.
- * Every few steps GC_acc_check_books compares the incremental books with
- * a walk of the heap; a collection now and then frees blocks too.
+ * free blocks of ever new sizes come and go.  Every few steps
+ * GC_acc_check_books compares the books read off the collector's free
+ * lists with a walk of every heap block (free blocks, bytes, unmapped
+ * bytes, the largest); a collection now and then frees blocks too.
  */
 #ifndef GC_THREADS
 # define GC_THREADS

@@ -36,10 +36,10 @@ $CC -O1 -w -o "$OUT/test_vector" $inc "$srcdir/tests/unity/test_vector.c" \
   "$OUT/gc.o" -lpthread -lz
 "$OUT/test_vector"
 
-# With assertions, the dump's portable wait, the free-block table's small
-# threshold, test entry points and frame pointers (as amalgam.sh does).
+# With assertions, the dump's portable wait,
+# test entry points and frame pointers (as amalgam.sh does).
 UNITY_CFLAGS=-O1 unity_build gc-assert -fno-omit-frame-pointer -w \
-  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_MS_SMALL=64 -DGCA_TEST_API
+  -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_TEST_API
 for t in unit/test_counters unit/test_dump_ring unit/test_frag_churn \
          unit/test_census unit/test_frag unit/test_types unit/test_types_gcj \
          unity/test_vector; do
