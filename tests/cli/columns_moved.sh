@@ -33,6 +33,9 @@ lib='def rows($k; f):
        elif $k == "frame.rows" then
          (if .record == "frame" and (.rows | type) == "array"
           then .rows |= map(f) else . end)
+       elif $k == "frame.kind_rows" then
+         (if .record == "frame" and (.kind_rows | type) == "array"
+          then .kind_rows |= map(f) else . end)
        elif .record == "frame" and ($k != "types" and $k != "sites")
        then .
        elif (.[$k] | type) == "array" then .[$k] |= map(f)
@@ -44,7 +47,7 @@ lib='def rows($k; f):
          if $k == "sites" and $skip_sites then . else rows($k; f) end)
        end;'
 keys='["classes","kinds","freelists.lists","grows","types","sites",
-       "type_rows","site_rows","frame.rows"]'
+       "type_rows","site_rows","frame.rows","frame.kind_rows"]'
 # rewrite VARIANT IN OUT
 rewrite() {
   case $1 in
