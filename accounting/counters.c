@@ -139,6 +139,16 @@ static GC_ATTR_NOINLINE void *counters_add_new(void *p, struct gca_thread *t,
   return p;
 }
 
+/* Adds to counts i of chunk c (made), the owner calling.              */
+GCA_ALWAYS_INLINE void counters_bump(struct gca_count *c, word i, word n,
+                                     word req, word granted)
+{
+  c += i % COUNTERS_CH;
+  GCA_OWN_ADD(&c->objs, n);
+  GCA_OWN_ADD(&c->req_bytes, req);
+  GCA_OWN_ADD(&c->granted_bytes, granted);
+}
+
 /* Adds to counts i of t, t's owner calling; returns p.  One load and  */
 /* one branch more than a flat table (the chunk's pointer); a chunk is */
 /* made by a tail call, so the hooks' common paths need no stack frame. */
@@ -149,10 +159,7 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
 
   if (EXPECT(NULL == c, FALSE))
     return counters_add_new(p, t, i, n, req, granted);
-  c += i % COUNTERS_CH;
-  GCA_OWN_ADD(&c->objs, n);
-  GCA_OWN_ADD(&c->req_bytes, req);
-  GCA_OWN_ADD(&c->granted_bytes, granted);
+  counters_bump(c, i, n, req, granted);
   return p;
 }
 #define COUNTERS_I(k, cls) ((word)(k) * COUNTERS_STRIDE + (word)(cls))
@@ -576,10 +583,7 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
   if (EXPECT(NULL == t || t->in_many, FALSE)
       || EXPECT(NULL == (c = t->chunk[i / COUNTERS_CH]), FALSE))
     return counters_alloc_tl_slow(me, p, lb, granules, k);
-  c += i % COUNTERS_CH;
-  GCA_OWN_ADD(&c->objs, 1);
-  GCA_OWN_ADD(&c->req_bytes, lb);
-  GCA_OWN_ADD(&c->granted_bytes, granted);
+  counters_bump(c, i, 1, (word)lb, granted);
   /* The hook knows the object's granules and kind (its free list's):   */
   /* the header is looked up only for the tag table.                    */
   return gca_tags_alloc_tl(me, p, HDR(p), granted);

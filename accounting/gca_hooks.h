@@ -357,12 +357,15 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
           GCA_OWN_ADD(GCA_TL_AT(fl, lists, req), lb); \
         } while (0)
 # define GCA_TL_FLAG(fl, lists, f) (*(signed_word *)GCA_TL_AT(fl, lists, f))
-# define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+/* The count of a pop from list slot v (NULL: no pop) of the lists      */
+/* field `lists`, whose flag, objects and requested bytes are the fields  */
+/* inl, objs and req of the same shape; kind k.                          */
+# define GCA_TL_RETURN(v, p, lb, granules, k, lists, inl, objs, req) \
         do { \
           if ((v) != NULL) { \
-            signed_word gca_flag_ = GCA_TL_FLAG(v, _freelists, gca_inline); \
+            signed_word gca_flag_ = GCA_TL_FLAG(v, lists, inl); \
             if (gca_flag_ > 0) { \
-              GCA_TL_COUNT(v, _freelists, gca_objs, gca_req, lb); \
+              GCA_TL_COUNT(v, lists, objs, req, lb); \
               if (GCA_SAMPLE_DUE(granules)) \
                 return gca_hook_sample_ret(p, lb, granules, k); \
             } else if (EXPECT(gca_flag_ < 0, FALSE)) { \
@@ -370,20 +373,12 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
             } \
           } \
         } while (0)
+# define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
+        GCA_TL_RETURN(v, p, lb, granules, k, _freelists, gca_inline, \
+                      gca_objs, gca_req)
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) \
-        do { \
-          if ((v) != NULL) { \
-            signed_word gca_flag_ = \
-                GCA_TL_FLAG(v, gcj_freelists, gca_gcj_inline); \
-            if (gca_flag_ > 0) { \
-              GCA_TL_COUNT(v, gcj_freelists, gca_gcj_objs, gca_gcj_req, lb); \
-              if (GCA_SAMPLE_DUE(granules)) \
-                return gca_hook_sample_ret(p, lb, granules, GC_gcj_kind); \
-            } else if (EXPECT(gca_flag_ < 0, FALSE)) { \
-              return gca_hook_alloc_tl_ret(p, lb, granules, GC_gcj_kind); \
-            } \
-          } \
-        } while (0)
+        GCA_TL_RETURN(v, p, lb, granules, GC_gcj_kind, gcj_freelists, \
+                      gca_gcj_inline, gca_gcj_objs, gca_gcj_req)
 # define GC_ACC_TL_DECL(v) void **v = NULL
 # define GC_ACC_TL_POPPED(v, fl) (void)((v) = (fl))
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \

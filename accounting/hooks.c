@@ -86,12 +86,9 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
                                      int k)
 {
-  int mode = gca_tl_mode;
-
   /* The full profile's pops (every thread-local pop calls here).       */
-  if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
-  if (1 == mode && GCA_SAMPLE_DUE(granules))
-    gca_samples_take(p, lb, (word)granules, k);
+  if (2 == gca_tl_mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
+  HOOKS_SAMPLE(p, lb, granules, k);
   return gca_counters_alloc_tl(p, lb, granules, k);
 }
 
