@@ -343,6 +343,18 @@ static int samples_in_place(const struct gca_sample *s, hdr **hp)
   return 1;
 }
 
+/* pair, or the pair word 0 of s's object names, if s's kind takes its */
+/* type from word 0 and the object is still in place.                   */
+static unsigned samples_word0_pair(const struct gca_sample *s,
+                                   unsigned pair)
+{
+  int how = gca_objtype_how(s->kind);
+  hdr *hhdr;
+
+  return how != 0 && samples_in_place(s, &hhdr)
+         ? gca_objtype_resolve(pair, how, (ptr_t)~s->addr) : pair;
+}
+
 /* Count s freed (and allocated if no census saw it); its node is done. */
 static void samples_count_freed(struct gca_sample *s, int in_place)
 {
@@ -394,13 +406,9 @@ GC_INNER void gca_samples_mark_begin(void)
   samples_drain();
   for (i = samples_judged; i < samples_n; i++) {
     struct gca_sample *s = samples_tab[i];
-    hdr *hhdr;
-    int how;
 
     if (NULL == s || s->seen) continue;
-    how = gca_objtype_how(s->kind);
-    if (how != 0 && samples_in_place(s, &hhdr))
-      s->pair = gca_objtype_resolve(s->pair, how, (ptr_t)~s->addr);
+    s->pair = samples_word0_pair(s, s->pair);
   }
   if (gca_frames_on) {
     gca_frames_take_threads();
@@ -426,15 +434,11 @@ GC_INNER void gca_samples_frame_types(void)
   for (i = samples_frame_from; i < samples_n; i++) {
     struct gca_sample *s = samples_tab[i];
     unsigned to;
-    hdr *hhdr;
-    int how;
 
     if (NULL == s || 0 == s->fpair) continue;
     to = s->pair;
-    how = gca_objtype_how(s->kind);
-    if (gca_pair_cookie(to) == 0 && !s->seen && how != 0
-        && samples_in_place(s, &hhdr))
-      to = gca_objtype_resolve(to, how, (ptr_t)~s->addr);
+    if (gca_pair_cookie(to) == 0 && !s->seen)
+      to = samples_word0_pair(s, to);
     if (gca_pair_cookie(to) != 0)
       gca_frames_move(s->fpair, to, s->w_objs, s->w_bytes);
     s->fpair = 0;
