@@ -585,8 +585,8 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
     return counters_alloc_tl_slow(me, p, lb, granules, k);
   counters_bump(c, i, 1, (word)lb, granted);
   /* The hook knows the object's granules and kind (its free list's):   */
-  /* the header is looked up only for the tag table.                    */
-  return gca_tags_alloc_tl(me, p, HDR(p), granted);
+  /* the header is looked up only for the tag table, if at all.         */
+  return gca_tags_alloc_tl(me, p, granted);
 }
 
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,

@@ -609,8 +609,8 @@ GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
                              word granted, int locked);
 /* The same without the lock, from the thread-local fast path; returns */
 /* p, for the caller's tail call.                                       */
-GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
-                                 word granted);
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted);
+
 GC_INNER void gca_tags_alloc_list(struct gca_tl *me, void *list,
                                   word granted);
 GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_alloc(struct hblk *h,
@@ -707,48 +707,51 @@ GC_INNER void gca_objtype_add_class_kind(unsigned kind, const char *name);
 GC_INNER int gca_objtype_how(unsigned k);
 GC_INNER void gca_objtype_heap_grew(void);          /* lock held        */
 GC_INNER word gca_objtype_memory_bytes(void);
-/* What gca_objtype_resolve found, direct-mapped by (word 0, site, how) */
-/* (objtype.c says why); lock held.                                     */
+/* What gca_objtype_resolve found, direct-mapped by (word 0, the pair   */
+/* the object is counted under, how) (objtype.c says why); lock held.   */
 /* 2^13 entries with per-object tags (a census resolves every object), */
 /* 2^9 for samples.                                                       */
 #define GCA_OBJTYPE_LOG 13
 #define GCA_OBJTYPE_LOG_SAMPLES 9
 struct gca_objtype_ent {
   word cookie;                  /* word 0                               */
-  unsigned key;                 /* site << 8 | how                      */
-  unsigned pair;                /* 0: empty                             */
+  unsigned key;                 /* pair | how << 24 (GCA_OBJTYPE_KEY)    */
+  unsigned pair;                /* resolved; 0: empty                   */
 };
+/* Pairs take 24 bits (GCA_MAX_PAIRS), how 8: a key is never 0.          */
+#define GCA_OBJTYPE_KEY(pair, how) ((unsigned)(pair) | (unsigned)(how) << 24)
 GC_EXTERN struct gca_objtype_ent *gca_objtype_cache;   /* NULL: none yet */
 GC_EXTERN unsigned gca_objtype_shift;   /* CPP_WORDSZ - its log        */
 GC_INLINE struct gca_objtype_ent *gca_objtype_slot(word w, unsigned key)
 {
-  word h = (w ^ ((word)key << 16)) * (word)0x9E3779B97F4A7C15ULL;
+  /* The key is spread over the word first: keys that differ in a few   */
+  /* bits would otherwise move whole families of words 0 by a constant, */
+  /* onto each other's slots.                                            */
+  word h = (w ^ (word)key * (word)0xBF58476D1CE4E5B9ULL)
+           * (word)0x9E3779B97F4A7C15ULL;
 
   return &gca_objtype_cache[h >> gca_objtype_shift];
 }
 GC_INNER unsigned gca_objtype_resolve_slow(unsigned pair, int how, word w,
-                                           unsigned site, unsigned key,
+                                           unsigned key,
                                            struct gca_objtype_ent *e);
 /* The pair of an object of a resolvable kind (how) now counted under   */
 /* pair, with its type read from word 0 if the pair has none yet: the   */
-/* same pair while word 0 says nothing.  Lock held, obj live.           */
+/* same pair while word 0 says nothing.  The cache first: only pairs    */
+/* with no type are ever cached.  Lock held, obj live.                  */
 GC_INLINE unsigned gca_objtype_resolve(unsigned pair, int how, ptr_t obj)
 {
-  word w;
-  unsigned site, key;
+  word w = *(word *)obj;
+  unsigned key = GCA_OBJTYPE_KEY(pair, how);
   struct gca_objtype_ent *e = NULL;
 
-  if (gca_pair_cookie(pair) != 0) return pair;
-  w = *(word *)obj;
   if (0 == w) return pair;                      /* nothing yet          */
-  site = gca_pair_site(pair);
-  key = site << 8 | (unsigned)how;
   if (EXPECT(gca_objtype_cache != NULL, TRUE)) {
     e = gca_objtype_slot(w, key);
     if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
       return e->pair;
   }
-  return gca_objtype_resolve_slow(pair, how, w, site, key, e);
+  return gca_objtype_resolve_slow(pair, how, w, key, e);
 }
 
 GC_INNER unsigned gca_age_bin(word age);

@@ -106,7 +106,7 @@ GC_INNER int gca_objtype_how(unsigned k)
   return 0;
 }
 
-/* What gca_objtype_resolve found, direct-mapped by (word 0, site, how): a      */
+/* What gca_objtype_resolve found, direct-mapped by (word 0, pair, how): a      */
 /* census meets the same classes over and over (IL2CPP: every object's  */
 /* word 0 is its class), and one compare here replaces the header       */
 /* lookup that tells a class from a free-list link and the probe of the */
@@ -138,14 +138,14 @@ GC_INNER void gca_objtype_heap_grew(void)
 /* gca_objtype_resolve past its cache: word 0 is w, not cached under key (e,  */
 /* its slot, or NULL without a cache).                                   */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_objtype_resolve_slow(unsigned pair,
-                                    int how, word w, unsigned site,
-                                    unsigned key,
+                                    int how, word w, unsigned key,
                                     struct gca_objtype_ent *e)
 {
   unsigned np;
   int origin = HOW_ORIGIN(how);
   word cookie = w;
 
+  if (gca_pair_cookie(pair) != 0) return pair;  /* typed already        */
   if (HDR(w) != 0) return pair;                 /* a free-list link     */
   if (GCA_TYPE_IL2CPP == origin) {
     /* Read (never dereferenced) by classes.c: a class, or its kind's  */
@@ -162,7 +162,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_objtype_resolve_slow(unsigned pair,
       if ((w >> 47) != 0) return pair;
 #   endif
   }
-  np = gca_pair_intern(cookie, site, origin);
+  np = gca_pair_intern(cookie, gca_pair_site(pair), origin);
   if (0 == np) return pair;
   if (NULL == e && !objtype_cache_failed) {
     gca_objtype_shift = CPP_WORDSZ - GCA_OBJTYPE_LOG_SAMPLES;

@@ -56,6 +56,12 @@
 
 static word tags_prev_census_gc_no = 0;
 
+/* The pairs of an object with no type given and no stack to take:     */
+/* (no type, no site) with stacks off, (no type, "not sampled") with    */
+/* sampled stacks; 0 until first interned.  A pair never changes, so   */
+/* every thread may read these without a lock.                          */
+static unsigned tags_plain[2];
+
 GC_INNER word gca_tags_memory_bytes(void)
 {
   return gca_tagslab_mapped_bytes();
@@ -119,6 +125,8 @@ static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
     return me->c_pair;
   pair = gca_pair_intern_tl(me, cookie, site,
                             cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
+  if (0 == cookie && site <= GCA_SITE_UNSAMPLED && pair != 0)
+    tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
   /* A sampled stack (sample=BYTES, site 2 and up) is rare by design:  */
   /* it does not take the one entry from the common (type, "not        */
   /* sampled") pair, which would then miss on every object after it.  */
@@ -241,10 +249,42 @@ GC_INNER void gca_tags_alloc(struct gca_tl *me, void *p, hdr *hhdr,
   (void)tags_alloc_inline(me, p, hhdr, granted, locked);
 }
 
-GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, hdr *hhdr,
-                                 word granted)
+static GC_ATTR_NOINLINE void *tags_alloc_tl_general(struct gca_tl *me,
+                                                    void *p, word granted)
 {
-  return tags_alloc_inline(me, p, hhdr, granted, 0);
+  return tags_alloc_inline(me, p, HDR(p), granted, 0);
+}
+
+/* The thread-local pop.  The common case, inline: no type given, no   */
+/* stack to take and no frame counts: the pair is one of tags_plain.   */
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
+{
+  int smode = gca_stacks_mode;
+  unsigned pair;
+  struct tag_tab *tb;
+
+  if (EXPECT(me->next_type != 0 || gca_frames_on, FALSE)) goto general;
+  if (EXPECT(GCA_STACKS_OFF == smode, TRUE)) {
+    pair = tags_plain[0];
+  } else if (GCA_STACKS_SAMPLE == smode
+             && EXPECT(gca_sample_skip(me, granted), TRUE)) {
+    pair = tags_plain[1];
+  } else {
+    goto general;               /* a stack to take (countdown untouched) */
+  }
+  if (EXPECT(0 == pair, FALSE)) {
+    /* The first such object: intern its pair (site NONE or UNSAMPLED,  */
+    /* decided above).                                                   */
+    return tags_alloc_general(me, p, HDR(p), granted, 0, 0,
+                              GCA_STACKS_OFF == smode ? GCA_SITE_NONE
+                                                      : GCA_SITE_UNSAMPLED);
+  }
+  tb = (struct tag_tab *)HDR(p)->hb_acc;
+  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  return p;
+
+general:
+  return tags_alloc_tl_general(me, p, granted);
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */
@@ -343,6 +383,152 @@ GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
   }
 #endif
 
+/* One block's walk (a census, a block free): what every slot's work   */
+/* needs, in one place, so that the walk's common case (an object that */
+/* died young, its type in objtype.c's cache of words 0 and its pair's */
+/* accumulator current) is a short loop with no call, and the rest a   */
+/* call (tags_slot).                                                     */
+struct tags_walk {
+  struct hblk *h;
+  hdr *hhdr;
+  gca_tag_t *t;
+  unsigned okey;                /* how << 24 (the objtype cache's key)  */
+  int origin;                   /* gca_objtype_how of the block's kind  */
+  int census;                   /* a census (else a block free)         */
+  word bytes, gstride, mstride; /* an object's bytes, slot strides      */
+  word since, gc_no;            /* collections since the last census    */
+};
+
+static void tags_walk_init(struct tags_walk *w, struct hblk *h, hdr *hhdr,
+                           struct tag_tab *tb, word since, int census)
+{
+  word sz = hhdr->hb_sz;
+
+  w->h = h;
+  w->hhdr = hhdr;
+  w->t = tb->tags;
+  w->origin = gca_objtype_how(hhdr->hb_obj_kind);
+  w->okey = (unsigned)w->origin << 24;
+  w->census = census;
+  w->bytes = tags_obj_bytes(hhdr);
+  w->gstride = sz > MAXOBJBYTES ? 0 : sz;
+  /* Mark bit of slot s: s * mstride (MARK_BIT_NO of its offset).       */
+# ifdef MARK_BIT_PER_OBJ
+    w->mstride = sz > MAXOBJBYTES ? 0 : 1;
+# else
+    w->mstride = sz > MAXOBJBYTES ? 0 : BYTES_TO_GRANULES(sz);
+# endif
+  w->since = since;
+  w->gc_no = (word)GC_gc_no;
+}
+
+/* A young object (not OLD) of slot s that died: counted freed (and     */
+/* allocated, if new) if its pair is found without a call (the kind's  */
+/* word 0 in the objtype cache, or no word 0 to read) and that pair's  */
+/* accumulator is current.  0: not done, tags_slot does it.             */
+GCA_ALWAYS_INLINE int tags_walk_dead(const struct tags_walk *w, word s,
+                                     gca_tag_t tag)
+{
+  unsigned pair = TAG_PAIR(tag);
+  struct gca_acc *a;
+
+  if (w->origin != 0) {
+    word w0 = *(word *)((ptr_t)w->h + s * w->gstride);
+    unsigned key = pair | w->okey;
+    const struct gca_objtype_ent *e;
+
+    if (EXPECT(NULL == gca_objtype_cache, FALSE)) return 0;
+    e = gca_objtype_slot(w0, key);
+    if (EXPECT(e->cookie == w0 && e->key == key, TRUE)) {
+      pair = e->pair;
+    } else if (0 == gca_pair_cookie(pair)) {
+      return 0;                 /* not typed yet, word 0 not cached     */
+    }                           /* else typed by an earlier census      */
+  }
+  if (EXPECT(pair >= gca_acc_cap, FALSE)) return 0;
+  a = &gca_acc_tab[pair];
+  if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return 0;
+  if (((w->gc_no - tag) & TAG_BIRTH) <= w->since) {
+    a->alloc_objs++;
+    a->alloc_bytes += w->bytes;
+  }
+  a->freed_objs++;
+  a->freed_bytes += w->bytes;
+  return 1;
+}
+
+static word census_since;       /* collections since the previous census */
+static unsigned census_now;     /* GC_gc_no mod 128                     */
+static unsigned char age_bin_of[GCA_AGE_OLD + 1];
+
+/* Every slot the walk's common case leaves: an OLD object, one live,  */
+/* one whose pair needs a call.  Returns the slot's new tag.  Lock held. */
+static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
+                                            word s, gca_tag_t tag)
+{
+  ptr_t obj = (ptr_t)w->h + s * w->gstride;
+  word bytes = w->bytes;
+  unsigned pair = TAG_PAIR(tag), np;
+  struct gca_acc *a;
+  word age;
+
+  if (!w->census || !mark_bit_from_hdr(w->hhdr, s * w->mstride)) {
+    if (tag & TAG_OLD) {
+      tags_count_freed(tag, w->origin, obj, bytes, w->since);
+      gca_old_sub(pair, bytes);
+    } else {
+      np = w->origin != 0 ? gca_objtype_resolve(pair, w->origin, obj) : pair;
+      a = gca_acc_get(np);
+      if (a != NULL) {
+        if (tags_is_new(tag, w->since)) {
+          a->alloc_objs++;
+          a->alloc_bytes += bytes;
+        }
+        a->freed_objs++;
+        a->freed_bytes += bytes;
+      }
+    }
+    return 0;
+  }
+  if (tag & TAG_OLD) {
+    /* Counted by its pair's old counts (gca_types_census_old).         */
+    if (w->origin != 0) {
+      np = gca_objtype_resolve(pair, w->origin, obj);
+      if (np != pair && gca_old_add(np, bytes)) {
+        gca_old_sub(pair, bytes);
+        return TAG_MAKE(np, tag & 0xffu);
+      }
+    }
+    return tag;
+  }
+  np = w->origin != 0 ? gca_objtype_resolve(pair, w->origin, obj) : pair;
+  a = gca_acc_get(np);
+  if (np != pair) tag = TAG_MAKE(np, tag & 0xffu);
+  age = tags_age(tag);
+  if (age >= GCA_AGE_OLD) {
+    age = GCA_AGE_OLD;
+    /* From now on (this census included) its pair's old counts hold   */
+    /* it as live.                                                       */
+    if (gca_old_add(np, bytes)) {
+      if (a != NULL && tags_is_new(tag, w->since)) {
+        a->alloc_objs++;
+        a->alloc_bytes += bytes;
+      }
+      return tag | TAG_OLD;
+    }
+  }
+  if (a != NULL) {
+    if (tags_is_new(tag, w->since)) {
+      a->alloc_objs++;
+      a->alloc_bytes += bytes;
+    }
+    a->live_objs++;
+    a->live_bytes += bytes;
+    a->age[age_bin_of[age]]++;
+  }
+  return tag;
+}
+
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
@@ -350,29 +536,30 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word n = tb->n, nh = TAB_HINT_BYTES(n), g8, sz = hhdr->hb_sz;
-    word bytes = tags_obj_bytes(hhdr);
-    word since = (word)GC_gc_no - tags_prev_census_gc_no;
-    int origin = gca_objtype_how(hhdr->hb_obj_kind);
+    word n = tb->n, nh = TAB_HINT_BYTES(n), g8;
     const unsigned char *hint = TAB_HINTS(tb);
     gca_tag_t *t = tb->tags;
+    struct tags_walk w;
 
+    tags_walk_init(&w, h, hhdr, tb,
+                   (word)GC_gc_no - tags_prev_census_gc_no, 0);
     for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-      word w = *(const word *)(hint + g8);
+      word hw = *(const word *)(hint + g8);
 
-      while (w != 0) {
-        word g = g8 + HINT_FIRST(w), s, lim;
+      while (hw != 0) {
+        word g = g8 + HINT_FIRST(hw), s, lim;
 
-        w &= w - 1;     /* the hint bytes are 0 or 1: one bit each    */
+        hw &= hw - 1;   /* the hint bytes are 0 or 1: one bit each    */
         lim = (g + 1) << TAB_GROUP_LOG;
         if (lim > n) lim = n;
         for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-          if (t[s] != 0) {
-            tags_count_freed(t[s], origin,
-                             (ptr_t)h + (sz > MAXOBJBYTES ? 0 : s * sz),
-                             bytes, since);
-            if (t[s] & TAG_OLD) gca_old_sub(TAG_PAIR(t[s]), bytes);
-          }
+          gca_tag_t tag = t[s];
+
+          if (0 == tag) continue;
+          if (EXPECT(!(tag & TAG_OLD), TRUE)
+              && EXPECT(tags_walk_dead(&w, s, tag), TRUE))
+            continue;
+          (void)tags_slot(&w, s, tag);
         }
       }
     }
@@ -414,10 +601,6 @@ GC_INNER void gca_tags_reset_all(int first)
 
 /* ---- census ------------------------------------------------------------- */
 
-static word census_since;       /* collections since the previous census */
-static unsigned census_now;     /* GC_gc_no mod 128                     */
-static unsigned char age_bin_of[GCA_AGE_OLD + 1];
-
 GC_INNER void gca_tags_census_begin(void)
 {
   unsigned a;
@@ -436,10 +619,10 @@ GC_INNER void gca_tags_census_begin(void)
 GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
-  word n, nh, g8, sz, bytes, gstride;
+  word n, nh, g8;
   unsigned char *hint;
   gca_tag_t *t;
-  int origin;
+  struct tags_walk w;
   word cleared[SLAB_MAX_SLOTS / TAB_GROUP + 1];
   unsigned n_cleared = 0, j;
 
@@ -448,83 +631,33 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
   nh = TAB_HINT_BYTES(n);
   hint = TAB_HINTS(tb);
   t = tb->tags;
-  sz = hhdr->hb_sz;
-  bytes = tags_obj_bytes(hhdr);
-  gstride = sz > MAXOBJBYTES ? 0 : sz;
-  origin = gca_objtype_how(hhdr->hb_obj_kind);
+  tags_walk_init(&w, h, hhdr, tb, census_since, 1);
   for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-    word w = *(const word *)(hint + g8);
+    word hw = *(const word *)(hint + g8);
 
-    while (w != 0) {
-      word g = g8 + HINT_FIRST(w), s, lim;
+    while (hw != 0) {
+      word g = g8 + HINT_FIRST(hw), s, lim;
       int keep = 0;
 
-      w &= w - 1;
+      hw &= hw - 1;
       lim = (g + 1) << TAB_GROUP_LOG;
       if (lim > n) lim = n;
       for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-        gca_tag_t tag = t[s];
-        unsigned pair;
-        struct gca_acc *a;
-        word age;
+        gca_tag_t tag = t[s], nt;
 
         if (0 == tag) continue;
         keep = 1;
         if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now)
           continue;             /* allocated after this mark           */
-        if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(s * gstride, sz))) {
-          tags_count_freed(tag, origin, (ptr_t)h + s * gstride, bytes,
-                           census_since);
-          if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), bytes);
+        /* The common case: a young object that died.                    */
+        if (EXPECT(!(tag & TAG_OLD), TRUE)
+            && !mark_bit_from_hdr(hhdr, s * w.mstride)
+            && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
           t[s] = 0;
           continue;
         }
-        pair = TAG_PAIR(tag);
-        if (tag & TAG_OLD) {
-          /* Counted by its pair's old counts (gca_types_census_old).   */
-          if (origin != 0) {
-            unsigned np = gca_objtype_resolve(pair, origin, (ptr_t)h + s * gstride);
-
-            if (np != pair && gca_old_add(np, bytes)) {
-              gca_old_sub(pair, bytes);
-              t[s] = TAG_MAKE(np, tag & 0xffu);
-            }
-          }
-          continue;
-        }
-        if (origin != 0) {
-          unsigned np = gca_objtype_resolve(pair, origin, (ptr_t)h + s * gstride);
-
-          if (np != pair) {
-            pair = np;
-            tag = TAG_MAKE(np, tag & 0xffu);
-          }
-        }
-        a = gca_acc_get(pair);
-        age = tags_age(tag);
-        if (age >= GCA_AGE_OLD) {
-          age = GCA_AGE_OLD;
-          /* From now on (this census included) its pair's old counts   */
-          /* hold it as live.                                            */
-          if (gca_old_add(pair, bytes)) {
-            if (a != NULL && tags_is_new(tag, census_since)) {
-              a->alloc_objs++;
-              a->alloc_bytes += bytes;
-            }
-            t[s] = tag | TAG_OLD;
-            continue;
-          }
-        }
-        if (a != NULL) {
-          if (tags_is_new(tag, census_since)) {
-            a->alloc_objs++;
-            a->alloc_bytes += bytes;
-          }
-          a->live_objs++;
-          a->live_bytes += bytes;
-          a->age[age_bin_of[age]]++;
-        }
-        if (tag != t[s]) t[s] = tag;
+        nt = tags_slot(&w, s, tag);
+        if (nt != tag) t[s] = nt;
       }
       if (!keep) {
         /* Nothing tagged left in the group: clear its hint, then look  */
