@@ -41,8 +41,8 @@
 # BENCH_ACCURACY_RATE (a sample rate in bytes for GC_ACC_PROFILE=sampled=
 # BYTES; default: the default rate), ACCURACY_SHARE and ACCURACY_TOP
 # (bench/accuracy.py), GCACC (the reader; default the build's).  Needs
-# python3.  The table also goes to OUTDIR/accuracy.txt.  About 20 s a
-# gameloop run: some 10 minutes in all.
+# python3.  The table also goes to OUTDIR/accuracy.txt.  About 3
+# minutes in all on a two-core machine (24 runs, one at a time).
 
 set -eu
 
@@ -103,6 +103,7 @@ same() {
 }
 
 : > "$tmp/table"
+: > "$tmp/cells"
 for w in $workloads; do
   case $w in
     typed) prog=gameloop-typed args="-f $frames" wenv= ;;
