@@ -62,6 +62,61 @@ static word tags_prev_census_gc_no = 0;
 /* every thread may read these without a lock.                          */
 static unsigned tags_plain[2];
 
+/* The pair (no type, site) of each site a stack was taken for on the  */
+/* allocation path (trace, or a sample of sample=BYTES), so that such  */
+/* an allocation finds its pair with three loads instead of the        */
+/* thread's pair cache and a call.  Chunks of 1024 sites, made as      */
+/* needed by any thread (published by a compare-and-swap; a pair id     */
+/* never changes, so racing stores store the same value).  OS memory,   */
+/* counted with the types'.                                              */
+#define TSP_CHUNK_LOG 10
+#define TSP_CHUNK ((unsigned)1 << TSP_CHUNK_LOG)
+#define TSP_N_CHUNKS 257u       /* sites.c's 2^18 sites and a few more  */
+static unsigned **tags_site_pairs = NULL;       /* [TSP_N_CHUNKS]       */
+
+GC_INLINE unsigned tags_site_pair(unsigned site)
+{
+  unsigned **top = ACQ_LOADP(&tags_site_pairs);
+  unsigned *c;
+
+  if (EXPECT(NULL == top || (site >> TSP_CHUNK_LOG) >= TSP_N_CHUNKS, FALSE))
+    return 0;
+  c = ACQ_LOADP(&top[site >> TSP_CHUNK_LOG]);
+  if (EXPECT(NULL == c, FALSE)) return 0;
+  return GCA_LOAD(&c[site & (TSP_CHUNK - 1)]);
+}
+
+/* Publish *slot from NULL to a fresh zeroed block of bytes (types'     */
+/* memory); the block there, or NULL without memory.                    */
+static void *tags_publish(void **slot, size_t bytes)
+{
+  void *p = ACQ_LOADP(slot), *expected = NULL;
+
+  if (p != NULL) return p;
+  p = gca_mem_alloc(GCA_MEM_TYPES, bytes);
+  if (NULL == p) return NULL;
+  if (!__atomic_compare_exchange_n(slot, &expected, p, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    gca_mem_free(GCA_MEM_TYPES, p, bytes);      /* another thread's won */
+    p = expected;
+  }
+  return p;
+}
+
+static void tags_site_pair_set(unsigned site, unsigned pair)
+{
+  unsigned **top;
+  unsigned *c;
+
+  if ((site >> TSP_CHUNK_LOG) >= TSP_N_CHUNKS) return;
+  top = (unsigned **)tags_publish((void **)&tags_site_pairs,
+                                  TSP_N_CHUNKS * sizeof(unsigned *));
+  if (NULL == top) return;
+  c = (unsigned *)tags_publish((void **)&top[site >> TSP_CHUNK_LOG],
+                               TSP_CHUNK * sizeof(unsigned));
+  if (c != NULL) GCA_STORE(&c[site & (TSP_CHUNK - 1)], pair);
+}
+
 GC_INNER word gca_tags_memory_bytes(void)
 {
   return gca_tagslab_mapped_bytes();
@@ -125,8 +180,10 @@ static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
     return me->c_pair;
   pair = gca_pair_intern_tl(me, cookie, site,
                             cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
-  if (0 == cookie && site <= GCA_SITE_UNSAMPLED && pair != 0)
-    tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
+  if (0 == cookie && pair != 0) {
+    if (site <= GCA_SITE_UNSAMPLED) tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
+    else tags_site_pair_set(site, pair);
+  }
   /* A sampled stack (sample=BYTES, site 2 and up) is rare by design:  */
   /* it does not take the one entry from the common (type, "not        */
   /* sampled") pair, which would then miss on every object after it.  */
@@ -255,33 +312,56 @@ static GC_ATTR_NOINLINE void *tags_alloc_tl_general(struct gca_tl *me,
   return tags_alloc_inline(me, p, HDR(p), granted, 0);
 }
 
-/* The thread-local pop.  The common case, inline: no type given, no   */
-/* stack to take and no frame counts: the pair is one of tags_plain.   */
-GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
+/* Tag p, of a thread-local pop, with pair (0: not interned yet) of     */
+/* site, with no type given.                                             */
+GCA_ALWAYS_INLINE void *tags_alloc_tl_site(struct gca_tl *me, void *p,
+                                           word granted, unsigned site,
+                                           unsigned pair)
 {
-  int smode = gca_stacks_mode;
-  unsigned pair;
   struct tag_tab *tb;
 
-  if (EXPECT(me->next_type != 0 || gca_frames_on, FALSE)) goto general;
-  if (EXPECT(GCA_STACKS_OFF == smode, TRUE)) {
-    pair = tags_plain[0];
-  } else if (GCA_STACKS_SAMPLE == smode
-             && EXPECT(gca_sample_skip(me, granted), TRUE)) {
-    pair = tags_plain[1];
-  } else {
-    goto general;               /* a stack to take (countdown untouched) */
-  }
   if (EXPECT(0 == pair, FALSE)) {
-    /* The first such object: intern its pair (site NONE or UNSAMPLED,  */
-    /* decided above).                                                   */
-    return tags_alloc_general(me, p, HDR(p), granted, 0, 0,
-                              GCA_STACKS_OFF == smode ? GCA_SITE_NONE
-                                                      : GCA_SITE_UNSAMPLED);
+    /* The first object of its pair: intern it, the site decided.       */
+    return tags_alloc_general(me, p, HDR(p), granted, 0, 0, site);
   }
   tb = (struct tag_tab *)HDR(p)->hb_acc;
   if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
   return p;
+}
+
+static GC_ATTR_NOINLINE void *tags_alloc_tl_stack(struct gca_tl *me,
+                                                  void *p, word granted)
+{
+  unsigned site = gca_site_capture(granted);
+
+  return tags_alloc_tl_site(me, p, granted, site,
+                            site > GCA_SITE_UNSAMPLED ? tags_site_pair(site)
+                                                      : tags_plain[site]);
+}
+
+/* The thread-local pop.  With no type given and no frame counts, the  */
+/* pair is found inline: one of tags_plain when no stack is taken, else */
+/* the stack's site's (tags_site_pair).                                  */
+GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
+{
+  int smode = gca_stacks_mode;
+  unsigned pair, site;
+
+  if (EXPECT(me->next_type != 0 || gca_frames_on, FALSE)) goto general;
+  if (EXPECT(GCA_STACKS_OFF == smode, TRUE)) {
+    site = GCA_SITE_NONE;
+    pair = tags_plain[0];
+  } else if (GCA_STACKS_SAMPLE == smode
+             && EXPECT(gca_sample_skip(me, granted), TRUE)) {
+    site = GCA_SITE_UNSAMPLED;
+    pair = tags_plain[1];
+  } else {
+    /* A stack to take (every allocation's, or a sample's: the         */
+    /* countdown is as it was): a call, which this path leaves to a     */
+    /* tail call so that it needs no stack frame itself.                */
+    return tags_alloc_tl_stack(me, p, granted);
+  }
+  return tags_alloc_tl_site(me, p, granted, site, pair);
 
 general:
   return tags_alloc_tl_general(me, p, granted);
