@@ -312,59 +312,78 @@ static GC_ATTR_NOINLINE void *tags_alloc_tl_general(struct gca_tl *me,
   return tags_alloc_inline(me, p, HDR(p), granted, 0);
 }
 
-/* Tag p, of a thread-local pop, with pair (0: not interned yet) of     */
-/* site, with no type given.                                             */
-GCA_ALWAYS_INLINE void *tags_alloc_tl_site(struct gca_tl *me, void *p,
-                                           word granted, unsigned site,
-                                           unsigned pair)
+/* Tag p, of a thread-local pop, with pair (0: not found) of (cookie,   */
+/* site).                                                                */
+GCA_ALWAYS_INLINE void *tags_alloc_tl_pair(struct gca_tl *me, void *p,
+                                           word granted, word cookie,
+                                           unsigned site, unsigned pair)
 {
   struct tag_tab *tb;
 
   if (EXPECT(0 == pair, FALSE)) {
-    /* The first object of its pair: intern it, the site decided.       */
-    return tags_alloc_general(me, p, HDR(p), granted, 0, 0, site);
+    /* Not found without a call: intern it, the site decided.           */
+    return tags_alloc_general(me, p, HDR(p), granted, 0, cookie, site);
   }
   tb = (struct tag_tab *)HDR(p)->hb_acc;
   if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
   return p;
 }
 
+/* The pair of (cookie, site) from the thread's caches (0: not there):  */
+/* its one-entry cache, then its pair cache.                             */
+GCA_ALWAYS_INLINE unsigned tags_tl_cached(struct gca_tl *me, word cookie,
+                                          unsigned site)
+{
+  const struct gca_pc *c;
+
+  if (EXPECT(cookie == me->c_cookie && site == me->c_site, TRUE))
+    return me->c_pair;
+  if (EXPECT(NULL == me->pc, FALSE)) return 0;
+  c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
+  if (EXPECT(NULL == c, FALSE)) return 0;
+  me->pc_lookups++;
+  return c->pair;
+}
+
 static GC_ATTR_NOINLINE void *tags_alloc_tl_stack(struct gca_tl *me,
-                                                  void *p, word granted)
+                                                  void *p, word granted,
+                                                  word cookie)
 {
   unsigned site = gca_site_capture(granted);
 
-  return tags_alloc_tl_site(me, p, granted, site,
-                            site > GCA_SITE_UNSAMPLED ? tags_site_pair(site)
-                                                      : tags_plain[site]);
+  return tags_alloc_tl_pair(me, p, granted, cookie, site,
+                            cookie != 0 ? tags_tl_cached(me, cookie, site)
+                            : site > GCA_SITE_UNSAMPLED ? tags_site_pair(site)
+                            : tags_plain[site]);
 }
 
-/* The thread-local pop.  With no type given and no frame counts, the  */
-/* pair is found inline: one of tags_plain when no stack is taken, else */
-/* the stack's site's (tags_site_pair).                                  */
+/* The thread-local pop, with frame counts off: no call to find the     */
+/* pair when no stack is taken (tags_plain, or the thread's caches for   */
+/* a type given), a tail call when one is.  With frame counts on,       */
+/* tags_alloc_inline.                                                    */
 GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
 {
   int smode = gca_stacks_mode;
-  unsigned pair, site;
+  word cookie = me->next_type;
+  unsigned site;
 
-  if (EXPECT(me->next_type != 0 || gca_frames_on, FALSE)) goto general;
+  if (EXPECT(gca_frames_on, FALSE))
+    return tags_alloc_tl_general(me, p, granted);
+  if (EXPECT(cookie != 0, FALSE)) me->next_type = 0;
   if (EXPECT(GCA_STACKS_OFF == smode, TRUE)) {
     site = GCA_SITE_NONE;
-    pair = tags_plain[0];
   } else if (GCA_STACKS_SAMPLE == smode
              && EXPECT(gca_sample_skip(me, granted), TRUE)) {
     site = GCA_SITE_UNSAMPLED;
-    pair = tags_plain[1];
   } else {
     /* A stack to take (every allocation's, or a sample's: the         */
     /* countdown is as it was): a call, which this path leaves to a     */
     /* tail call so that it needs no stack frame itself.                */
-    return tags_alloc_tl_stack(me, p, granted);
+    return tags_alloc_tl_stack(me, p, granted, cookie);
   }
-  return tags_alloc_tl_site(me, p, granted, site, pair);
-
-general:
-  return tags_alloc_tl_general(me, p, granted);
+  return tags_alloc_tl_pair(me, p, granted, cookie, site,
+                            EXPECT(0 == cookie, TRUE) ? tags_plain[site]
+                            : tags_tl_cached(me, cookie, site));
 }
 
 /* Every object of a list handed out by GC_generic_malloc_many (one    */
