@@ -26,7 +26,12 @@ enum emit_type {
   /* as COL_INT and COL_BYTES, shown "~12.3 MiB" in tables; CSV and    */
   /* JSON carry the number, and the JSON object says "estimated".     */
   COL_EINT,
-  COL_EBYTES
+  COL_EBYTES,
+  /* The relative error of an estimate (a double, 0.15 for 15%; < 0:   */
+  /* none, no samples): "+-15%" in tables, with the plus-minus sign     */
+  /* (U+00B1, UTF-8), "-" when none; CSV and JSON carry the fraction,   */
+  /* empty or null when none.                                           */
+  COL_ERR
 };
 
 struct emit_col {
