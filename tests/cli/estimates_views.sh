@@ -119,15 +119,18 @@ for g in type site; do
 done
 # top: the samples behind each estimate (n) and its error (about
 # 1/sqrt(n)), as the dump's samples_* columns give them.
-# rows_of DUMP TABLE COL WHICH: "id value" of column COL (by header name)
-# of every id's last row (WHICH=last), of the rows of the last census
-# collection (census), or summed over the session (sum); nonzero only.
+# rows_of DUMP TABLE COL WHICH [GC]: "id value" of column COL (by header
+# name) of every id's last row (WHICH=last), of the rows of the last
+# census collection (census), or summed over the session (sum), up to
+# collection GC (default: all); nonzero only.
 rows_of() {
-  zcat "$1" | jq -r -n --arg t "$2" --arg c "$3" --arg w "$4" '
+  zcat "$1" | jq -r -n --arg t "$2" --arg c "$3" --arg w "$4" \
+    --argjson g "${5:-1e18}" '
     def named($n): [$n, .] | transpose | map({key: .[0], value: .[1]})
       | from_entries;
     input.columns[$t] as $h
-    | [inputs | select(.record == "collection" and .census == 1)] as $r
+    | [inputs | select(.record == "collection" and .census == 1
+                       and .gc_no <= $g)] as $r
     | (if $w == "census" then [$r[-1] | .[$t][]?] else [$r[] | .[$t][]?] end)
     | map(named($h))
     | reduce .[] as $x ({}; ($x.type_id // $x.site_id | tostring) as $k
@@ -272,7 +275,27 @@ check_grep "report: the note's words" "$tmp/r.html" \
 check_range "report: ~ in the type rows" "$(grep 'class="type-row"' \
   "$tmp/r.html" | grep -c '<td>~')" 1 30
 check_grep "report: the data says estimated" "$tmp/r.html" '{"estimated":true'
+# The top types and callsites at the peak: n and its error after live
+# and allocated bytes, the dump's samples up to that collection.
+for g in type site; do
+  tid=top-${g}s
+  peak=$(sed -n "s/.*<table id=\"$tid\" data-gc-no=\"\([0-9]*\)\".*/\1/p" \
+    "$tmp/r.html")
+  grep "class=\"$g-row\"" "$tmp/r.html" >"$tmp/rrows"
+  check_eq "report: top ${g}s: n, $pm headers" "$(grep -A1 "<table id=\"$tid\"" \
+    "$tmp/r.html" | tail -1 | grep -o '>n</th>\|>&plusmn;</th>' | tr -d '\n')" \
+    '>n</th>>&plusmn;</th>>n</th>>&plusmn;</th>'
+  check_eq "report: top ${g}s: samples live are the dump's at gc $peak" \
+    "$(sed 's/.* data-id="\([0-9]*\)".* data-samples-live="\([0-9]*\)".*/\1 \2/' \
+       "$tmp/rrows" | awk '$2 > 0' | sort)" \
+    "$(rows_of "$s" "${g}_rows" samples_live last "$peak")"
+  n=$(head -1 "$tmp/rrows" | sed 's/.*data-samples-live="\([0-9]*\)".*/\1/')
+  check_grep "report: top ${g}s: the first row's n and $pm" "$tmp/rrows" \
+    "<td class=\"samples\">$n</td><td>$(err "$n")</td>"
+done
 run "$GCACC" report -o "$tmp/x.html" "$d"
+check_eq "report, exact dump: no n, no $pm" \
+  "$(grep -c 'data-samples-live\|&plusmn;' "$tmp/x.html")" 0
 check_eq "report, exact dump: no note" \
   "$(grep -c 'class="estimate-note"' "$tmp/x.html")" 0
 check_grep "report, exact dump: the data says exact" "$tmp/x.html" \

@@ -141,6 +141,14 @@ const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
   return buf;
 }
 
+const char *emit_error_text(double e, char *buf, size_t n)
+{
+  /* Whole percents from 10% up, one decimal below (+-1.2%).            */
+  if (!(e >= 0)) snprintf(buf, n, "-");
+  else snprintf(buf, n, "\xc2\xb1%.*f%%", e >= 0.095 ? 0 : 1, e * 100.0);
+  return buf;
+}
+
 static void cell_text(const struct emit_col *col, const union emit_val *v,
                       char *buf, size_t n)
 {
@@ -155,12 +163,7 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
   case COL_RATIO: snprintf(buf, n, "%.3f", v->d); break;
   case COL_PCT: snprintf(buf, n, "%.1f%%", v->d * 100.0); break;
-  case COL_ERR:
-    /* Whole percents from 10% up, one decimal below (+-1.2%).          */
-    if (!(v->d >= 0)) snprintf(buf, n, "-");
-    else snprintf(buf, n, "\xc2\xb1%.*f%%", v->d >= 0.095 ? 0 : 1,
-                  v->d * 100.0);
-    break;
+  case COL_ERR: emit_error_text(v->d, buf, n); break;
   case COL_SBYTES: {
     long long x = (long long)v->u;
     unsigned long long m = x < 0 ? 0ULL - v->u : v->u;
