@@ -17,7 +17,9 @@
 #           kind_rows (written before them) stacks by type, with the
 #           kind choice disabled and no kind table;
 #   TopN    types by allocated bytes and callsites by live bytes as `gcacc
-#           top` orders them, the filter, and the ascending sort.
+#           top` orders them, the filter, and the ascending sort; of a
+#           sampled dump (sampled=4096): n and its error after live and
+#           allocated objects, sortable, n as `gcacc top` gives it.
 # Screenshots of both views must not be blank; the page must reference no
 # URL; and the first paint is timed: the page's own mark when its script
 # has drawn the views (data-ready-ms, since navigation started) and the
@@ -227,6 +229,39 @@ a=$(rows "$abs/asc.dom.html" topn-row data-alloc-bytes | head -n 1)
 z=$(rows "$abs/asc.dom.html" topn-row data-alloc-bytes | tail -n 1)
 [ -n "$a" ] && [ "$a" -le "$z" ] && ok "topn ascending: $a .. $z" ||
   fail "topn ascending: first '$a', last '$z'"
+
+# --- TopN of a sampled profile: the samples behind each estimate -------
+# After live and allocated objects, n (samples_live, samples_alloc) with
+# its relative error, about 1/sqrt(n); the exact dump's page has neither.
+grep -q 'data-key="samples_' "$abs/long.html" &&
+  fail "topn, exact dump: sample columns" || ok "topn, exact dump: no n"
+GC_ACC_PROFILE=sampled=4096 GC_ACC_DUMP="$abs/sampled.gz" "$load" 1000 1 \
+  >/dev/null || fail "longload (sampled)"
+"$gcacc" report -o "$abs/sampled.html" "$abs/sampled.gz" ||
+  fail "gcacc report (sampled)"
+run_chromium --virtual-time-budget=5000 --dump-dom \
+  "file://$abs/sampled.html#view=topn&table=types&sort=samples_live" \
+  >"$abs/sampled.dom.html" || true
+check_eq "topn, sampled: the n columns" "$(grep -o \
+  'data-key="samples_[a-z]*"' "$abs/sampled.dom.html" | tr '\n' ' ')" \
+  'data-key="samples_live" data-key="samples_alloc" '
+check_eq "topn, sampled: sorted by" \
+  "$(attr "$abs/sampled.dom.html" '<table id="topn-table"' data-sort)" \
+  samples_live
+id=$(rows "$abs/sampled.dom.html" topn-row data-id | head -n 1)
+n=$(rows "$abs/sampled.dom.html" topn-row data-samples-live | head -n 1)
+"$gcacc" top --group type --json -n 0 "$abs/sampled.gz" >"$abs/sampled.json"
+check_eq "topn, sampled: the first row's n is top's" "$n" \
+  "$(jq '[.top[].samples_live] | max' "$abs/sampled.json")"
+check_eq "topn, sampled: type $id's n is top's" "$n" \
+  "$(jq --argjson id "${id:-0}" '.top[] | select(.id == $id)
+     | .samples_live' "$abs/sampled.json")"
+e=$(LC_ALL=C awk -v n="${n:-0}" 'BEGIN { e = 100 / sqrt(n)
+  printf(e >= 9.5 ? "%d (\302\261%.0f%%)" : "%d (\302\261%.1f%%)", n, e) }')
+cells "$abs/sampled.dom.html" topn-row | head -n 1 | grep -qF "|$e|" &&
+  ok "topn, sampled: the first row says $e" ||
+  fail "topn, sampled: '$e' not in $(cells "$abs/sampled.dom.html" \
+    topn-row | head -n 1)"
 
 # --- screenshots and timing ---------------------------------------------
 for v in frames topn; do

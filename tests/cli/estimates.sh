@@ -8,7 +8,8 @@
 # size (one size for both, each dump's, or which dump is exact), --json
 # says "estimated": true and each session's, and the numbers are the
 # dump's as they are (the collector scaled them: the reader must not
-# scale again, stacks=sample or not).
+# scale again, stacks=sample or not).  top of a sampled dump whose rows
+# carry no samples shows n 0 and no error.
 set -u
 . "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=./tests/cli/sameload
@@ -88,6 +89,19 @@ $GCACC diff "$tmp/as.gz" "$tmp/b64.gz" > "$tmp/two"
 check "two sizes: both in the note" test "$(note "$tmp/two")" = '~ figures by type and callsite are estimated from sampled allocations, one sample per 524288 bytes on average in dump a, per 65536 bytes in dump b'
 check "stacks=sample too: callsites not scaled again" test "$(jq -c \
   '.sites' "$tmp/two.json")" = "$(jq -c '.sites' "$tmp/exact.json")"
+# top: a row's n is the samples behind it, none in these (exact rows
+# under a sampled header: samples_* 0): n 0, no error ("-", null), no
+# division by zero.
+$GCACC top --group type -n 0 --json "$tmp/as.gz" > "$tmp/top.json"
+check "top: no samples: samples_live 0, live_error null" test "$(jq -c \
+  '[.top[] | [.samples_live, .live_error, .samples_alloc, .alloc_error]]
+   | unique' "$tmp/top.json")" = '[[0,null,0,null]]'
+$GCACC top --group type -n 0 "$tmp/as.gz" > "$tmp/top"
+check "top: no samples: the error columns say -" test "$(awk 'NR > 2 &&
+  /^ *[0-9]/ && !/  -  .*  -  / ' "$tmp/top" | wc -l)" -eq 0
+check "top: no inf, no nan" sh -c "! grep -qiE 'inf|nan' '$tmp/top'"
+$GCACC top --group type -n 0 "$tmp/a.gz" > "$tmp/top.exact"
+check "top, exact dump: no n column" sh -c "! grep -q '^n: ' '$tmp/top.exact'"
 $GCACC diff --csv "$tmp/as.gz" "$tmp/bs.gz" > "$tmp/est.csv"
 check "CSV: the sessions say estimated" \
   grep -q '^dump,records,live_gc_no,live_bytes,estimated,sample_bytes$' \

@@ -15,6 +15,10 @@
 #     4.0 KiB; exact figures (size classes, heap) carry no "~";
 #   - --json: "estimated": true, and the note in "notes"; false where
 #     the view shows only exact figures, and for the exact dump;
+#   - top --group type|site: n (samples_live, samples_alloc: the dump's
+#     last rows, the last census's, summed over --session) and the
+#     plus-minus error (1/sqrt(n); none for 0) in text, --json, --csv,
+#     and the footnote; none of it for the exact dump;
 #   - summary, top (type, site, class), leaks, timeline --frames, export
 #     --csv/--jsonl, and the report (its notes, "~" cells, the data's
 #     "estimated");
@@ -113,6 +117,94 @@ for g in type site; do
   run "$GCACC" top --group "$g" -n 3 "$d"
   check_eq "top --group $g, exact dump: no ~" "$(grep -c '~' "$tmp/out")" 0
 done
+# top: the samples behind each estimate (n) and its error (about
+# 1/sqrt(n)), as the dump's samples_* columns give them.
+# rows_of DUMP TABLE COL WHICH [GC]: "id value" of column COL (by header
+# name) of every id's last row (WHICH=last), of the rows of the last
+# census collection (census), or summed over the session (sum), up to
+# collection GC (default: all); nonzero only.
+rows_of() {
+  zcat "$1" | jq -r -n --arg t "$2" --arg c "$3" --arg w "$4" \
+    --argjson g "${5:-1e18}" '
+    def named($n): [$n, .] | transpose | map({key: .[0], value: .[1]})
+      | from_entries;
+    input.columns[$t] as $h
+    | [inputs | select(.record == "collection" and .census == 1
+                       and .gc_no <= $g)] as $r
+    | (if $w == "census" then [$r[-1] | .[$t][]?] else [$r[] | .[$t][]?] end)
+    | map(named($h))
+    | reduce .[] as $x ({}; ($x.type_id // $x.site_id | tostring) as $k
+        | .[$k] = (if $w == "sum" then (.[$k] // 0) + $x[$c]
+                   else $x[$c] end))
+    | to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sort
+}
+# err N: the plus-minus cell of N samples, as top prints it
+err() {
+  LC_ALL=C awk -v n="$1" 'BEGIN { e = 100 / sqrt(n)
+    printf(e >= 9.5 ? "\302\261%.0f%%\n" : "\302\261%.1f%%\n", e) }'
+}
+# pm_field ROW: the first plus-minus cell of a table row (live's), and
+# with "n", the field before it (its n)
+pm_field() {
+  echo "$1" | LC_ALL=C awk -v want="${2:-}" '{ for (i = 2; i <= NF; i++)
+    if (index($i, "\302\261") == 1) {
+      print (want == "n" ? $(i - 1) : $i); exit } }'
+}
+pm=$(printf '\302\261')
+foot="n: samples behind the ~figure before it (1 per 4.0 KiB); $pm: about 1/sqrt(n)"
+for g in type site; do
+  run "$GCACC" top --group "$g" --json -n 0 "$s"
+  jq -r '.top[] | select(.samples_live > 0) | "\(.id) \(.samples_live)"' \
+    "$tmp/out" | sort >"$tmp/n_live"
+  check_range "top --group $g: rows with live samples" \
+    "$(wc -l <"$tmp/n_live")" 2 40
+  check_eq "top --group $g: samples_live is the dump's" \
+    "$(cat "$tmp/n_live")" "$(rows_of "$s" "${g}_rows" samples_live last)"
+  check_eq "top --group $g: samples_alloc is the last census's" \
+    "$(jq -r '.top[] | select(.samples_alloc > 0)
+       | "\(.id) \(.samples_alloc)"' "$tmp/out" | sort)" \
+    "$(rows_of "$s" "${g}_rows" samples_alloc census)"
+  check_eq "top --group $g: live_error is 1/sqrt(samples_live), null at 0" \
+    "$(jq '[.top[] | if .samples_live == 0 then .live_error == null
+       else (.live_error - 1 / (.samples_live | sqrt) | fabs) < 1e-5 end]
+       | all' "$tmp/out")" true
+  check_eq "top --group $g: alloc_error null iff no samples" \
+    "$(jq '[.top[] | (.alloc_error == null) == (.samples_alloc == 0)] | all' \
+       "$tmp/out")" true
+  run "$GCACC" top --group "$g" --json -n 0 --session "$s"
+  check_eq "top --group $g --session: samples_alloc summed" \
+    "$(jq -r '.top[] | select(.samples_alloc > 0)
+       | "\(.id) \(.samples_alloc)"' "$tmp/out" | sort)" \
+    "$(rows_of "$s" "${g}_rows" samples_alloc sum)"
+  run "$GCACC" top --group "$g" --csv -n 3 "$s"
+  check_grep "top --group $g --csv: the sample columns" "$tmp/out" \
+    "live_bytes,samples_live,live_error,alloc_objs,alloc_bytes,samples_alloc,alloc_error,"
+  # The text table: n and the plus-minus after live and alloc; the top
+  # row's live n is the JSON's, its error printed as err() says.
+  run "$GCACC" top --group "$g" -n 3 "$s"
+  cp "$tmp/out" "$tmp/table"
+  check_eq "top --group $g: n and $pm columns" \
+    "$(sed -n 2p "$tmp/table" | LC_ALL=C awk '{ for (i = 1; i <= NF; i++)
+       if ($i == "n" || $i == "\302\261") printf "%s ", $i; print "" }')" \
+    "n $pm n $pm "
+  check_eq "top --group $g: the footnote" "$(tail -3 "$tmp/table" | head -1)" \
+    "$foot"
+  row=$(sed -n 3p "$tmp/table")
+  n=$(pm_field "$row" n)
+  run "$GCACC" top --group "$g" --json -n 3 "$s"
+  check_eq "top --group $g: the top row's n" "$n" \
+    "$(jq --argjson id "$(echo "$row" | awk '{ print $1 }')" \
+       '.top[] | select(.id == $id) | .samples_live' "$tmp/out")"
+  check_eq "top --group $g: the top row's $pm" "$(pm_field "$row")" \
+    "$(err "$n")"
+  run "$GCACC" top --group "$g" -n 3 "$d"
+  check_eq "top --group $g, exact dump: no n, no $pm, no footnote" \
+    "$(grep -cE "$pm|^n: | n " "$tmp/out")" 0
+  run "$GCACC" top --group "$g" --json -n 0 "$d"
+  check_eq "top --group $g --json, exact dump: no sample fields" \
+    "$(jq '[.top[] | has("samples_live") or has("live_error")] | any' \
+       "$tmp/out")" false
+done
 run "$GCACC" top --group class --json "$s"
 check_eq "top --group class --json: estimated false" \
   "$(jq .estimated "$tmp/out")" false
@@ -183,7 +275,27 @@ check_grep "report: the note's words" "$tmp/r.html" \
 check_range "report: ~ in the type rows" "$(grep 'class="type-row"' \
   "$tmp/r.html" | grep -c '<td>~')" 1 30
 check_grep "report: the data says estimated" "$tmp/r.html" '{"estimated":true'
+# The top types and callsites at the peak: n and its error after live
+# and allocated bytes, the dump's samples up to that collection.
+for g in type site; do
+  tid=top-${g}s
+  peak=$(sed -n "s/.*<table id=\"$tid\" data-gc-no=\"\([0-9]*\)\".*/\1/p" \
+    "$tmp/r.html")
+  grep "class=\"$g-row\"" "$tmp/r.html" >"$tmp/rrows"
+  check_eq "report: top ${g}s: n, $pm headers" "$(grep -A1 "<table id=\"$tid\"" \
+    "$tmp/r.html" | tail -1 | grep -o '>n</th>\|>&plusmn;</th>' | tr -d '\n')" \
+    '>n</th>>&plusmn;</th>>n</th>>&plusmn;</th>'
+  check_eq "report: top ${g}s: samples live are the dump's at gc $peak" \
+    "$(sed 's/.* data-id="\([0-9]*\)".* data-samples-live="\([0-9]*\)".*/\1 \2/' \
+       "$tmp/rrows" | awk '$2 > 0' | sort)" \
+    "$(rows_of "$s" "${g}_rows" samples_live last "$peak")"
+  n=$(head -1 "$tmp/rrows" | sed 's/.*data-samples-live="\([0-9]*\)".*/\1/')
+  check_grep "report: top ${g}s: the first row's n and $pm" "$tmp/rrows" \
+    "<td class=\"samples\">$n</td><td>$(err "$n")</td>"
+done
 run "$GCACC" report -o "$tmp/x.html" "$d"
+check_eq "report, exact dump: no n, no $pm" \
+  "$(grep -c 'data-samples-live\|&plusmn;' "$tmp/x.html")" 0
 check_eq "report, exact dump: no note" \
   "$(grep -c 'class="estimate-note"' "$tmp/x.html")" 0
 check_grep "report, exact dump: the data says exact" "$tmp/x.html" \

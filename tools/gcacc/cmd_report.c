@@ -703,6 +703,7 @@ static void page_top(FILE *f, const struct report *a)
 
 struct group_row {
   u64 id, live, live_objs, old_objs, alloc;
+  u64 s_live, s_alloc;                  /* sampled profile: samples     */
 };
 
 static int group_cmp(const void *x, const void *y)
@@ -711,6 +712,17 @@ static int group_cmp(const void *x, const void *y)
 
   if (p->live != q->live) return p->live > q->live ? -1 : 1;
   return p->id < q->id ? -1 : p->id > q->id;
+}
+
+/* A sampled profile's estimate: the samples behind it and its error.  */
+#define SAMPLE_TH "<th title=\"samples behind the estimate\">n</th>" \
+  "<th title=\"its relative error, about 1/sqrt(n)\">&plusmn;</th>"
+static void sample_cells(FILE *f, u64 n)
+{
+  char e[32];
+
+  fprintf(f, "<td class=\"samples\">%llu</td><td>%s</td>", n,
+          emit_error_text(tables_sample_error(n), e, sizeof(e)));
 }
 
 /* Top types (site 0) or callsites (site 1) at the peak-live collection. */
@@ -737,6 +749,8 @@ static void page_groups(FILE *f, const struct report *a, int site)
                              g->live_bytes);
     t[n].old_objs = tables_scale(&a->tb, site, g->live_objs, g->live_bytes,
                                  tables_old_objs(g));
+    t[n].s_live = g->s_live;
+    if (all != NULL) t[n].s_alloc = all->s_alloc;
     if (all != NULL)
       t[n].alloc = tables_scale(&a->tb, site, all->alloc_objs,
                                 all->alloc_bytes, all->alloc_bytes);
@@ -757,14 +771,19 @@ static void page_groups(FILE *f, const struct report *a, int site)
   if (a->tb.estimated) {
     char note[256];
 
-    fprintf(f, "<p class=\"estimate-note\">Note: %s.</p>\n",
+    fprintf(f, "<p class=\"estimate-note\">Note: %s.  n: the samples "
+            "behind the estimate before it; &plusmn;: its relative error, "
+            "about 1/sqrt(n).</p>\n",
             emit_estimate_note(a->tb.estimate_bytes, note, sizeof(note)));
   }
+  /* Estimates: after live and allocated bytes, the samples behind them */
+  /* (n) and their relative error, about 1/sqrt(n), as in `gcacc top`. */
   fprintf(f, "<table id=\"%s\" data-gc-no=\"%llu\" data-rows=\"%zu\">\n"
           "<tr><th>id</th><th class=\"l\">%s</th><th>live objects</th>"
-          "<th>live bytes</th><th>old objects</th><th>allocated bytes</th>"
-          "</tr>\n", site ? "top-sites" : "top-types", a->peak_gc, shown,
-          site ? "stack" : "type");
+          "<th>live bytes</th>%s<th>old objects</th><th>allocated bytes</th>"
+          "%s</tr>\n", site ? "top-sites" : "top-types", a->peak_gc, shown,
+          site ? "stack" : "type", a->tb.estimated ? SAMPLE_TH : "",
+          a->tb.estimated ? SAMPLE_TH : "");
   for (i = 0; i < shown; i++) {
     char s1[16], s2[16];
 
@@ -775,12 +794,18 @@ static void page_groups(FILE *f, const struct report *a, int site)
             "data-label=\"", site ? "site-row" : "type-row", t[i].id,
             t[i].live, t[i].live_objs, t[i].alloc);
     html_esc(f, label);
+    if (a->tb.estimated)
+      fprintf(f, "\" data-samples-live=\"%llu\" data-samples-alloc=\"%llu",
+              t[i].s_live, t[i].s_alloc);
     fprintf(f, "\"><td>%llu</td><td class=\"l\">", t[i].id);
     html_esc(f, label);
-    fprintf(f, "</td><td>%s%llu</td><td>%s%s</td><td>%s%llu</td>"
-            "<td>%s%s</td></tr>\n", est, t[i].live_objs, est,
-            emit_size(t[i].live, s1), est, t[i].old_objs, est,
+    fprintf(f, "</td><td>%s%llu</td><td>%s%s</td>", est, t[i].live_objs,
+            est, emit_size(t[i].live, s1));
+    if (a->tb.estimated) sample_cells(f, t[i].s_live);
+    fprintf(f, "<td>%s%llu</td><td>%s%s</td>", est, t[i].old_objs, est,
             emit_size(t[i].alloc, s2));
+    if (a->tb.estimated) sample_cells(f, t[i].s_alloc);
+    fputs("</tr>\n", f);
   }
   fputs("</table>\n", f);
   free(t);

@@ -40,6 +40,9 @@ static const char top_usage[] =
   "scaled to estimates (docs/dump-format.md, \"Sampling\").  A sampled\n"
   "profile's type and callsite figures are estimates: shown as ~12.3 MiB,\n"
   "with a note (--json: \"estimated\": true); class figures are exact.\n"
+  "Beside live and alloc, n: the samples behind the estimate, and its\n"
+  "relative error, about 1/sqrt(n) (--json, --csv: samples_live,\n"
+  "live_error, samples_alloc, alloc_error; null or empty at n = 0).\n"
   "\n"
   "  --group <g>         class, type or site (default: type when the dump\n"
   "                      has typed rows, else class)\n"
@@ -66,6 +69,9 @@ static const char top_usage[] =
 struct top_vals {
   u64 live_objs, live_bytes, reserved_bytes, alloc_objs, alloc_bytes;
   u64 old_objs;                         /* types, sites: age >= 4       */
+  /* types, sites in a sampled profile: the samples behind live and     */
+  /* alloc (the rows' samples_live, samples_alloc).                      */
+  u64 samples_live, samples_alloc;
 };
 
 /* A source of keyed rows in a record. */
@@ -222,7 +228,7 @@ static void group_rows(struct top *t)
     u64 id;
     const struct group *g;
     struct top_vals *p;
-    u64 lo, lb, ao, ab, fb;
+    u64 lo, lb, ao, ab, fb, sl, sa;
 
     if (t->mode == SESSION) {
       g = keymap_at(m, i, &id);
@@ -231,6 +237,8 @@ static void group_rows(struct top *t)
       ao = g->alloc_objs;
       ab = g->alloc_bytes;
       fb = g->freed_bytes;
+      sl = g->max_s_live;
+      sa = g->s_alloc;
     } else {
       int here;
 
@@ -242,6 +250,8 @@ static void group_rows(struct top *t)
       ao = here ? g->d_alloc_objs : 0;
       ab = here ? g->d_alloc_bytes : 0;
       fb = here ? g->d_freed_bytes : 0;
+      sl = g->s_live;
+      sa = here ? g->d_s_alloc : 0;
     }
     if (lo == 0 && lb == 0 && ao == 0 && ab == 0 && fb == 0) continue;
     p = keymap_get(t->m, id, 1);
@@ -251,6 +261,8 @@ static void group_rows(struct top *t)
     p->alloc_objs = tables_scale(&t->tb, site, ao, ab, ao);
     p->alloc_bytes = tables_scale(&t->tb, site, ao, ab, ab);
     p->reserved_bytes = tables_scale(&t->tb, site, ao, ab, fb);
+    p->samples_live = sl;
+    p->samples_alloc = sa;
   }
 }
 
@@ -314,6 +326,18 @@ static int cmp_rows(const void *pa, const void *pb)
   return ka < kb ? -1 : ka > kb;
 }
 
+/* Under a table of estimates: what its n and plus-minus columns mean,  */
+/* one line within 80 columns, before the estimate note.                 */
+static void samples_line(FILE *out, u64 sample_bytes)
+{
+  char sz[16], rate[32] = "";
+
+  if (sample_bytes != 0)
+    snprintf(rate, sizeof(rate), " (1 per %s)", emit_size(sample_bytes, sz));
+  fprintf(out, "n: samples behind the ~figure before it%s; \xc2\xb1: about "
+          "1/sqrt(n)\n", rate);
+}
+
 static int parse_u64(const char *s, u64 *out)
 {
   char *end;
@@ -364,6 +388,28 @@ int cmd_top(int argc, char **argv)
   static const char *gshort_names[] = { NULL, NULL, "objs", "live",
                                         "allocs", "alloc", "freed", "old",
                                         "share" };
+  /* The same in a sampled profile (estimates): after live and after    */
+  /* alloc, the samples behind them (n) and their relative error (the   */
+  /* plus-minus sign, about 1/sqrt(n)).                                  */
+  struct emit_col ecols[] = {
+    { "id", COL_INT, 0 },
+    { "type", COL_STR, 0 },
+    { "live_objs", COL_EINT, 0 },
+    { "live_bytes", COL_EBYTES, 0 },
+    { "samples_live", COL_INT, 0 },
+    { "live_error", COL_ERR, 0 },
+    { "alloc_objs", COL_EINT, 0 },
+    { "alloc_bytes", COL_EBYTES, 0 },
+    { "samples_alloc", COL_INT, 0 },
+    { "alloc_error", COL_ERR, 0 },
+    { "freed_bytes", COL_EBYTES, 0 },
+    { "old_objs", COL_EINT, 0 },
+    { "share", COL_PCT, 0 },
+  };
+  static const char *eshort_names[] = { NULL, NULL, "objs", "live", "n",
+                                        "\xc2\xb1", "allocs", "alloc", "n",
+                                        "\xc2\xb1", "freed", "old", "share" };
+  union emit_cell cells[sizeof(ecols) / sizeof(ecols[0])];
   static const struct emit_col at_cols[] = {
     { "mode", COL_STR, 0 },
     { "gc_no", COL_INT, 0 },
@@ -496,12 +542,14 @@ int cmd_top(int argc, char **argv)
   }
   cols[0].name = t.src->label_a;
   cols[1].name = t.src->label_b;
-  if (t.group == G_SITE) gcols[1].name = "stack";
+  if (t.group == G_SITE) gcols[1].name = ecols[1].name = "stack";
   if (o.format == EMIT_TABLE) {
     for (i = 2; i < sizeof(cols) / sizeof(cols[0]); i++)
       cols[i].name = short_names[i];
     for (i = 2; i < sizeof(gcols) / sizeof(gcols[0]); i++)
       gcols[i].name = gshort_names[i];
+    for (i = 2; i < sizeof(ecols) / sizeof(ecols[0]); i++)
+      ecols[i].name = eshort_names[i];
     if (t.group == G_TYPE) t.src = &source_types;
     if (t.group == G_SITE) t.src = &source_sites;
     if (t.mode == SESSION)
@@ -533,23 +581,46 @@ int cmd_top(int argc, char **argv)
 
     stack = malloc(ssz);
     if (stack == NULL) abort();
-    if (t.tb.estimated) emit_cols_estimate(gcols + 2, 6);
-    tab = emit_table_new(title, gcols,
-                         (int)(sizeof(gcols) / sizeof(gcols[0])));
+    int est = t.tb.estimated;
+
+    if (est)
+      tab = emit_table_new(title, ecols,
+                           (int)(sizeof(ecols) / sizeof(ecols[0])));
+    else
+      tab = emit_table_new(title, gcols,
+                           (int)(sizeof(gcols) / sizeof(gcols[0])));
     for (i = 0; i < n; i++) {
       u64 key;
       const struct top_vals *v = keymap_at(t.m, idx[i], &key);
+      int k = 0;
 
       if (t.group == G_TYPE)
         tables_type_label(&t.tb, key, stack, ssz);
       else
         tables_site_label(&t.tb, key, o.format == EMIT_TABLE
                           ? (unsigned)frames : 0, stack, ssz);
-      emit_row(tab, key, stack, v->live_objs, v->live_bytes, v->alloc_objs,
-               v->alloc_bytes, v->reserved_bytes, v->old_objs,
-               total ? (double)metric(v, sort_by) / (double)total : 0.0);
+      cells[k++].u = key;
+      cells[k++].s = stack;
+      cells[k++].u = v->live_objs;
+      cells[k++].u = v->live_bytes;
+      if (est) {
+        cells[k++].u = v->samples_live;
+        cells[k++].d = tables_sample_error(v->samples_live);
+      }
+      cells[k++].u = v->alloc_objs;
+      cells[k++].u = v->alloc_bytes;
+      if (est) {
+        cells[k++].u = v->samples_alloc;
+        cells[k++].d = tables_sample_error(v->samples_alloc);
+      }
+      cells[k++].u = v->reserved_bytes;
+      cells[k++].u = v->old_objs;
+      cells[k++].d = total ? (double)metric(v, sort_by) / (double)total : 0.0;
+      emit_row_cells(tab, cells);
     }
     emit_print(tab, o.format, out);
+    if (o.format == EMIT_TABLE && est)
+      samples_line(out, t.tb.estimate_bytes);
     if (o.format == EMIT_TABLE)
       emit_estimate_line(out, t.tb.estimated, t.tb.estimate_bytes);
     goto printed;

@@ -77,7 +77,7 @@ static void row_args(const struct emit_table *t, union emit_val *row,
       row[c].s = copy ? cell_strdup(v) : (char *)(v ? v : "");
       break;
     }
-    case COL_RATIO: case COL_PCT:
+    case COL_RATIO: case COL_PCT: case COL_ERR:
       row[c].d = va_arg(ap, double);
       break;
     default:
@@ -105,7 +105,9 @@ void emit_row_cells(struct emit_table *t, const union emit_cell *cells)
   for (c = 0; c < t->ncols; c++) {
     switch (t->cols[c].type) {
     case COL_STR: row[c].s = cell_strdup(cells[c].s); break;
-    case COL_RATIO: case COL_PCT: row[c].d = cells[c].d; break;
+    case COL_RATIO: case COL_PCT: case COL_ERR:
+      row[c].d = cells[c].d;
+      break;
     default: row[c].u = cells[c].u;
     }
   }
@@ -139,6 +141,14 @@ const char *emit_estimate_note(unsigned long long sample_bytes, char *buf,
   return buf;
 }
 
+const char *emit_error_text(double e, char *buf, size_t n)
+{
+  /* Whole percents from 10% up, one decimal below (+-1.2%).            */
+  if (!(e >= 0)) snprintf(buf, n, "-");
+  else snprintf(buf, n, "\xc2\xb1%.*f%%", e >= 0.095 ? 0 : 1, e * 100.0);
+  return buf;
+}
+
 static void cell_text(const struct emit_col *col, const union emit_val *v,
                       char *buf, size_t n)
 {
@@ -153,6 +163,7 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   case COL_NS: snprintf(buf, n, "%.2f ms", v->u / 1e6); break;
   case COL_RATIO: snprintf(buf, n, "%.3f", v->d); break;
   case COL_PCT: snprintf(buf, n, "%.1f%%", v->d * 100.0); break;
+  case COL_ERR: emit_error_text(v->d, buf, n); break;
   case COL_SBYTES: {
     long long x = (long long)v->u;
     unsigned long long m = x < 0 ? 0ULL - v->u : v->u;
@@ -164,6 +175,27 @@ static void cell_text(const struct emit_col *col, const union emit_val *v,
   }
 }
 
+/* Columns a cell takes on a terminal: its UTF-8 characters (the       */
+/* plus-minus sign of COL_ERR is two bytes, one column).                 */
+static int text_width(const char *s)
+{
+  int w = 0;
+
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xc0) != 0x80) w++;
+  return w;
+}
+
+/* s right-aligned (left if left) in w columns.                          */
+static void print_cell(FILE *out, const char *s, int w, int left)
+{
+  int pad = w - text_width(s);
+
+  if (left) fputs(s, out);
+  for (; pad > 0; pad--) fputc(' ', out);
+  if (!left) fputs(s, out);
+}
+
 /* One row of many columns reads better as "name  value" lines.        */
 static void print_vertical(const struct emit_table *t, FILE *out)
 {
@@ -171,11 +203,13 @@ static void print_vertical(const struct emit_table *t, FILE *out)
   char buf[256];
 
   for (c = 0; c < t->ncols; c++)
-    if ((int)strlen(t->cols[c].name) > w) w = (int)strlen(t->cols[c].name);
+    if (text_width(t->cols[c].name) > w) w = text_width(t->cols[c].name);
   if (t->title[0] != '\0') fprintf(out, "%s\n", t->title);
   for (c = 0; c < t->ncols; c++) {
     cell_text(&t->cols[c], &t->vals[c], buf, sizeof(buf));
-    fprintf(out, "  %-*s  %s\n", w, t->cols[c].name, buf);
+    fputs("  ", out);
+    print_cell(out, t->cols[c].name, w, 1);
+    fprintf(out, "  %s\n", buf);
   }
 }
 
@@ -186,29 +220,29 @@ static void print_table(const struct emit_table *t, FILE *out)
 
   if (w == NULL) abort();
   for (c = 0; c < t->ncols; c++) {
-    w[c] = (int)strlen(t->cols[c].name);
+    w[c] = text_width(t->cols[c].name);
     if (t->cols[c].width > w[c]) w[c] = t->cols[c].width;
     for (r = 0; r < t->nrows; r++) {
       int l;
 
       cell_text(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], buf,
                 sizeof(buf));
-      l = (int)strlen(buf);
+      l = text_width(buf);
       if (l > w[c]) w[c] = l;
     }
   }
   if (t->title[0] != '\0') fprintf(out, "%s\n", t->title);
-  for (c = 0; c < t->ncols; c++)
-    fprintf(out, c ? "  %*s" : "%-*s", w[c], t->cols[c].name);
+  for (c = 0; c < t->ncols; c++) {
+    if (c) fputs("  ", out);
+    print_cell(out, t->cols[c].name, w[c], c == 0);
+  }
   fputc('\n', out);
   for (r = 0; r < t->nrows; r++) {
     for (c = 0; c < t->ncols; c++) {
       cell_text(&t->cols[c], &t->vals[(size_t)r * t->ncols + c], buf,
                 sizeof(buf));
-      if (t->cols[c].type == COL_STR && c == 0)
-        fprintf(out, "%-*s", w[c], buf);
-      else
-        fprintf(out, c ? "  %*s" : "%*s", w[c], buf);
+      if (c) fputs("  ", out);
+      print_cell(out, buf, w[c], t->cols[c].type == COL_STR && c == 0);
     }
     fputc('\n', out);
   }
@@ -256,6 +290,10 @@ static void print_raw(const struct emit_col *col, const union emit_val *v,
     else emit_csv_string(v->s, out);
     break;
   case COL_RATIO: case COL_PCT: fprintf(out, "%.6g", v->d); break;
+  case COL_ERR:
+    if (v->d >= 0) fprintf(out, "%.6g", v->d);
+    else if (json) fputs("null", out);
+    break;
   case COL_SBYTES: fprintf(out, "%lld", (long long)v->u); break;
   default: fprintf(out, "%llu", v->u);
   }

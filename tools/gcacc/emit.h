@@ -26,7 +26,12 @@ enum emit_type {
   /* as COL_INT and COL_BYTES, shown "~12.3 MiB" in tables; CSV and    */
   /* JSON carry the number, and the JSON object says "estimated".     */
   COL_EINT,
-  COL_EBYTES
+  COL_EBYTES,
+  /* The relative error of an estimate (a double, 0.15 for 15%; < 0:   */
+  /* none, no samples): "+-15%" in tables, with the plus-minus sign     */
+  /* (U+00B1, UTF-8), "-" when none; CSV and JSON carry the fraction,   */
+  /* empty or null when none.                                           */
+  COL_ERR
 };
 
 struct emit_col {
@@ -66,6 +71,9 @@ void emit_json_estimated(int estimated, unsigned long long est_bytes);
 /* For a person: that note as a line "note: ..." (when estimated).     */
 void emit_estimate_line(FILE *out, int estimated,
                         unsigned long long est_bytes);
+/* A COL_ERR cell's text: "+-15%" (the plus-minus sign in UTF-8), "-"  */
+/* when e < 0 (none); buf of n bytes.                                    */
+const char *emit_error_text(double e, char *buf, size_t n);
 /* Mark cols[0 .. n-1] of type COL_INT or COL_BYTES as estimates.       */
 void emit_cols_estimate(struct emit_col *cols, int n);
 /* A note that emit_json_end adds, as "notes": [text], when it returns   */

@@ -40,6 +40,13 @@
   function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
   function esize(b) { return EST + size(b); }
   function ecount(n) { return EST + count(n); }
+  /* n samples and the relative error of their estimate, about          */
+  /* 1/sqrt(n) (as gcacc top prints it); "-" for none.                   */
+  function samples(n) {
+    if (!(n > 0)) return '0 (-)';
+    var e = 100 / Math.sqrt(n);
+    return count(n) + ' (\u00b1' + e.toFixed(e >= 9.5 ? 0 : 1) + '%)';
+  }
   function text(tag, s, cls) {
     var e = document.createElement(tag);
     if (s !== undefined) e.textContent = s;
@@ -480,7 +487,8 @@
       if (site) siteCell(td, r[0]); else td.textContent = typeName(r[0]);
       tr.appendChild(td);
       TCOLS.forEach(function (c, i) {
-        var v = r[i + 1], s = /objs$/.test(c) ? ecount(v) : esize(v);
+        var v = r[i + 1], s = /^samples_/.test(c) ? samples(v)
+          : /objs$/.test(c) ? ecount(v) : esize(v);
         if (c === 'growth_bytes' && v > 0) s = '+' + s;
         tr.appendChild(text('td', s, c === 'growth_bytes' ? (v > 0 ? 'pos' : v < 0 ? 'neg' : '') : ''));
       });

@@ -362,12 +362,17 @@ static void frames_out(FILE *out, const struct rv_frames *f, u64 start)
   fputs("],\n", out);
 }
 
-/* TopN: one row per type or callsite. */
-#define TOPN_NCOLS 8
+/* TopN: one row per type or callsite.  The last two values are a      */
+/* sampled profile's sample counts behind live and allocated bytes,     */
+/* written (after live and after alloc objects) only when estimated.    */
+#define TOPN_NCOLS 10
 static const char *const topn_cols[TOPN_NCOLS] = {
   "live_bytes", "live_objs", "alloc_bytes", "alloc_objs", "freed_bytes",
-  "freed_objs", "growth_bytes", "peak_live_bytes"
+  "freed_objs", "growth_bytes", "peak_live_bytes", "samples_live",
+  "samples_alloc"
 };
+static const int topn_exact[] = { 0, 1, 2, 3, 4, 5, 6, 7, -1 };
+static const int topn_est[] = { 0, 1, 8, 2, 3, 9, 4, 5, 6, 7, -1 };
 struct topn_row { u64 id; long long v[TOPN_NCOLS]; };
 
 static int topn_cmp(const void *a, const void *b)
@@ -424,6 +429,8 @@ static struct topn_row *topn_rows(const struct tables *tb, int site,
                                                 first_live(first, id));
     t->v[7] = (long long)tables_scale(tb, site, g->max_live_objs,
                                       g->max_live_bytes, g->max_live_bytes);
+    t->v[8] = (long long)g->s_live;
+    t->v[9] = (long long)g->s_alloc;
     (*n)++;
   }
   if (*n > 0) qsort(r, *n, sizeof(*r), topn_cmp);
@@ -440,6 +447,7 @@ void rv_write_data(FILE *out, const struct rv_frames *f,
   size_t n[2], i, k;
   int s, first;
   char buf[4096];
+  const int *oc = tb->estimated ? topn_est : topn_exact;
 
   fputs("<script type=\"application/json\" id=\"gcacc-data\">{", out);
   fprintf(out, "\"estimated\":%s,\n", tb->estimated ? "true" : "false");
@@ -447,14 +455,15 @@ void rv_write_data(FILE *out, const struct rv_frames *f,
   rows[0] = topn_rows(tb, 0, first_t, &n[0]);
   rows[1] = topn_rows(tb, 1, first_s, &n[1]);
   fprintf(out, "\"topn\":{\"cap\":%d,\"columns\":[", RV_TOPN_CAP);
-  for (k = 0; k < TOPN_NCOLS; k++)
-    fprintf(out, "%s\"%s\"", k ? "," : "", topn_cols[k]);
+  for (k = 0; oc[k] >= 0; k++)
+    fprintf(out, "%s\"%s\"", k ? "," : "", topn_cols[oc[k]]);
   fputs("]", out);
   for (s = 0; s < 2; s++) {
     fprintf(out, ",\n\"%s\":[", s ? "sites" : "types");
     for (i = 0; i < n[s]; i++) {
       fprintf(out, "%s[%llu", i ? "," : "", js_id(rows[s][i].id));
-      for (k = 0; k < TOPN_NCOLS; k++) fprintf(out, ",%lld", rows[s][i].v[k]);
+      for (k = 0; oc[k] >= 0; k++)
+        fprintf(out, ",%lld", rows[s][i].v[oc[k]]);
       fputc(']', out);
     }
     fputc(']', out);
@@ -550,6 +559,10 @@ void rv_write_views(FILE *out, const struct tables *tb)
         "</tbody></table>\n</section>\n", out);
   fputs("<section id=\"view-topn\" class=\"view\">\n<h2>TopN</h2>\n", out);
   estimate_note(out, tb);
+  if (tb->estimated)
+    fputs("<p class=\"note\" id=\"topn-samples\">n: the samples behind the "
+          "estimates before it, and (&plusmn;) their relative error, about "
+          "1/sqrt(n).</p>\n", out);
   fputs("<noscript><p>The TopN view is drawn by the page's script.</p>"
         "</noscript>\n<p class=\"controls\"><select id=\"topn-kind\">"
         "<option value=\"types\">types</option><option value=\"sites\">"
@@ -563,8 +576,10 @@ void rv_write_views(FILE *out, const struct tables *tb)
         "id=\"topn-label\">type</th>", out);
   th_sort(out, "live_bytes", "live bytes");
   th_sort(out, "live_objs", "live objects");
+  if (tb->estimated) th_sort(out, "samples_live", "n");
   th_sort(out, "alloc_bytes", "allocated bytes");
   th_sort(out, "alloc_objs", "allocated objects");
+  if (tb->estimated) th_sort(out, "samples_alloc", "n");
   th_sort(out, "freed_bytes", "freed bytes");
   th_sort(out, "freed_objs", "freed objects");
   th_sort(out, "growth_bytes", "growth");

@@ -179,6 +179,7 @@ static void apply_defs(struct tables *t, const json_t *j,
 struct group_cols {
   size_t id, live_objs, live_bytes, alloc_objs, alloc_bytes, freed_objs;
   size_t freed_bytes, age[TABLES_AGE_BINS];
+  size_t s_live, s_alloc, s_freed;
 };
 #define GROUP_COLS(c, t, idcol) { \
   DUMP_COL(c, t, idcol), DUMP_COL(c, t, live_objs), \
@@ -187,7 +188,9 @@ struct group_cols {
   DUMP_COL(c, t, freed_bytes), \
   { DUMP_COL(c, t, age0), DUMP_COL(c, t, age1), DUMP_COL(c, t, age2_3), \
     DUMP_COL(c, t, age4_7), DUMP_COL(c, t, age8_15), \
-    DUMP_COL(c, t, age16_31), DUMP_COL(c, t, age32) } }
+    DUMP_COL(c, t, age16_31), DUMP_COL(c, t, age32) }, \
+  DUMP_COL(c, t, samples_live), DUMP_COL(c, t, samples_alloc), \
+  DUMP_COL(c, t, samples_freed) }
 
 static void apply_rows(struct tables *t, struct keymap *m,
                        const struct dump_tab *rows, int site,
@@ -207,8 +210,14 @@ static void apply_rows(struct tables *t, struct keymap *m,
         memset(g->age, 0, sizeof(g->age));
         g->d_alloc_objs = g->d_alloc_bytes = 0;
         g->d_freed_objs = g->d_freed_bytes = 0;
+        g->s_live = g->d_s_alloc = g->d_s_freed = 0;
         g->d_rec = t->census;
       }
+      g->s_live += tab_u64(rows, i, gc->s_live);
+      g->d_s_alloc += tab_u64(rows, i, gc->s_alloc);
+      g->d_s_freed += tab_u64(rows, i, gc->s_freed);
+      g->s_alloc += tab_u64(rows, i, gc->s_alloc);
+      g->s_freed += tab_u64(rows, i, gc->s_freed);
       g->live_objs += tab_u64(rows, i, gc->live_objs);
       g->live_bytes += tab_u64(rows, i, gc->live_bytes);
       for (b = 0; b < TABLES_AGE_BINS; b++)
@@ -222,8 +231,10 @@ static void apply_rows(struct tables *t, struct keymap *m,
       g->freed_objs += tab_u64(rows, i, gc->freed_objs);
       g->freed_bytes += tab_u64(rows, i, gc->freed_bytes);
       if (g->live_objs > g->max_live_objs) g->max_live_objs = g->live_objs;
-      if (g->live_bytes > g->max_live_bytes)
+      if (g->live_bytes > g->max_live_bytes) {
         g->max_live_bytes = g->live_bytes;
+        g->max_s_live = g->s_live;
+      }
       continue;
     }
     if (site ? id >= 2 : id != 0) {
@@ -238,13 +249,21 @@ static void apply_rows(struct tables *t, struct keymap *m,
     g->d_alloc_bytes = tab_u64(rows, i, gc->alloc_bytes);
     g->d_freed_objs = tab_u64(rows, i, gc->freed_objs);
     g->d_freed_bytes = tab_u64(rows, i, gc->freed_bytes);
+    g->s_live = tab_u64(rows, i, gc->s_live);
+    g->d_s_alloc = tab_u64(rows, i, gc->s_alloc);
+    g->d_s_freed = tab_u64(rows, i, gc->s_freed);
+    g->s_alloc += g->d_s_alloc;
+    g->s_freed += g->d_s_freed;
     g->d_rec = t->census;
     g->alloc_objs += g->d_alloc_objs;
     g->alloc_bytes += g->d_alloc_bytes;
     g->freed_objs += g->d_freed_objs;
     g->freed_bytes += g->d_freed_bytes;
     if (g->live_objs > g->max_live_objs) g->max_live_objs = g->live_objs;
-    if (g->live_bytes > g->max_live_bytes) g->max_live_bytes = g->live_bytes;
+    if (g->live_bytes > g->max_live_bytes) {
+      g->max_live_bytes = g->live_bytes;
+      g->max_s_live = g->s_live;
+    }
   }
 }
 
@@ -316,6 +335,11 @@ double sample_weight(double s, double b)
   if (!(s > 0) || !(b > 0)) return s;
   /* 1 - exp(-s/B) as -expm1(-s/B): no cancellation when s << B.         */
   return s / -expm1(-s / b);
+}
+
+double tables_sample_error(u64 n)
+{
+  return n == 0 ? -1.0 : 1.0 / sqrt((double)n);
 }
 
 u64 tables_scale(const struct tables *t, int site, u64 objs, u64 bytes,

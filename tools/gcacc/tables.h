@@ -31,6 +31,11 @@ struct group {
   /* when d_rec is that record, else 0.                                  */
   u64 d_alloc_objs, d_alloc_bytes, d_freed_objs, d_freed_bytes, d_rec;
   u64 max_live_objs, max_live_bytes;                /* over the session */
+  /* The sampled profile's sample counts behind the figures (the rows'  */
+  /* samples_*; 0 in exact profiles): live as the last row, alloc and    */
+  /* freed summed, their deltas at d_rec, and the live samples of the    */
+  /* row that set max_live_bytes.                                        */
+  u64 s_live, s_alloc, s_freed, d_s_alloc, d_s_freed, max_s_live;
   u64 frame_objs, frame_bytes;                      /* frame rows, summed */
   int defined;                                      /* a definition seen */
   u64 cookie;                                       /* types             */
@@ -86,6 +91,11 @@ void tables_frame(struct tables *t, const json_t *frame);
 /* it stands for (docs/dump-format.md, "Sampling"); s itself when s or b  */
 /* is not positive.  The reader's one computation of it.                  */
 double sample_weight(double s, double b);
+
+/* The relative error of a sampled profile's estimate made of n        */
+/* samples: about 1/sqrt(n) (Poisson sampling; docs/dump-format.md,    */
+/* "The sampled profile"); -1 (none: emit.h's COL_ERR) when n is 0.     */
+double tables_sample_error(u64 n);
 
 /* Group id of a keymap entry and entry itself: keymap_at(t->types, ...) */
 /* A site group's figures as the format says to read them: in sample     */
