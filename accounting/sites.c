@@ -82,6 +82,7 @@ struct sites_tls {
   unsigned long long rng;   /* gca_rng_*, 0: not seeded                 */
   int busy;                 /* inside a capture (no re-entry)           */
   struct gca_site *cache[SITES_CACHE];
+  struct gca_unw_guesses guess;   /* the stack last interned per ra0  */
 };
 static GCA_TLS struct sites_tls sites_self;
 
@@ -272,22 +273,40 @@ static signed_word sites_draw(struct sites_tls *me)
   return gca_rng_exp(&me->rng, gca_stacks_sample_bytes) + 1;
 }
 
+/* A stack the walk did not guess (in me->guess.frames): interned, and */
+/* the guess for its innermost frame from now on.                       */
+static GC_ATTR_NOINLINE unsigned sites_stack_new(struct sites_tls *me,
+                                                 unsigned none)
+{
+  unsigned n = me->guess.n;
+  struct gca_site *s = sites_intern(me, me->guess.frames, n);
+
+  if (NULL == s) return none;
+  if (s->n == n) gca_unwind_guess_put(&me->guess, s->frames, n, s->id);
+  return s->id;
+}
+
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */
 /* called inside a capture (an allocation inside ours) or past memory.  */
-static unsigned sites_stack(struct sites_tls *me, unsigned none)
+/* Inlined into both callers: one frame fewer for every walk to skip.   */
+/* The common case, a stack this thread interned before from the same   */
+/* innermost return address, is the walk's guess: its site id at once. */
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((__always_inline__))
+#endif
+GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none)
 {
-  word frames[GCA_STACKS_MAX_DEPTH];
-  struct gca_site *s;
-  unsigned n;
+  const struct gca_unw_guess *g;
+  unsigned n, id;
 
   if (me->busy) return none;
   me->busy = 1;
   n = gca_stacks_depth;
   if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
-  n = gca_unwind(frames, n, 0);
-  s = sites_intern(me, frames, n);
+  g = gca_unwind_guessed(&me->guess, n);
+  id = EXPECT(g != NULL, TRUE) ? g->id : sites_stack_new(me, none);
   me->busy = 0;
-  return s != NULL ? s->id : none;
+  return id;
 }
 
 GC_INNER unsigned gca_site_capture(word granted_bytes)
