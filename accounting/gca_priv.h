@@ -558,8 +558,10 @@ struct gca_unw_guesses {
   struct gca_unw_guess g[1 << GCA_UNW_GUESS_LOG];
   word frames[GCA_STACKS_MAX_DEPTH];
 };
-GC_INNER const struct gca_unw_guess *gca_unwind_guessed(
+#if !defined(GCA_AMALGAM) || !(defined(__GNUC__) || defined(__clang__))
+  GC_INNER const struct gca_unw_guess *gca_unwind_guessed(
                                 struct gca_unw_guesses *t, unsigned max);
+#endif
 GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
                                    const word *frames, unsigned n,
                                    unsigned id);

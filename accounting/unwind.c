@@ -65,6 +65,16 @@
 
 GC_INNER int gca_unwinder = GCA_UNWIND_FP;
 
+/* In one unit with sites.c (gca_amalgam.c) the guessed walk is inlined */
+/* into its callers and starts from their frame: one call and one      */
+/* frame fewer (a function of its own otherwise).                       */
+#if defined(GCA_AMALGAM) && (defined(__GNUC__) || defined(__clang__))
+# define GCA_UNW_GUESSED_INLINE 1
+# define GCA_UNW_GUESSED GC_INLINE __attribute__((__always_inline__))
+#else
+# define GCA_UNW_GUESSED GC_INNER GC_ATTR_NOINLINE
+#endif
+
 /* ---- the current thread's stack ---------------------------------------- */
 
 /* [lo, hi) of this thread's stack; hi 0: not yet known, 1: unknown.    */
@@ -184,8 +194,10 @@ static void unw_span(void)
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
     (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
-    (word)unw_walk_slow, (word)gca_unwind_guessed, (word)unw_guess_miss,
-    (word)unw_guess_slow
+    (word)unw_walk_slow, (word)unw_guess_miss, (word)unw_guess_slow,
+#   ifndef GCA_UNW_GUESSED_INLINE
+      (word)gca_unwind_guessed,
+#   endif
   };
   word lo = ~(word)0, hi = 0;
   size_t i;
@@ -663,7 +675,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
 }
 
 /* Not set up for the guessed walk (a new thread, a new code list), or */
-/* another unwinder: set up and walk, or walk as gca_unwind.            */
+/* another unwinder: set up if it can be, and walk as gca_unwind.       */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
                                     struct gca_unw_guesses *t, unsigned max)
 {
@@ -677,16 +689,15 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
       BZERO(t->g, sizeof(t->g));        /* checked against another list */
       t->code = code;
     }
-    return gca_unwind_guessed(t, max);
   }
-  t->n = gca_unwind(t->frames, max, 0);
+  t->n = gca_unwind(t->frames, max, 0);   /* guesses from the next walk */
   t->fill = 0;
   return NULL;
 }
 
 /* t->code: the code list the thread's guesses were checked against, set */
 /* only once the thread's stack, libgc's span and the list are known.   */
-GC_INNER GC_ATTR_NOINLINE const struct gca_unw_guess *gca_unwind_guessed(
+GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
                                     struct gca_unw_guesses *t, unsigned max)
 {
   const word *fp = (const word *)__builtin_frame_address(0);
@@ -702,17 +713,19 @@ GC_INNER GC_ATTR_NOINLINE const struct gca_unw_guess *gca_unwind_guessed(
   if ((word)fp < unw_stack_lo || (word)fp > top
       || ((word)fp & (sizeof(word) - 1)) != 0)
     return unw_guess_none(t);                   /* another stack */
-  /* The collector's own frames, ours first (its return address: our   */
-  /* caller's, libgc's): one range check each.                          */
+  /* The collector's own frames, ours first: one range check each (ours */
+  /* too: when inlined, ours may be an API function's, called by the    */
+  /* program).                                                          */
   g_lo = unw_lo[0];
   g_size = unw_hi[0] - g_lo;
+  ra = UNW_RA(fp);
   next = UNW_LINK(fp);
-  do {
+  while (ra - g_lo < g_size) {
     if (!UNW_NEXT_OK(fp, next, top)) return unw_guess_none(t);
     fp = (const word *)next;
     ra = UNW_RA(fp);
     next = UNW_LINK(fp);
-  } while (ra - g_lo < g_size);
+  }
   /* fp: the first program frame's record (checked), ra its return      */
   /* address, next its link (not checked).                              */
   g = &t->g[UNW_GUESS_SLOT(ra)];
