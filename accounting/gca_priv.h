@@ -535,15 +535,15 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
-/* them): per innermost return address ra0 (direct-mapped), the stack   */
-/* last interned from there: its frames (a site's, never freed), count  */
-/* and site id.  gca_unwind_guessed walks as gca_unwind(frames, max, 0) */
+/* them): per innermost return address ra0 and its frame's address      */
+/* (direct-mapped), the stack last interned from there: its frames (a   */
+/* site's, never freed), count and site id.  gca_unwind_guessed walks as gca_unwind(frames, max, 0) */
 /* comparing with the guess for the stack's ra0: the same stack returns */
 /* that guess; another returns NULL with the stack in t->frames[0..n).  */
 /* gca_unwind_guess_put then records it (frames: the site's own copy)   */
 /* if the last walk allows (a frame-pointer walk, its frames checked    */
 /* against the code list the table is for).  max: 1 to 64.              */
-#define GCA_UNW_GUESS_LOG 6
+#define GCA_UNW_GUESS_LOG 7
 struct gca_unw_guess {
   word ra0;
   const word *frames;
@@ -555,6 +555,7 @@ struct gca_unw_guesses {
   int fill;                     /* may the last walk's stack be recorded? */
   unsigned n;                   /* the last walk's frames, if not guessed */
   word end;                     /* the last walk's end (as guess.end)     */
+  struct gca_unw_guess *put;    /* the last walk's slot                   */
   struct gca_unw_guess g[1 << GCA_UNW_GUESS_LOG];
   word frames[GCA_STACKS_MAX_DEPTH];
 };

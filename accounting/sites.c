@@ -17,6 +17,10 @@
  *    the sampled objects of a site estimates the site's bytes without
  *    bias (docs/dump-format.md, "Sampling").
  *
+ * The common case never gets that far: the walk (gca_unwind_guessed)
+ * compares the stack with the one this thread last interned from the
+ * same innermost frame, and a match is that site.  Otherwise:
+ *
  * Interning: a stack (up to GC_ACC_STACK_DEPTH return addresses) hashes to
  * a word; each thread keeps a small direct-mapped cache hash -> site
  * (checked frame by frame), then a global open-addressing table is probed

@@ -169,8 +169,8 @@ static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
 static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
 static const struct gca_unw_guess *unw_guess_miss(
                         struct gca_unw_guesses *t, unsigned max,
-                        const word *fp, unsigned i,
-                        const struct gca_unw_guess *g);
+                        const word *fp, struct gca_unw_guess *g,
+                        const word *gf);
 static const struct gca_unw_guess *unw_guess_slow(
                         struct gca_unw_guesses *t, unsigned max);
 
@@ -590,15 +590,18 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
 
 /* ---- the guessed walk: sites.c's common path --------------------------- */
 /* The stack an allocation site had last time is, nearly always, the    */
-/* stack it has now; once the walk has its first program frame (ra0),   */
-/* the rest is compared with the stack last interned from that ra0, one */
-/* load and compare a frame: no per-frame code check (the guess's        */
-/* frames were checked against the same code list: the table is cleared */
-/* when the list changes), no store, no hash.  Every frame pointer is    */
-/* still checked before it is read, as in unw_fp_from.  A difference    */
-/* goes on as unw_fp_from does from there.                               */
-#define UNW_GUESS_SLOT(ra) \
-        (((ra) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - GCA_UNW_GUESS_LOG))
+/* stack it has now.  Once the walk has its first program frame (return */
+/* address ra0, frame record at fp0), the rest is compared with the     */
+/* stack last interned from there (the guess: direct-mapped by ra0 and  */
+/* fp0, so that a wrapper every allocation goes through, one ra0, still */
+/* tells its callers apart by their stack depth), one load and compare  */
+/* a frame: no per-frame code check (the guess's frames were checked    */
+/* against the same code list: the table is cleared when the list      */
+/* changes), no store, no hash.  Every frame pointer is still checked   */
+/* before it is read, as in unw_fp_from.  A difference goes on as       */
+/* unw_fp_from does from there.                                          */
+#define UNW_GUESS_SLOT(key) \
+        (((key) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - GCA_UNW_GUESS_LOG))
 
 /* May the walk go from frame fp to next (the frame record there lies   */
 /* on the stack, below top = its top minus one record)?                 */
@@ -619,26 +622,32 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_none(
   return NULL;
 }
 
-/* The walk ends after frame i - 1, the guess g's first i frames.      */
+/* The walk ends before frame gf (in g->frames): g's first frames.     */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_short(
-                struct gca_unw_guesses *t, const struct gca_unw_guess *g,
-                unsigned i)
+                struct gca_unw_guesses *t, struct gca_unw_guess *g,
+                const word *gf)
 {
+  unsigned i = (unsigned)(gf - g->frames);
+
   memcpy(t->frames, g->frames, i * sizeof(word));
+  t->put = g;
   t->n = i;
   t->end = 0;
   t->fill = 1;
   return NULL;
 }
 
-/* The walk on from frame i (record fp, checked) after the guess g (if */
-/* any; i == 0 if none) matched frames 0 to i-1, each return address   */
-/* checked as code from here; as unw_fp_from's program frames.          */
+/* The walk on from frame i (record fp, checked) after the guess g     */
+/* matched frames 0 to i-1 (gf: g->frames + i; NULL: g is not this      */
+/* stack's, i is 0), each return address checked as code from here; as  */
+/* unw_fp_from's program frames.                                         */
+/* The stack goes to g's slot when interned.                             */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
                         struct gca_unw_guesses *t, unsigned max,
-                        const word *fp, unsigned i,
-                        const struct gca_unw_guess *g)
+                        const word *fp, struct gca_unw_guess *g,
+                        const word *gf)
 {
+  unsigned i = NULL == gf ? 0 : (unsigned)(gf - g->frames);
   const struct unw_code *code = (const struct unw_code *)t->code;
   struct unw_ra_ok *ok = &unw_ra_ok;
   word top = unw_stack_hi - 2 * sizeof(word);
@@ -647,6 +656,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
   unsigned n = i;
 
   if (i > 0) memcpy(frames, g->frames, i * sizeof(word));
+  t->put = g;
   if (EXPECT(ok->code != code, FALSE)) {
     BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
     ok->code = code;
@@ -702,7 +712,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
 {
   const word *fp = (const word *)__builtin_frame_address(0);
   const void *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
-  const struct gca_unw_guess *g;
+  struct gca_unw_guess *g;
   const word *gf, *gend;
   word top, g_lo, g_size, ra, next;
 
@@ -728,19 +738,19 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
   }
   /* fp: the first program frame's record (checked), ra its return      */
   /* address, next its link (not checked).                              */
-  g = &t->g[UNW_GUESS_SLOT(ra)];
+  g = &t->g[UNW_GUESS_SLOT(ra ^ (word)fp)];
   if (g->ra0 != ra || g->n > max || 0 == ra)
-    return unw_guess_miss(t, max, fp, 0, NULL);
+    return unw_guess_miss(t, max, fp, g, NULL);
   gf = g->frames + 1;
   gend = g->frames + g->n;
   for (; gf != gend; gf++) {
     if (!UNW_NEXT_OK(fp, next, top))    /* the walk ends short of it   */
-      return unw_guess_short(t, g, (unsigned)(gf - g->frames));
+      return unw_guess_short(t, g, gf);
     fp = (const word *)next;
     ra = UNW_RA(fp);
     next = UNW_LINK(fp);
     if (ra != *gf)                      /* another stack from here on  */
-      return unw_guess_miss(t, max, fp, (unsigned)(gf - g->frames), g);
+      return unw_guess_miss(t, max, fp, g, gf);
   }
   /* All the guess's frames: and does the walk end there, as it did?   */
   if (g->n == max || !UNW_NEXT_OK(fp, next, top)) return g;
@@ -750,7 +760,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
       || (ra == g->end
           && ((const struct unw_code *)code)->gc_no == (word)GC_gc_no))
     return g;
-  return unw_guess_miss(t, max, fp, g->n, g);
+  return unw_guess_miss(t, max, fp, g, gend);
 }
 
 GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
@@ -761,7 +771,7 @@ GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
 
   if (!t->fill || 0 == n) return;
   t->fill = 0;
-  g = &t->g[UNW_GUESS_SLOT(frames[0])];
+  g = t->put;
   g->ra0 = frames[0];
   g->frames = frames;
   g->n = n;
