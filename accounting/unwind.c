@@ -168,11 +168,11 @@ static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
                                 unsigned n);
 static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
 static const struct gca_unw_guess *unw_guess_miss(
-                        struct gca_unw_guesses *t, unsigned max,
+                        struct gca_unw_guesses *t, word *frames, unsigned max,
                         const word *fp, struct gca_unw_guess *g,
                         const word *gf);
 static const struct gca_unw_guess *unw_guess_slow(
-                        struct gca_unw_guesses *t, unsigned max);
+                        struct gca_unw_guesses *t, word *frames, unsigned max);
 
 /* The span of these functions, and of the allocation path's functions */
 /* above this module that hooks.c names at GC_init (the anchors), stands */
@@ -592,8 +592,8 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
 /* The stack an allocation site had last time is, nearly always, the    */
 /* stack it has now.  Once the walk has its first program frame (return */
 /* address ra0, frame record at fp0), the rest is compared with the     */
-/* stack last interned from there (the guess: direct-mapped by ra0 and  */
-/* fp0, so that a wrapper every allocation goes through, one ra0, still */
+/* stack last interned from there (the guess: two-way by ra0 and fp0,  */
+/* so that a wrapper every allocation goes through, one ra0, still      */
 /* tells its callers apart by their stack depth), one load and compare  */
 /* a frame: no per-frame code check (the guess's frames were checked    */
 /* against the same code list: the table is cleared when the list      */
@@ -624,12 +624,12 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_none(
 
 /* The walk ends before frame gf (in g->frames): g's first frames.     */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_short(
-                struct gca_unw_guesses *t, struct gca_unw_guess *g,
-                const word *gf)
+                struct gca_unw_guesses *t, word *frames,
+                struct gca_unw_guess *g, const word *gf)
 {
   unsigned i = (unsigned)(gf - g->frames);
 
-  memcpy(t->frames, g->frames, i * sizeof(word));
+  memcpy(frames, g->frames, i * sizeof(word));
   t->put = g;
   t->n = i;
   t->end = 0;
@@ -643,7 +643,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_short(
 /* unw_fp_from's program frames.                                         */
 /* The stack goes to g's slot when interned.                             */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
-                        struct gca_unw_guesses *t, unsigned max,
+                        struct gca_unw_guesses *t, word *frames, unsigned max,
                         const word *fp, struct gca_unw_guess *g,
                         const word *gf)
 {
@@ -652,7 +652,6 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
   struct unw_ra_ok *ok = &unw_ra_ok;
   word top = unw_stack_hi - 2 * sizeof(word);
   word ra = UNW_RA(fp), next = UNW_LINK(fp);
-  word *frames = t->frames;
   unsigned n = i;
 
   if (i > 0) memcpy(frames, g->frames, i * sizeof(word));
@@ -687,7 +686,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
 /* Not set up for the guessed walk (a new thread, a new code list), or */
 /* another unwinder: set up if it can be, and walk as gca_unwind.       */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
-                                    struct gca_unw_guesses *t, unsigned max)
+                        struct gca_unw_guesses *t, word *frames, unsigned max)
 {
   const struct unw_code *code;
 
@@ -700,7 +699,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
       t->code = code;
     }
   }
-  t->n = gca_unwind(t->frames, max, 0);   /* guesses from the next walk */
+  t->n = gca_unwind(frames, max, 0);      /* guesses from the next walk */
   t->fill = 0;
   return NULL;
 }
@@ -708,17 +707,17 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
 /* t->code: the code list the thread's guesses were checked against, set */
 /* only once the thread's stack, libgc's span and the list are known.   */
 GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
-                                    struct gca_unw_guesses *t, unsigned max)
+                        struct gca_unw_guesses *t, word *frames, unsigned max)
 {
   const word *fp = (const word *)__builtin_frame_address(0);
   const void *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
   struct gca_unw_guess *g;
   const word *gf, *gend;
-  word top, g_lo, g_size, ra, next;
+  word top, g_lo, g_size, ra, next, slot;
 
   if (EXPECT(t->code != code || NULL == code
              || gca_unwinder != GCA_UNWIND_FP, FALSE))
-    return unw_guess_slow(t, max);
+    return unw_guess_slow(t, frames, max);
   top = unw_stack_hi - 2 * sizeof(word);
   if ((word)fp < unw_stack_lo || (word)fp > top
       || ((word)fp & (sizeof(word) - 1)) != 0)
@@ -738,19 +737,29 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
   }
   /* fp: the first program frame's record (checked), ra its return      */
   /* address, next its link (not checked).                              */
-  g = &t->g[UNW_GUESS_SLOT(ra ^ (word)fp)];
-  if (g->ra0 != ra || g->n > max || 0 == ra)
-    return unw_guess_miss(t, max, fp, g, NULL);
+  /* Two-way: the slot, else its pair (a new stack goes to an empty one). */
+  slot = UNW_GUESS_SLOT(ra ^ (word)fp);
+  g = &t->g[slot];
+  if (EXPECT(g->ra0 != ra, FALSE)) {
+    struct gca_unw_guess *g1 = &t->g[slot ^ 1];
+
+    if (g1->ra0 != ra)
+      return unw_guess_miss(t, frames, max, fp,
+                            g->ra0 != 0 && 0 == g1->ra0 ? g1 : g, NULL);
+    g = g1;
+  }
+  if (g->n > max || 0 == ra)
+    return unw_guess_miss(t, frames, max, fp, g, NULL);
   gf = g->frames + 1;
   gend = g->frames + g->n;
   for (; gf != gend; gf++) {
     if (!UNW_NEXT_OK(fp, next, top))    /* the walk ends short of it   */
-      return unw_guess_short(t, g, gf);
+      return unw_guess_short(t, frames, g, gf);
     fp = (const word *)next;
     ra = UNW_RA(fp);
     next = UNW_LINK(fp);
     if (ra != *gf)                      /* another stack from here on  */
-      return unw_guess_miss(t, max, fp, g, gf);
+      return unw_guess_miss(t, frames, max, fp, g, gf);
   }
   /* All the guess's frames: and does the walk end there, as it did?   */
   if (g->n == max || !UNW_NEXT_OK(fp, next, top)) return g;
@@ -760,7 +769,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
       || (ra == g->end
           && ((const struct unw_code *)code)->gc_no == (word)GC_gc_no))
     return g;
-  return unw_guess_miss(t, max, fp, g, gend);
+  return unw_guess_miss(t, frames, max, fp, g, gend);
 }
 
 GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
