@@ -501,6 +501,8 @@ GC_INNER unsigned gca_site_capture(word granted_bytes);
 /* profile's samples); GCA_SITE_NONE if none could be taken.  Any lock  */
 /* state.                                                                */
 GC_INNER unsigned gca_sites_stack(void);
+/* At a thread's exit: its stack guesses go to the next thread.         */
+GC_INNER void gca_sites_thread_exit(void);
 GC_INNER double gca_site_weight(word granted_bytes);
 /* Visit the sites interned since the previous call (for the record):   */
 /* fn(arg, id, frames, n_frames).  Lock held.                            */
@@ -534,6 +536,37 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
+/* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
+/* them): per innermost return address ra0 and its frame's address      */
+/* (two-way), the stack last interned from there: its frames (a         */
+/* site's, never freed), count and site id.  gca_unwind_guessed walks as gca_unwind(frames, max, 0) */
+/* comparing with the guess for the stack's ra0: the same stack returns */
+/* that guess; another returns NULL with the stack in frames[0..t->n).  */
+/* gca_unwind_guess_put then records it (frames: the site's own copy)   */
+/* if the last walk allows (a frame-pointer walk, its frames checked    */
+/* against the code list the table is for).  max: 1 to 64.              */
+#define GCA_UNW_GUESS_LOG 5
+struct gca_unw_guess {
+  word ra0;
+  const word *frames;
+  unsigned n, id;
+  word end;         /* the non-code address the walk ended at, else 0  */
+};
+struct gca_unw_guesses {
+  const void *code;             /* the code list the guesses were checked */
+  int fill;                     /* may the last walk's stack be recorded? */
+  unsigned n;                   /* the last walk's frame count            */
+  word end;                     /* the last walk's end (as guess.end)     */
+  struct gca_unw_guess *put;    /* the last walk's slot                   */
+  struct gca_unw_guess g[1 << GCA_UNW_GUESS_LOG];
+};
+#if !defined(GCA_AMALGAM) || !(defined(__GNUC__) || defined(__clang__))
+  GC_INNER const struct gca_unw_guess *gca_unwind_guessed(
+                struct gca_unw_guesses *t, word *frames, unsigned max);
+#endif
+GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
+                                   const word *frames, unsigned n,
+                                   unsigned id);
 /* Functions of the allocation path above unwind.c (hooks.c names them  */
 /* at GC_init), which mark the collector's code when it shares a module.*/
 #define GCA_N_CODE_ANCHORS 12

@@ -17,6 +17,10 @@
  *    the sampled objects of a site estimates the site's bytes without
  *    bias (docs/dump-format.md, "Sampling").
  *
+ * The common case never gets that far: the walk (gca_unwind_guessed)
+ * compares the stack with the one this thread last interned from the
+ * same innermost frame, and a match is that site.  Otherwise:
+ *
  * Interning: a stack (up to GC_ACC_STACK_DEPTH return addresses) hashes to
  * a word; each thread keeps a small direct-mapped cache hash -> site
  * (checked frame by frame), then a global open-addressing table is probed
@@ -36,6 +40,7 @@
 
 #ifndef GC_ACC_DISABLE
 
+#include <stddef.h>
 #include <string.h>
 
 #define GCA_SITES_MAX ((unsigned)1 << 18)
@@ -82,8 +87,23 @@ struct sites_tls {
   unsigned long long rng;   /* gca_rng_*, 0: not seeded                 */
   int busy;                 /* inside a capture (no re-entry)           */
   struct gca_site *cache[SITES_CACHE];
+  struct gca_unw_guesses *guess;  /* the walk's guesses, NULL: none yet */
 };
 static GCA_TLS struct sites_tls sites_self;
+
+/* The walk's guesses (1.1 KiB a thread) are not thread-local storage: */
+/* libgc's static TLS stays small, as a dlopen'ed libgc needs (glibc    */
+/* keeps about 1.5 KiB of spare static TLS for all such libraries).     */
+/* Each is in the stacks' arena, listed, and owned by one thread until  */
+/* it exits (gca_sites_thread_exit), then taken by the next thread that */
+/* needs one (its guesses are still right: each is checked against the  */
+/* walk).  Under sites_lock.                                             */
+struct sites_guesses {
+  struct sites_guesses *next;
+  int owned;
+  struct gca_unw_guesses t;
+};
+static struct sites_guesses *sites_guess_list = NULL;
 
 static void sites_spin_lock(void)
 {
@@ -176,6 +196,33 @@ static void sites_put(struct sites_table *t, struct gca_site *s)
   __atomic_store_n(&t->slot[i], s, __ATOMIC_RELEASE);
 }
 
+/* Lock held.  bytes (a multiple of a word) of the arena, zeroed, or    */
+/* NULL past memory or the cap.                                          */
+static void *sites_arena_alloc(word bytes)
+{
+  void *p;
+
+  if (arena_left < bytes) {
+    /* Chunks grow from 16 KiB to SITES_ARENA_CHUNK: a program with few */
+    /* stacks keeps a small table.                                        */
+    static word chunk = 16 << 10;
+
+    if (sites_mem + chunk > gca_table_limit()) return NULL;   /* the cap */
+    arena_p = (char *)gca_os_alloc(chunk);
+    if (NULL == arena_p) {
+      arena_left = 0;
+      return NULL;
+    }
+    arena_left = chunk;
+    sites_mem += chunk;
+    if (chunk < SITES_ARENA_CHUNK) chunk *= 2;
+  }
+  p = arena_p;
+  arena_p += bytes;
+  arena_left -= bytes;
+  return p;
+}
+
 /* Lock held.  A new site for (h, f, n), or NULL past the bounds.      */
 static struct gca_site *sites_add(word h, const word *f, unsigned n)
 {
@@ -206,24 +253,8 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
     if (NULL == sites_dir[chunk]) return NULL;
     sites_mem += SITES_DIR_CHUNK * sizeof(struct gca_site *);
   }
-  if (arena_left < bytes) {
-    /* Chunks grow from 16 KiB to SITES_ARENA_CHUNK: a program with few */
-    /* stacks keeps a small table.                                        */
-    static word chunk = 16 << 10;
-
-    if (sites_mem + chunk > gca_table_limit()) return NULL;   /* the cap */
-    arena_p = (char *)gca_os_alloc(chunk);
-    if (NULL == arena_p) {
-      arena_left = 0;
-      return NULL;
-    }
-    arena_left = chunk;
-    sites_mem += chunk;
-    if (chunk < SITES_ARENA_CHUNK) chunk *= 2;
-  }
-  s = (struct gca_site *)arena_p;
-  arena_p += bytes;
-  arena_left -= bytes;
+  s = (struct gca_site *)sites_arena_alloc(bytes);
+  if (NULL == s) return NULL;
   sites_arena_used += bytes;
   s->hash = h;
   s->id = id;
@@ -272,22 +303,101 @@ static signed_word sites_draw(struct sites_tls *me)
   return gca_rng_exp(&me->rng, gca_stacks_sample_bytes) + 1;
 }
 
+/* A stack the walk did not guess (frames[0..t->n)): interned, and the */
+/* guess for its innermost frame from now on.                           */
+static GC_ATTR_NOINLINE unsigned sites_stack_new(struct sites_tls *me,
+                                                 struct gca_unw_guesses *t,
+                                                 const word *frames,
+                                                 unsigned none)
+{
+  unsigned n = t->n;
+  struct gca_site *s = sites_intern(me, frames, n);
+
+  if (NULL == s) return none;
+  if (s->n == n) gca_unwind_guess_put(t, s->frames, n, s->id);
+  return s->id;
+}
+
+/* This thread's guesses: a free table, or a new one; NULL if no memory. */
+static GC_ATTR_NOINLINE struct gca_unw_guesses *sites_guess_get(
+                                                        struct sites_tls *me)
+{
+  struct sites_guesses *g;
+
+  sites_spin_lock();
+  for (g = sites_guess_list; g != NULL; g = g->next)
+    if (!g->owned) break;
+  if (NULL == g) {
+    g = (struct sites_guesses *)sites_arena_alloc(
+                (sizeof(*g) + sizeof(word) - 1) & ~(sizeof(word) - 1));
+    if (g != NULL) {
+      g->next = sites_guess_list;
+      sites_guess_list = g;
+    }
+  }
+  if (g != NULL) g->owned = 1;
+  sites_spin_unlock();
+  me->guess = g != NULL ? &g->t : NULL;
+  return me->guess;
+}
+
+/* (Unused until hooks.c's gca_hook_thread_exit calls it: the tables of */
+/* exited threads are not reused until then.)                            */
+GC_INNER GC_ATTR_UNUSED void gca_sites_thread_exit(void)
+{
+  struct sites_tls *me = gca_tl_self.sites;
+  struct gca_unw_guesses *t = me != NULL ? me->guess : NULL;
+
+  if (NULL == t) return;
+  me->guess = NULL;
+  sites_spin_lock();
+  ((struct sites_guesses *)((char *)t
+                            - offsetof(struct sites_guesses, t)))->owned = 0;
+  sites_spin_unlock();
+}
+
+/* Without guesses (no memory for them): walk and intern.               */
+static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
+                                                   word *frames,
+                                                   unsigned max,
+                                                   unsigned none)
+{
+  unsigned n = gca_unwind(frames, max, 0);
+  struct gca_site *s = sites_intern(me, frames, n);
+
+  return s != NULL ? s->id : none;
+}
+
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */
 /* called inside a capture (an allocation inside ours) or past memory.  */
-static unsigned sites_stack(struct sites_tls *me, unsigned none)
+/* Inlined into both callers: one frame fewer for every walk to skip.   */
+/* The common case, a stack this thread interned before from the same   */
+/* innermost frame, is the walk's guess: its site id at once.           */
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((__always_inline__))
+#endif
+GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none)
 {
   word frames[GCA_STACKS_MAX_DEPTH];
-  struct gca_site *s;
-  unsigned n;
+  struct gca_unw_guesses *t;
+  const struct gca_unw_guess *g;
+  unsigned n, id;
 
   if (me->busy) return none;
   me->busy = 1;
   n = gca_stacks_depth;
   if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
-  n = gca_unwind(frames, n, 0);
-  s = sites_intern(me, frames, n);
+  t = me->guess;
+  if (EXPECT(NULL == t, FALSE)) t = sites_guess_get(me);
+  if (EXPECT(NULL == t, FALSE)) {
+    id = sites_stack_plain(me, frames, n, none);
+  } else {
+    g = gca_unwind_guessed(t, frames, n);
+    id = EXPECT(g != NULL, TRUE) ? g->id
+                                 : sites_stack_new(me, t, frames, none);
+  }
   me->busy = 0;
-  return s != NULL ? s->id : none;
+  return id;
 }
 
 GC_INNER unsigned gca_site_capture(word granted_bytes)

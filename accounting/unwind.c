@@ -49,6 +49,7 @@
 #ifndef GC_ACC_DISABLE
 
 #include <stddef.h>
+#include <string.h>
 #include <unwind.h>
 
 #if defined(__linux__) && defined(GC_PTHREADS) || defined(HAVE_PTHREAD_GETATTR_NP)
@@ -63,6 +64,16 @@
 #endif
 
 GC_INNER int gca_unwinder = GCA_UNWIND_FP;
+
+/* In one unit with sites.c (gca_amalgam.c) the guessed walk is inlined */
+/* into its callers and starts from their frame: one call and one      */
+/* frame fewer (a function of its own otherwise).                       */
+#if defined(GCA_AMALGAM) && (defined(__GNUC__) || defined(__clang__))
+# define GCA_UNW_GUESSED_INLINE 1
+# define GCA_UNW_GUESSED GC_INLINE __attribute__((__always_inline__))
+#else
+# define GCA_UNW_GUESSED GC_INNER GC_ATTR_NOINLINE
+#endif
 
 /* ---- the current thread's stack ---------------------------------------- */
 
@@ -156,6 +167,12 @@ static unsigned unw_gcc(word *frames, unsigned max, unsigned skip);
 static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
                                 unsigned n);
 static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
+static const struct gca_unw_guess *unw_guess_miss(
+                        struct gca_unw_guesses *t, word *frames, unsigned max,
+                        const word *fp, struct gca_unw_guess *g,
+                        const word *gf);
+static const struct gca_unw_guess *unw_guess_slow(
+                        struct gca_unw_guesses *t, word *frames, unsigned max);
 
 /* The span of these functions, and of the allocation path's functions */
 /* above this module that hooks.c names at GC_init (the anchors), stands */
@@ -176,7 +193,11 @@ static void unw_span(void)
     (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
-    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist, (word)unw_walk_slow
+    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
+    (word)unw_walk_slow, (word)unw_guess_miss, (word)unw_guess_slow,
+#   ifndef GCA_UNW_GUESSED_INLINE
+      (word)gca_unwind_guessed,
+#   endif
   };
   word lo = ~(word)0, hi = 0;
   size_t i;
@@ -565,6 +586,206 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   if (EXPECT(not_code, FALSE) && n < max)
     return unw_walk_relist(frames, max, skip, n);
   return n;
+}
+
+/* ---- the guessed walk: sites.c's common path --------------------------- */
+/* The stack an allocation site had last time is, nearly always, the    */
+/* stack it has now.  Once the walk has its first program frame (return */
+/* address ra0, frame record at fp0), the rest is compared with the     */
+/* stack last interned from there (the guess: two-way by ra0 and fp0,  */
+/* so that a wrapper every allocation goes through, one ra0, still      */
+/* tells its callers apart by their stack depth), one load and compare  */
+/* a frame: no per-frame code check (the guess's frames were checked    */
+/* against the same code list: the table is cleared when the list      */
+/* changes), no store, no hash.  Every frame pointer is still checked   */
+/* before it is read, as in unw_fp_from.  A difference goes on as       */
+/* unw_fp_from does from there.                                          */
+#define UNW_GUESS_SLOT(key) \
+        (((key) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - GCA_UNW_GUESS_LOG))
+
+/* May the walk go from frame fp to next (the frame record there lies   */
+/* on the stack, below top = its top minus one record)?                 */
+#define UNW_NEXT_OK(fp, next, top) \
+        ((next) > (word)(fp) && (next) <= (top) \
+         && ((next) & (sizeof(word) - 1)) == 0)
+
+/* The guessed walk's ends other than the guess itself, out of line    */
+/* and reached by tail calls: the walk keeps to a few registers.        */
+
+/* No stack: our frame is not on the thread's stack, or a bad link     */
+/* among the collector's frames.                                         */
+static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_none(
+                                                struct gca_unw_guesses *t)
+{
+  t->n = 0;
+  t->fill = 0;
+  return NULL;
+}
+
+/* The walk ends before frame gf (in g->frames): g's first frames.     */
+static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_short(
+                struct gca_unw_guesses *t, word *frames,
+                struct gca_unw_guess *g, const word *gf)
+{
+  unsigned i = (unsigned)(gf - g->frames);
+
+  memcpy(frames, g->frames, i * sizeof(word));
+  t->put = g;
+  t->n = i;
+  t->end = 0;
+  t->fill = 1;
+  return NULL;
+}
+
+/* The walk on from frame i (record fp, checked) after the guess g     */
+/* matched frames 0 to i-1 (gf: g->frames + i; NULL: g is not this      */
+/* stack's, i is 0), each return address checked as code from here; as  */
+/* unw_fp_from's program frames.                                         */
+/* The stack goes to g's slot when interned.                             */
+static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
+                        struct gca_unw_guesses *t, word *frames, unsigned max,
+                        const word *fp, struct gca_unw_guess *g,
+                        const word *gf)
+{
+  unsigned i = NULL == gf ? 0 : (unsigned)(gf - g->frames);
+  const struct unw_code *code = (const struct unw_code *)t->code;
+  struct unw_ra_ok *ok = &unw_ra_ok;
+  word top = unw_stack_hi - 2 * sizeof(word);
+  word ra = UNW_RA(fp), next = UNW_LINK(fp);
+  unsigned n = i;
+
+  if (i > 0) memcpy(frames, g->frames, i * sizeof(word));
+  t->put = g;
+  if (EXPECT(ok->code != code, FALSE)) {
+    BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
+    ok->code = code;
+  }
+  t->end = 0;
+  t->fill = 1;
+  while (n < max && ra != 0) {
+    if (!unw_code_ok(ok, code, ra, &unw_code_hints)) {
+      if (code->gc_no != (word)GC_gc_no) {
+        /* a module loaded since the list?  (list, walk again)          */
+        t->fill = 0;
+        n = unw_walk_relist(frames, max, 0, n);
+        break;
+      }
+      t->end = ra;              /* (known not to be code, this list)   */
+      break;
+    }
+    frames[n++] = ra;
+    if (!UNW_NEXT_OK(fp, next, top)) break;
+    fp = (const word *)next;
+    ra = UNW_RA(fp);
+    next = UNW_LINK(fp);
+  }
+  t->n = n;
+  return NULL;
+}
+
+/* Not set up for the guessed walk (a new thread, a new code list), or */
+/* another unwinder: set up if it can be, and walk as gca_unwind.       */
+static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
+                        struct gca_unw_guesses *t, word *frames, unsigned max)
+{
+  const struct unw_code *code;
+
+  if (__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
+      && GCA_UNWIND_FP == gca_unwinder && unw_stack_hi > 1
+      && 1 == unw_n_ranges
+      && (code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) != NULL) {
+    if (t->code != code) {
+      BZERO(t->g, sizeof(t->g));        /* checked against another list */
+      t->code = code;
+    }
+  }
+  t->n = gca_unwind(frames, max, 0);      /* guesses from the next walk */
+  t->fill = 0;
+  return NULL;
+}
+
+/* t->code: the code list the thread's guesses were checked against, set */
+/* only once the thread's stack, libgc's span and the list are known.   */
+GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
+                        struct gca_unw_guesses *t, word *frames, unsigned max)
+{
+  const word *fp = (const word *)__builtin_frame_address(0);
+  const void *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+  struct gca_unw_guess *g;
+  const word *gf, *gend;
+  word top, g_lo, g_size, ra, next, slot;
+
+  if (EXPECT(t->code != code || NULL == code
+             || gca_unwinder != GCA_UNWIND_FP, FALSE))
+    return unw_guess_slow(t, frames, max);
+  top = unw_stack_hi - 2 * sizeof(word);
+  if ((word)fp < unw_stack_lo || (word)fp > top
+      || ((word)fp & (sizeof(word) - 1)) != 0)
+    return unw_guess_none(t);                   /* another stack */
+  /* The collector's own frames, ours first: one range check each (ours */
+  /* too: when inlined, ours may be an API function's, called by the    */
+  /* program).                                                          */
+  g_lo = unw_lo[0];
+  g_size = unw_hi[0] - g_lo;
+  ra = UNW_RA(fp);
+  next = UNW_LINK(fp);
+  while (ra - g_lo < g_size) {
+    if (!UNW_NEXT_OK(fp, next, top)) return unw_guess_none(t);
+    fp = (const word *)next;
+    ra = UNW_RA(fp);
+    next = UNW_LINK(fp);
+  }
+  /* fp: the first program frame's record (checked), ra its return      */
+  /* address, next its link (not checked).                              */
+  /* Two-way: the slot, else its pair (a new stack goes to an empty one). */
+  slot = UNW_GUESS_SLOT(ra ^ (word)fp);
+  g = &t->g[slot];
+  if (EXPECT(g->ra0 != ra, FALSE)) {
+    struct gca_unw_guess *g1 = &t->g[slot ^ 1];
+
+    if (g1->ra0 != ra)
+      return unw_guess_miss(t, frames, max, fp,
+                            g->ra0 != 0 && 0 == g1->ra0 ? g1 : g, NULL);
+    g = g1;
+  }
+  if (g->n > max || 0 == ra)
+    return unw_guess_miss(t, frames, max, fp, g, NULL);
+  gf = g->frames + 1;
+  gend = g->frames + g->n;
+  for (; gf != gend; gf++) {
+    if (!UNW_NEXT_OK(fp, next, top))    /* the walk ends short of it   */
+      return unw_guess_short(t, frames, g, gf);
+    fp = (const word *)next;
+    ra = UNW_RA(fp);
+    next = UNW_LINK(fp);
+    if (ra != *gf)                      /* another stack from here on  */
+      return unw_guess_miss(t, frames, max, fp, g, gf);
+  }
+  /* All the guess's frames: and does the walk end there, as it did?   */
+  if (g->n == max || !UNW_NEXT_OK(fp, next, top)) return g;
+  fp = (const word *)next;
+  ra = UNW_RA(fp);
+  if (0 == ra
+      || (ra == g->end
+          && ((const struct unw_code *)code)->gc_no == (word)GC_gc_no))
+    return g;
+  return unw_guess_miss(t, frames, max, fp, g, gend);
+}
+
+GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
+                                   const word *frames, unsigned n,
+                                   unsigned id)
+{
+  struct gca_unw_guess *g;
+
+  if (!t->fill || 0 == n) return;
+  t->fill = 0;
+  g = t->put;
+  g->ra0 = frames[0];
+  g->frames = frames;
+  g->n = n;
+  g->id = id;
+  g->end = t->end;
 }
 
 #endif /* !GC_ACC_DISABLE */

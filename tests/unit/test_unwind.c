@@ -16,6 +16,12 @@
  * (d) Through GC_MALLOC when the allocation hooks capture sites (the tags
  *     module): a -> b -> c -> GC_MALLOC names c, b, a (skipped, with a
  *     note, while the hooks do not call the sampler).
+ * (e) Forged frame chains (x86-64): a capture called with rbp at a frame
+ *     record of the test's making stops at a link that is misaligned,
+ *     not strictly above, past the stack's top or 0, and before a return
+ *     address outside code; a good link goes on.  Alternated, so that
+ *     the fp walk's guess (the stack last seen from the same frame) is
+ *     always the other case's and must not be taken.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -294,6 +300,98 @@ static void test_malloc(int unwinder, const char *label)
   site_is(id, abc, 3);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* GC_acc_capture_site(8) called with rbp = rec: the capture's caller's */
+/* frame record is rec (rec[0] the next link, rec[1] the return address). */
+/* The stack pointer is aligned and moved past the red zone first.      */
+static NOINLINE unsigned forged_capture(GC_word *rec)
+{
+  unsigned r;
+
+  __asm__ __volatile__(
+      "mov %%rsp, %%rbx\n\t"
+      "sub $256, %%rsp\n\t"
+      "and $-16, %%rsp\n\t"
+      "push %%rbp\n\t"
+      "push %%rbp\n\t"
+      "mov %1, %%rbp\n\t"
+      "mov $8, %%edi\n\t"
+      "call GC_acc_capture_site@PLT\n\t"
+      "pop %%rbp\n\t"
+      "pop %%rbp\n\t"
+      "mov %%rbx, %%rsp"
+      : "=a"(r)
+      : "r"(rec)
+      : "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
+        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+        "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+        "xmm15", "memory", "cc");
+  return r;
+}
+
+static GC_word not_code[2];
+
+/* Each bad link leads to a record a walk would take if it did not    */
+/* check that link (a return address in code), so that a missing check */
+/* shows as a longer stack; a link past the stack's top or 0 would     */
+/* fault.                                                               */
+static NOINLINE void test_forged(void)
+{
+  GC_word a[16] __attribute__((aligned(16)));
+  GC_word *rec = &a[6];
+  GC_word up = (GC_word)__builtin_frame_address(0);   /* above a     */
+  GC_word code = (GC_word)fn_d + 1;
+  GC_word tail[2];
+  struct { const char *what; GC_word link, ra; int n; } c[] = {
+    { "good link", 0, 0, -3 },   /* -3: 3 frames or more */
+    { "misaligned link", 0, 0, 2 },
+    { "link below", 0, 0, 2 },
+    { "link to itself", 0, 0, 2 },
+    { "link past the stack", ~(GC_word)15, 0, 2 },
+    { "zero link", 0, 0, 2 },
+    { "return address not code", 0, 0, 1 },
+  };
+  unsigned id_good = 0, round, i;
+
+  memset(a, 0, sizeof(a));
+  a[3] = code;                          /* the record at a[2]          */
+  tail[0] = 0;
+  tail[1] = code;
+  memcpy((char *)&a[10] + 4, tail, sizeof(tail));   /* and at a[10]+4 */
+  c[0].link = up;
+  c[1].link = (GC_word)&a[10] + 4;
+  c[2].link = (GC_word)&a[2];
+  c[3].link = (GC_word)rec;
+  c[6].link = up;
+  for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+    c[i].ra = i == 6 ? (GC_word)&not_code[1] : code;
+  printf("forged frame chains\n");
+  CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_FP), GC_SUCCESS);
+  for (round = 0; round < 4; round++) {
+    for (i = 0; i < 2 * sizeof(c) / sizeof(c[0]); i++) {
+      /* the good link between any two others                          */
+      unsigned k = i % 2 == 0 ? 0 : (unsigned)(i / 2), id;
+      GC_word f[16];
+      int n;
+
+      rec[0] = c[k].link;
+      rec[1] = c[k].ra;
+      id = forged_capture(rec);
+      n = GC_acc_site_frames(id, f, 16);
+      if (c[k].n < 0 ? !CHECK(n >= -c[k].n) : !CHECK_EQ(n, c[k].n)) {
+        printf("  %s (round %u): %d frames\n", c[k].what, round, n);
+        continue;
+      }
+      if (n >= 2) CHECK(f[1] == code);
+      if (0 == k) {
+        if (0 == id_good) id_good = id;
+        CHECK_EQ(id, id_good);
+      }
+    }
+  }
+}
+#endif
+
 int main(void)
 {
   GC_INIT();
@@ -328,6 +426,9 @@ int main(void)
   GC_acc_set_stack_depth(0);   /* the default, 16 */
   CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_FP), GC_SUCCESS);
   test_threads();
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  test_forged();
+#endif
   test_sampling();
   test_malloc(GC_ACC_UNWIND_FP, "fp");
   test_malloc(GC_ACC_UNWIND_LIBGCC, "libgcc");
