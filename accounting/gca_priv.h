@@ -718,6 +718,11 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
                                      struct frame_tl_ent **ent);
 GC_INNER word gca_pair_cookie(unsigned pair);
 GC_INNER unsigned gca_pair_site(unsigned pair);
+/* The pair (no type, site), or 0 if there is none yet: any thread     */
+/* (gca_pair_untyped, below the atomic helpers).                         */
+#define GCA_PSITE_CHUNK_LOG 10
+#define GCA_PSITE_N_CHUNKS 257u /* sites.c's 2^18 sites and a few more  */
+GC_EXTERN unsigned **gca_pair_by_site;
 GC_INNER unsigned gca_pair_type(unsigned pair);
 /* objtype.c: an object's type, from the explicit next type or word 0. */
 /* Settings: the "first word is the type" kinds, GC_ACC_TYPES.            */
@@ -861,6 +866,20 @@ GC_INNER void gca_counters_tables_ready(void);
 # define ACQ_LOADP(p) (*(p))
 # define REL_STOREP(p, v) (void)(*(p) = (v))
 #endif
+
+/* pairs.c's untyped pair of a site (declared with the pairs).          */
+GC_INLINE unsigned gca_pair_untyped(unsigned site)
+{
+  unsigned **top = ACQ_LOADP(&gca_pair_by_site);
+  unsigned *c;
+
+  if (EXPECT(NULL == top
+             || (site >> GCA_PSITE_CHUNK_LOG) >= GCA_PSITE_N_CHUNKS, FALSE))
+    return 0;
+  c = ACQ_LOADP(&top[site >> GCA_PSITE_CHUNK_LOG]);
+  if (EXPECT(NULL == c, FALSE)) return 0;
+  return GCA_LOAD(&c[site & ((1u << GCA_PSITE_CHUNK_LOG) - 1)]);
+}
 
 /* A word hash of (cookie, site), for the pair and type tables.         */
 GC_INLINE word gca_hash(word cookie, unsigned site)

@@ -143,6 +143,7 @@ GC_INNER void gca_hook_thread_exit(void)
 {
   gca_counters_thread_exit();
   gca_samples_thread_exit();
+  gca_sites_thread_exit();
   if (gca_on) gca_frames_thread_exit();
 }
 

@@ -102,6 +102,34 @@ static void pair_insert_slot(struct pair_hash *h, word cookie, unsigned site,
   REL_STORE32(&h->s[i].id, id);
 }
 
+/* The untyped pair (0, site) of each site that has one, so that the   */
+/* allocation path finds a stack's pair with three loads: chunks of     */
+/* 1024 sites, made under the spin lock when such a pair is made, read */
+/* without a lock (gca_pair_untyped).  OS memory.                        */
+GC_INNER unsigned **gca_pair_by_site = NULL;    /* [GCA_PSITE_N_CHUNKS] */
+
+static void pair_site_note(unsigned site, unsigned id)
+{
+  unsigned **top = gca_pair_by_site;
+  unsigned *c;
+
+  if ((site >> GCA_PSITE_CHUNK_LOG) >= GCA_PSITE_N_CHUNKS) return;
+  if (NULL == top) {
+    top = (unsigned **)gca_mem_alloc(GCA_MEM_TYPES,
+                                     GCA_PSITE_N_CHUNKS * sizeof(unsigned *));
+    if (NULL == top) return;
+    REL_STOREP(&gca_pair_by_site, top);
+  }
+  c = top[site >> GCA_PSITE_CHUNK_LOG];
+  if (NULL == c) {
+    c = (unsigned *)gca_mem_alloc(GCA_MEM_TYPES,
+                                  sizeof(unsigned) << GCA_PSITE_CHUNK_LOG);
+    if (NULL == c) return;
+    REL_STOREP(&top[site >> GCA_PSITE_CHUNK_LOG], c);
+  }
+  GCA_STORE(&c[site & ((1u << GCA_PSITE_CHUNK_LOG) - 1)], id);
+}
+
 /* The pair id of (cookie, site), interned if new; 0 if the table is   */
 /* full or out of memory (the object then goes untagged).  Any thread, */
 /* lock held or not.                                                    */
@@ -162,6 +190,7 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   e->origin = (unsigned char)origin;
   pair_count = id;
   pair_insert_slot(h, cookie, site, id);
+  if (0 == cookie) pair_site_note(site, id);
 done:
   PAIRS_UNLOCK();
   return id;

@@ -341,9 +341,9 @@ static GC_ATTR_NOINLINE struct gca_unw_guesses *sites_guess_get(
   return me->guess;
 }
 
-/* (Unused until hooks.c's gca_hook_thread_exit calls it: the tables of */
-/* exited threads are not reused until then.)                            */
-GC_INNER GC_ATTR_UNUSED void gca_sites_thread_exit(void)
+/* The calling thread exits (hooks.c): its guesses go to the next     */
+/* thread that needs some.                                                */
+GC_INNER void gca_sites_thread_exit(void)
 {
   struct sites_tls *me = gca_tl_self.sites;
   struct gca_unw_guesses *t = me != NULL ? me->guess : NULL;

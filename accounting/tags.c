@@ -62,61 +62,6 @@ static word tags_prev_census_gc_no = 0;
 /* every thread may read these without a lock.                          */
 static unsigned tags_plain[2];
 
-/* The pair (no type, site) of each site a stack was taken for on the  */
-/* allocation path (trace, or a sample of sample=BYTES), so that such  */
-/* an allocation finds its pair with three loads instead of the        */
-/* thread's pair cache and a call.  Chunks of 1024 sites, made as      */
-/* needed by any thread (published by a compare-and-swap; a pair id     */
-/* never changes, so racing stores store the same value).  OS memory,   */
-/* counted with the types'.                                              */
-#define TSP_CHUNK_LOG 10
-#define TSP_CHUNK ((unsigned)1 << TSP_CHUNK_LOG)
-#define TSP_N_CHUNKS 257u       /* sites.c's 2^18 sites and a few more  */
-static unsigned **tags_site_pairs = NULL;       /* [TSP_N_CHUNKS]       */
-
-GC_INLINE unsigned tags_site_pair(unsigned site)
-{
-  unsigned **top = ACQ_LOADP(&tags_site_pairs);
-  unsigned *c;
-
-  if (EXPECT(NULL == top || (site >> TSP_CHUNK_LOG) >= TSP_N_CHUNKS, FALSE))
-    return 0;
-  c = ACQ_LOADP(&top[site >> TSP_CHUNK_LOG]);
-  if (EXPECT(NULL == c, FALSE)) return 0;
-  return GCA_LOAD(&c[site & (TSP_CHUNK - 1)]);
-}
-
-/* Publish *slot from NULL to a fresh zeroed block of bytes (types'     */
-/* memory); the block there, or NULL without memory.                    */
-static void *tags_publish(void **slot, size_t bytes)
-{
-  void *p = ACQ_LOADP(slot), *expected = NULL;
-
-  if (p != NULL) return p;
-  p = gca_mem_alloc(GCA_MEM_TYPES, bytes);
-  if (NULL == p) return NULL;
-  if (!__atomic_compare_exchange_n(slot, &expected, p, 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE)) {
-    gca_mem_free(GCA_MEM_TYPES, p, bytes);      /* another thread's won */
-    p = expected;
-  }
-  return p;
-}
-
-static void tags_site_pair_set(unsigned site, unsigned pair)
-{
-  unsigned **top;
-  unsigned *c;
-
-  if ((site >> TSP_CHUNK_LOG) >= TSP_N_CHUNKS) return;
-  top = (unsigned **)tags_publish((void **)&tags_site_pairs,
-                                  TSP_N_CHUNKS * sizeof(unsigned *));
-  if (NULL == top) return;
-  c = (unsigned *)tags_publish((void **)&top[site >> TSP_CHUNK_LOG],
-                               TSP_CHUNK * sizeof(unsigned));
-  if (c != NULL) GCA_STORE(&c[site & (TSP_CHUNK - 1)], pair);
-}
-
 GC_INNER word gca_tags_memory_bytes(void)
 {
   return gca_tagslab_mapped_bytes();
@@ -180,10 +125,8 @@ static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
     return me->c_pair;
   pair = gca_pair_intern_tl(me, cookie, site,
                             cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
-  if (0 == cookie && pair != 0) {
-    if (site <= GCA_SITE_UNSAMPLED) tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
-    else tags_site_pair_set(site, pair);
-  }
+  if (0 == cookie && site <= GCA_SITE_UNSAMPLED && pair != 0)
+    tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
   /* A sampled stack (sample=BYTES, site 2 and up) is rare by design:  */
   /* it does not take the one entry from the common (type, "not        */
   /* sampled") pair, which would then miss on every object after it.  */
@@ -353,7 +296,7 @@ static GC_ATTR_NOINLINE void *tags_alloc_tl_stack(struct gca_tl *me,
 
   return tags_alloc_tl_pair(me, p, granted, cookie, site,
                             cookie != 0 ? tags_tl_cached(me, cookie, site)
-                            : site > GCA_SITE_UNSAMPLED ? tags_site_pair(site)
+                            : site > GCA_SITE_UNSAMPLED ? gca_pair_untyped(site)
                             : tags_plain[site]);
 }
 
