@@ -168,6 +168,20 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
   if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
 }
 
+/* The pair of (cookie, site) in the thread's pair cache, 0 if it is  */
+/* not there.                                                            */
+GCA_ALWAYS_INLINE unsigned tags_pc_pair(struct gca_tl *me, word cookie,
+                                        unsigned site)
+{
+  const struct gca_pc *c;
+
+  if (EXPECT(NULL == me->pc, FALSE)) return 0;
+  c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
+  if (EXPECT(NULL == c, FALSE)) return 0;
+  me->pc_lookups++;
+  return c->pair;
+}
+
 /* Tag p (site decided) if (cookie, site) is in the thread's caches:   */
 /* its one-entry cache, then its pair cache (hits need no frame-count  */
 /* entry with frame counting off).  0: not done, the caller interns    */
@@ -192,14 +206,10 @@ GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
       GCA_STORE(&e->bytes, e->bytes + granted);
     }
   } else {
-    const struct gca_pc *c;
-
     /* A miss is looked up (and counted) again by gca_pair_intern_tl.  */
-    if (EXPECT(NULL == me->pc || frames, FALSE)) return 0;
-    c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
-    if (EXPECT(NULL == c, FALSE)) return 0;
-    me->pc_lookups++;
-    pair = c->pair;
+    if (EXPECT(frames, FALSE)) return 0;
+    pair = tags_pc_pair(me, cookie, site);
+    if (EXPECT(0 == pair, FALSE)) return 0;
   }
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
@@ -277,15 +287,9 @@ GCA_ALWAYS_INLINE void *tags_alloc_tl_pair(struct gca_tl *me, void *p,
 GCA_ALWAYS_INLINE unsigned tags_tl_cached(struct gca_tl *me, word cookie,
                                           unsigned site)
 {
-  const struct gca_pc *c;
-
   if (EXPECT(cookie == me->c_cookie && site == me->c_site, TRUE))
     return me->c_pair;
-  if (EXPECT(NULL == me->pc, FALSE)) return 0;
-  c = gca_pc_find(me->pc, me->pc_mask, cookie, site);
-  if (EXPECT(NULL == c, FALSE)) return 0;
-  me->pc_lookups++;
-  return c->pair;
+  return tags_pc_pair(me, cookie, site);
 }
 
 static GC_ATTR_NOINLINE void *tags_alloc_tl_stack(struct gca_tl *me,
@@ -364,6 +368,17 @@ static word tags_obj_bytes(hdr *hhdr)
 
 /* Count a tagged object as freed (and allocated if it is new); the     */
 /* caller clears its tag.  Lock held.                                    */
+GCA_ALWAYS_INLINE void tags_acc_freed(struct gca_acc *a, int is_new,
+                                     word bytes)
+{
+  if (is_new) {
+    a->alloc_objs++;
+    a->alloc_bytes += bytes;
+  }
+  a->freed_objs++;
+  a->freed_bytes += bytes;
+}
+
 GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
                                 word bytes, word since)
 {
@@ -372,13 +387,7 @@ GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
 
   if (origin != 0) pair = gca_objtype_resolve(pair, origin, obj);
   a = gca_acc_get(pair);
-  if (NULL == a) return;
-  if (tags_is_new(tag, since)) {
-    a->alloc_objs++;
-    a->alloc_bytes += bytes;
-  }
-  a->freed_objs++;
-  a->freed_bytes += bytes;
+  if (a != NULL) tags_acc_freed(a, tags_is_new(tag, since), bytes);
 }
 
 GC_INNER void gca_tags_free(void *p)
@@ -490,12 +499,7 @@ GCA_ALWAYS_INLINE int tags_walk_dead(const struct tags_walk *w, word s,
   if (EXPECT(pair >= gca_acc_cap, FALSE)) return 0;
   a = &gca_acc_tab[pair];
   if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return 0;
-  if (((w->gc_no - tag) & TAG_BIRTH) <= w->since) {
-    a->alloc_objs++;
-    a->alloc_bytes += w->bytes;
-  }
-  a->freed_objs++;
-  a->freed_bytes += w->bytes;
+  tags_acc_freed(a, ((w->gc_no - tag) & TAG_BIRTH) <= w->since, w->bytes);
   return 1;
 }
 
@@ -515,21 +519,8 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   word age;
 
   if (!w->census || !mark_bit_from_hdr(w->hhdr, s * w->mstride)) {
-    if (tag & TAG_OLD) {
-      tags_count_freed(tag, w->origin, obj, bytes, w->since);
-      gca_old_sub(pair, bytes);
-    } else {
-      np = w->origin != 0 ? gca_objtype_resolve(pair, w->origin, obj) : pair;
-      a = gca_acc_get(np);
-      if (a != NULL) {
-        if (tags_is_new(tag, w->since)) {
-          a->alloc_objs++;
-          a->alloc_bytes += bytes;
-        }
-        a->freed_objs++;
-        a->freed_bytes += bytes;
-      }
-    }
+    tags_count_freed(tag, w->origin, obj, bytes, w->since);
+    if (tag & TAG_OLD) gca_old_sub(pair, bytes);
     return 0;
   }
   if (tag & TAG_OLD) {
