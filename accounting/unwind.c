@@ -716,7 +716,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
   word top, g_lo, g_size, ra, next, slot;
 
   if (EXPECT(t->code != code || NULL == code
-             || gca_unwinder != GCA_UNWIND_FP, FALSE))
+             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1, FALSE))
     return unw_guess_slow(t, frames, max);
   top = unw_stack_hi - 2 * sizeof(word);
   if ((word)fp < unw_stack_lo || (word)fp > top
