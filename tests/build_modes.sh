@@ -1,5 +1,6 @@
 #!/bin/sh
-# build_modes.sh: every accounting source also compiles on its own.
+# build_modes.sh: every accounting source (and the Unity API's) also
+# compiles on its own.
 #
 # Our libgc is built as the one-file extra/gc.c (upstream's default when
 # static libraries are off); `--disable-shared` builds, and embedders that
@@ -14,8 +15,9 @@ up_src="$srcdir/bdwgc/upstream"
 up_build=bdwgc/upstream
 fails=0
 n=0
-for f in "$srcdir"/accounting/*.c; do
-  case $f in */gca_amalgam.c) continue ;; esac
+# The Unity API's sources (unity/unity.am) are listed the same way.
+for f in "$srcdir"/accounting/*.c "$srcdir"/unity/*.c; do
+  case $f in */gca_amalgam.c|*/unity_amalgam.c) continue ;; esac
   n=$((n + 1))
   modes='"" -DGC_ACC_DISABLE'
   # The dump writer's portable wait (systems without futexes).
@@ -33,5 +35,5 @@ for f in "$srcdir"/accounting/*.c; do
   done
 done
 rm -f build_modes.err
-[ "$fails" -eq 0 ] && echo "build modes: $n accounting sources compile alone, accounting on and off (writer.c also with its portable wait)"
+[ "$fails" -eq 0 ] && echo "build modes: $n accounting and Unity API sources compile alone, accounting on and off (writer.c also with its portable wait)"
 exit "$fails"

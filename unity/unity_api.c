@@ -14,6 +14,14 @@ GC_INNER void GC_gcj_vector_reset(void);
 #ifdef GC_GCJ_SUPPORT
   extern int GC_gcj_debug_kind;         /* gcj_mlc.c */
 #endif
+/* allchblk.c's, which only the one-file build sees from here.          */
+#ifndef IS_MAPPED
+# ifdef USE_MUNMAP
+#   define IS_MAPPED(hhdr) (((hhdr)->hb_flags & WAS_UNMAPPED) == 0)
+# else
+#   define IS_MAPPED(hhdr) TRUE
+# endif
+#endif
 
 /* ---- time limit in nanoseconds ---------------------------------------- */
 
