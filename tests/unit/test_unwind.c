@@ -390,7 +390,54 @@ static NOINLINE void test_forged(void)
     }
   }
 }
+
+/* A thread's first capture, through a frame record whose link points  */
+/* past any stack: it ends there (2 frames), as on any other thread.   */
+static void *reuse_forged_main(void *arg)
+{
+  GC_word a[4] __attribute__((aligned(16)));
+  GC_word f[16];
+
+  a[0] = ~(GC_word)15;
+  a[1] = (GC_word)fn_d + 1;
+  *(int *)arg = GC_acc_site_frames(forged_capture(a), f, 16);
+  return NULL;
+}
 #endif
+
+/* Threads one after another, each starting after the last has exited: */
+/* each takes the stack guesses an exited thread left (sites.c), which  */
+/* must be set up for the new thread's own stack before they are used  */
+/* (a walk trusting the table before it knows that stack's bounds      */
+/* follows the forged link, and faults).                                 */
+static void test_threads_reuse(void)
+{
+  unsigned i, first = thread_ids[0];
+
+  printf("threads, one after another\n");
+  for (i = 0; i < N_THREADS; i++) {
+    pthread_t t;
+
+    thread_ids[i] = 0;
+    CHECK_EQ(GC_pthread_create(&t, NULL, thread_main, &thread_ids[i]), 0);
+    CHECK_EQ(GC_pthread_join(t, NULL), 0);
+    if (!CHECK_EQ(thread_ids[i], first)) {
+      dump_site(first);
+      dump_site(thread_ids[i]);
+    }
+  }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  {
+    pthread_t t;
+    int n = -1;
+
+    CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_FP), GC_SUCCESS);
+    CHECK_EQ(GC_pthread_create(&t, NULL, reuse_forged_main, &n), 0);
+    CHECK_EQ(GC_pthread_join(t, NULL), 0);
+    CHECK_EQ(n, 2);
+  }
+#endif
+}
 
 int main(void)
 {
@@ -429,6 +476,7 @@ int main(void)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   test_forged();
 #endif
+  test_threads_reuse();
   test_sampling();
   test_malloc(GC_ACC_UNWIND_FP, "fp");
   test_malloc(GC_ACC_UNWIND_LIBGCC, "libgcc");
