@@ -719,10 +719,12 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
 GC_INNER word gca_pair_cookie(unsigned pair);
 GC_INNER unsigned gca_pair_site(unsigned pair);
 /* The pair (no type, site), or 0 if there is none yet: any thread     */
-/* (gca_pair_untyped, below the atomic helpers).                         */
+/* (gca_pair_untyped, below the atomic helpers; gca_pair_plain[site]   */
+/* for sites NONE and UNSAMPLED).                                        */
 #define GCA_PSITE_CHUNK_LOG 10
 #define GCA_PSITE_N_CHUNKS 257u /* sites.c's 2^18 sites and a few more  */
 GC_EXTERN unsigned **gca_pair_by_site;
+GC_EXTERN unsigned gca_pair_plain[GCA_SITE_UNSAMPLED + 1];
 GC_INNER unsigned gca_pair_type(unsigned pair);
 /* objtype.c: an object's type, from the explicit next type or word 0. */
 /* Settings: the "first word is the type" kinds, GC_ACC_TYPES.            */
@@ -873,6 +875,7 @@ GC_INLINE unsigned gca_pair_untyped(unsigned site)
   unsigned **top = ACQ_LOADP(&gca_pair_by_site);
   unsigned *c;
 
+  if (site <= GCA_SITE_UNSAMPLED) return GCA_LOAD(&gca_pair_plain[site]);
   if (EXPECT(NULL == top
              || (site >> GCA_PSITE_CHUNK_LOG) >= GCA_PSITE_N_CHUNKS, FALSE))
     return 0;

@@ -106,13 +106,20 @@ static void pair_insert_slot(struct pair_hash *h, word cookie, unsigned site,
 /* allocation path finds a stack's pair with three loads: chunks of     */
 /* 1024 sites, made under the spin lock when such a pair is made, read */
 /* without a lock (gca_pair_untyped).  OS memory.                        */
+/* Sites NONE and UNSAMPLED (no stack taken: nearly every object of the */
+/* full profile) have theirs in gca_pair_plain, one load away.           */
 GC_INNER unsigned **gca_pair_by_site = NULL;    /* [GCA_PSITE_N_CHUNKS] */
+GC_INNER unsigned gca_pair_plain[GCA_SITE_UNSAMPLED + 1];
 
 static void pair_site_note(unsigned site, unsigned id)
 {
   unsigned **top = gca_pair_by_site;
   unsigned *c;
 
+  if (site <= GCA_SITE_UNSAMPLED) {
+    GCA_STORE(&gca_pair_plain[site], id);
+    return;
+  }
   if ((site >> GCA_PSITE_CHUNK_LOG) >= GCA_PSITE_N_CHUNKS) return;
   if (NULL == top) {
     top = (unsigned **)gca_mem_alloc(GCA_MEM_TYPES,

@@ -56,12 +56,6 @@
 
 static word tags_prev_census_gc_no = 0;
 
-/* The pairs of an object with no type given and no stack to take:     */
-/* (no type, no site) with stacks off, (no type, "not sampled") with    */
-/* sampled stacks; 0 until first interned.  A pair never changes, so   */
-/* every thread may read these without a lock.                          */
-static unsigned tags_plain[2];
-
 GC_INNER word gca_tags_memory_bytes(void)
 {
   return gca_tagslab_mapped_bytes();
@@ -125,8 +119,6 @@ static unsigned tags_pair_of(struct gca_tl *me, word cookie, unsigned site)
     return me->c_pair;
   pair = gca_pair_intern_tl(me, cookie, site,
                             cookie != 0 ? GCA_TYPE_EXPLICIT : 0, &ent);
-  if (0 == cookie && site <= GCA_SITE_UNSAMPLED && pair != 0)
-    tags_plain[GCA_SITE_UNSAMPLED == site] = pair;
   /* A sampled stack (sample=BYTES, site 2 and up) is rare by design:  */
   /* it does not take the one entry from the common (type, "not        */
   /* sampled") pair, which would then miss on every object after it.  */
@@ -300,12 +292,11 @@ static GC_ATTR_NOINLINE void *tags_alloc_tl_stack(struct gca_tl *me,
 
   return tags_alloc_tl_pair(me, p, granted, cookie, site,
                             cookie != 0 ? tags_tl_cached(me, cookie, site)
-                            : site > GCA_SITE_UNSAMPLED ? gca_pair_untyped(site)
-                            : tags_plain[site]);
+                            : gca_pair_untyped(site));
 }
 
 /* The thread-local pop, with frame counts off: no call to find the     */
-/* pair when no stack is taken (tags_plain, or the thread's caches for   */
+/* pair when no stack is taken (gca_pair_plain, or the thread's caches  */
 /* a type given), a tail call when one is.  With frame counts on,       */
 /* tags_alloc_inline.                                                    */
 GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
@@ -329,7 +320,7 @@ GC_INNER void *gca_tags_alloc_tl(struct gca_tl *me, void *p, word granted)
     return tags_alloc_tl_stack(me, p, granted, cookie);
   }
   return tags_alloc_tl_pair(me, p, granted, cookie, site,
-                            EXPECT(0 == cookie, TRUE) ? tags_plain[site]
+                            EXPECT(0 == cookie, TRUE) ? gca_pair_plain[site]
                             : tags_tl_cached(me, cookie, site));
 }
 
