@@ -772,9 +772,18 @@ GC_INLINE struct gca_objtype_ent *gca_objtype_slot(word w, unsigned key)
 
   return &gca_objtype_cache[h >> gca_objtype_shift];
 }
+/* What the cache has for word 0 w under key (GCA_OBJTYPE_KEY): the    */
+/* resolved pair, or 0 if it has nothing (or there is no cache).         */
+GC_INLINE unsigned gca_objtype_cached(word w, unsigned key)
+{
+  const struct gca_objtype_ent *e;
+
+  if (EXPECT(NULL == gca_objtype_cache, FALSE)) return 0;
+  e = gca_objtype_slot(w, key);
+  return EXPECT(e->cookie == w && e->key == key, TRUE) ? e->pair : 0;
+}
 GC_INNER unsigned gca_objtype_resolve_slow(unsigned pair, int how, word w,
-                                           unsigned key,
-                                           struct gca_objtype_ent *e);
+                                           unsigned key);
 /* The pair of an object of a resolvable kind (how) now counted under   */
 /* pair, with its type read from word 0 if the pair has none yet: the   */
 /* same pair while word 0 says nothing.  The cache first: only pairs    */
@@ -782,16 +791,12 @@ GC_INNER unsigned gca_objtype_resolve_slow(unsigned pair, int how, word w,
 GC_INLINE unsigned gca_objtype_resolve(unsigned pair, int how, ptr_t obj)
 {
   word w = *(word *)obj;
-  unsigned key = GCA_OBJTYPE_KEY(pair, how);
-  struct gca_objtype_ent *e = NULL;
+  unsigned key = GCA_OBJTYPE_KEY(pair, how), np;
 
   if (0 == w) return pair;                      /* nothing yet          */
-  if (EXPECT(gca_objtype_cache != NULL, TRUE)) {
-    e = gca_objtype_slot(w, key);
-    if (EXPECT(e->cookie == w && e->key == key && e->pair != 0, TRUE))
-      return e->pair;
-  }
-  return gca_objtype_resolve_slow(pair, how, w, key, e);
+  np = gca_objtype_cached(w, key);
+  return EXPECT(np != 0, TRUE) ? np
+                               : gca_objtype_resolve_slow(pair, how, w, key);
 }
 
 GC_INNER unsigned gca_age_bin(word age);

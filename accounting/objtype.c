@@ -135,12 +135,12 @@ GC_INNER void gca_objtype_heap_grew(void)
   if (gca_objtype_cache != NULL) BZERO(gca_objtype_cache, RESOLVE_BYTES);
 }
 
-/* gca_objtype_resolve past its cache: word 0 is w, not cached under key (e,  */
-/* its slot, or NULL without a cache).                                   */
+/* gca_objtype_resolve past its cache: word 0 is w, not cached under key. */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_objtype_resolve_slow(unsigned pair,
-                                    int how, word w, unsigned key,
-                                    struct gca_objtype_ent *e)
+                                    int how, word w, unsigned key)
 {
+  struct gca_objtype_ent *e = gca_objtype_cache != NULL
+                              ? gca_objtype_slot(w, key) : NULL;
   unsigned np;
   int origin = HOW_ORIGIN(how);
   word cookie = w;

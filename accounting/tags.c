@@ -475,14 +475,11 @@ GCA_ALWAYS_INLINE int tags_walk_dead(const struct tags_walk *w, word s,
   struct gca_acc *a;
 
   if (w->origin != 0) {
-    word w0 = *(word *)((ptr_t)w->h + s * w->gstride);
-    unsigned key = pair | w->okey;
-    const struct gca_objtype_ent *e;
+    unsigned np = gca_objtype_cached(*(word *)((ptr_t)w->h + s * w->gstride),
+                                     pair | w->okey);
 
-    if (EXPECT(NULL == gca_objtype_cache, FALSE)) return 0;
-    e = gca_objtype_slot(w0, key);
-    if (EXPECT(e->cookie == w0 && e->key == key, TRUE)) {
-      pair = e->pair;
+    if (EXPECT(np != 0, TRUE)) {
+      pair = np;
     } else if (0 == gca_pair_cookie(pair)) {
       return 0;                 /* not typed yet, word 0 not cached     */
     }                           /* else typed by an earlier census      */
