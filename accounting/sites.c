@@ -335,12 +335,7 @@ static GC_ATTR_NOINLINE struct gca_unw_guesses *sites_guess_get(
       sites_guess_list = g;
     }
   }
-  if (g != NULL) {
-    g->owned = 1;
-    /* An exited thread's: the guessed walk must set up for this thread */
-    /* (its stack's bounds) before it trusts the table again.           */
-    g->t.code = NULL;
-  }
+  if (g != NULL) g->owned = 1;
   sites_spin_unlock();
   me->guess = g != NULL ? &g->t : NULL;
   return me->guess;

@@ -706,6 +706,8 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
 
 /* t->code: the code list the thread's guesses were checked against, set */
 /* only once the thread's stack, libgc's span and the list are known.   */
+/* A table an exited thread left (sites.c) comes with its code list set */
+/* but this thread's stack bounds not yet found: set up first.          */
 GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
                         struct gca_unw_guesses *t, word *frames, unsigned max)
 {
