@@ -33,7 +33,13 @@
 # and gameloop-gcj (every object with pointers made by GC_gcj_malloc, as
 # IL2CPP makes them: gcj-kind objects dominate), "gcj-unpatched gcj-off
 # gcj-dump gcj-sampled gcj-full gcj-trace".  `make bench-instr` runs all
-# three workloads.  Every row runs with the same fixed initial heap, so
+# three workloads, and each of gameloop and gameloop-klass a second time
+# at the density the tags issue measured and issue 22 stated its full
+# and trace targets at: names written by snprintf (gameloop -S), some
+# 1,400 more instructions a frame's entity, 985 M instead of 568 M for
+# unpatched's 300 frames ("snprintf-unpatched ... snprintf-trace" and
+# "snprintf-klass-unpatched ... snprintf-klass-trace"; docs/design.md,
+# "Two densities").  Every row runs with the same fixed initial heap, so
 # every build makes the same collections (the colls column shows it):
 # builds are compared at equal collection counts.
 #
@@ -61,15 +67,18 @@ bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
 klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace"
 gcj_configs="gcj-unpatched gcj-off gcj-dump gcj-sampled gcj-full gcj-trace"
-configs=${BENCH_INSTR_CONFIGS:-$all_configs $klass_configs $gcj_configs}
+snp_configs="snprintf-unpatched snprintf-dump snprintf-sampled snprintf-full snprintf-trace"
+snpk_configs="snprintf-klass-unpatched snprintf-klass-dump snprintf-klass-sampled snprintf-klass-full snprintf-klass-trace"
+known="$all_configs $klass_configs $gcj_configs $snp_configs $snpk_configs"
+configs=${BENCH_INSTR_CONFIGS:-$known}
 
 want_count BENCH_INSTR_FRAMES "$frames"
 case $passes in ''|*[!0-9]*) die "BENCH_INSTR_PASSES=$passes: want a number of passes (0 or more)" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
 for c in $configs; do
-  case " $all_configs $klass_configs $gcj_configs " in
+  case " $known " in
     *" $c "*) ;;
-    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $all_configs $klass_configs $gcj_configs)" ;;
+    *) die "BENCH_INSTR_CONFIGS: unknown configuration $c (known: $known)" ;;
   esac
 done
 command -v valgrind > /dev/null ||
@@ -98,13 +107,20 @@ printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all th
 base_main= base_all=
 for c in $configs; do
   # A klass or gcj configuration is its gameloop row run on gameloop-klass
-  # or gameloop-gcj, with types from word 0 where that row has types.
+  # or gameloop-gcj, with types from word 0 where that row has types; a
+  # snprintf one is its row with gameloop's -S.
+  names=
   case $c in
+    snprintf-*) names=-S c0=${c#snprintf-} ;;
+    *) c0=$c ;;
+  esac
+  case $c0 in
     klass-unpatched) row=unpatched prog=gameloop-klass ;;
-    klass-*) row=patched-${c#klass-} prog=gameloop-klass ;;
+    klass-*) row=patched-${c0#klass-} prog=gameloop-klass ;;
     gcj-unpatched) row=unpatched prog=gameloop-gcj ;;
-    gcj-*) row=patched-${c#gcj-} prog=gameloop-gcj ;;
-    *) row=$c prog=gameloop ;;
+    gcj-*) row=patched-${c0#gcj-} prog=gameloop-gcj ;;
+    unpatched|compiled-out|patched-*) row=$c0 prog=gameloop ;;
+    *) row=patched-$c0 prog=gameloop ;;
   esac
   dir=patched$sfx
   set --
@@ -141,7 +157,7 @@ for c in $configs; do
   # env first: setarch execs valgrind with the environment as it is.
   if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand \
         valgrind --tool=callgrind --separate-threads=yes \
-        --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" -w "$passes" \
+        --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" -w "$passes" $names \
         > "$tmp/stdout" 2> "$tmp/stderr"; then
     cat "$tmp/stderr" >&2
     die "$c: the run failed (valgrind's output above)"
@@ -155,11 +171,11 @@ for c in $configs; do
   # Each workload's rows are ratios to its own unpatched row (or to the
   # first row, when that is not run).
   case $c in
-    unpatched|klass-unpatched|gcj-unpatched) base_main=$main base_all=$all ;;
+    *unpatched) base_main=$main base_all=$all ;;
   esac
   if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
       -v n="${colls:--}" 'BEGIN {
         printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
 done
-echo "(callgrind, gameloop -f $frames -w $passes, GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"
+echo "(callgrind, gameloop -f $frames -w $passes (snprintf-: with -S), GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"
