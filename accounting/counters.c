@@ -223,11 +223,12 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
   }
 
   /* The thread's pops are counted inline from now on, into its own     */
-  /* lists' counts, which t (its record) makes the sums read.  Only in  */
-  /* mode 1.  When the mode changes, gca_tl_mode_update sets the flags  */
-  /* of every thread (gca_tlflags_settle says how the two sides are     */
-  /* ordered).                                                           */
-  static void counters_tl_enable(struct gca_thread *t)
+  /* lists' counts, which t (its record) makes the sums read, while the */
+  /* mode stays m (1, or 2 with the countdown kept due so that every    */
+  /* pop reaches gca_hook_sample_ret for its tag).  When the mode       */
+  /* changes, gca_tl_mode_update sets the flags of every thread         */
+  /* (gca_tlflags_settle says how the two sides are ordered).           */
+  static void counters_tl_enable(struct gca_thread *t, int m)
   {
     GC_tlfs tlfs = t->tlfs;
 
@@ -247,7 +248,9 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();
     }
-    gca_tlflags_settle(tlfs, 1, 1);
+    /* Before the flags: an inline pop of mode 2 must find it due.      */
+    if (2 == m) gca_sample_left = GCA_SAMPLE_EVERY;
+    gca_tlflags_settle(tlfs, m, 1);
   }
 #endif /* THREAD_LOCAL_ALLOC */
 
@@ -557,18 +560,17 @@ static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
                         struct gca_thread *t, void *p, size_t lb,
                         size_t granules, int k)
   {
-    counters_tl_enable(t);
+    counters_tl_enable(t, 1);
     counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
                  GRANULES_TO_BYTES((word)granules));
     return p;
   }
 #endif
 
-/* Returns p, so that gca_hook_alloc_tl_ret can end in a tail call.     */
-/* Every call it makes is a tail call too: the common paths (count, or  */
-/* count and tag) need no stack frame.                                  */
-/* The full profile's pop (mode 2), which gca_hook_alloc_tl_ret hands  */
-/* here directly: counted and tagged.                                    */
+/* The full profile's pop (mode 2) while the thread's flags send it to  */
+/* the hook (its first, or the first after a refill or a mode change):  */
+/* counted and tagged, and the thread's next pops counted inline and    */
+/* tagged through gca_hook_sample_ret.  Returns p (a tail call).        */
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
                                           size_t granules, int k)
 {
@@ -579,13 +581,13 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
   word granted = GRANULES_TO_BYTES(g), i = COUNTERS_I(k, g);
   struct gca_count *c;
 
-  /* The first count into a chunk takes the slow path (a tail call).   */
   if (EXPECT(NULL == t || t->in_many, FALSE)
       || EXPECT(NULL == (c = t->chunk[i / COUNTERS_CH]), FALSE))
     return counters_alloc_tl_slow(me, p, lb, granules, k);
   counters_bump(c, i, 1, (word)lb, granted);
-  /* The hook knows the object's granules and kind (its free list's):   */
-  /* the header is looked up only for the tag table, if at all.         */
+# ifdef THREAD_LOCAL_ALLOC
+    counters_tl_enable(t, 2);
+# endif
   return gca_tags_alloc_tl(me, p, granted);
 }
 

@@ -253,8 +253,12 @@ GCA_HOOK_FN void gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 /* path of mode 1 subtracts its object's granules (one subtraction and  */
 /* a branch; a thread-local variable of the initial-exec model is one   */
 /* instruction's operand on x86-64), and calls gca_hook_sample when it */
-/* goes below zero.  Written by its thread only.                         */
+/* goes below zero.  Written by its thread only.  In the full profile  */
+/* (mode 2) a thread whose pops are counted inline keeps it at         */
+/* GCA_SAMPLE_EVERY, always due: its thread-local pops count inline as */
+/* in mode 1, then call gca_hook_sample_ret, which tags the object.    */
 GC_EXTERN GCA_TLS_FAST signed_word gca_sample_left;
+# define GCA_SAMPLE_EVERY (-((signed_word)1 << (sizeof(signed_word) * 8 - 3)))
 GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
 GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                       int k);
@@ -323,11 +327,12 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* list's flag says what its pops do: 0, nothing (accounting off); 1,   */
 /* count inline; -1, call the hook function.  Every thread's lists are  */
 /* known to counters.c (GC_ACC_ON_TLFS_INIT), which sets their flags    */
-/* whenever the mode changes: 0 in mode 0, -1 in modes 1 and 2.  In     */
-/* mode 1 the hook function then registers the thread and sets its      */
-/* flags to 1.  So the fast path reads no global at all: one compare of */
-/* the flag and its two branches, then in mode 1 two adds and the        */
-/* countdown (docs/design.md, "What accounting off costs").              */
+/* whenever the mode changes: 0 in mode 0, -1 in modes 1 and 2.  The   */
+/* hook function then registers the thread and sets its flags to 1 (in */
+/* mode 2 with the countdown kept due, so that every pop then calls     */
+/* gca_hook_sample_ret for its tag).  So the fast path reads no global  */
+/* at all: one compare of the flag and its two branches, then two adds  */
+/* and the countdown (docs/design.md, "What accounting off costs").     */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TLFS_GCJ_FIELDS \
         word gca_gcj_objs[TINY_FREELISTS]; \

@@ -100,6 +100,16 @@ GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
 GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                    int k)
 {
+  /* The full profile's thread-local pop, counted inline already (the  */
+  /* countdown kept due, counters.c): the tag only.  The countdown is   */
+  /* set again, so that it never runs out (a 32-bit word would after    */
+  /* some 2^29 granules).  Any other mode: a sample, or the countdown  */
+  /* left from mode 2 drawn afresh (gca_samples_take).                  */
+  if (EXPECT(2 == gca_tl_mode, TRUE)) {
+    gca_sample_left = GCA_SAMPLE_EVERY;
+    return gca_tags_alloc_tl(&gca_tl_self, p,
+                             GRANULES_TO_BYTES(granules != 0 ? granules : 1));
+  }
   gca_samples_take(p, lb, (word)granules, k);
   return p;
 }
