@@ -20,6 +20,13 @@ GC_ACC_DUMP=...-%p.gz).  Prints one line of key=value pairs, no spaces:
   max_ratio            the largest acc_memory_bytes / heap.heap_bytes of
                        any record (collection or snapshot)
   acc_max              the largest acc_memory_bytes
+  acc_ratio            acc_max / heap_peak (the tables may grow after the
+                       heap has peaked)
+  side_max             the largest sum of acc_memory's tags_bytes,
+                       sites_bytes and samples_bytes: the side tables that
+                       GC_ACC_TABLE_LIMIT caps (type and pair rows, record
+                       buffers and counters are the rest of acc_memory)
+  side_ratio           side_max / heap_peak
   census_share         sum of census_ns over sum of mark_ns, collection
                        records with a census
   census_share_p90     the 90th percentile of those records' own
@@ -76,6 +83,7 @@ def main(paths):
     acc_at_peak = None
     max_ratio = None
     acc_max = None
+    side_max = None
     mark_sum = census_sum = 0
     shares = []
     for p in paths:
@@ -112,6 +120,11 @@ def main(paths):
                     continue
                 if acc_max is None or acc > acc_max:
                     acc_max = acc
+                am = r.get("acc_memory") or {}
+                side = sum(am.get(f) or 0 for f in
+                           ("tags_bytes", "sites_bytes", "samples_bytes"))
+                if side_max is None or side > side_max:
+                    side_max = side
                 ratio = acc / heap
                 if max_ratio is None or ratio > max_ratio:
                     max_ratio = ratio
@@ -134,6 +147,11 @@ def main(paths):
                            else "%.4f" % (acc_at_peak / heap_peak)),
         "max_ratio=%s" % ("-" if max_ratio is None else "%.4f" % max_ratio),
         "acc_max=%s" % ("-" if acc_max is None else acc_max),
+        "acc_ratio=%s" % ("-" if heap_peak is None or acc_max is None
+                          else "%.4f" % (acc_max / heap_peak)),
+        "side_max=%s" % ("-" if side_max is None else side_max),
+        "side_ratio=%s" % ("-" if heap_peak is None or side_max is None
+                           else "%.4f" % (side_max / heap_peak)),
         "census_share=%s" % ("%.4f" % (census_sum / mark_sum)
                              if mark_sum else "-"),
         "census_share_p90=%s" % ("%.4f" % percentile(shares, 0.9)
