@@ -46,6 +46,19 @@
 # allocation (unpatched-notl, patched-notl: every object through the
 # global path, as in il2cpp), all but compiled-out.
 #
+# Beside each row's instructions it prints wall time as a secondary
+# figure: the same command run natively BENCH_INSTR_WALL_RUNS times
+# (default 3; 0: none), the median elapsed time's ratio to the
+# workload's unpatched row, and the main thread's CPU time over
+# unpatched's per object allocated, in ns.  Runs of a few hundred
+# milliseconds on a shared machine: read them as a few percent either
+# way.  Last, with klass-dump and klass-sampled4k (the sampled profile at
+# one sample per 4 KiB) both run, the cost of one sample: their
+# difference in instructions and in the main thread's CPU time over the
+# samples taken (the dump's count, as of the last collection's record:
+# the samples after it cost too but are not counted, so the figure is a
+# little high).
+#
 # Environment: BENCH_INSTR_FRAMES (default 300), BENCH_INSTR_PASSES
 # (gameloop's -w: passes of work that allocates nothing in every frame,
 # default 0), BENCH_INSTR_HEAP (bytes,
@@ -62,9 +75,10 @@ bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
 passes=${BENCH_INSTR_PASSES:-0}
 heap=${BENCH_INSTR_HEAP:-64000000}
+wall_runs=${BENCH_INSTR_WALL_RUNS:-3}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
-klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace"
+klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace klass-sampled4k"
 gcj_configs="gcj-unpatched gcj-off gcj-dump gcj-sampled gcj-full gcj-trace"
 # Each workload again with gameloop -S (names by snprintf: the density
 # of issue 22's targets), in the rows that the targets are about.
@@ -80,6 +94,7 @@ configs=${BENCH_INSTR_CONFIGS:-$known}
 want_count BENCH_INSTR_FRAMES "$frames"
 case $passes in ''|*[!0-9]*) die "BENCH_INSTR_PASSES=$passes: want a number of passes (0 or more)" ;; esac
 case $heap in ''|*[!0-9]*|0) die "BENCH_INSTR_HEAP=$heap: want a size in bytes" ;; esac
+case $wall_runs in ''|*[!0-9]*) die "BENCH_INSTR_WALL_RUNS=$wall_runs: want a number of runs (0 or more)" ;; esac
 for c in $configs; do
   case " $known " in
     *" $c "*) ;;
@@ -108,8 +123,18 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # total FILE: the "totals:" line of one callgrind output file.
 total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 
-printf '%-24s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
-base_main= base_all=
+# field NAME FILE: the value of NAME= on gameloop's line in FILE.
+field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$2"; }
+# median of the numbers on standard input, one a line.
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# samples FILE: the most samples taken any record of dump FILE says.
+samples() {
+  gzip -dc "$1" 2> /dev/null |
+    sed -n 's/.*"samples":{"taken":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
+}
+
+printf '%-24s %14s %7s %14s %7s %6s %8s %6s %7s\n' configuration "main thread" ratio "all threads" ratio colls "wall ms" ratio "ns/obj"
+base_main= base_all= base_wall= base_cpu=
 for c in $configs; do
   # A klass or gcj configuration is its gameloop row run on gameloop-klass
   # or gameloop-gcj, with types from word 0 where that row has types; a
@@ -137,6 +162,9 @@ for c in $configs; do
     patched-dump) set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=off GC_ACC_DUMP="$tmp/d.gz" ;;
     patched-sampled)
       set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=sampled GC_ACC_DUMP="$tmp/d.gz" ;;
+    patched-sampled4k)
+      set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=sampled=4096 \
+             GC_ACC_DUMP="$tmp/d.gz" ;;
     patched-full)
       set -- GC_ACC_ENABLE=1 GC_ACC_PROFILE=full GC_ACC_DUMP="$tmp/d.gz" \
              GC_ACC_STACKS=sample=524288 ;;
@@ -150,11 +178,11 @@ for c in $configs; do
   # gameloop (stacks on samples, no types): gameloop-typed calls
   # GC_acc_set_next_type for every object, which unpatched never does.
   case $row in
-    patched-sampled|patched-full|patched-trace)
+    patched-sampled*|patched-full|patched-trace)
       case $prog in
         gameloop-klass) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree,normal ;;
         gameloop-gcj) set -- "$@" GC_ACC_FIRST_WORD_TYPES=ptrfree ;;
-        *) [ "$row" = patched-sampled ] || prog=gameloop-typed ;;
+        *) case $row in patched-sampled*) ;; *) prog=gameloop-typed ;; esac ;;
       esac ;;
   esac
   prog=$out/$dir/$prog
@@ -173,14 +201,48 @@ for c in $configs; do
   all=0
   for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
+  allocs=$(field allocs "$tmp/stdout")
+  taken=
+  [ -f "$tmp/d.gz" ] && taken=$(samples "$tmp/d.gz")
+  # The same command natively, for wall and CPU time.
+  : > "$tmp/wall"; : > "$tmp/cpu"
+  r=0
+  while [ "$r" -lt "$wall_runs" ]; do
+    r=$((r + 1))
+    rm -f "$tmp/d.gz"
+    env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand "$prog" -f "$frames" \
+        -w "$passes" $names > "$tmp/wstdout" 2> "$tmp/stderr" ||
+      die "$c: the native run failed: $(cat "$tmp/stderr")"
+    field elapsed_ns "$tmp/wstdout" >> "$tmp/wall"
+    field main_cpu_ns "$tmp/wstdout" >> "$tmp/cpu"
+  done
+  wall=$(median < "$tmp/wall"); cpu=$(median < "$tmp/cpu")
   # Each workload's rows are ratios to its own unpatched row (or to the
   # first row, when that is not run).
   case $c in
-    *unpatched) base_main=$main base_all=$all ;;
+    *unpatched) base_main=$main base_all=$all base_wall=$wall base_cpu=$cpu ;;
   esac
-  if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
+  if [ -z "$base_main" ]; then
+    base_main=$main base_all=$all base_wall=$wall base_cpu=$cpu
+  fi
+  case $c in
+    klass-dump) dump_main=$main dump_cpu=$cpu ;;
+    klass-sampled4k) s4_main=$main s4_cpu=$cpu s4_taken=$taken ;;
+  esac
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
-      -v n="${colls:--}" 'BEGIN {
-        printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
+      -v n="${colls:--}" -v w="${wall:-}" -v bw="${base_wall:-}" \
+      -v u="${cpu:-}" -v bu="${base_cpu:-}" -v o="${allocs:-0}" 'BEGIN {
+        printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s", c, m, m / bm, a, a / ba, n
+        if (w != "" && bw > 0 && o > 0)
+          printf " %8.1f %6.3f %7.1f\n", w / 1e6, w / bw, (u - bu) / o
+        else
+          printf " %8s %6s %7s\n", "-", "-", "-" }'
 done
-echo "(callgrind, gameloop -f $frames -w $passes (snprintf-: with -S), GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to the first configuration)"
+if [ -n "${s4_main:-}" ] && [ -n "${dump_main:-}" ] && [ "${s4_taken:-0}" -gt 0 ]; then
+  awk -v im="$s4_main" -v id="$dump_main" -v um="${s4_cpu:-}" \
+      -v ud="${dump_cpu:-}" -v n="$s4_taken" 'BEGIN {
+    printf "one sample (klass-sampled4k over klass-dump, %d samples): %.0f instructions", n, (im - id) / n
+    if (um != "" && ud != "") printf ", %.0f ns of the main thread'"'"'s CPU", (um - ud) / n
+    printf "\n" }'
+fi
+echo "(callgrind, gameloop -f $frames -w $passes (snprintf-: with -S), GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to each workload's unpatched row; wall ms: median of $wall_runs native runs, ns/obj: main thread's CPU over unpatched's per object)"
