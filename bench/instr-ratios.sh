@@ -48,7 +48,7 @@
 #
 # Beside each row's instructions it prints wall time as a secondary
 # figure: the same command run natively BENCH_INSTR_WALL_RUNS times
-# (default 3; 0: none), the median elapsed time's ratio to the
+# (default 5; 0: none), the median elapsed time's ratio to the
 # workload's unpatched row, and the main thread's CPU time over
 # unpatched's per object allocated, in ns.  Runs of a few hundred
 # milliseconds on a shared machine: read them as a few percent either
@@ -75,7 +75,7 @@ bench_setup bench/instr-ratios.sh "${1:-}"
 frames=${BENCH_INSTR_FRAMES:-300}
 passes=${BENCH_INSTR_PASSES:-0}
 heap=${BENCH_INSTR_HEAP:-64000000}
-wall_runs=${BENCH_INSTR_WALL_RUNS:-3}
+wall_runs=${BENCH_INSTR_WALL_RUNS:-5}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
 klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace klass-sampled4k"
