@@ -342,12 +342,16 @@ static word tags_age(gca_tag_t tag)
   return ((word)GC_gc_no - (tag & TAG_BIRTH) - 1) & TAG_BIRTH;
 }
 
+/* Was tag's object born within since collections of gc_no (GC_gc_no)? */
+GC_INLINE int tags_born_since(gca_tag_t tag, word gc_no, word since)
+{
+  return ((gc_no - (tag & TAG_BIRTH)) & TAG_BIRTH) <= since;
+}
+
 /* Was the object of tag allocated after the previous census?          */
 GC_INLINE int tags_is_new(gca_tag_t tag, word since)
 {
-  word d = ((word)GC_gc_no - (tag & TAG_BIRTH)) & TAG_BIRTH;
-
-  return (tag & TAG_OLD) == 0 && d <= since;
+  return (tag & TAG_OLD) == 0 && tags_born_since(tag, (word)GC_gc_no, since);
 }
 
 static word tags_obj_bytes(hdr *hhdr)
@@ -357,19 +361,27 @@ static word tags_obj_bytes(hdr *hhdr)
   return sz <= MAXOBJBYTES ? sz : OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
 }
 
-/* Count a tagged object as freed (and allocated if it is new); the     */
-/* caller clears its tag.  Lock held.                                    */
-GCA_ALWAYS_INLINE void tags_acc_freed(struct gca_acc *a, int is_new,
+/* An object of accumulator a, counted allocated if it is new (its     */
+/* first census), and freed.  Lock held.                                */
+GCA_ALWAYS_INLINE void tags_acc_alloc(struct gca_acc *a, int is_new,
                                      word bytes)
 {
   if (is_new) {
     a->alloc_objs++;
     a->alloc_bytes += bytes;
   }
+}
+
+GCA_ALWAYS_INLINE void tags_acc_freed(struct gca_acc *a, int is_new,
+                                     word bytes)
+{
+  tags_acc_alloc(a, is_new, bytes);
   a->freed_objs++;
   a->freed_bytes += bytes;
 }
 
+/* Count a tagged object as freed (and allocated if it is new); the     */
+/* caller clears its tag.  Lock held.                                    */
 GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
                                 word bytes, word since)
 {
@@ -487,7 +499,7 @@ GCA_ALWAYS_INLINE int tags_walk_dead(const struct tags_walk *w, word s,
   if (EXPECT(pair >= gca_acc_cap, FALSE)) return 0;
   a = &gca_acc_tab[pair];
   if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return 0;
-  tags_acc_freed(a, ((w->gc_no - tag) & TAG_BIRTH) <= w->since, w->bytes);
+  tags_acc_freed(a, tags_born_since(tag, w->gc_no, w->since), w->bytes);
   return 1;
 }
 
@@ -531,18 +543,12 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
     /* From now on (this census included) its pair's old counts hold   */
     /* it as live.                                                       */
     if (gca_old_add(np, bytes)) {
-      if (a != NULL && tags_is_new(tag, w->since)) {
-        a->alloc_objs++;
-        a->alloc_bytes += bytes;
-      }
+      if (a != NULL) tags_acc_alloc(a, tags_is_new(tag, w->since), bytes);
       return tag | TAG_OLD;
     }
   }
   if (a != NULL) {
-    if (tags_is_new(tag, w->since)) {
-      a->alloc_objs++;
-      a->alloc_bytes += bytes;
-    }
+    tags_acc_alloc(a, tags_is_new(tag, w->since), bytes);
     a->live_objs++;
     a->live_bytes += bytes;
     a->age[age_bin_of[age]]++;
