@@ -400,6 +400,15 @@ static int unw_code_search(struct unw_ra_ok *ok, const struct unw_code *c,
   return 1;
 }
 
+/* ok's answers hold for code list code: forgotten when it changes.    */
+GC_INLINE void unw_ra_ok_for(struct unw_ra_ok *ok, const struct unw_code *code)
+{
+  if (EXPECT(ok->code != code, FALSE)) {
+    BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
+    ok->code = code;
+  }
+}
+
 /* Is ra code?  One compare if ok remembers it, else the search.        */
 GC_INLINE int unw_code_ok(struct unw_ra_ok *ok, const struct unw_code *c,
                           word ra, struct unw_hints *hint)
@@ -448,10 +457,7 @@ UNW_ALWAYS_INLINE unsigned unw_fp_from(word *fp, word *frames, unsigned max,
   int in_gc = 1;
 
   if ((word)fp < lo || (word)fp >= hi) return 0;   /* another stack */
-  if (EXPECT(ok->code != code, FALSE)) {
-    BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
-    ok->code = code;
-  }
+  unw_ra_ok_for(ok, code);
   if (1 == unw_n_ranges) {
     /* The collector's own frames, which open every walk (five to eight */
     /* of them): one range check each, none of the code-segment search. */
@@ -622,18 +628,24 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_none(
   return NULL;
 }
 
+/* The walk matched g's first i frames: they are the stack's, which     */
+/* goes to g's slot when interned.  Returns i.                          */
+GC_INLINE unsigned unw_guess_prefix(struct gca_unw_guesses *t, word *frames,
+                                    struct gca_unw_guess *g, unsigned i)
+{
+  if (i > 0) memcpy(frames, g->frames, i * sizeof(word));
+  t->put = g;
+  t->end = 0;
+  t->fill = 1;
+  return i;
+}
+
 /* The walk ends before frame gf (in g->frames): g's first frames.     */
 static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_short(
                 struct gca_unw_guesses *t, word *frames,
                 struct gca_unw_guess *g, const word *gf)
 {
-  unsigned i = (unsigned)(gf - g->frames);
-
-  memcpy(frames, g->frames, i * sizeof(word));
-  t->put = g;
-  t->n = i;
-  t->end = 0;
-  t->fill = 1;
+  t->n = unw_guess_prefix(t, frames, g, (unsigned)(gf - g->frames));
   return NULL;
 }
 
@@ -647,21 +659,14 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_miss(
                         const word *fp, struct gca_unw_guess *g,
                         const word *gf)
 {
-  unsigned i = NULL == gf ? 0 : (unsigned)(gf - g->frames);
   const struct unw_code *code = (const struct unw_code *)t->code;
   struct unw_ra_ok *ok = &unw_ra_ok;
   word top = unw_stack_hi - 2 * sizeof(word);
   word ra = UNW_RA(fp), next = UNW_LINK(fp);
-  unsigned n = i;
+  unsigned n = unw_guess_prefix(t, frames, g,
+                                NULL == gf ? 0 : (unsigned)(gf - g->frames));
 
-  if (i > 0) memcpy(frames, g->frames, i * sizeof(word));
-  t->put = g;
-  if (EXPECT(ok->code != code, FALSE)) {
-    BZERO(ok->ra, sizeof(ok->ra));      /* checked against another list */
-    ok->code = code;
-  }
-  t->end = 0;
-  t->fill = 1;
+  unw_ra_ok_for(ok, code);
   while (n < max && ra != 0) {
     if (!unw_code_ok(ok, code, ra, &unw_code_hints)) {
       if (code->gc_no != (word)GC_gc_no) {
