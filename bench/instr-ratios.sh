@@ -200,7 +200,7 @@ for c in $configs; do
   main=$(total "$tmp/cg.out-01")
   all=0
   for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
-  colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
+  colls=$(field collections "$tmp/stdout")
   allocs=$(field allocs "$tmp/stdout")
   taken=
   [ -f "$tmp/d.gz" ] && taken=$(samples "$tmp/d.gz")

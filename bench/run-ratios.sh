@@ -317,7 +317,6 @@ function stat(s, key,    n, f, i, kv) {
   if ($11 != "" && $11 != "-") { nco[k]++; co[k, nco[k]] = $11 }
   if ($12 != "" && $12 != "-") allocs[k, $3] = $12
   if ((x = stat($10, "peak_ratio")) != "") { np[k]++; pk[k, np[k]] = x }
-  if ((x = stat($10, "max_ratio")) != "") { nx[k]++; mx[k, nx[k]] = x }
   if ((x = stat($10, "census_share")) != "") {
     ncs[k]++; cs[k, ncs[k]] = x; cp90[k, ncs[k]] = stat($10, "census_share_p90")
   }
@@ -352,7 +351,6 @@ END {
       mn[k] = lo
       md = (nd[k] > 0) ? sprintf("%.0f", median(d, nd[k])) : "-"
       if (np[k] > 0) { mp[k] = median(e, np[k]); macc = sprintf("%.1f", 100 * mp[k]) } else macc = "-"
-      if (nx[k] > 0) { delete e; for (r = 1; r <= nx[k]; r++) e[r] = mx[k, r]; mxr[k] = median(e, nx[k]) }
       if (ncs[k] > 0) {
         delete e; for (r = 1; r <= ncs[k]; r++) e[r] = cs[k, r]; mcs[k] = median(e, ncs[k])
         delete e; for (r = 1; r <= ncs[k]; r++) e[r] = cp90[k, r]; mcp[k] = median(e, ncs[k])
@@ -405,7 +403,7 @@ END {
     k = "manysites" SUBSEP "sampled"
     if (k in st) {
       s = st[k]
-      printf "  sampled (the default profile, %s rounds): %s collection records, %s B compressed, %s sites, %s types defined; side tables %s B at the heap peak of %s B (%.2f%%)\n", ms_long, stat(s, "colls"), stat(s, "bytes"), stat(s, "sites"), stat(s, "types"), stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio")
+      printf "  sampled (the default profile, %s rounds): %s collection records, %s B compressed, %s sites, %s types defined (its memory: below)\n", ms_long, stat(s, "colls"), stat(s, "bytes"), stat(s, "sites"), stat(s, "types")
     }
     s = st[kl]
     printf "  side tables: %s B at the heap peak of %s B (%.1f%%); max over records %.1f%%; max %s B\n", stat(s, "acc_at_peak"), stat(s, "heap_peak"), 100 * stat(s, "peak_ratio"), 100 * stat(s, "max_ratio"), stat(s, "acc_max")
