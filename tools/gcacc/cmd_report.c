@@ -750,10 +750,11 @@ static void page_groups(FILE *f, const struct report *a, int site)
     t[n].old_objs = tables_scale(&a->tb, site, g->live_objs, g->live_bytes,
                                  tables_old_objs(g));
     t[n].s_live = g->s_live;
-    if (all != NULL) t[n].s_alloc = all->s_alloc;
-    if (all != NULL)
+    if (all != NULL) {
+      t[n].s_alloc = all->s_alloc;
       t[n].alloc = tables_scale(&a->tb, site, all->alloc_objs,
                                 all->alloc_bytes, all->alloc_bytes);
+    }
     n++;
   }
   if (n > 0) qsort(t, n, sizeof(*t), group_cmp);
