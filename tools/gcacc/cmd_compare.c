@@ -17,6 +17,7 @@
  */
 
 #include "gcacc.h"
+#include <math.h>
 #include "diff.h"
 
 #include <stdlib.h>
@@ -97,6 +98,7 @@ static void page_start(FILE *f, const struct diff *d)
         "text-overflow:ellipsis;font-family:'DejaVu Sans Mono',monospace;"
         "font-size:12px}\n"
         "td.up{color:#a40000}td.down{color:#0a6b0a}td.same{color:#777}\n"
+        "td.noise{color:#777;font-style:italic}\n"
         "td.bar{width:160px;padding:3px 4px}\n"
         "td.bar span{display:block;height:10px;border-radius:2px}\n"
         "td.bar span.up{background:#e0786e}"
@@ -235,6 +237,12 @@ static void page_table(FILE *f, const struct diff *d, enum cmp_table which,
   }
   for (i = 0; i < shown; i++)
     if (umag(l->r[i].d_live) > scale) scale = umag(l->r[i].d_live);
+  if (est)
+    fprintf(f, "<p class=\"more\" id=\"cmp-%s-noise\">A change shown "
+            "in grey and parentheses is within sampling noise: no larger "
+            "than %g standard errors of the two estimates (its noise in "
+            "the cell's tooltip). gcacc diff --threshold does not count "
+            "it.</p>\n", ids[which], d->sigma);
   fprintf(f, "<table class=\"cmp\" id=\"cmp-%s\" data-rows=\"%zu\" "
           "data-total=\"%zu\" data-estimated=\"%d\">\n<tr><th class=\"k\">"
           "%s</th><th>live A</th><th>live B</th><th>live change</th><th>"
@@ -254,17 +262,26 @@ static void page_table(FILE *f, const struct diff *d, enum cmp_table which,
     if (which == T_CLASSES) fprintf(f, " data-class=\"%u\"", r->cls);
     fprintf(f, " data-live-a=\"%llu\" data-live-b=\"%llu\" "
             "data-live-delta=\"%lld\" data-alloc-a=\"%llu\" "
-            "data-alloc-b=\"%llu\" data-alloc-delta=\"%lld\"><td class=\"k\" "
-            "title=\"", r->live_a, r->live_b, r->d_live, r->alloc_a,
-            r->alloc_b, r->d_alloc);
+            "data-alloc-b=\"%llu\" data-alloc-delta=\"%lld\" "
+            "data-live-noise=\"%.0f\" data-significant=\"%d\"><td "
+            "class=\"k\" title=\"", r->live_a, r->live_b, r->d_live,
+            r->alloc_a, r->alloc_b, r->d_alloc, ceil(r->noise),
+            r->d_live != 0 && !r->within);
     put_html(f, label);
     fputs("\">", f);
     put_html(f, label);
-    fprintf(f, "</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td>"
-            "<td class=\"bar\"><span class=\"%s\" style=\"width:%.1f%%\">"
-            "</span></td>", size_of(r->live_a, est, b1),
-            size_of(r->live_b, est, b2), change_class(r->d_live),
-            signed_size(r->d_live, est, b3), change_class(r->d_live), w);
+    fprintf(f, "</td><td>%s</td><td>%s</td>", size_of(r->live_a, est, b1),
+            size_of(r->live_b, est, b2));
+    if (r->within)
+      fprintf(f, "<td class=\"noise\" title=\"within sampling noise: "
+              "&plusmn;%s\">(%s)</td>", emit_size((u64)ceil(r->noise), b1),
+              signed_size(r->d_live, est, b3));
+    else
+      fprintf(f, "<td class=\"%s\">%s</td>", change_class(r->d_live),
+              signed_size(r->d_live, est, b3));
+    fprintf(f, "<td class=\"bar\"><span class=\"%s\" style=\"width:"
+            "%.1f%%\"></span></td>", r->within ? "same"
+            : change_class(r->d_live), w);
     fprintf(f, "<td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
             size_of(r->alloc_a, est, b1), size_of(r->alloc_b, est, b2),
             change_class(r->d_alloc), signed_size(r->d_alloc, est, b3));

@@ -30,6 +30,7 @@
 #include "diff.h"
 #include "symbolize.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +50,21 @@ static const char diff_usage[] =
   "so two runs of one program pair up.  Callsites are matched by stack:\n"
   "function names when both dumps' <dump>.symbols know them, else\n"
   "module+offset frames.  Figures of a sampled profile are estimates:\n"
-  "shown as ~12.3 MiB, with a note (\"estimated\": true in JSON).\n"
+  "shown as ~12.3 MiB, with a note (\"estimated\": true in JSON).  A\n"
+  "change of an estimate no larger than its sampling noise (--sigma\n"
+  "standard errors, from the samples behind both sides) is shown in\n"
+  "parentheses, (~-512 KiB), and never counts against --threshold;\n"
+  "exact figures (size classes, kinds, totals) always count.\n"
   "\n"
   "  --threshold <n>     exit 1 if any row's live-bytes change exceeds n\n"
-  "                      bytes (suffix k, M, G: KiB, MiB, GiB)\n"
+  "                      bytes (suffix k, M, G: KiB, MiB, GiB) and,\n"
+  "                      for an estimate, its sampling noise\n"
   "  --threshold <p>%    ... exceeds p percent of dump a's total live\n"
   "                      bytes at the compared collection\n"
+  "  --sigma <z>         the noise of an estimate's change: z standard\n"
+  "                      errors (default 5: a change of two runs of one\n"
+  "                      program passes for noise but about once in a\n"
+  "                      million rows; 0: every change counts)\n"
   "  --live peak|last    which collection's live bytes (default peak)\n"
   "  --top <n>           rows per table (default 20, with --html 100;\n"
   "                      0: all)\n"
@@ -65,14 +75,16 @@ static const char diff_usage[] =
   "                      side by side, then per type, callsite, kind and\n"
   "                      size class the change in live and allocated\n"
   "                      bytes, sorted by change (write it with -o)\n"
-  "  --json, --csv       machine-readable output (the same numbers); JSON\n"
-  "                      is one object: estimated, sessions, types,\n"
-  "                      sites, classes, kinds\n"
+  "  --json, --csv       machine-readable output (the same numbers, and\n"
+  "                      per row live_change_noise_bytes and\n"
+  "                      live_change_significant); JSON is one object:\n"
+  "                      estimated, sigma, sessions, types, sites,\n"
+  "                      classes, kinds\n"
   "  -o <file>           write to <file>\n"
   "  --no-progress       no progress display on a terminal\n"
   "\n"
-  "exit status: 0 no row over the threshold (or none given), 1 over it,\n"
-  "2 bad usage or unreadable input\n";
+  "exit status: 0 no row over the threshold (or none given), 1 a change\n"
+  "over it and over its noise, 2 bad usage or unreadable input\n";
 
 #define NK DIFF_NK
 #define NCL DIFF_NCL
@@ -258,6 +270,8 @@ static void rows_merge(struct diff_rows *l)
       m.live_b += l->r[j].live_b;
       m.alloc_a += l->r[j].alloc_a;
       m.alloc_b += l->r[j].alloc_b;
+      m.size_objs += l->r[j].size_objs;
+      m.size_bytes += l->r[j].size_bytes;
       free(l->r[j].key);
     }
     row_change(&m);
@@ -265,6 +279,63 @@ static void rows_merge(struct diff_rows *l)
   }
   l->n = n;
   if (l->n > 0) qsort(l->r, l->n, sizeof(*l->r), row_cmp);
+}
+
+/* ---- sampling noise ------------------------------------------------ */
+
+/* R, the mean bytes between samples behind one session's figures of a */
+/* table: the sampled profile's, or stacks=sample's for callsites; 0    */
+/* when its figures are exact.                                           */
+static double side_sample_bytes(const struct diff_side *s, int site)
+{
+  if (s->tb.estimated) return (double)s->tb.estimate_bytes;
+  if (site && s->tb.sample) return s->tb.sample_bytes;
+  return 0;
+}
+
+/* The variance that sampling gives one session's estimate of X live    */
+/* bytes made of objects of mean size m, samples every R bytes (docs/   */
+/* dump-format.md, "Comparing estimates"): each object of size s is a   */
+/* sample with probability p = 1 - exp(-s/R) and then counts s/p, so    */
+/* the estimate's variance is the sum of s^2 (1 - p) / p over the       */
+/* objects, X m exp(-m/R) / (1 - exp(-m/R)) for objects of one size:    */
+/* X R for small objects (p -> m/R), 0 for large ones (always sampled). */
+static double est_variance(double x, double m, double r)
+{
+  double p;
+
+  if (r <= 0 || x <= 0) return 0;
+  if (m <= 0) m = 1;
+  p = -expm1(-m / r);
+  return x * m * (1.0 - p) / p;
+}
+
+/* Each row's noise (diff.h): under "nothing changed", both sessions    */
+/* estimate one X (the exact side's figure when one side is exact, else */
+/* the mean of the two), and b - a has the sum of their variances.  A  */
+/* change counts when it exceeds sigma standard errors: by the normal   */
+/* approximation, two-sided, 5.7e-7 a row at sigma 5; by Hoeffding's    */
+/* bound on the split of the samples between a and b, at most          */
+/* 2 exp(-sigma^2 / 2) = 7.5e-6 whatever the count.                     */
+static void rows_noise(struct diff *d, int site)
+{
+  struct diff_rows *l = site ? &d->sites : &d->types;
+  double ra = side_sample_bytes(&d->s[0], site);
+  double rb = side_sample_bytes(&d->s[1], site);
+  size_t i;
+
+  if (ra <= 0 && rb <= 0) return;
+  for (i = 0; i < l->n; i++) {
+    struct diff_row *r = &l->r[i];
+    double m = r->size_objs ? (double)r->size_bytes / (double)r->size_objs
+                            : 0;
+    double x = ra > 0 && rb > 0 ? ((double)r->live_a + (double)r->live_b) / 2
+               : ra > 0 ? (double)r->live_b : (double)r->live_a;
+
+    r->noise = d->sigma * sqrt(est_variance(x, m, ra)
+                               + est_variance(x, m, rb));
+    r->within = r->d_live != 0 && (double)mag(r->d_live) <= r->noise;
+  }
 }
 
 static void rows_free(struct diff_rows *l)
@@ -533,9 +604,12 @@ static void collect(struct diff *d, int site)
       r->key = site ? site_key(&s->tb, id, d->names) : type_key(s, id);
       *(b ? &r->live_b : &r->live_a) = live_at(s, site, id);
       *(b ? &r->alloc_b : &r->alloc_a) = alloc;
+      r->size_objs = g->alloc_objs;
+      r->size_bytes = g->alloc_bytes;
     }
   }
   rows_merge(site ? &d->sites : &d->types);
+  rows_noise(d, site);
 }
 
 /* Callsites' function names: from each dump's DUMP.symbols, after      */
@@ -610,10 +684,12 @@ int diff_compute(struct diff *d, const char *a, const char *b,
                  int progress)
 {
   int last = d->last, resolve = d->resolve, rc;
+  double sigma = d->sigma;
 
   memset(d, 0, sizeof(*d));
   d->last = last;
   d->resolve = resolve;
+  d->sigma = sigma;
   rc = side_scan(&d->s[0], a, last, progress);
   if (rc == EXIT_OK) rc = side_scan(&d->s[1], b, last, progress);
   if (rc != EXIT_OK) return rc;
@@ -721,6 +797,18 @@ static int opt_threshold(struct diff_opts *p, struct diff *d, const char *v)
   return EXIT_OK;
 }
 
+static int opt_sigma(struct diff_opts *p, struct diff *d, const char *v)
+{
+  char *end;
+
+  (void)p;
+  d->sigma = strtod(v, &end);
+  if (v[0] < '0' || v[0] > '9' || *end != '\0' || !(d->sigma <= 1000))
+    return usage_error("--sigma: bad number '%s' (standard errors, 0 to "
+                       "1000, default 5)", v);
+  return EXIT_OK;
+}
+
 static int opt_live(struct diff_opts *p, struct diff *d, const char *v)
 {
   (void)p;
@@ -751,6 +839,7 @@ static const struct diff_opt {
 } diff_opts_table[] = {
   { "--threshold", opt_threshold, 0 },
   { "--live", opt_live, 0 },
+  { "--sigma", opt_sigma, 0 },
   { "--top", opt_top, 0 },
   { "--symbolize", NULL, offsetof(struct diff_opts, resolve) },
   { "--html", NULL, offsetof(struct diff_opts, html) },
@@ -829,29 +918,42 @@ const char *diff_row_label(const struct diff *d, int kinds,
   return buf;
 }
 
-/* The row whose live change is the largest over the threshold, across  */
-/* every table; a message naming it on stderr.  0 when none is over.     */
+/* The row whose live change is the largest over the threshold and not */
+/* within its noise, across every table; a message naming it on stderr, */
+/* and one counting the changes over the threshold that were noise.     */
+/* 0 when none counts.                                                   */
 static int threshold_check(const struct diff_opts *p, const struct diff *d)
 {
   const struct diff_rows *tabs[4] = { &d->classes, &d->kinds, &d->types,
                                       &d->sites };
   const struct diff_row *worst = NULL;
   int t, wt = 0;
+  size_t i, noise = 0;
   char what[600], sz[16];
 
   if (!p->have_thr) return 0;
-  /* Sorted: each table's first row has its largest change.  A class    */
-  /* over it is named before its kind; a kind when no class is; a type   */
-  /* or callsite when its change is larger still.                        */
+  /* Sorted: each table's first row that counts has its largest change. */
+  /* A class over it is named before its kind; a kind when no class is;  */
+  /* a type or callsite when its change is larger still.                 */
   for (t = 0; t < 4; t++) {
-    const struct diff_row *r = tabs[t]->n ? &tabs[t]->r[0] : NULL;
+    const struct diff_row *r = NULL;
 
-    if (r == NULL || !over(p, r->d_live, d->s[0].live_total)) continue;
+    for (i = 0; i < tabs[t]->n
+                && over(p, tabs[t]->r[i].d_live, d->s[0].live_total); i++) {
+      if (tabs[t]->r[i].within) noise++;
+      else if (r == NULL) r = &tabs[t]->r[i];
+    }
+    if (r == NULL) continue;
     if (worst == NULL || (t >= 2 && mag(r->d_live) > mag(worst->d_live))) {
       worst = r;
       wt = t;
     }
   }
+  if (noise > 0)
+    fprintf(stderr, "gcacc diff: %zu change%s over the threshold %s within "
+            "sampling noise (%g standard errors; shown in parentheses): not "
+            "counted\n", noise, noise == 1 ? " is" : "s are", p->thr_arg,
+            d->sigma);
   if (worst == NULL) return 0;
   if (wt < 2) diff_row_label(d, wt == 1, worst, what, sizeof(what));
   else
@@ -859,9 +961,13 @@ static int threshold_check(const struct diff_opts *p, const struct diff *d)
              worst->key);
   fprintf(stderr, "gcacc diff: ");
   fputs_escaped(what, stderr);
-  fprintf(stderr, ": live bytes changed by %s%s, over the threshold %s\n",
+  fprintf(stderr, ": live bytes changed by %s%s, over the threshold %s",
           worst->d_live < 0 ? "-" : "+", emit_size(mag(worst->d_live), sz),
           p->thr_arg);
+  if (worst->noise > 0)
+    fprintf(stderr, " and over its sampling noise %s",
+            emit_size((u64)ceil(worst->noise), sz));
+  fputc('\n', stderr);
   return 1;
 }
 
@@ -920,16 +1026,41 @@ static void print_sessions(const struct diff *d, enum emit_format f,
   emit_print(t, f, out);
 }
 
-/* The six figures of every machine-readable table, after its keys.   */
-static const struct emit_col figure_cols[6] = {
+/* The eight figures of every machine-readable table, after its keys:  */
+/* the noise of the live change (0 for exact figures) and whether the    */
+/* change counts (not 0, and larger than its noise).                     */
+static const struct emit_col figure_cols[8] = {
   { "live_a_bytes", COL_BYTES, 0 }, { "live_b_bytes", COL_BYTES, 0 },
   { "live_change_bytes", COL_SBYTES, 0 },
   { "alloc_a_bytes", COL_BYTES, 0 }, { "alloc_b_bytes", COL_BYTES, 0 },
   { "alloc_change_bytes", COL_SBYTES, 0 },
+  { "live_change_noise_bytes", COL_BYTES, 0 },
+  { "live_change_significant", COL_INT, 0 },
 };
 
-/* Types or callsites (site).                                           */
-static void print_keyed(const struct diff *d, int site, unsigned long top,
+static u64 row_noise(const struct diff_row *r)
+{
+  return (u64)ceil(r->noise);
+}
+
+static u64 row_significant(const struct diff_row *r)
+{
+  return r->d_live != 0 && !r->within;
+}
+
+/* A change in the table: "~+1.2 MiB", "(~-512.1 KiB)" within noise.    */
+static const char *approx_change(const struct diff_row *r, char *buf)
+{
+  char a[24];
+
+  approx((u64)r->d_live, 1, a);
+  if (r->within) snprintf(buf, 32, "(%s)", a);
+  else snprintf(buf, 32, "%s", a);
+  return buf;
+}
+
+/* Types or callsites (site); the rows shown whose change is noise.     */
+static size_t print_keyed(const struct diff *d, int site, unsigned long top,
                         enum emit_format f, FILE *out)
 {
   static const struct emit_col c_t[] = {
@@ -943,12 +1074,12 @@ static void print_keyed(const struct diff *d, int site, unsigned long top,
     { "alloc_change", COL_STR, 0 },
   };
   const struct diff_rows *l = site ? &d->sites : &d->types;
-  struct emit_col cols[7];
+  struct emit_col cols[9];
   struct emit_table *t;
-  size_t r;
-  char cb[40], e1[24], e2[24], e3[24], e4[24];
+  size_t r, within = 0;
+  char cb[40], e1[24], e2[24], e3[32], e4[24];
 
-  if (l->n == 0) return;
+  if (l->n == 0) return 0;
   if (f != EMIT_JSON) fputc('\n', out);
   if (f == EMIT_TABLE) {
     memcpy(cols, d->estimated ? c_t_est : c_t, sizeof(c_t));
@@ -960,23 +1091,26 @@ static void print_keyed(const struct diff *d, int site, unsigned long top,
     cols[0].type = COL_STR;
     cols[0].width = 0;
     memcpy(cols + 1, figure_cols, sizeof(figure_cols));
-    t = emit_table_new(site ? "sites" : "types", cols, 7);
+    t = emit_table_new(site ? "sites" : "types", cols, 9);
   }
   for (r = 0; r < l->n && (top == 0 || r < top); r++) {
     const struct diff_row *k = &l->r[r];
 
+    within += k->within;
     if (f != EMIT_TABLE)
       emit_row(t, k->key, k->live_a, k->live_b, (u64)k->d_live, k->alloc_a,
-               k->alloc_b, (u64)k->d_alloc);
+               k->alloc_b, (u64)k->d_alloc, row_noise(k),
+               row_significant(k));
     else if (d->estimated)
       emit_row(t, cut(k->key, cb, 30), approx(k->live_a, 0, e1),
-               approx(k->live_b, 0, e2), approx((u64)k->d_live, 1, e3),
+               approx(k->live_b, 0, e2), approx_change(k, e3),
                approx((u64)k->d_alloc, 1, e4));
     else
       emit_row(t, cut(k->key, cb, 30), k->live_a, k->live_b, (u64)k->d_live,
                (u64)k->d_alloc);
   }
   emit_print(t, f, out);
+  return within;
 }
 
 /* Size classes or kinds (kinds).                                       */
@@ -994,7 +1128,7 @@ static void print_classes(const struct diff *d, int kinds,
     { "label", COL_STR, 0 },
   };
   const struct diff_rows *l = kinds ? &d->kinds : &d->classes;
-  struct emit_col cols[9];
+  struct emit_col cols[11];
   struct emit_table *t;
   size_t r;
   char what[64];
@@ -1008,7 +1142,7 @@ static void print_classes(const struct diff *d, int kinds,
   } else {
     memcpy(cols, c_m, sizeof(c_m));
     memcpy(cols + NC(c_m), figure_cols, sizeof(figure_cols));
-    t = emit_table_new(kinds ? "kinds" : "classes", cols, 9);
+    t = emit_table_new(kinds ? "kinds" : "classes", cols, 11);
   }
   for (r = 0; r < l->n && (top == 0 || r < top); r++) {
     const struct diff_row *v = &l->r[r];
@@ -1020,7 +1154,7 @@ static void print_classes(const struct diff *d, int kinds,
     else
       emit_row(t, (u64)v->kind, kinds ? 0ULL : (u64)v->cls, what, v->live_a,
                v->live_b, (u64)v->d_live, v->alloc_a, v->alloc_b,
-               (u64)v->d_alloc);
+               (u64)v->d_alloc, row_noise(v), row_significant(v));
   }
   emit_print(t, f, out);
 }
@@ -1045,21 +1179,30 @@ static void print_diff(const struct diff *d, unsigned long top,
                        enum emit_format f, FILE *out)
 {
   char note[300];
+  size_t within;
 
   if (f == EMIT_JSON) {
     emit_json_begin(out);
     /* Before the first table: emit_json_begin's object then goes on.   */
-    fprintf(out, "\"estimated\":%s,", d->estimated ? "true" : "false");
+    fprintf(out, "\"estimated\":%s,\"sigma\":%g,",
+            d->estimated ? "true" : "false", d->sigma);
   }
   print_sessions(d, f, out);
   if (f == EMIT_TABLE && diff_estimate_note(d, note, sizeof(note))) {
     fputc('\n', out);
     print_wrapped(note, out);
   }
-  print_keyed(d, 0, top, f, out);
-  print_keyed(d, 1, top, f, out);
+  within = print_keyed(d, 0, top, f, out);
+  within += print_keyed(d, 1, top, f, out);
   print_classes(d, 0, top, f, out);
   print_classes(d, 1, top, f, out);
+  if (f == EMIT_TABLE && within > 0) {
+    snprintf(note, sizeof(note), "(~...): a change within sampling noise, "
+             "no larger than %g standard errors of the two estimates "
+             "(--sigma); --threshold does not count it", d->sigma);
+    fputc('\n', out);
+    print_wrapped(note, out);
+  }
   if (f == EMIT_JSON) emit_json_end(out);
 }
 
@@ -1072,6 +1215,7 @@ int cmd_diff(int argc, char **argv)
 
   memset(&p, 0, sizeof(p));
   memset(&d, 0, sizeof(d));
+  d.sigma = DIFF_SIGMA;
   p.o.format = EMIT_TABLE;
   p.o.progress = -1;
   rc = diff_args(&p, &d, argc, argv);

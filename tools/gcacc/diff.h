@@ -39,6 +39,14 @@ struct diff_row {
   unsigned kind, cls;           /* class and kind rows                   */
   u64 live_a, live_b, alloc_a, alloc_b;
   long long d_live, d_alloc;    /* b - a                                 */
+  /* Sampling noise (issue 34): the objects and bytes behind alloc_a +   */
+  /* alloc_b, unscaled, for the rows' mean object size; noise: sigma     */
+  /* standard errors of d_live, were both sessions' live bytes the same */
+  /* (0 for exact figures); within: d_live is not 0 and no larger than  */
+  /* noise, a change the samples cannot tell from chance.                */
+  u64 size_objs, size_bytes;
+  double noise;
+  int within;
 };
 struct diff_rows { struct diff_row *r; size_t n, cap; };
 
@@ -62,13 +70,20 @@ struct diff {
   int names;                    /* callsites matched by function names   */
   int estimated;                /* either dump's type and site figures   */
                                 /* are estimates (profile "sampled")     */
+  double sigma;                 /* --sigma: standard errors a change of  */
+                                /* an estimate must exceed (default 5)   */
   struct diff_side s[2];
   struct diff_rows classes, kinds, types, sites;
 };
 
+/* The default of --sigma: a change of a sampled estimate counts when   */
+/* it exceeds 5 standard errors (docs/dump-format.md, "Comparing          */
+/* estimates").                                                          */
+#define DIFF_SIGMA 5.0
+
 /* Read paths a and b into d (zeroed by it); EXIT_OK, or EXIT_USAGE with */
-/* the error printed.  d->last and d->resolve are the caller's, set      */
-/* before: diff_compute keeps them.                                      */
+/* the error printed.  d->last, d->resolve and d->sigma are the caller's, */
+/* set before: diff_compute keeps them.                                  */
 int diff_compute(struct diff *d, const char *a, const char *b,
                  int progress);
 void diff_free(struct diff *d);
