@@ -263,6 +263,32 @@ cells "$abs/sampled.dom.html" topn-row | head -n 1 | grep -qF "|$e|" &&
   fail "topn, sampled: '$e' not in $(cells "$abs/sampled.dom.html" \
     topn-row | head -n 1)"
 
+# --- an estimate beside an exact total (issue 34) -----------------------
+# The Frames view's shares: a frame's type and callsite estimates over
+# its exact bytes (kind_rows) once read 103.5%.  Frame 500's row bytes
+# tripled with jq (estimates over the exact total, as sampling can give):
+# every share is at most 100% (of the estimates' sum), and the cells say
+# why.
+bcol=$(zcat "$abs/sampled.gz" | head -n 1 |
+  jq '.columns["frame.rows"] | index("bytes")')
+zcat "$abs/sampled.gz" | jq -c --argjson b "${bcol:-3}" '
+  if .record == "frame" and .frame == 500 then
+    .rows |= map(.[$b] *= 3) else . end' | gzip > "$abs/over.gz"
+"$gcacc" report -o "$abs/over.html" "$abs/over.gz" ||
+  fail "gcacc report (over)"
+run_chromium --virtual-time-budget=5000 --dump-dom \
+  "file://$abs/over.html#view=frames&sel=500-500" >"$abs/over.dom.html" ||
+  true
+shares=$(cells "$abs/over.dom.html" ft-row | awk -F'|' '{ print $4 }')
+[ -n "$shares" ] && ok "frames, estimates over exact: shares $(echo $shares)" ||
+  fail "frames, estimates over exact: no type rows"
+echo "$shares" | tr -d '~%' | awk '$1 > 100 { bad = 1 } END { exit bad }' &&
+  ok "frames, estimates over exact: no share over 100%" ||
+  fail "frames, estimates over exact: a share over 100%: $(echo $shares)"
+grep -q 'title="The estimates add up to' "$abs/over.dom.html" &&
+  ok "frames, estimates over exact: the cells say why" ||
+  fail "frames, estimates over exact: no explanation on the cells"
+
 # --- screenshots and timing ---------------------------------------------
 for v in frames topn; do
   s0=$(date +%s%N)

@@ -356,6 +356,18 @@
     var keys = Object.keys(by).map(Number).sort(function (a, b) {
       return by[b][1] - by[a][1] || a - b;
     });
+    /* Estimates (sampled profile) can add up to more than the exact   */
+    /* total: shares are then of their sum, so that no row reads as    */
+    /* more than the whole, and the cell says so.                       */
+    var sum = 0, whole = total, over = '';
+    keys.forEach(function (k) { sum += by[k][1]; });
+    if (EST && sum > total) {
+      whole = sum;
+      over = 'The estimates add up to ~' + size(sum) + ', ' +
+        size(sum - total) + ' more than the selection\u2019s exact ' +
+        size(total) + ' (sampling error): shares are of their sum.';
+    }
+    t.setAttribute('data-estimates-sum', sum);
     tb.textContent = '';
     keys.slice(0, LIST_ROWS).forEach(function (k) {
       var tr = document.createElement('tr'), td = text('td', '', 'l');
@@ -367,7 +379,9 @@
       tr.appendChild(td);
       tr.appendChild(text('td', esize(by[k][1])));
       tr.appendChild(text('td', ecount(by[k][0])));
-      tr.appendChild(text('td', total ? (100 * by[k][1] / total).toFixed(1) + '%' : ''));
+      var share = text('td', whole ? EST + (100 * by[k][1] / whole).toFixed(1) + '%' : '');
+      if (over) share.title = over;
+      tr.appendChild(share);
       tb.appendChild(tr);
     });
     t.setAttribute('data-rows', Math.min(keys.length, LIST_ROWS));
