@@ -19,12 +19,12 @@
 #   uf_apply DIR PATCHDIR        apply the series to DIR: each patch first
 #                                with --dry-run, both without fuzz; on a
 #                                failure, patch's words on stderr, status 1
-#   uf_sha256 FILE               a file's sha256 (sha256sum or shasum)
+#   uf_sha256 FILE               a file's sha256 (sha256sum or shasum;
+#                                $uf_sha is that command, for many files)
 
-uf_sha256() {
-  if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1"
-  else shasum -a 256 "$1"; fi | cut -d' ' -f1
-}
+if command -v sha256sum >/dev/null 2>&1; then uf_sha=sha256sum
+else uf_sha="shasum -a 256"; fi
+uf_sha256() { $uf_sha "$1" | cut -d' ' -f1; }
 
 uf_series() { sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$1/series"; }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # il2cpp-install.sh: add gcacc's accounting to the bdwgc of an il2cpp tree.
 #
-#   tools/il2cpp-install.sh install   IL2CPP_DIR
+#   tools/il2cpp-install.sh install [--unverified] IL2CPP_DIR
 #   tools/il2cpp-install.sh uninstall IL2CPP_DIR
 #   tools/il2cpp-install.sh status    IL2CPP_DIR
 #
@@ -17,7 +17,9 @@
 # 3-argument era of 2019.4 to 2023.2.7, so 2021.3 and 2022.3); the other
 # files may be anything or absent (an installation ships a pruned copy,
 # libatomic_ops/ filled in or empty).  Anything else is refused, saying
-# what was found and what else to do.  It then copies the tree beside
+# what was found (and whether our hunks would apply to it exactly) and
+# what else to do; --unverified installs such a tree anyway when every
+# hunk applies exactly (no fuzz), at the user's risk.  It then copies the tree beside
 # the original, applies the series there (each patch first with
 # --dry-run, no fuzz allowed), copies accounting/ and
 # include/gc_accounting.h in (il2cpp compiles only extra/gc.c, which
@@ -50,13 +52,20 @@ say() { printf 'il2cpp-install: %s\n' "$*"; }
 # The manifest of a bdwgc tree: every file's sha256 and path, sorted,
 # our marker aside (libatomic_ops/ included: it is restored too).
 manifest() {
+  # shellcheck disable=SC2086
   (cd "$1" && find . -type f ! -name .gcacc-installed -print | LC_ALL=C sort |
-    while IFS= read -r f; do printf '%s  %s\n' "$(uf_sha256 "$f")" "$f"; done)
+    tr '\n' '\0' | xargs -0 $uf_sha)
 }
-manifest_sum() { manifest "$1" | (if command -v sha256sum >/dev/null 2>&1
-  then sha256sum; else shasum -a 256; fi) | cut -d' ' -f1; }
+# shellcheck disable=SC2086
+manifest_sum() { manifest "$1" | $uf_sha | cut -d' ' -f1; }
 
-[ $# -eq 2 ] || die "usage: tools/il2cpp-install.sh install|uninstall|status IL2CPP_DIR"
+usage="usage: tools/il2cpp-install.sh install [--unverified]|uninstall|status IL2CPP_DIR"
+unverified=
+if [ $# -eq 3 ] && [ "$1" = install ] && [ "$2" = --unverified ]; then
+  unverified=1
+  set -- "$1" "$3"
+fi
+[ $# -eq 2 ] || die "$usage"
 cmd=$1
 il2cpp=$2
 [ -d "$il2cpp" ] || die "$il2cpp: no such folder"
@@ -93,9 +102,13 @@ installed_state() { # -> none | ok | modified
 case $cmd in
 status)
   case $(installed_state) in
-    ok) say "installed in $bdwgc (Unity's fork, our files as at $(mark commit | tr ' ' '\n' |
-          sed '/^$/d' | commits_of);" \
-          "original in $orig)" ;;
+    ok) if [ "$(mark commit)" = "unverified " ]; then
+          say "installed in $bdwgc (an unknown version of Unity's fork, --unverified;" \
+            "original in $orig)"
+        else
+          say "installed in $bdwgc (Unity's fork, our files as at $(mark commit |
+            tr ' ' '\n' | sed '/^$/d' | commits_of); original in $orig)"
+        fi ;;
     modified) say "installed in $bdwgc, but changed since (or the backup is gone)" ;;
     none) k=$(known_fork "$bdwgc")
           if [ -n "$k" ]; then
@@ -115,6 +128,23 @@ install)
     "a backup from an earlier install: move it away, or uninstall first"
   k=$(known_fork "$bdwgc")
   if [ -z "$k" ]; then
+    # Would our hunks apply exactly?  Tried on a copy of the files.
+    exact=no
+    if ! grep -q ' -$' "$work/found"; then
+      mkdir "$work/try"
+      cut -d' ' -f1 "$work/found" | while IFS= read -r f; do
+        mkdir -p "$work/try/$(dirname "$f")"; cp -p "$bdwgc/$f" "$work/try/$f"
+      done
+      uf_apply "$work/try" "$patches" 2> "$work/try.log" && exact=yes
+    fi
+    if [ -n "$unverified" ] && [ $exact = yes ]; then
+      say "warning: $bdwgc is not a version of Unity's fork this gcacc knows;" \
+        "installing anyway (--unverified): every hunk applies exactly"
+      uf_report "$work/found" "$table"
+      k="unverified -"
+    fi
+  fi
+  if [ -z "$k" ]; then
     # What was found, file by file, and what else there is to do.
     {
       printf 'il2cpp-install: error: %s is not a version of Unity'"'"'s bdwgc fork this gcacc knows; it is unchanged\n' "$bdwgc"
@@ -124,11 +154,20 @@ install)
       uf_report "$work/found" "$table" | sed 's/^/  /'
       printf '  known: %s (bdwgc/patches-unity/known-forks; other files may differ or be absent)\n' \
         "$(awk '!/^#/ && NF >= 4 && !s[$1]++ { printf "%s%s (era %s)", (n++ ? ", " : ""), substr($1, 1, 8), $2 }' "$table")"
+      if [ $exact = yes ]; then
+        printf '  our hunks would apply to it exactly (dry run, no fuzz), but this version is untested\n'
+      elif [ -f "$work/try.log" ]; then
+        printf '  our hunks do not apply to it exactly:\n'
+        sed 's/^/  /' "$work/try.log"
+      fi
       printf '  what you can do:\n'
       printf '  - restore the installation'"'"'s own external/bdwgc (reinstall its IL2CPP module) and install again;\n'
       printf '  - build Unity'"'"'s fork with gcacc from a known copy of your era: UNITY_BDWGC_TARBALL=/path/to/the/fork bdwgc/unity.sh tree\n'
       printf '    (a tarball of a known commit, or a folder), then copy bdwgc/unity/src over external/bdwgc by hand (docs/il2cpp.md);\n'
-      printf '  - or replace external/bdwgc with gcacc'"'"'s own collector: make il2cpp-drop-in (docs/il2cpp.md, "The drop-in folder").\n'
+      printf '  - or replace external/bdwgc with gcacc'"'"'s own collector: make il2cpp-drop-in (docs/il2cpp.md, "The drop-in folder")'
+      if [ $exact = yes ]; then
+        printf ';\n  - or install it anyway, at your own risk: tools/il2cpp-install.sh install --unverified %s\n' "$il2cpp"
+      else printf '.\n'; fi
     } >&2
     exit 1
   fi
@@ -151,9 +190,10 @@ install)
     mv "$orig" "$bdwgc"
     die "cannot put the patched tree in place; $bdwgc is unchanged"
   fi
-  say "installed gcacc's accounting in $bdwgc (Unity's fork, our files as at" \
-      "$(printf '%s\n' "$k" | commits_of); $(uf_describe "$bdwgc");" \
-      "original kept in $orig)"
+  if [ "$k" = "unverified -" ]; then what="an unknown version of Unity's fork"
+  else what="Unity's fork, our files as at $(printf '%s\n' "$k" | commits_of)"; fi
+  say "installed gcacc's accounting in $bdwgc ($what;" \
+      "$(uf_describe "$bdwgc"); original kept in $orig)"
   say "switch it on from the game after GC_INIT (no getenv in il2cpp's build):"
   say "  GC_acc_enable(1); GC_acc_dump_start(\"/path/session-%p.jsonl.gz\");"
   ;;
@@ -178,5 +218,5 @@ uninstall)
   say "restored the original $bdwgc"
   ;;
 
-*) die "unknown command '$cmd'" "usage: tools/il2cpp-install.sh install|uninstall|status IL2CPP_DIR" ;;
+*) die "unknown command '$cmd'" "$usage" ;;
 esac

@@ -18,7 +18,10 @@
 # byte-identical to the original (diff -r, and modes).  Then the
 # refusals, each leaving the tree unchanged with nothing left over: a
 # series whose hunk does not apply exactly; one file the series changes
-# altered (the message says what was found and what else to do).  And
+# altered (the message says what was found, that our hunks would apply,
+# and what else to do; --unverified then installs it, and uninstall
+# restores it); a hunk's context altered (refused even with
+# --unverified).  And
 # bdwgc/patches-unity/known-forks agrees with the tarballs and the series.
 set -eu
 me=install
@@ -115,7 +118,32 @@ for w in "not a version of Unity's bdwgc fork this gcacc knows" \
 done
 [ "$(grep -c ': sha256\|: absent' "$OUT/unknown.log")" -eq 1 ] ||
   fail "the refusal names other files than malloc.c"
+grep -qF "would apply to it exactly" "$OUT/unknown.log" &&
+  grep -qF -- "install --unverified" "$OUT/unknown.log" ||
+  fail "the refusal does not say the hunks apply and --unverified"
 echo "ok: an altered bdwgc is refused:"; sed 's/^/  /' "$OUT/unknown.log"
+#    --unverified installs it (every hunk applies exactly); uninstall
+#    restores it byte for byte.
+sh "$inst" install --unverified "$OUT/l/6521-pruned/il2cpp" > "$OUT/unv.log" ||
+  fail "--unverified refused a tree our hunks apply to exactly"
+grep -q GC_ACC_ON_ALLOC_FL "$b/vector_mlc.c" || fail "--unverified: series not applied"
+sh "$inst" status "$OUT/l/6521-pruned/il2cpp" | grep -q "unknown version" ||
+  fail "status does not say the version is unknown"
+sh "$inst" uninstall "$OUT/l/6521-pruned/il2cpp" > /dev/null
+same 6521-pruned || fail "uninstall after --unverified did not restore the tree"
+echo "ok: --unverified installs it, uninstall restores it"
+# 3. A line of a hunk's context changed: refused even with --unverified.
+sed -i '0,/obj_link(op) = 0;/s//obj_link(op) = NULL;/' "$b/malloc.c"
+cp -p "$b/malloc.c" "$OUT/l/6521-pruned/orig/malloc.c"
+if sh "$inst" install --unverified "$OUT/l/6521-pruned/il2cpp" \
+     > "$OUT/ctx.log" 2>&1; then
+  fail "--unverified installed a tree our hunks do not apply to"; fi
+same 6521-pruned || fail "a refused install changed the tree or left files"
+grep -qF "do not apply to it exactly" "$OUT/ctx.log" ||
+  fail "the refusal does not say the hunks do not apply"
+! grep -qF -- "install --unverified" "$OUT/ctx.log" ||
+  fail "the refusal offers --unverified where the hunks do not apply"
+echo "ok: a changed hunk context is refused, even with --unverified"
 cp -p "$OUT/malloc.c.keep" "$b/malloc.c"
 cp -p "$OUT/malloc.c.keep" "$OUT/l/6521-pruned/orig/malloc.c"
 
