@@ -11,15 +11,22 @@
 #                                    baselines: the fork as Unity ships it)
 #
 # The fork comes from the first of:
-#   1. UNITY_BDWGC_TARBALL: a tarball (its sha256 must be bdwgc/PIN-unity's)
-#      or a folder holding the fork's tree, such as the external/bdwgc of a
-#      Unity installation's il2cpp folder (no sha256 to check: its version
-#      and its Unity-only files are checked, and the series must apply);
+#   1. UNITY_BDWGC_TARBALL: a tarball or a folder holding the fork's tree,
+#      such as the external/bdwgc of a Unity installation's il2cpp folder.
+#      The pinned tarball (bdwgc/PIN-unity) is taken by its sha256; any
+#      other tarball or folder must be a version of the fork we know: the
+#      files the series changes as at one commit of
+#      bdwgc/patches-unity/known-forks (bdwgc/unity-forks.sh), the other
+#      files anything (a pruned copy is fine), and the series must apply
+#      without fuzz;
 #   2. ../shared/vendor/<tarball> beside the project (the tests' copy).
 # It is unpacked into bdwgc/unity/ (ignored by git): pristine/ as it came,
 # src/ with bdwgc/patches-unity/series applied and our accounting/ and
 # include/gc_accounting.h linked in, as bdwgc/fetch.sh does for 8.2.2.
 # Nothing is redone when src/ was made from the same inputs.
+#
+#   bdwgc/unity.sh vendor            print the folder of the tests' copies
+#                                    (the pinned tarball's folder), or exit 3
 #
 # Exit status: 0 done; 3 no fork found (tests skip on it); 1 any other
 # error, said on stderr with what to do.
@@ -30,6 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 dest="$here/unity"
 series="$here/patches-unity/series"
+. "$here/unity-forks.sh"
 
 die() {
   printf 'bdwgc/unity.sh: error: %s\n' "$1" >&2
@@ -47,7 +55,6 @@ pin() {
 tarball=$(pin tarball)
 tartop=$(pin top)
 sha256=$(pin sha256)
-version=$(pin version)
 
 # Unity's define set (../shared/IL2CPP.md section 3): the core set, the
 # non-WebGL set and the Bee scripts' extras, less what does not apply to
@@ -80,11 +87,14 @@ EOF
 }
 
 inputs_sum() { # what src/ is made from: the pin, the series, its patches
-  { cat "$here/PIN-unity" "$series"
+  { cat "$here/PIN-unity" "$series" "$here/unity-forks.sh" \
+        "$here/patches-unity/known-forks"
     sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$series" | while read -r p; do
       cat "$here/patches-unity/$p" 2>/dev/null || echo "missing $p"
     done
     printf 'source %s\n' "$1"
+    # a folder changes in place: its files the series touches count too
+    [ ! -d "$1" ] || uf_found "$1" "$here/patches-unity"
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -115,33 +125,39 @@ make_tree() {
   command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found"
   work=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-unity.XXXXXX")
   trap 'rm -rf "$work"' EXIT INT TERM
-  if [ -d "$src" ]; then
-    # A fork's folder: no sha256 to check; its version and Unity's own
-    # files say it is the fork, and the series applying says the rest.
-    grep -q 'GC_TMP_VERSION_MINOR 7' "$src/include/gc_version.h" 2>/dev/null &&
-      [ -f "$src/vector_mlc.c" ] && [ -f "$src/heapsections.c" ] ||
-      die "$src is not Unity's bdwgc fork" \
-        "expected bdwgc $version (include/gc_version.h) with Unity's" \
-        "vector_mlc.c and heapsections.c (commit $(pin commit))"
-    mkdir "$work/pristine"
-    (cd "$src" && tar -cf - --exclude=.git .) | (cd "$work/pristine" && tar -xf -)
-  else
-    got=$(sha256sum "$src" | cut -d' ' -f1)
-    [ "$got" = "$sha256" ] || die "$src: sha256 mismatch" \
-      "expected $sha256 ($tarball, bdwgc/PIN-unity)" "got      $got"
+  if [ -f "$src" ] && [ "$(uf_sha256 "$src")" = "$sha256" ]; then
     tar -xzf "$src" -C "$work" || die "cannot unpack $src"
     [ -f "$work/$tartop/vector_mlc.c" ] || die "$src does not unpack to $tartop/"
     mv "$work/$tartop" "$work/pristine"
+  else
+    if [ -d "$src" ]; then
+      mkdir "$work/pristine"
+      (cd "$src" && tar -cf - --exclude=.git .) | (cd "$work/pristine" && tar -xf -)
+    else
+      mkdir "$work/x"
+      tar -xzf "$src" -C "$work/x" 2>/dev/null ||
+        tar -xf "$src" -C "$work/x" 2>/dev/null ||
+        die "cannot unpack $src" "expected a tarball or a folder of Unity's bdwgc fork"
+      set -- "$work"/x/*
+      { [ $# -eq 1 ] && [ -d "$1" ]; } || die "$src does not unpack to one folder"
+      mv "$1" "$work/pristine"
+    fi
+    # Not the pinned tarball: the fork in a version we know?
+    uf_found "$work/pristine" "$here/patches-unity" > "$work/found"
+    [ -n "$(uf_match "$work/found" "$here/patches-unity/known-forks")" ] || {
+      say "error: $src is not a version of Unity's bdwgc fork this gcacc knows"
+      printf '  found: %s\n' "$(uf_describe "$work/pristine")" >&2
+      echo "  these files the series changes differ from every known commit:" >&2
+      uf_report "$work/found" "$here/patches-unity/known-forks" | sed 's/^/  /' >&2
+      printf '  %s\n' "known: bdwgc/patches-unity/known-forks (other files may differ or be absent)" \
+        "use a copy of the fork at a known commit (the pinned $tarball:" \
+        "sha256 $sha256), or make il2cpp-drop-in for gcacc's own" \
+        "collector (docs/il2cpp.md)" >&2
+      exit 1; }
   fi
   cp -R "$work/pristine" "$work/src"
-  sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$series" | while read -r p; do
-    pf="$here/patches-unity/$p"
-    [ -f "$pf" ] || die "bdwgc/patches-unity/series names $p, which does not exist"
-    out=$(cd "$work/src" && patch -p1 --forward --batch --no-backup-if-mismatch \
-            -r - < "$pf" 2>&1) || {
-      printf '%s\n' "$out" | sed 's/^/  patch: /' >&2
-      die "bdwgc/patches-unity/$p does not apply to $src"; }
-  done
+  uf_apply "$work/src" "$here/patches-unity" ||
+    die "bdwgc/patches-unity does not apply exactly to $src"
   rm -rf "$dest/src" "$dest/pristine"
   mkdir -p "$dest"
   mv "$work/src" "$dest/src"
@@ -167,6 +183,8 @@ cmd=${1:-tree}
 case $cmd in
   tree) locked; printf '%s\n' "$dest/src" ;;
   pristine) locked; printf '%s\n' "$dest/pristine" ;;
+  vendor) s=$(find_source); [ -f "$s" ] || exit 3
+    printf '%s\n' "$(cd "$(dirname "$s")" && pwd)" ;;
   defines) unity_defines ;;
   build)
     [ $# -ge 2 ] || die "usage: bdwgc/unity.sh build OUT [CFLAGS...]"
@@ -178,5 +196,5 @@ case $cmd in
       -I "$dest/src/include" $(unity_defines) "$@" "$dest/src/extra/gc.c" ||
       die "the fork's extra/gc.c does not compile with Unity's defines"
     ;;
-  *) die "unknown command '$cmd'" "usage: bdwgc/unity.sh tree|defines|build OUT [CFLAGS...]|pristine" ;;
+  *) die "unknown command '$cmd'" "usage: bdwgc/unity.sh tree|defines|build OUT [CFLAGS...]|pristine|vendor" ;;
 esac

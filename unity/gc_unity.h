@@ -29,30 +29,49 @@ GC_API void GC_CALL GC_start_world_external(void);
 
 /* Heap sections.  The caller holds the allocation lock (e.g. inside    */
 /* GC_call_with_alloc_lock, or with the world stopped externally).      */
-/* Unmapped free blocks are never reported.                             */
+/* Unmapped free blocks are never reported.  Both of Unity's forms are  */
+/* here, so one build serves every Unity version:                       */
+/*   _v3, Unity 2019.4 to 2023.2.7: one call per maximal range of        */
+/*   contiguous heap blocks in use (free blocks are not reported);      */
+/*   _v4, Unity 2023.2.10+ and 6000: one call per range, typed: a free  */
+/*   (and mapped) block; the bytes of a block in use that hold objects; */
+/*   the rest of such a block (padding).  The ranges, in address order  */
+/*   within each run of contiguous sections, cover the mapped heap      */
+/*   exactly once.                                                      */
+/* GC_foreach_heap_section, Unity's name: in C++ (il2cpp's              */
+/* BoehmGC.cpp) it takes either callback (overloads below); in C it is  */
+/* the 4-argument form, or the 3-argument one where the client defines  */
+/* GCACC_HEAP_SECTIONS_3ARG before including gc.h (which also makes     */
+/* GC_heap_section_proc the 3-argument type).  The library's symbol     */
+/* GC_foreach_heap_section is the 4-argument form, as in Unity 6000.    */
+typedef enum {
+  GC_HEAP_SECTION_TYPE_FREE = 0,
+  GC_HEAP_SECTION_TYPE_PADDING = 1,
+  GC_HEAP_SECTION_TYPE_USED = 2
+} GC_heap_section_type;
+typedef void (*GC_heap_section_v3_proc)(void * /* user_data */,
+                                        GC_PTR /* start */, GC_PTR /* end */);
+typedef void (*GC_heap_section_v4_proc)(void * /* user_data */,
+                                        GC_PTR /* start */, GC_PTR /* end */,
+                                        GC_heap_section_type /* type */);
+GC_API void GC_foreach_heap_section_v3(void * /* user_data */,
+                                       GC_heap_section_v3_proc);
+GC_API void GC_foreach_heap_section_v4(void * /* user_data */,
+                                       GC_heap_section_v4_proc);
 #ifdef GCACC_HEAP_SECTIONS_3ARG
-  /* Unity 2019.4 to 2023.2.7: one call per maximal range of contiguous */
-  /* heap blocks in use (free blocks are not reported).                 */
-  typedef void (*GC_heap_section_proc)(void * /* user_data */,
-                                       GC_PTR /* start */, GC_PTR /* end */);
+  typedef GC_heap_section_v3_proc GC_heap_section_proc;
 #else
-  /* Unity 2023.2.10+ and 6000: one call per range, typed: a free (and  */
-  /* mapped) block; the bytes of a block in use that hold objects; the  */
-  /* rest of such a block (padding).  The ranges, in address order      */
-  /* within each run of contiguous sections, cover the mapped heap      */
-  /* exactly once.                                                      */
-  typedef enum {
-    GC_HEAP_SECTION_TYPE_FREE = 0,
-    GC_HEAP_SECTION_TYPE_PADDING = 1,
-    GC_HEAP_SECTION_TYPE_USED = 2
-  } GC_heap_section_type;
-  typedef void (*GC_heap_section_proc)(void * /* user_data */,
-                                       GC_PTR /* start */, GC_PTR /* end */,
-                                       GC_heap_section_type /* type */);
+  typedef GC_heap_section_v4_proc GC_heap_section_proc;
 #endif
-GC_API void GC_foreach_heap_section(void * /* user_data */,
-                                    GC_heap_section_proc /* callback */);
-/* How many calls GC_foreach_heap_section would make now (lock held).   */
+#if defined(GCACC_HEAP_SECTIONS_3ARG) && !defined(__cplusplus)
+# define GC_foreach_heap_section GC_foreach_heap_section_v3
+#else
+  GC_API void GC_foreach_heap_section(void * /* user_data */,
+                                      GC_heap_section_v4_proc);
+#endif
+/* How many calls GC_foreach_heap_section_v3 would make now (lock      */
+/* held): the count Unity 2019.4 to 2023.2.7 take before the walk (the  */
+/* 4-argument era counts with its own callback).                        */
 GC_API GC_word GC_get_heap_section_count(void);
 
 /* Ephemerons: called by the marker (lock held) whenever its mark      */
@@ -85,6 +104,17 @@ GC_API struct GC_ms_entry * GC_CALL GC_custom_push_range(void * /* bottom */,
 
 #ifdef __cplusplus
   } /* extern "C" */
+
+  /* The 3-argument callback in C++: il2cpp of Unity 2019.4 to 2023.2.7 */
+  /* calls GC_foreach_heap_section with it, 2023.2.10+ and 6000 with     */
+  /* the 4-argument one; both resolve here, with no switch.             */
+  extern "C++" {
+    inline void GC_foreach_heap_section(void *user_data,
+                                        GC_heap_section_v3_proc callback)
+    {
+      GC_foreach_heap_section_v3(user_data, callback);
+    }
+  }
 #endif
 
 #endif /* GC_UNITY_H */

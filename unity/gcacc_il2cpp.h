@@ -16,10 +16,10 @@
  *   - private/gcconfig.h defines MANUAL_VDB and LARGE_CONFIG (unless
  *     SMALL_CONFIG), as Unity's fork forces them in its gcconfig.h.
  *
- * GCACC_HEAP_SECTIONS_3ARG picks the heap-section API's era
- * (gc_unity.h): defined, the 3-argument callback of Unity 2019.4 to
- * 2023.2.7; undefined (the default), the 4-argument callback with
- * GC_heap_section_type of 2023.2.10+ and 6000.
+ * The heap-section API has both of Unity's eras in every build
+ * (gc_unity.h): in C++ GC_foreach_heap_section takes either callback;
+ * a C client of the 3-argument era (Unity 2019.4 to 2023.2.7) defines
+ * GCACC_HEAP_SECTIONS_3ARG before including gc.h.
  */
 #ifndef GCACC_IL2CPP_H
 #define GCACC_IL2CPP_H

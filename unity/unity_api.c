@@ -201,93 +201,105 @@ static void hs_walk(hs_emit_fn emit, void *env)
   }
 }
 
-#ifdef GCACC_HEAP_SECTIONS_3ARG
-  /* Unity 2019.4 to 2023.2.7: maximal ranges of contiguous blocks in   */
-  /* use (objects and their padding); free and unmapped blocks end a    */
-  /* range and are not reported.                                        */
-  struct hs_env {
-    GC_heap_section_proc fn;
-    void *user_data;
-    ptr_t start, end;                   /* the open range, if start */
-    GC_word count;
-  };
+/* Unity 2019.4 to 2023.2.7: maximal ranges of contiguous blocks in use */
+/* (objects and their padding); free and unmapped blocks end a range    */
+/* and are not reported.  fn == 0: count only.                          */
+struct hs3_env {
+  GC_heap_section_v3_proc fn;
+  void *user_data;
+  ptr_t start, end;                     /* the open range, if start */
+  GC_word count;
+};
 
-  static void hs_flush(struct hs_env *e)
-  {
-    if (e->start != NULL) {
-      if (e->fn != 0)
-        e->fn(e->user_data, e->start, e->end);
-      e->count++;
-      e->start = NULL;
-    }
-  }
-
-  static void hs_emit(void *env, ptr_t start, ptr_t end, int type)
-  {
-    struct hs_env *e = (struct hs_env *)env;
-
-    if (type == HS_FREE || type == HS_UNMAPPED) {
-      hs_flush(e);
-    } else if (e->start != NULL && e->end == start) {
-      e->end = end;
-    } else {
-      hs_flush(e);
-      e->start = start;
-      e->end = end;
-    }
-  }
-
-  static void hs_end_run(struct hs_env *e) { hs_flush(e); }
-#else
-  /* 2023.2.10+ and 6000: every mapped range, typed.                    */
-  struct hs_env {
-    GC_heap_section_proc fn;
-    void *user_data;
-    ptr_t start, end;
-    GC_word count;
-  };
-
-  static void hs_emit(void *env, ptr_t start, ptr_t end, int type)
-  {
-    struct hs_env *e = (struct hs_env *)env;
-
-    if (type == HS_UNMAPPED || start == end)
-      return;
+static void hs3_flush(struct hs3_env *e)
+{
+  if (e->start != NULL) {
     if (e->fn != 0)
-      e->fn(e->user_data, start, end, (GC_heap_section_type)type);
+      e->fn(e->user_data, e->start, e->end);
     e->count++;
+    e->start = NULL;
   }
-
-  static void hs_end_run(struct hs_env *e) { (void)e; }
-#endif
+}
 
 /* A run ends at a section border with no neighbour: hs_walk moves on   */
-/* to another run with the same env, so the 3-argument form flushes at  */
-/* any gap (the next range cannot start at the open range's end).       */
-GC_API void GC_foreach_heap_section(void *user_data,
-                                    GC_heap_section_proc callback)
+/* to another run with the same env, so this flushes at any gap (the    */
+/* next range cannot start at the open range's end).                    */
+static void hs3_emit(void *env, ptr_t start, ptr_t end, int type)
 {
-  struct hs_env e;
+  struct hs3_env *e = (struct hs3_env *)env;
 
-  e.fn = callback;
+  if (type == HS_FREE || type == HS_UNMAPPED) {
+    hs3_flush(e);
+  } else if (e->start != NULL && e->end == start) {
+    e->end = end;
+  } else {
+    hs3_flush(e);
+    e->start = start;
+    e->end = end;
+  }
+}
+
+static GC_word hs3_walk(void *user_data, GC_heap_section_v3_proc fn)
+{
+  struct hs3_env e;
+
+  e.fn = fn;
   e.user_data = user_data;
   e.start = e.end = NULL;
   e.count = 0;
-  hs_walk(hs_emit, &e);
-  hs_end_run(&e);
+  hs_walk(hs3_emit, &e);
+  hs3_flush(&e);
+  return e.count;
+}
+
+/* 2023.2.10+ and 6000: every mapped range, typed.                      */
+struct hs4_env {
+  GC_heap_section_v4_proc fn;
+  void *user_data;
+};
+
+static void hs4_emit(void *env, ptr_t start, ptr_t end, int type)
+{
+  struct hs4_env *e = (struct hs4_env *)env;
+
+  if (type == HS_UNMAPPED || start == end)
+    return;
+  e->fn(e->user_data, start, end, (GC_heap_section_type)type);
+}
+
+GC_API void GC_foreach_heap_section_v3(void *user_data,
+                                       GC_heap_section_v3_proc callback)
+{
+  if (callback != 0)
+    (void)hs3_walk(user_data, callback);
+}
+
+GC_API void GC_foreach_heap_section_v4(void *user_data,
+                                       GC_heap_section_v4_proc callback)
+{
+  struct hs4_env e;
+
+  if (callback == 0)
+    return;
+  e.fn = callback;
+  e.user_data = user_data;
+  hs_walk(hs4_emit, &e);
+}
+
+/* Unity's name, the 4-argument form (a C client of the 3-argument era   */
+/* reaches _v3 through gc_unity.h's macro, C++ through the overload).   */
+#undef GC_foreach_heap_section
+GC_API void GC_foreach_heap_section(void *user_data,
+                                    GC_heap_section_v4_proc callback);
+GC_API void GC_foreach_heap_section(void *user_data,
+                                    GC_heap_section_v4_proc callback)
+{
+  GC_foreach_heap_section_v4(user_data, callback);
 }
 
 GC_API GC_word GC_get_heap_section_count(void)
 {
-  struct hs_env e;
-
-  e.fn = 0;
-  e.user_data = NULL;
-  e.start = e.end = NULL;
-  e.count = 0;
-  hs_walk(hs_emit, &e);
-  hs_end_run(&e);
-  return e.count;
+  return hs3_walk(NULL, 0);
 }
 
 /* ---- GC_deinit's reset -------------------------------------------------- */

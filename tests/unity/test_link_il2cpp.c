@@ -4,8 +4,9 @@
  * additions), declared again here with the signature Unity's headers
  * give it, after our headers: a signature that differs fails to compile
  * ("conflicting types"), a symbol that is missing fails to link.  Built
- * against libgc and against the IL2CPP-mode extra/gc.c in both heap-
- * section eras (GCACC_HEAP_SECTIONS_3ARG), where it also runs a little.
+ * against libgc and against the IL2CPP-mode extra/gc.c, in both heap-
+ * section eras (GCACC_HEAP_SECTIONS_3ARG defined or not, one library),
+ * where it also runs a little.
  */
 #define GC_THREADS 1
 #define GC_GCJ_SUPPORT 1
@@ -129,9 +130,14 @@ static void (*const used[])(void) = {
   { (void)s; (void)e; (void)t; ++*(GC_word *)n; }
 #endif
 
+static void count3_cb(void *n, GC_PTR s, GC_PTR e)
+{ (void)s; (void)e; ++*(GC_word *)n; }
+static GC_word n3;
+
 static void *GC_CALLBACK sections(void *n)
 {
   GC_foreach_heap_section(n, count_cb);
+  GC_foreach_heap_section_v3(&n3, count3_cb);
   return (void *)GC_get_heap_section_count();
 }
 
@@ -149,7 +155,7 @@ int main(void)
   GC_stop_world_external();
   GC_start_world_external();
   m = (GC_word)GC_call_with_alloc_lock(sections, &n);
-  if (n == 0 || n != m) {
+  if (n == 0 || n3 == 0 || n3 != m) {
     fprintf(stderr, "test_link_il2cpp: heap sections %lu, count %lu\n",
             (unsigned long)n, (unsigned long)m);
     return 1;
