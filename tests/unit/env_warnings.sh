@@ -191,6 +191,18 @@ for case in "open|$t/none/x.gz|0" "open|$t|1" "write|/dev/full|0"; do
     fail "GC_ACC_DUMP=$path (GC_ACC_ENABLE=$on): not 'enabled $on'"
 done
 
+# A buffer GC_ACC_DUMP_BUFFER fixed that cannot be allocated (1G under a
+# 900 MB address-space limit): the one warning names the setting, so
+# that it can be lowered (it said "cannot set up dump file").
+n=$((n + 1))
+( ulimit -v 900000 && exec env -u GC_ACC_PROFILE GC_ACC_DUMP_BUFFER=1G \
+    GC_ACC_DUMP="$t/big.jsonl.gz" "$prog" ) > "$t/out" 2> "$t/err"
+grep gcacc "$t/err" > "$t/warn" || :
+[ "$(wc -l < "$t/warn")" -eq 1 ] &&
+  grep -q "^GC Warning: gcacc: cannot allocate the buffer GC_ACC_DUMP_BUFFER (GC_acc_set_dump_buffer_size) sets for dump file $t/big.jsonl.gz: .*; dumping off\$" "$t/warn" ||
+  { fail "GC_ACC_DUMP_BUFFER=1G out of memory: wanted one warning naming it:"
+    cat "$t/warn" >&2; }
+
 # The C API's setters refuse what the environment refuses.
 "$prog" setters > "$t/out" 2>&1 || { fail "setters:"; cat "$t/out" >&2; }
 n=$((n + 1))
