@@ -364,7 +364,8 @@ GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
   if (profile < GC_ACC_PROFILE_OFF || profile > GC_ACC_PROFILE_TRACE)
     return GC_ERROR;
   /* The header carries the rate: no more than the reader can read.    */
-  if ((unsigned long long)sample_bytes > GCA_SETTING_MAX_BYTES) {
+  if (GC_ACC_PROFILE_SAMPLED == profile
+      && (unsigned long long)sample_bytes > GCA_SETTING_MAX_BYTES) {
     gca_env_warn_api("GC_acc_set_profile", sample_bytes,
                      "sample_bytes from 0 (as it is) to",
                      GCA_SETTING_MAX_BYTES);
