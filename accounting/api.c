@@ -365,7 +365,7 @@ GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
     return GC_ERROR;
   /* The header carries the rate: no more than the reader can read.    */
   if (GC_ACC_PROFILE_SAMPLED == profile
-      && (unsigned long long)sample_bytes > GCA_SETTING_MAX_BYTES) {
+      && !gca_setting_bytes_ok(sample_bytes)) {
     gca_env_warn_api("GC_acc_set_profile", sample_bytes,
                      "sample_bytes from 0 (as it is) to",
                      GCA_SETTING_MAX_BYTES);
@@ -385,7 +385,7 @@ GC_API int GC_CALL GC_acc_get_profile(size_t *sample_bytes)
 GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
 {
   if (bytes != 0 && (bytes < ((size_t)64 << 10)
-                     || (unsigned long long)bytes > GCA_SETTING_MAX_BYTES)) {
+                     || !gca_setting_bytes_ok(bytes))) {
     gca_env_warn_api("GC_acc_set_table_limit", bytes,
                      "0 (the default) or a size in bytes from 65536 to",
                      GCA_SETTING_MAX_BYTES);

@@ -67,7 +67,7 @@ static int env_parse_bytes(const char *s, word *out)
   default: return -1;
   }
   if (*s != '\0' || v > GC_WORD_MAX / mul) return -1;
-  if ((unsigned long long)(v * mul) > ENV_MAX_BYTES) return -1;
+  if (!gca_setting_bytes_ok(v * mul)) return -1;
   *out = v * mul;
   return 0;
 }

@@ -848,6 +848,13 @@ GC_INNER void gca_env_read(void);
 #define GCA_SETTING_MAX_BYTES \
   ((unsigned long long)GC_WORD_MAX < GCA_JSON_INT_MAX \
    ? (unsigned long long)GC_WORD_MAX : GCA_JSON_INT_MAX)
+/* Nonzero if v bytes is a setting's number (a function, not an         */
+/* expression: on 32-bit targets a size_t always is, and a compiler     */
+/* would say so of a comparison in place).                                */
+GC_INLINE int gca_setting_bytes_ok(unsigned long long v)
+{
+  return v <= GCA_SETTING_MAX_BYTES;
+}
 /* One warning for a value an API function refused (it returns         */
 /* GC_ERROR): "gcacc: fn(value) refused: expected EXPECTED MAX; setting  */
 /* kept" (MAX left out if 0).                                             */

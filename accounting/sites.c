@@ -557,8 +557,7 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
       && mode != GCA_STACKS_SAMPLE)
     return GC_ERROR;
   /* The header carries the rate: no more than the reader can read.    */
-  if (GCA_STACKS_SAMPLE == mode
-      && (unsigned long long)sample_bytes > GCA_SETTING_MAX_BYTES) {
+  if (GCA_STACKS_SAMPLE == mode && !gca_setting_bytes_ok(sample_bytes)) {
     gca_env_warn_api("GC_acc_set_stacks", sample_bytes,
                      "sample_bytes from 0 (the default) to",
                      GCA_SETTING_MAX_BYTES);

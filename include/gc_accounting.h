@@ -239,8 +239,8 @@ GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
 /* Return addresses kept per stack, innermost first (the collector's    */
 /* own frames are not counted).  Default 16; 0 restores the default.    */
 /* Equivalent to GC_ACC_STACK_DEPTH.  Returns GC_SUCCESS, GC_ERROR above */
-/* 64 (the depth is kept, one warning), GC_UNIMPLEMENTED in a --disable-accounting   */
-/* build.                                                                 */
+/* 64 (the depth is kept, one warning), GC_UNIMPLEMENTED in a          */
+/* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 
 /* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
