@@ -76,15 +76,24 @@ GC_API int GC_CALL GC_acc_dump_stop(void)
 /* As GC_ACC_DUMP_BUFFER: 0 (the default), or 4 KiB to 1 GiB.           */
 GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t bytes)
 {
-  if (bytes != 0 && (bytes < GCA_DUMP_MIN_BUFFER || bytes > ((size_t)1 << 30)))
+  if (bytes != 0 && (bytes < GCA_DUMP_MIN_BUFFER
+                     || bytes > GCA_DUMP_MAX_BUFFER)) {
+    gca_env_warn_api("GC_acc_set_dump_buffer_size", bytes,
+                     "0 (the default) or a size in bytes from 4096 to",
+                     GCA_DUMP_MAX_BUFFER);
     return GC_ERROR;
+  }
   gca_dump_set_buffer(bytes);
   return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
 {
-  if (ms > GCA_DUMP_MAX_EXIT_WAIT_MS) return GC_ERROR;
+  if (ms > GCA_DUMP_MAX_EXIT_WAIT_MS) {
+    gca_env_warn_api("GC_acc_set_dump_exit_wait", ms,
+                     "milliseconds from 0 to", GCA_DUMP_MAX_EXIT_WAIT_MS);
+    return GC_ERROR;
+  }
   gca_dump_set_exit_wait(ms);
   return GC_SUCCESS;
 }
@@ -354,6 +363,14 @@ GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
 {
   if (profile < GC_ACC_PROFILE_OFF || profile > GC_ACC_PROFILE_TRACE)
     return GC_ERROR;
+  /* The header carries the rate: no more than the reader can read.    */
+  if (GC_ACC_PROFILE_SAMPLED == profile
+      && !gca_setting_bytes_ok(sample_bytes)) {
+    gca_env_warn_api("GC_acc_set_profile", sample_bytes,
+                     "sample_bytes from 0 (as it is) to",
+                     GCA_SETTING_MAX_BYTES);
+    return GC_ERROR;
+  }
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   gca_control_set_profile(profile, (word)sample_bytes);
   return GC_SUCCESS;
@@ -367,7 +384,13 @@ GC_API int GC_CALL GC_acc_get_profile(size_t *sample_bytes)
 
 GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
 {
-  if (bytes != 0 && bytes < ((size_t)64 << 10)) return GC_ERROR;
+  if (bytes != 0 && (bytes < ((size_t)64 << 10)
+                     || !gca_setting_bytes_ok(bytes))) {
+    gca_env_warn_api("GC_acc_set_table_limit", bytes,
+                     "0 (the default) or a size in bytes from 65536 to",
+                     GCA_SETTING_MAX_BYTES);
+    return GC_ERROR;
+  }
   gca_table_set_limit(bytes);
   return GC_SUCCESS;
 }
@@ -420,7 +443,12 @@ GC_API int GC_CALL GC_acc_set_first_word_type_kinds(unsigned mask)
   DCL_LOCK_STATE;
 
   /* Kinds the collector can have (as GC_ACC_FIRST_WORD_TYPES checks).  */
-  if (MAXOBJKINDS < 32 && mask >= (1u << (MAXOBJKINDS & 31))) return GC_ERROR;
+  if (MAXOBJKINDS < 32 && mask >= (1u << (MAXOBJKINDS & 31))) {
+    gca_env_warn_api("GC_acc_set_first_word_type_kinds", mask,
+                     "a mask of kinds from 0 to",
+                     (1u << (MAXOBJKINDS & 31)) - 1);
+    return GC_ERROR;
+  }
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   LOCK();
   gca_objtype_set_first_word_kinds(mask);

@@ -235,13 +235,29 @@ GC_INNER int gca_tables_get(void)
 
 /* ---- the clock ----------------------------------------------------------- */
 
-GC_INNER word gca_now_ns(void)
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_clock64.c): added to every monotonic    */
+  /* time, so that a short run crosses 2^32 ns, where a 32-bit word of   */
+  /* nanoseconds would wrap.                                             */
+  static volatile uint64_t base_clock_offset = 0;
+
+  GC_API void GC_CALL GC_acc_test_clock_offset(unsigned long long ns)
+  {
+    base_clock_offset = (uint64_t)ns;
+  }
+# define BASE_CLOCK_OFFSET base_clock_offset
+#else
+# define BASE_CLOCK_OFFSET 0
+#endif
+
+GC_INNER uint64_t gca_now_ns(void)
 {
 # if defined(CLOCK_MONOTONIC) && !defined(MSWIN32) && !defined(MSWINCE)
     struct timespec ts;
 
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
-    return (word)ts.tv_sec * 1000000000u + (word)ts.tv_nsec;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec
+           + BASE_CLOCK_OFFSET;
 # elif !defined(NO_CLOCK)
     /* Millisecond clock of the platform, from an arbitrary origin.     */
     static CLOCK_TYPE t0;
@@ -253,7 +269,7 @@ GC_INNER word gca_now_ns(void)
       t0 = t;
       t0_set = 1;
     }
-    return (word)MS_TIME_DIFF(t, t0) * 1000000u;
+    return (uint64_t)MS_TIME_DIFF(t, t0) * 1000000u + BASE_CLOCK_OFFSET;
 # else
     return 0;
 # endif

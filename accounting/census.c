@@ -21,14 +21,14 @@
 
 #ifndef GC_ACC_DISABLE
 
-static word census_t_start = 0;     /* first mark begin of this cycle  */
-static word census_t_mark = 0;      /* current mark attempt's begin    */
-static word census_mark_ns = 0;     /* summed over attempts            */
+static uint64_t census_t_start = 0; /* first mark begin of this cycle  */
+static uint64_t census_t_mark = 0;  /* current mark attempt's begin    */
+static uint64_t census_mark_ns = 0; /* summed over attempts            */
 static int census_pending = 0;      /* a mark began, no end of cycle   */
 
 GC_INNER void gca_census_mark_begin(void)
 {
-  word now = gca_now_ns();
+  uint64_t now = gca_now_ns();
 
   if (!census_pending) {
     census_pending = 1;
@@ -362,10 +362,10 @@ GC_INNER void gca_census_take(void)
 
 GC_INNER void gca_census_collection_end(void)
 {
-  word t_end = gca_now_ns();
-  word t_start = census_pending ? census_t_start : t_end;
-  word mark_ns = census_pending ? census_mark_ns : 0;
-  word t_done;
+  uint64_t t_end = gca_now_ns();
+  uint64_t t_start = census_pending ? census_t_start : t_end;
+  uint64_t mark_ns = census_pending ? census_mark_ns : 0;
+  uint64_t t_done;
 
   census_pending = 0;
   gca_census_take();            /* with the tags' census (tags.c)     */

@@ -104,7 +104,8 @@ static void dump_zfree(voidpf opaque, voidpf address)
 /* (ETIMEDOUT), or, for the header written by the starting thread, until */
 /* deadline_ns (0: none).                                                */
 #define DUMP_POLL_MS 50
-static int dump_write_all(const unsigned char *p, size_t n, word deadline_ns)
+static int dump_write_all(const unsigned char *p, size_t n,
+                          uint64_t deadline_ns)
 {
   while (n > 0) {
     size_t m = n;
@@ -170,7 +171,7 @@ static int dump_write_all(const unsigned char *p, size_t n, word deadline_ns)
 /* Feed n bytes to deflate with the given flush mode and write what it   */
 /* produces; 0 or an errno.  deadline_ns: as dump_write_all's.          */
 GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
-                                  word deadline_ns)
+                                  uint64_t deadline_ns)
 {
   df.zs.next_in = (Bytef *)p;
   df.zs.avail_in = (uInt)n;

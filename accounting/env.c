@@ -40,8 +40,16 @@ struct env_value {
   const char *s;        /* PATH                                         */
 };
 
+/* What a parser expected, when its range is a number of this build:   */
+/* filled by env_expected (env_read runs once, at GC_init).              */
+static char env_msg[256];
+
+#define ENV_MAX_BYTES GCA_SETTING_MAX_BYTES
+
 /* Parse a byte count: decimal digits, then optionally k/K (KiB), m/M   */
-/* (MiB) or g/G (GiB).  Malformed or overflowing values give -1.         */
+/* (MiB) or g/G (GiB).  Malformed or overflowing values give -1, and so */
+/* does a count above ENV_MAX_BYTES, which the header could not carry   */
+/* (the reader refuses an integer above 2^63 - 1).                        */
 static int env_parse_bytes(const char *s, word *out)
 {
   word v = 0, mul = 1;
@@ -59,6 +67,7 @@ static int env_parse_bytes(const char *s, word *out)
   default: return -1;
   }
   if (*s != '\0' || v > GC_WORD_MAX / mul) return -1;
+  if (!gca_setting_bytes_ok(v * mul)) return -1;
   *out = v * mul;
   return 0;
 }
@@ -86,6 +95,9 @@ static int env_parse_kinds(const char *s, unsigned *out)
       if (mask >> 28) return -1;
       mask = mask << 4 | d;
     }
+    /* Kinds the collector can have, as GC_acc_set_first_word_type_kinds */
+    /* checks.                                                            */
+    if (MAXOBJKINDS < 32 && mask >= (1u << (MAXOBJKINDS & 31))) return -1;
     *out = mask;
     return 0;
   }
@@ -139,11 +151,13 @@ static const char *env_parse_PATH(const char *s, struct env_value *v)
   return NULL;
 }
 
-/* A dump buffer size: a byte count of at least GCA_DUMP_MIN_BUFFER.     */
+/* A dump buffer size: a byte count from GCA_DUMP_MIN_BUFFER to         */
+/* GCA_DUMP_MAX_BUFFER, as GC_acc_set_dump_buffer_size takes.            */
 static const char *env_parse_SIZE(const char *s, struct env_value *v)
 {
-  if (env_parse_bytes(s, &v->w) != 0 || v->w < GCA_DUMP_MIN_BUFFER)
-    return "expected a size in bytes, at least 4096, with an optional k,"
+  if (env_parse_bytes(s, &v->w) != 0 || v->w < GCA_DUMP_MIN_BUFFER
+      || v->w > GCA_DUMP_MAX_BUFFER)
+    return "expected a size in bytes from 4096 to 1G, with an optional k,"
            " M or G suffix";
   return NULL;
 }
@@ -155,10 +169,16 @@ static const char *env_parse_KINDS(const char *s, struct env_value *v)
   unsigned mask;
 
   if ('\0' == s[0]) return "expected a file name";
-  if (env_parse_kinds(s, &mask) != 0)
-    return "expected kinds (ptrfree, normal, uncollectable,"
-           " atomic_uncollectable or numbers, comma-separated)"
-           " or a mask 0x...";
+  if (env_parse_kinds(s, &mask) != 0) {
+    unsigned n = MAXOBJKINDS < 32 ? MAXOBJKINDS : 32;
+
+    (void)snprintf(env_msg, sizeof(env_msg),
+                   "expected kinds (ptrfree, normal, uncollectable,"
+                   " atomic_uncollectable or numbers 0 to %u,"
+                   " comma-separated) or a mask 0x0 to 0x%x", n - 1,
+                   (unsigned)(n < 32 ? (1u << n) - 1 : ~0u));
+    return env_msg;
+  }
   v->w = mask;
   return NULL;
 }
@@ -175,8 +195,10 @@ static const char *env_parse_STACKS(const char *s, struct env_value *v)
              && env_parse_bytes(s + 7, &v->w) == 0 && v->w != 0) {
     v->i = GCA_STACKS_SAMPLE;
   } else {
-    return "expected off, all or sample=BYTES (BYTES at least 1, with an"
-           " optional k, M or G suffix)";
+    (void)snprintf(env_msg, sizeof(env_msg),
+                   "expected off, all or sample=BYTES (BYTES from 1 to %llu,"
+                   " with an optional k, M or G suffix)", ENV_MAX_BYTES);
+    return env_msg;
   }
   return NULL;
 }
@@ -197,8 +219,11 @@ static const char *env_parse_PROFILE(const char *s, struct env_value *v)
   } else if (strcmp(s, "trace") == 0) {
     v->i = GCA_PROFILE_TRACE;
   } else {
-    return "expected off, sampled, sampled=BYTES (BYTES at least 1, with an"
-           " optional k, M or G suffix), full or trace";
+    (void)snprintf(env_msg, sizeof(env_msg),
+                   "expected off, sampled, sampled=BYTES (BYTES from 1 to"
+                   " %llu, with an optional k, M or G suffix), full or trace",
+                   ENV_MAX_BYTES);
+    return env_msg;
   }
   return NULL;
 }
@@ -206,9 +231,12 @@ static const char *env_parse_PROFILE(const char *s, struct env_value *v)
 /* A side-table cap: a byte count of at least 64 KiB.                    */
 static const char *env_parse_LIMIT(const char *s, struct env_value *v)
 {
-  if (env_parse_bytes(s, &v->w) != 0 || v->w < ((word)64 << 10))
-    return "expected a size in bytes, at least 64k, with an optional k,"
-           " M or G suffix";
+  if (env_parse_bytes(s, &v->w) != 0 || v->w < ((word)64 << 10)) {
+    (void)snprintf(env_msg, sizeof(env_msg),
+                   "expected a size in bytes from 64k to %llu, with an"
+                   " optional k, M or G suffix", ENV_MAX_BYTES);
+    return env_msg;
+  }
   return NULL;
 }
 
@@ -324,6 +352,18 @@ static void env_warn_bad(const char *name, const char *value,
   (void)snprintf(msg, sizeof(msg),
                  "gcacc: ignoring %.40s=%.80s: %s; default kept", name,
                  value, expected);
+  WARN("%s\n", (word)msg);
+}
+
+GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
+                               const char *expected, unsigned long long max)
+{
+  char msg[256], m[24];
+
+  m[0] = '\0';
+  if (max != 0) (void)snprintf(m, sizeof(m), " %llu", max);
+  (void)snprintf(msg, sizeof(msg), "gcacc: %.40s(%llu) refused: expected"
+                 " %.150s%s; setting kept", fn, value, expected, m);
   WARN("%s\n", (word)msg);
 }
 

@@ -204,9 +204,11 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
 {
   word i, res = 0, rsd = 0;
 # ifdef GCA_HAVE_MINCORE
-    static word last_reserved = 0, last_resident = 0, last_ns = 0;
+    static word last_reserved = 0, last_resident = 0;
+    static uint64_t last_ns = 0;
     static int sampled = 0;
-    word now, page;
+    uint64_t now;
+    word page;
 # endif
 
   for (i = 0; i < GC_n_heap_sects; i++) res += GC_heap_sects[i].hs_bytes;
@@ -214,7 +216,7 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
 # ifdef GCA_HAVE_MINCORE
     now = gca_now_ns();
     if (sampled && res == last_reserved
-        && now - last_ns < (word)GCA_RESIDENT_PERIOD_NS) {
+        && now - last_ns < (uint64_t)GCA_RESIDENT_PERIOD_NS) {
       *resident = last_resident;
       return;
     }

@@ -9,6 +9,7 @@
 #define GCA_PRIV_H
 
 #include "private/gc_priv.h"
+#include <stdint.h>
 #include "gc_accounting.h"
 #include "gca_fields.h"
 
@@ -231,6 +232,7 @@ GC_INNER void gca_text_put(struct gca_text *t, const char *s, size_t n);
 /* A string literal only ("" s "" does not compile otherwise).           */
 #define GCA_TEXT_LIT(t, s) gca_text_put(t, "" s "", sizeof("" s "") - 1)
 GC_INNER void gca_text_word(struct gca_text *t, word x);     /* decimal */
+GC_INNER void gca_text_u64(struct gca_text *t, uint64_t x);  /* decimal */
 GC_INNER void gca_text_sword(struct gca_text *t, signed_word x);
 GC_INNER void gca_text_hex(struct gca_text *t, word x);  /* "0x..."     */
 /* ",[v0,v1,...]" (no comma when first).                                 */
@@ -315,7 +317,7 @@ GC_INNER int gca_dumpfile_open(const char *tmpl);
 /* or an errno.  A pipe that does not drain is waited for until          */
 /* deadline_ns (CLOCK_MONOTONIC; 0: none) or gca_dumpfile_abandon.       */
 GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
-                                  word deadline_ns);
+                                  uint64_t deadline_ns);
 /* The same for the header, from the starting thread (signals blocked). */
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
@@ -338,6 +340,9 @@ GC_INNER int gca_dump_is_open(void);
 /* Smallest ring buffer; GC_ACC_DUMP_BUFFER and the API raise smaller      */
 /* values to it.                                                           */
 #define GCA_DUMP_MIN_BUFFER 4096
+/* Largest: GC_ACC_DUMP_BUFFER and GC_acc_set_dump_buffer_size refuse     */
+/* more (1 GiB).                                                           */
+#define GCA_DUMP_MAX_BUFFER ((size_t)1 << 30)
 /* The header's builder (header.c's gca_header_build, handed down by    */
 /* control.c): appends the header line for a dump at path whose buffer  */
 /* may grow to buffer_limit; 0 if it ran out of memory.                  */
@@ -385,7 +390,9 @@ GC_INNER int gca_control_dump_start(const char *path_template);
 /* (census.c, freelist.c additions, heapgrow.c, record.c.)                 */
 
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC where available).      */
-GC_INNER word gca_now_ns(void);
+/* 64-bit on every target: a 32-bit word of nanoseconds wraps every   */
+/* 4.3 s.                                                                 */
+GC_INNER uint64_t gca_now_ns(void);
 
 /* One (kind, class) of a census: what this collection's mark bits say.   */
 struct gca_class_census {
@@ -404,11 +411,11 @@ struct gca_kind_census {
 struct gca_census {
   word valid;           /* nonzero once a census was taken               */
   word gc_no;           /* GC_gc_no of the collection counted            */
-  word t_start_ns;      /* mark begin of that collection                 */
-  word t_end_ns;        /* collection end (census start)                 */
-  word mark_ns;         /* time inside GC_stopped_mark (summed over       */
+  uint64_t t_start_ns;  /* mark begin of that collection                 */
+  uint64_t t_end_ns;    /* collection end (census start)                 */
+  uint64_t mark_ns;         /* time inside GC_stopped_mark (summed over       */
                         /* abandoned incremental attempts)               */
-  word census_ns;       /* time the census took                          */
+  uint64_t census_ns;   /* time the census took                          */
   word live_objs, live_bytes, reserved_bytes;   /* totals                */
   struct gca_kind_census kinds[MAXOBJKINDS];
   struct gca_class_census c[MAXOBJKINDS][GCA_N_CLASSES];
@@ -449,7 +456,7 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);
 
 /* Heap growth events (heapgrow.c).                                      */
 struct gca_grow_event {
-  word t_ns;            /* CLOCK_MONOTONIC when the heap grew            */
+  uint64_t t_ns;        /* CLOCK_MONOTONIC when the heap grew            */
   word req_bytes;       /* object size of the block request that forced */
                         /* it, 0 if none was pending (explicit growth)   */
   signed_word req_kind; /* its kind, -1 if none                          */
@@ -833,6 +840,26 @@ GC_INNER word gca_counters_memory_bytes(void);
 
 /* ---- settings (env.c) ------------------------------------------------- */
 GC_INNER void gca_env_read(void);
+/* The largest number a setting may have: the reader (tools/gcacc,       */
+/* jansson's json_int_t) refuses a header integer above 2^63 - 1, and a  */
+/* setting is written there (gca_settings.h's K rows), so no setting of  */
+/* bytes goes beyond it, nor beyond a word.                               */
+#define GCA_JSON_INT_MAX 0x7fffffffffffffffULL
+#define GCA_SETTING_MAX_BYTES \
+  ((unsigned long long)GC_WORD_MAX < GCA_JSON_INT_MAX \
+   ? (unsigned long long)GC_WORD_MAX : GCA_JSON_INT_MAX)
+/* Nonzero if v bytes is a setting's number (a function, not an         */
+/* expression: on 32-bit targets a size_t always is, and a compiler     */
+/* would say so of a comparison in place).                                */
+GC_INLINE int gca_setting_bytes_ok(unsigned long long v)
+{
+  return v <= GCA_SETTING_MAX_BYTES;
+}
+/* One warning for a value an API function refused (it returns         */
+/* GC_ERROR): "gcacc: fn(value) refused: expected EXPECTED MAX; setting  */
+/* kept" (MAX left out if 0).                                             */
+GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
+                               const char *expected, unsigned long long max);
 
 /* counters.c: sets gca_tl_mode (gca_hooks.h) after gca_on or          */
 /* gca_tags_on changed; lock held.                                       */

@@ -93,10 +93,13 @@
     K(GC_ACC_TYPES, type_mode, string, \
       gca_objtype_mode() == GCA_TYPES_IL2CPP ? "il2cpp" : "cookies") \
     A(GC_ACC_TYPES, GC_acc_set_type_mode) \
-  /* The reader scales sampled figures by stacks_sample_bytes. */ \
+  /* The reader scales sampled figures by stacks_sample_bytes.  The    */ \
+  /* sampled profile takes each sample's stack, and no other, whatever */ \
+  /* this says: "samples" (header.c warns when it said all or sample). */ \
   S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
     K(GC_ACC_STACKS, stacks, string, \
-      gca_stacks_mode == GCA_STACKS_ALL ? "all" \
+      gca_profile == GCA_PROFILE_SAMPLED ? "samples" \
+      : gca_stacks_mode == GCA_STACKS_ALL ? "all" \
       : gca_stacks_mode == GCA_STACKS_SAMPLE ? "sample" : "off") \
     K(GC_ACC_STACKS, stacks_sample_bytes, integer, \
       gca_profile != GCA_PROFILE_SAMPLED \

@@ -66,12 +66,29 @@ static void header_key_string(struct gca_text *t, const char *key,
   gca_text_cstring(t, v);
 }
 
-static word header_clock_ns(clockid_t id)
+/* Times are 64-bit on every target: a 32-bit word of nanoseconds     */
+/* wraps every 4.3 s.                                                    */
+static void header_key_u64(struct gca_text *t, const char *key, uint64_t v)
+{
+  header_key(t, key);
+  gca_text_u64(t, v);
+}
+
+/* An integer of the config: the reader refuses one above 2^63 - 1, and */
+/* every setting is refused beyond that (env.c, the API); were one ever */
+/* to pass, the header stays readable.                                   */
+static void header_key_int(struct gca_text *t, const char *key,
+                           unsigned long long v)
+{
+  header_key_u64(t, key, v > GCA_JSON_INT_MAX ? GCA_JSON_INT_MAX : v);
+}
+
+static uint64_t header_realtime_ns(void)
 {
   struct timespec ts;
 
-  if (clock_gettime(id, &ts) != 0) return 0;
-  return (word)ts.tv_sec * 1000000000u + (word)ts.tv_nsec;
+  if (clock_gettime(CLOCK_REALTIME, &ts) != 0) return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 #ifdef HEADER_HAVE_DL_ITERATE_PHDR
@@ -164,6 +181,23 @@ static void header_columns(struct gca_text *t)
   H_LIT(t, "}");
 }
 
+/* The sampled profile takes the stack of each sample and of no other */
+/* object, whatever GC_ACC_STACKS says: the header says "samples", and */
+/* a setting that asked for more (all, sample=BYTES) is told once.      */
+static void header_stacks_warn(void)
+{
+  static int said = 0;
+  int m = gca_stacks_mode;
+
+  if (said || gca_profile != GCA_PROFILE_SAMPLED || GCA_STACKS_OFF == m)
+    return;
+  said = 1;
+  WARN("gcacc: GC_ACC_STACKS=%s has no effect under the sampled profile,"
+       " which keeps the call stack of each sample and of no other"
+       " object (the dump says stacks \"samples\"); GC_ACC_PROFILE=full"
+       " applies it\n", (word)(GCA_STACKS_ALL == m ? "all" : "sample"));
+}
+
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
                               size_t buffer_limit)
 {
@@ -183,8 +217,9 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
                  (v >> 8) & 0xff, v & 0xff);
   header_key_string(t, "bdwgc_version", s);
   header_key_word(t, "pid", (word)getpid());
-  header_key_word(t, "start_time_ns", header_clock_ns(CLOCK_REALTIME));
-  header_key_word(t, "start_mono_ns", header_clock_ns(CLOCK_MONOTONIC));
+  header_key_u64(t, "start_time_ns", header_realtime_ns());
+  /* The records' clock (gca_now_ns), that times count from.           */
+  header_key_u64(t, "start_mono_ns", gca_now_ns());
 
   /* Effective GC_ACC_* settings, from the one list (gca_settings.h),   */
   /* whose expressions name the dump being opened as dump.path and      */
@@ -193,12 +228,13 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
   dump.limit = buffer_limit;
   H_LIT(t, ",\"config\":{");
 # define HDR_boolean(key, e) header_key_bool(t, key, (e) != 0)
-# define HDR_integer(key, e) header_key_word(t, key, (word)(e))
+# define HDR_integer(key, e) header_key_int(t, key, (unsigned long long)(e))
 # define HDR_string(key, e) header_key_string(t, key, e)
 # define HDR_path(key, e) header_key_string(t, key, e)
 # define HDR_KEY(name, key, json, expr) HDR_##json(#key, expr);
   GCA_SETTINGS(GCA_S_SKIP, HDR_KEY, GCA_A_SKIP)
 # undef HDR_KEY
+  header_stacks_warn();
   /* The collector's build and run-time configuration.                  */
   header_key_word(t, "word_bytes", sizeof(word));
   header_key_word(t, "granule_bytes", GRANULE_BYTES);

@@ -64,6 +64,8 @@ static int rec_any(const word *v, unsigned from, unsigned n)
 
 /* ,"key":x  (the key given with its quotes and colon, as a literal).  */
 #define REC_KEY_WORD(key, x) (REC_LIT(key), gca_text_word(&rec, (x)))
+/* Times: 64-bit on every target.                                      */
+#define REC_KEY_U64(key, x) (REC_LIT(key), gca_text_u64(&rec, (x)))
 
 /* New type names, then new sites (definitions come before any row that */
 /* uses them, in the same record).                                      */
@@ -215,7 +217,7 @@ static void rec_grows_rows(void)
     /* req_kind may be -1: the one signed column.                       */
     if (i) REC_LIT(",");
     REC_LIT("[");
-    gca_text_word(&rec, e->t_ns);
+    gca_text_u64(&rec, e->t_ns);
     REC_KEY_WORD(",", e->req_bytes);
     REC_LIT(",");
     gca_text_sword(&rec, e->req_kind);
@@ -357,7 +359,7 @@ GC_INNER void gca_record_emit(int with_census)
   const struct gca_census *c = &gca_last_census;
   word heap_reserved, heap_resident, total_allocd;
   int use_census = with_census && c->valid;
-  word now = gca_now_ns();
+  uint64_t now = gca_now_ns();
 
   if (NULL == gca_tables) return;     /* accounting never went on      */
   rec.len = 0;
@@ -370,10 +372,10 @@ GC_INNER void gca_record_emit(int with_census)
   REC_KEY_WORD(",\"seq\":", rec_seq);
   REC_KEY_WORD(",\"gc_no\":", use_census ? c->gc_no : GC_gc_no);
   REC_KEY_WORD(",\"census\":", (word)use_census);
-  REC_KEY_WORD(",\"t_start_ns\":", use_census ? c->t_start_ns : now);
-  REC_KEY_WORD(",\"t_end_ns\":", use_census ? c->t_end_ns : now);
-  REC_KEY_WORD(",\"mark_ns\":", use_census ? c->mark_ns : 0);
-  REC_KEY_WORD(",\"census_ns\":", use_census ? c->census_ns : 0);
+  REC_KEY_U64(",\"t_start_ns\":", use_census ? c->t_start_ns : now);
+  REC_KEY_U64(",\"t_end_ns\":", use_census ? c->t_end_ns : now);
+  REC_KEY_U64(",\"mark_ns\":", use_census ? c->mark_ns : 0);
+  REC_KEY_U64(",\"census_ns\":", use_census ? c->census_ns : 0);
   REC_KEY_WORD(",\"dropped\":", gca_dump_take_dropped());
   REC_KEY_WORD(",\"granule_bytes\":", (word)GRANULE_BYTES);
   REC_KEY_WORD(",\"hblk_bytes\":", (word)HBLKSIZE);
@@ -461,7 +463,7 @@ GC_INNER void gca_record_frame(word n)
   rec.len = 0;
   REC_KEY_WORD("{\"record\":\"frame\",\"frame\":", n);
   REC_KEY_WORD(",\"gc_no\":", GC_gc_no);
-  REC_KEY_WORD(",\"t_ns\":", gca_now_ns());
+  REC_KEY_U64(",\"t_ns\":", gca_now_ns());
   /* Type ids first (may intern), then their definitions.              */
   n_rows = gca_frames_n_rows();
   for (i = 0; i < n_rows; i++) (void)gca_pair_type(gca_frames_row_pair(i));

@@ -98,6 +98,24 @@ GC_INNER void gca_text_word(struct gca_text *t, word x)
   t->len = (size_t)(gca_put_word(t->buf + t->len, x) - t->buf);
 }
 
+/* A 64-bit number, whatever the word's width (times: a 32-bit word of */
+/* nanoseconds wraps every 4.3 s).                                      */
+GC_INNER void gca_text_u64(struct gca_text *t, uint64_t x)
+{
+  char b[20];
+  int d = (int)sizeof(b);
+
+  if (sizeof(word) >= sizeof(x)) {
+    gca_text_word(t, (word)x);
+    return;
+  }
+  do {
+    b[--d] = (char)('0' + (int)(x % 10));
+    x /= 10;
+  } while (x != 0);
+  gca_text_put(t, b + d, sizeof(b) - (size_t)d);
+}
+
 GC_INNER void gca_text_sword(struct gca_text *t, signed_word x)
 {
   if (x < 0) {

@@ -473,7 +473,11 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   dump.grow_wanted = 0;
   dump.ring = (char *)gca_os_alloc(dump.cap);
   if (NULL == dump.ring) {
-    gca_dumpfile_warn("cannot set up dump file", ENOMEM);
+    /* A buffer the setting fixed: say which, so it can be lowered.   */
+    gca_dumpfile_warn(dump_buffer_setting
+                      ? "cannot allocate the buffer GC_ACC_DUMP_BUFFER"
+                        " (GC_acc_set_dump_buffer_size) sets for dump file"
+                      : "cannot set up dump file", ENOMEM);
     dump_release();
     return GC_NO_MEMORY;
   }

@@ -79,8 +79,10 @@ struct GC_acc_stats_s {
   GC_word frag_index_ppm;   /* 1 - largest_free/free, times 1000000     */
   /* More about the last census.                                         */
   GC_word census_gc_no;     /* its collection's number (GC_get_gc_no)   */
-  GC_word mark_ns;          /* that collection's mark time              */
-  GC_word census_ns;        /* the census's own time                    */
+  /* Times are 64-bit on every target (a 32-bit word of nanoseconds     */
+  /* wraps every 4.3 s).                                                 */
+  unsigned long long mark_ns;   /* that collection's mark time          */
+  unsigned long long census_ns; /* the census's own time                */
 };
 
 /* Fill *stats (stats_sz bytes of it, normally sizeof(*stats)) with the  */
@@ -130,7 +132,8 @@ GC_API int GC_CALL GC_acc_dump_stop(void);
 /* pages).  When the buffer is full the collector does not wait: the    */
 /* record is dropped and counted (the next record reports the drops).   */
 /* Returns GC_SUCCESS, GC_ERROR for a size out of range (the setting is */
-/* kept), GC_UNIMPLEMENTED in a --disable-accounting build.             */
+/* kept, one warning says why), GC_UNIMPLEMENTED in a                   */
+/* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 
 /* How long GC_acc_dump_stop, and so the program's exit, waits for the  */
@@ -139,7 +142,7 @@ GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 /* whose reader stopped reading) is left behind with one warning saying */
 /* how many records were not written, and the file ends there.  Equal   */
 /* to GC_ACC_DUMP_EXIT_WAIT in the environment.  GC_SUCCESS, or         */
-/* GC_ERROR (the setting unchanged) for a value over 60000;             */
+/* GC_ERROR (the setting unchanged, one warning) for a value over 60000; */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
 GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned /* ms */);
 
@@ -187,7 +190,7 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int /* kind */,
 
 /* The last heap growth seen (all zero if none yet).                    */
 struct GC_acc_grow_s {
-  GC_word t_ns;             /* CLOCK_MONOTONIC time of the growth        */
+  unsigned long long t_ns;  /* CLOCK_MONOTONIC time of the growth, ns    */
   GC_word req_bytes;        /* object size of the block request that     */
                             /* forced it; 0 if none was pending          */
                             /* (GC_expand_hp, initial heap)              */
@@ -225,16 +228,19 @@ GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s * /* out */,
 /* Equivalent to GC_ACC_STACKS in the environment.  Stacks are captured */
 /* only while accounting is on.  Set it before allocating: threads keep */
 /* a countdown drawn with the previous mean until their next sample.    */
-/* Returns GC_SUCCESS, GC_ERROR for an unknown mode, GC_UNIMPLEMENTED in */
-/* a --disable-accounting build.                                         */
+/* The sampled profile takes each sample's stack whatever this says      */
+/* (docs/environment.md).  Returns GC_SUCCESS, GC_ERROR for an unknown   */
+/* mode or a sample_bytes above 2^63 - 1, the largest number the dump's  */
+/* header can carry (with one warning; the setting is kept),             */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
 GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
                                      size_t /* sample_bytes */);
 
 /* Return addresses kept per stack, innermost first (the collector's    */
 /* own frames are not counted).  Default 16; 0 restores the default.    */
 /* Equivalent to GC_ACC_STACK_DEPTH.  Returns GC_SUCCESS, GC_ERROR above */
-/* 64 (the depth is kept), GC_UNIMPLEMENTED in a --disable-accounting   */
-/* build.                                                                 */
+/* 64 (the depth is kept, one warning), GC_UNIMPLEMENTED in a          */
+/* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 
 /* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
@@ -318,7 +324,7 @@ GC_API void GC_CALL GC_acc_set_type_namer(GC_acc_type_namer_proc);
 /* pointing into the collector's heap, is not a type.  Equivalent to    */
 /* GC_ACC_FIRST_WORD_TYPES in the environment.  Default 0 (off).        */
 /* Returns GC_SUCCESS, GC_ERROR for a bit of a kind the collector      */
-/* cannot have (the setting is kept), GC_UNIMPLEMENTED in a            */
+/* cannot have (the setting is kept, one warning), GC_UNIMPLEMENTED in a */
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_first_word_type_kinds(unsigned /* mask */);
 
@@ -365,7 +371,9 @@ GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
 /* GC_ACC_PROFILE in the environment.  Switching starts the new profile */
 /* from nothing (samples or tags taken before are forgotten).  Takes    */
 /* the allocation lock.  Returns GC_SUCCESS, GC_ERROR for an unknown    */
-/* profile, GC_UNIMPLEMENTED in a --disable-accounting build.           */
+/* profile or a sample_bytes above 2^63 - 1, the largest number the     */
+/* dump's header can carry (with one warning; the setting is kept),     */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
 GC_API int GC_CALL GC_acc_set_profile(int /* profile */,
                                       size_t /* sample_bytes */);
 /* The profile in effect (GC_ACC_PROFILE_*), and SAMPLED's mean.        */
@@ -375,7 +383,9 @@ GC_API int GC_CALL GC_acc_get_profile(size_t * /* sample_bytes, or NULL */);
 /* in bytes (0: the default, 256 MiB).  Past it samples are dropped,    */
 /* new callsites become "stack unknown" and new blocks go untagged,     */
 /* counted in the records and said once on stderr.  Equivalent to       */
-/* GC_ACC_TABLE_LIMIT.  GC_SUCCESS, or GC_ERROR below 64 KiB.           */
+/* GC_ACC_TABLE_LIMIT.  GC_SUCCESS, or GC_ERROR (the limit kept, one    */
+/* warning) below 64 KiB or above 2^63 - 1 (the largest number the      */
+/* dump's header can carry).                                              */
 GC_API int GC_CALL GC_acc_set_table_limit(size_t /* bytes */);
 
 /* The older switch, kept: nonzero is GC_ACC_PROFILE_FULL, 0 is         */

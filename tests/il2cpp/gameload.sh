@@ -104,7 +104,13 @@ check "export --csv frame_kinds = the harness's per frame" \
   cmp -s "$tmp/fkframes" "$tmp/frames_truth"
 check "export --csv frame_kinds names the gcj kind" \
   test "$(awk -F, 'NR > 1 && $7 == "gcj"' "$tmp/fk.csv" | wc -l)" -gt 0
-GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=sampled=8192 GC_ACC_DUMP=$tmp/s.gz \
+# One sample per KiB: the rarest class checked by name below, Int32[]
+# (some 60 KiB over the 300 frames), goes unsampled with probability
+# exp(-60 KiB / R) (a Poisson process of rate 1/R along the bytes
+# allocated, samples.c): about 1e-25 here, 7e-4 at the 8 KiB this ran
+# at before (issue 34: no check may fail by chance more than once in a
+# million runs).
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=sampled=1024 GC_ACC_DUMP=$tmp/s.gz \
   $LOAD game > "$tmp/sexpect" || { echo "FAIL: sampled gameload exited $?"; exit 1; }
 kind_sums "$tmp/s.gz" > "$tmp/skframes"
 sed -n 's/^frame //p' "$tmp/sexpect" > "$tmp/sframes_truth"

@@ -13,10 +13,11 @@
  *   A full: every object carries its type's tag the moment it is made,
  *     and after a collection each type counts exactly its objects;
  *   B sampled at 4 KiB: each type's estimated allocated bytes within
- *     20% of the truth (about 1,000 samples a type: 1/sqrt(n) is 3%; a
- *     countdown left always due by the full profile would sample every
- *     object and overestimate some twentyfold, one never due would give
- *     nothing);
+ *     the bound of tests/stat_bound.h of the truth, from the thread's
+ *     objects and the rate, that a right sampler passes but once in
+ *     10^7 runs (about 1,000 samples a type: some 20%; a countdown left
+ *     always due by the full profile would sample every object and
+ *     overestimate some twentyfold, one never due would give nothing);
  *   C full again: as A;
  *   D the main thread switches among full, sampled and off 300 times
  *     while the threads allocate (nothing checked but survival);
@@ -29,6 +30,7 @@
 #include "gc_accounting.h"
 #include "../check.h"
 #include "../gc_test_util.h"
+#include "../stat_bound.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -45,6 +47,7 @@ static void *volatile keep[NTHREADS][NOBJ / 4];
 static pthread_barrier_t bar;
 static unsigned long untagged[NTHREADS], wrong[NTHREADS];
 static double granted[NTHREADS];
+static struct sb_sum sums[NTHREADS];    /* behind each thread's figure   */
 
 /* The type of thread t's objects in phase ph.                           */
 static GC_word type_of(int ph, int t)
@@ -58,6 +61,7 @@ static void alloc_phase(int ph, int t, int check)
   int i;
 
   granted[t] = 0;
+  memset(&sums[t], 0, sizeof(sums[t]));
   for (i = 0; i < NOBJ; i++) {
     size_t lb = 16 + (size_t)((i * 37 + t * 11) % 385);   /* 16..400 */
     void *p;
@@ -69,6 +73,7 @@ static void alloc_phase(int ph, int t, int check)
       exit(1);
     }
     granted[t] += (double)GC_size(p);
+    sb_add(&sums[t], (double)GC_size(p), SAMPLE_BYTES);
     if (check) {
       GC_word c = 0;
       unsigned s = 0;
@@ -126,12 +131,13 @@ static void check_sampled(int ph)
   GC_gcollect();
   for (t = 0; t < NTHREADS; t++) {
     struct GC_acc_group_stats_s s = type_stats(type_of(ph, t));
-    double ratio = (double)s.alloc_bytes / granted[t];
+    /* The whole run's chance failure below 1e-7: a quarter a thread.   */
+    double bound = sb_bound(&sums[t], SAMPLE_BYTES, 1e-7 / NTHREADS);
 
-    if (!CHECK(ratio > 0.8 && ratio < 1.2))
+    if (!CHECK(fabs((double)s.alloc_bytes - granted[t]) <= bound))
       fprintf(stderr, "  phase %c, thread %d: estimated %lu bytes of "
-              "%.0f\n", 'A' + ph, t, (unsigned long)s.alloc_bytes,
-              granted[t]);
+              "%.0f (bound %.0f)\n", 'A' + ph, t,
+              (unsigned long)s.alloc_bytes, granted[t], bound);
   }
 }
 
