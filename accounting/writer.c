@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <sys/types.h>
 
-#include <zlib.h>
+#include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 #ifdef __linux__
 # include <sys/prctl.h>       /* the writer's name */
 #endif
