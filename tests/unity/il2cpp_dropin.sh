@@ -81,6 +81,14 @@ got=$(dumps "$out/end-exit.gz")
 echo "dump end: GC_deinit closes it; an exit leaves $got records readable" \
      "($(sed -n 's/^latency_ms //p' "$out/end-exit.out") ms after the last)"
 
+# Heap sections: a block in use is USED for the bytes holding objects
+# (not, as in Unity's fork, its first object only; unit.sh runs the same
+# program on the fork), and every live object lies in a USED range.
+$CC -O1 -o "$out/test_heap_rule" -I "$out/bdwgc-6000/include" -DGC_THREADS \
+  "$t/test_heap_rule.c" "$out/bdwgc-6000.o" -lpthread -lz \
+  ${GCACC_EXTRA_LIBS:-}
+"$out/test_heap_rule" ours
+
 # The 3-argument era from the same folder and object: a C client says so
 # with GCACC_HEAP_SECTIONS_3ARG (C++ needs nothing: one_folder.sh).
 for n in test_link_il2cpp test_heap_sections; do
