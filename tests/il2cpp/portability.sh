@@ -20,7 +20,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 . "$srcdir/tests/il2cpp/unity_defs.sh"
 d=$out/bdwgc
-sh "$srcdir/unity/make-drop-in.sh" "$srcdir/bdwgc/upstream" "$d" 6000 \
+sh "$srcdir/unity/make-drop-in.sh" "$srcdir/bdwgc/upstream" "$d" \
   > /dev/null
 aoinc=""
 for i in /usr/include /usr/local/include; do
