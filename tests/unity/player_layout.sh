@@ -12,10 +12,10 @@
 # is linked with -Wl,--no-undefined and no -lz (a player has no system
 # zlib), runs with a dump, and gcacc reads the dump (gameload.sh: exact
 # counts and named classes).  The collector must reference zlib only as
-# il2cpp_z_* (nm).  When Unity's fork is at hand (bdwgc/unity.sh), the
-# fork with our accounting is built and checked the same way, pruned to
-# the files an editor ships (unity-editor-bdwgc-files.txt beside the
-# zlib tarball, as in ../shared/vendor) where that list is there.
+# il2cpp_z_* (nm).  When Unity's fork is at hand (bdwgc/unity.sh vendor:
+# its tarballs, both eras, and the editor's file list), each era's fork,
+# pruned as an editor ships it, gets our books from
+# tools/il2cpp-install.sh and is checked the same way.
 # Without il2cpp's zlib (IL2CPP_ZLIB_TARBALL: the tarball or an
 # il2cpp/external/zlib folder) the test is skipped.
 set -eu
@@ -131,44 +131,39 @@ mv "$d/external/zlib" "$out/elsewhere-zlib"
   fail "GCACC_ZLIB_HEADER naming il2cpp's zlib.h elsewhere does not compile"
 check_nm "$d/obj/gc-override.o"
 
-# ---- Unity's fork with our accounting ------------------------------------
-set +e
-fsrc=$(sh "$srcdir/bdwgc/unity.sh" tree 2> "$out/fork-tree.err")
-rc=$?
-set -e
-if [ "$rc" -eq 3 ]; then
-  echo "$me: Unity's fork not at hand (UNITY_BDWGC_TARBALL or" \
-       "../shared/vendor): its layout skipped"
+# ---- Unity's fork, installed by tools/il2cpp-install.sh ------------------
+# Both API eras, as an editor ships them (pruned to the names in
+# unity-editor-bdwgc-files.txt, libatomic_ops/src filled in), beside
+# il2cpp's zlib; the installer adds our books, with no other step.
+vendor=$(sh "$srcdir/bdwgc/unity.sh" vendor 2> /dev/null) || vendor=""
+list="$vendor/unity-editor-bdwgc-files.txt"
+if [ -z "$vendor" ] || [ ! -f "$list" ]; then
+  echo "$me: Unity's fork or its file list not at hand (UNITY_BDWGC_TARBALL" \
+       "or ../shared/vendor): the installed layouts skipped"
   exit 0
 fi
-[ "$rc" -eq 0 ] || { cat "$out/fork-tree.err" >&2; fail "bdwgc/unity.sh tree failed"; }
-f=$out/fork/il2cpp
-mkdir -p "$f/external/bdwgc"
-# As installed: our files copied in (links followed); pruned to what an
-# editor ships, where the list is at hand, plus what we add.
-list=$(dirname "$ztar")/unity-editor-bdwgc-files.txt
-(cd "$fsrc" && find -L . -type f) | sed 's|^\./||' | sort > "$out/fork-files"
-if [ -f "$list" ]; then
-  { grep -v '^libatomic_ops/' "$list"
-    grep -E '^(accounting/|include/gc_accounting\.h$)' "$out/fork-files"
-  } | sort -u > "$out/keep"
-else
-  cp "$out/fork-files" "$out/keep"
-fi
-while IFS= read -r p; do
-  [ -e "$fsrc/$p" ] || continue
-  mkdir -p "$f/external/bdwgc/$(dirname "$p")"
-  cp -L "$fsrc/$p" "$f/external/bdwgc/$p"
-done < "$out/keep"
-layout "$f"
-mkdir -p "$f/obj"
-# shellcheck disable=SC2046
-(cd "$f/external/bdwgc" &&
-  $CC -c -O1 -fno-omit-frame-pointer -w -o "$f/obj/gc.o" -I include -I libatomic_ops/src \
-    $(sh "$top/bdwgc/unity.sh" defines) extra/gc.c) ||
-  fail "the fork's extra/gc.c does not compile in il2cpp's layout"
-check_nm "$f/obj/gc.o"
-zlib_objects "$f"
-link_game "$f" "$f/obj/gc.o" "$f/external/bdwgc/include"
-GAMELOAD="$f/gameload-api" sh "$srcdir/tests/il2cpp/gameload.sh"
-echo "$me: Unity's fork with our books links il2cpp's zlib and its dump reads"
+mkdir -p "$out/x"
+for c in b0c6e4bc 6521d4e6; do
+  tb="$vendor/unity-bdwgc-$c.tar.gz"
+  [ -f "$tb" ] || { echo "$me: no $tb: that era skipped"; continue; }
+  tar -xzf "$tb" -C "$out/x"
+  f=$out/fork-$c/il2cpp
+  mkdir -p "$f/external/bdwgc" "$f/libil2cpp"
+  (cd "$out/x/unity-bdwgc-$c" && grep -v '^libatomic_ops/' "$list" |
+     while IFS= read -r p; do [ -f "$p" ] && printf '%s\n' "$p"; done |
+     tar -cf - -T -) | (cd "$f/external/bdwgc" && tar -xf -)
+  layout "$f"
+  sh "$top/tools/il2cpp-install.sh" install "$f" > "$out/install-$c.log" 2>&1 ||
+    { cat "$out/install-$c.log" >&2; fail "the installer refused the $c layout"; }
+  mkdir -p "$f/obj"
+  # shellcheck disable=SC2046
+  (cd "$f/external/bdwgc" &&
+    $CC -c -O1 -fno-omit-frame-pointer -w -o "$f/obj/gc.o" -I include \
+      -I libatomic_ops/src $(sh "$top/bdwgc/unity.sh" defines) extra/gc.c) ||
+    fail "the installed fork $c does not compile in il2cpp's layout"
+  check_nm "$f/obj/gc.o"
+  zlib_objects "$f"
+  link_game "$f" "$f/obj/gc.o" "$f/external/bdwgc/include"
+  GAMELOAD="$f/gameload-api" sh "$srcdir/tests/il2cpp/gameload.sh"
+  echo "$me: Unity's fork $c, installed, links il2cpp's zlib and its dump reads"
+done
