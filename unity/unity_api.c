@@ -349,5 +349,9 @@ GC_INNER void GC_unity_reset_state(void)
 #else
   /* Thread-local free lists and the parallel markers' stacks would     */
   /* still hold the old heap: upstream's GC_deinit (nothing reset).      */
+  /* The helpers stay referenced (static in the one-file build).        */
+  (void)GC_gcj_vector_reset;
+  (void)GC_reset_push_other_roots;
+  (void)GC_bl_reset;
 #endif
 }
