@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <zlib.h>
+#include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 
 #ifndef PATH_MAX
 # define PATH_MAX 4096

@@ -243,8 +243,11 @@ GCA_HOOK_FN void gca_hook_mark_end(int done);
 GCA_HOOK_FN void gca_hook_collection_end(void);
 GCA_HOOK_FN void gca_hook_thread_exit(void);
 struct thread_local_freelists;
-GCA_HOOK_FN void gca_hook_tlfs_init(struct thread_local_freelists *p);
-GCA_HOOK_FN void gca_hook_tlfs_destroy(struct thread_local_freelists *p);
+/* Called only with thread-local allocation (not in IL2CPP's build).   */
+GCA_HOOK_FN GC_ATTR_UNUSED void
+gca_hook_tlfs_init(struct thread_local_freelists *p);
+GCA_HOOK_FN GC_ATTR_UNUSED void
+gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 
 # define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
 

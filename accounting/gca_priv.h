@@ -15,6 +15,33 @@
 
 #ifndef GC_ACC_DISABLE
 
+/* ---- portability ------------------------------------------------------ */
+/* The dump file (dumpfile.c, writer.c, header.c) needs POSIX I/O and    */
+/* threads: compiled out on Windows for now, where the API says so.      */
+#if defined(_WIN32) && !defined(__CYGWIN__)
+# define GCA_NO_DUMP_FILE 1
+#endif
+/* A function some configurations never call (in the one-file build it  */
+/* is static, and compilers warn): fork children's resets without fork, */
+/* getters only the dump's header reads.                                 */
+#define GCA_MAYBE_UNUSED GC_ATTR_UNUSED
+/* Half a word's bits: hashes fold the high half into the low one with  */
+/* shifts that stay below the word's width on 32-bit targets too (a    */
+/* shift by the width or more is undefined behaviour).                   */
+#define GCA_HALF_WORDSZ (CPP_WORDSZ / 2)
+/* libgcc's unwinder (GC_ACC_UNWIND=libgcc, unwind.c) where the compiler */
+/* has <unwind.h>; MSVC has none (that unwinder then finds no frame).    */
+#if defined(__has_include)
+# if __has_include(<unwind.h>)
+#   define GCA_HAVE_UNWIND_H 1
+# endif
+#elif defined(__GNUC__) || defined(__clang__)
+# define GCA_HAVE_UNWIND_H 1
+#endif
+#ifdef GCA_HAVE_UNWIND_H
+# include <unwind.h>
+#endif
+
 /* ---- size classes ---------------------------------------------------- */
 /* Small objects are classed by granules (1..MAXOBJGRANULES, as bdwgc's   */
 /* own free lists); larger ones by the power of two of their granted     */
@@ -86,8 +113,13 @@ struct gca_pc {
 /* of mask + 2 entries.                                                  */
 GC_INLINE word gca_pc_set(word cookie, unsigned site, word mask)
 {
-  return (((cookie + (word)site * 0x9E3779B1u)
-           * (word)0x9E3779B97F4A7C15ULL) >> 32) & mask;
+  word h = (cookie + (word)site * 0x9E3779B1u) * (word)0x9E3779B97F4A7C15ULL;
+
+# if CPP_WORDSZ > 32
+    return (h >> 32) & mask;
+# else
+    return (h ^ (h >> GCA_HALF_WORDSZ)) & mask;
+# endif
 }
 /* The entry of (cookie, site) in a pair cache of mask + 2 entries, or */
 /* NULL: its set's two ways, the newer first.                            */
@@ -174,11 +206,15 @@ struct gca_ulist {
 GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
-GC_INNER void gca_sites_atfork_child(void);
-GC_INNER void gca_pairs_atfork_child(void);
-GC_INNER void gca_frames_atfork_child(void);
-GC_INNER void gca_counters_atfork_child(void);
-GC_INNER void gca_dump_atfork_child(void);
+/* Unused where there is no fork (GCA_MAYBE_UNUSED: in the one-file    */
+/* build they are static, and a compiler would warn).                   */
+GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
+#ifndef GCA_NO_DUMP_FILE
+  GC_INNER void gca_dump_atfork_child(void);
+#endif
 
 /* Random draws for sampling: a 64-bit xorshift64* state per user    */
 /* (0: not seeded); a uniform in (0, 1]; an exponential of the given   */
@@ -310,6 +346,7 @@ GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
+#ifndef GCA_NO_DUMP_FILE
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */
 /* stream; GC_SUCCESS, or nonzero after one warning.                     */
 GC_INNER int gca_dumpfile_open(const char *tmpl);
@@ -325,6 +362,7 @@ GC_INNER void gca_dumpfile_close(void);
 GC_INNER const char *gca_dumpfile_path(void);
 /* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
+#endif /* !GCA_NO_DUMP_FILE */
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */
@@ -362,7 +400,7 @@ GC_INNER int gca_dump_stop(void);
 #define GCA_DUMP_DEFAULT_EXIT_WAIT_MS 500u
 #define GCA_DUMP_MAX_EXIT_WAIT_MS 60000u
 GC_INNER void gca_dump_set_exit_wait(unsigned ms);
-GC_INNER unsigned gca_dump_exit_wait(void);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* Ring buffer size for the next dump (0: the default, growing from     */
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
@@ -738,11 +776,11 @@ GC_INNER unsigned gca_pair_type(unsigned pair);
 GC_INNER void gca_objtype_set_next(word cookie);   /* this thread         */
 GC_INNER word gca_objtype_take_next(void);
 GC_INNER void gca_objtype_set_first_word_kinds(unsigned mask);
-GC_INNER unsigned gca_objtype_first_word_kinds(void);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_objtype_first_word_kinds(void);
 /* GC_ACC_TYPES: GCA_TYPES_COOKIES or GCA_TYPES_IL2CPP; lock held (or  */
 /* at GC_init).  Clears the cache of resolved words.                    */
 GC_INNER void gca_objtype_set_mode(int mode);
-GC_INNER int gca_objtype_mode(void);
+GC_INNER GCA_MAYBE_UNUSED int gca_objtype_mode(void);
 /* The registration point for kinds whose objects start with their     */
 /* class besides PTRFREE, NORMAL and gcj, which il2cpp mode always     */
 /* reads: Unity's gcj-vector kind (vector_mlc.c), once the kind exists. */
@@ -923,7 +961,7 @@ GC_INLINE word gca_hash(word cookie, unsigned site)
 
   h ^= h >> 29;
   h *= (word)0xBF58476D1CE4E5B9ULL;
-  h ^= h >> 32;
+  h ^= h >> GCA_HALF_WORDSZ;
   return h;
 }
 

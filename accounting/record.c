@@ -251,17 +251,19 @@ static const char *rec_kind_name(unsigned k)
 }
 
 /* What the kind names depend on, to tell when they changed.           */
-static word rec_kind_sig(void)
+/* 64 bits on every target (fields up to bit 55).                      */
+typedef unsigned long long rec_sig_t;
+static rec_sig_t rec_kind_sig(void)
 {
-  word sig = (word)GC_n_kinds ^ ((word)gca_gcj_kinds << 8);
+  rec_sig_t sig = (rec_sig_t)GC_n_kinds ^ ((rec_sig_t)gca_gcj_kinds << 8);
 
 # ifdef GC_GCJ_SUPPORT
-    sig ^= ((word)(unsigned)GC_gcj_kind << 40)
-           ^ ((word)(unsigned)GC_gcj_debug_kind << 48);
+    sig ^= ((rec_sig_t)(unsigned)GC_gcj_kind << 40)
+           ^ ((rec_sig_t)(unsigned)GC_gcj_debug_kind << 48);
 # endif
   return sig;
 }
-static word rec_kind_sig_sent = ~(word)0;
+static rec_sig_t rec_kind_sig_sent = ~(rec_sig_t)0;
 
 /* "kind_names":{"0":"ptrfree",...}: every kind made so far that has a */
 /* name.  Every collection and snapshot record has them, a frame record */

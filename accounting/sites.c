@@ -143,7 +143,7 @@ static word sites_hash(const word *f, unsigned n)
   for (i = 0; i < n; i++)
     h = ((h << 7) | (h >> (CPP_WORDSZ - 7)))
         + f[i] * (word)0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
+  h ^= h >> (GCA_HALF_WORDSZ + 1);
   h *= (word)0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 29;
   return h;

@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <sys/types.h>
 
-#include <zlib.h>
+#include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 #ifdef __linux__
 # include <sys/prctl.h>       /* the writer's name */
 #endif
@@ -515,10 +515,17 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   (void)pthread_mutex_lock(&dump_prod_mu);
   GCA_STORE(&dump.open, 1);
   (void)pthread_mutex_unlock(&dump_prod_mu);
+  /* Unity's build has no atexit (its module may be unloaded before     */
+  /* exit): GC_deinit or GC_acc_dump_stop ends the dump there.          */
+#ifndef DONT_USE_ATEXIT
   if (!dump_atexit_done) {
     dump_atexit_done = 1;
     (void)atexit(dump_atexit);
   }
+#else
+  (void)dump_atexit;          /* kept, never registered */
+  (void)dump_atexit_done;
+#endif
   return GC_SUCCESS;
 }
 

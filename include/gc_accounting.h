@@ -117,7 +117,10 @@ GC_API int GC_CALL GC_acc_dump_start(const char * /* path */);
 /* trailer, close the file and join the writer thread.  May wait for    */
 /* the file's I/O; never holds the allocation lock while doing so.      */
 /* Called automatically at exit() (an atexit handler), so it is only    */
-/* needed to close the file early.  A process killed before that leaves */
+/* needed to close the file early; and by GC_deinit().  Builds with     */
+/* DONT_USE_ATEXIT (Unity's) register no handler: there GC_deinit or    */
+/* this call ends the dump, else it ends as a killed process's does    */
+/* (docs/il2cpp.md).  A process killed before that leaves               */
 /* a file without trailer that still decompresses, up to the last whole */
 /* record written.  Returns GC_SUCCESS (also when no dump is open), or  */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */

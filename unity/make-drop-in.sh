@@ -98,7 +98,11 @@ version from 2019.4 to 6000 (both heap-section APIs are here).
   source, \`accounting/\` and \`unity/\`; Unity's own defines are enough
   (\`include/gcacc_il2cpp.h\` marks the IL2CPP build).
 - Needs only libc, zlib (the accounting's dump writer) and libatomic_ops
-  (headers).
+  (headers).  The zlib is il2cpp's own, \`external/zlib\` beside this
+  folder (its calls are then \`il2cpp_z_*\`, which il2cpp's zlib defines):
+  nothing is added to the player's link.  Elsewhere the system's
+  \`<zlib.h>\` is taken (link \`-lz\`); \`GCACC_ZLIB_HEADER\` names another
+  (\`-DGCACC_ZLIB_HEADER='"/path/zlib.h"'\`).
 - Accounting is off until \`GC_acc_enable(1)\` (\`include/gc_accounting.h\`);
   with NO_GETENV, as Unity builds, the GC_ACC_* environment variables are
   not read.
