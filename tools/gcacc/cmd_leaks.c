@@ -29,7 +29,30 @@
  * allocated, so its old share climbs towards 1.  Type 0 (untyped) and
  * sites 0 and 1 (no stack, not sampled) are not judged: they are not
  * one place in the program.  A leaking callsite is shown by its stack.
- * The window a
+ *
+ * Rules 1-6 find growth; a leak is growth that goes on while the program
+ * repeats the same work, not a program building its data once (issue 34:
+ * Guile building a list it keeps, or loading modules from source, passed
+ * 1-6).  So each finding gets a level of evidence, "strong" (counted:
+ * exit 1) unless one of these makes it "weak" (reported, said so, exit 0):
+ *   7. growth stops: over the last k = max(1, W / 5) windows the row rose
+ *      per window less than a quarter of its pace per window before them
+ *      (a warm-up or loading phase that ends);
+ *   8. little churn: the program allocated (granted bytes, all records)
+ *      less than LEAK_MIN_CHURN times its peak live bytes, or less than
+ *      LEAK_MIN_CHURN_FRAMED times when frame markers are in every window
+ *      of the later half of the session (the program says it repeats its
+ *      work).  A program that builds its data once allocates about what
+ *      it keeps; one that repeats work allocates many times that;
+ *   9. the rest of the heap grows too: the live bytes of the size classes
+ *      not found by rules 1-5, at the collection where the total peaked in
+ *      a window, end (last window) above LEAK_REST_RATIO times their
+ *      highest over the first half of the windows, and LEAK_MIN_GROWTH
+ *      more: the program is still building its data everywhere (a loading
+ *      phase), where a program repeating its work keeps the rest level.
+ * 7 is judged per row, 8 and 9 once for the session (the "evidence").
+ * Each class's value at its window's peak collection is kept with a
+ * stamp, so 9 needs no third pass.  The window a
  * record falls in needs n, so the dump is read twice: once to count the
  * records, once to fold them; memory is one fixed set of windows per key,
  * never a series per record.
@@ -47,6 +70,9 @@
 #define LEAK_WINDOWS 10
 #define LEAK_MIN_GROWTH (64 * 1024ULL)
 #define LEAK_MIN_OLD_SHARE 0.25
+#define LEAK_MIN_CHURN 4.0
+#define LEAK_MIN_CHURN_FRAMED 2.0
+#define LEAK_REST_RATIO 1.5
 
 static const char leaks_usage[] =
   "usage: gcacc leaks [<options>] <dump>\n"
@@ -95,6 +121,9 @@ struct leak_key {
   /* or at the end: linear in rows, not records x groups.               */
   u64 y, from;
   double old;
+  /* Classes: the value at the census where the window's total live     */
+  /* bytes peaked so far (rule 9), and that census + 1 (0: never).       */
+  u64 atpk[LEAK_WINDOWS], atpk_i[LEAK_WINDOWS];
 };
 
 struct leaks {
@@ -105,6 +134,27 @@ struct leaks {
   struct keymap *m;
   struct keymap *mt, *ms;               /* types, sites: id -> leak_key  */
   struct tables tb;
+  /* The session's evidence (rules 8, 9).                               */
+  u64 alloc;                            /* granted bytes, all records    */
+  u64 peak;                             /* highest total live bytes      */
+  u64 tmax[LEAK_WINDOWS];               /* a window's highest total      */
+  u64 tmax_i[LEAK_WINDOWS];             /* its census + 1 (0: none)      */
+  u64 frames, wframes[LEAK_WINDOWS];    /* frame records, per window     */
+};
+
+/* Rules 7-9: why a finding is weak, or what makes it strong.           */
+enum leak_reason { R_FRAMES, R_CHURN, R_STOPS, R_LITTLE_CHURN, R_REST };
+static const char *const reason_name[] = {
+  "frame markers", "churn", "growth stops", "little churn",
+  "heap grows"
+};
+#define REASON_WEAK(r) ((r) >= R_STOPS)
+
+struct evidence {
+  int framed;                           /* frames in every later window  */
+  double churn;                         /* allocated / peak live         */
+  u64 rest_first, rest_last;            /* rule 9                        */
+  int rest_grows;
 };
 
 static void fold(struct leak_key *k, u64 y, u64 i, unsigned w)
@@ -206,6 +256,8 @@ static int leaks_frame(const json_t *f, void *arg)
   struct leaks *l = arg;
 
   tables_frame(&l->tb, f);
+  l->frames++;
+  l->wframes[window_of(l, l->i)]++;     /* after the last census: clamped */
   return 0;
 }
 
@@ -215,11 +267,19 @@ static int leaks_visit(const struct rec *r, void *arg)
   const struct dump_tab classes = rec_tab(r->json, "classes");
   size_t j;
   unsigned w;
+  int peak;
 
   tables_record(&l->tb, r);
+  l->alloc += r->alloc_granted_bytes;   /* snapshots carry deltas too    */
   if (!r->collection || !r->census) return 0;
   w = window_of(l, l->i);
   l->wrecords[w]++;
+  if (r->live_bytes > l->peak) l->peak = r->live_bytes;
+  peak = l->tmax_i[w] == 0 || r->live_bytes >= l->tmax[w];
+  if (peak) {
+    l->tmax[w] = r->live_bytes;
+    l->tmax_i[w] = l->i + 1;
+  }
   for (j = 0; j < dump_tab_rows(&classes); j++) {
     u64 key = tcol(&classes, j, r->cols, classes, kind) << 32
               | (tcol(&classes, j, r->cols, classes, class) & 0xffffffffULL);
@@ -229,6 +289,10 @@ static int leaks_visit(const struct rec *r, void *arg)
     if (y == 0) continue;               /* counts as absent: 0 */
     k = keymap_get(l->m, key, 1);
     fold(k, y, l->i, w);
+    if (peak) {
+      k->atpk[w] = y;
+      k->atpk_i[w] = l->i + 1;
+    }
   }
   fold_groups(l, r, 0);
   fold_groups(l, r, 1);
@@ -277,6 +341,7 @@ struct finding {
   double slope;
   unsigned rises;
   double old_start, old_end;            /* types, sites: rule 6          */
+  enum leak_reason reason;              /* rules 7-9                     */
 };
 
 static int cmp_finding(const void *pa, const void *pb)
@@ -326,9 +391,68 @@ static int judge_age(const struct leaks *l, const struct leak_key *k,
   return f->old_end > f->old_start && f->old_end >= LEAK_MIN_OLD_SHARE;
 }
 
+/* Rule 7 on a key's window maxima: 1 if its growth stops.             */
+static int growth_stops(const struct leaks *l, const struct leak_key *k)
+{
+  unsigned W = l->windows, n = W / 5 ? W / 5 : 1;
+  double early, late;
+
+  if (W < 3) return 0;
+  early = ((double)k->wmax[W - 1 - n] - (double)k->wmax[0])
+          / (double)(W - 1 - n);
+  late = ((double)k->wmax[W - 1] - (double)k->wmax[W - 1 - n]) / (double)n;
+  return early > 0 && late * 4 < early;
+}
+
+/* Rules 8 and 9, once for the session, after the classes are judged    */
+/* (found: the (kind, class) rows that passed rules 1-5).               */
+static void session_evidence(const struct leaks *l,
+                             const struct finding *found, size_t nfound,
+                             struct evidence *ev)
+{
+  unsigned w, W = l->windows, half = W / 2 ? W / 2 : 1;
+  size_t i;
+
+  ev->framed = l->frames > 0;
+  for (w = W / 2; w < W; w++)
+    if (l->wframes[w] == 0) ev->framed = 0;
+  ev->churn = l->peak ? (double)l->alloc / (double)l->peak : 0;
+  ev->rest_first = ev->rest_last = 0;
+  for (w = 0; w < W; w++) {
+    u64 flagged = 0, rest;
+
+    if (l->tmax_i[w] == 0) continue;
+    for (i = 0; i < nfound; i++) {
+      const struct leak_key *k = keymap_get(l->m, found[i].key, 0);
+
+      if (k != NULL && k->atpk_i[w] == l->tmax_i[w]) flagged += k->atpk[w];
+    }
+    rest = l->tmax[w] > flagged ? l->tmax[w] - flagged : 0;
+    if (w < half && rest > ev->rest_first) ev->rest_first = rest;
+    if (w == W - 1) ev->rest_last = rest;
+  }
+  ev->rest_grows = (double)ev->rest_last
+                   > LEAK_REST_RATIO * (double)ev->rest_first
+                   && ev->rest_last - ev->rest_first >= LEAK_MIN_GROWTH;
+}
+
+/* The level of a finding: the first of rules 7-9 that makes it weak,   */
+/* else what makes it strong.                                            */
+static enum leak_reason level_of(const struct leaks *l,
+                                 const struct leak_key *k,
+                                 const struct evidence *ev)
+{
+  if (growth_stops(l, k)) return R_STOPS;
+  if (ev->churn < (ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN))
+    return R_LITTLE_CHURN;
+  if (ev->rest_grows) return R_REST;
+  return ev->framed ? R_FRAMES : R_CHURN;
+}
+
 /* Judge one table of groups; the findings, sorted, and their count.    */
 static struct finding *judge_groups(const struct leaks *l,
-                                    const struct keymap *m, size_t *nf)
+                                    const struct keymap *m,
+                                    const struct evidence *ev, size_t *nf)
 {
   struct finding *f = malloc((keymap_count(m) + 1) * sizeof(*f));
   size_t i;
@@ -342,10 +466,60 @@ static struct finding *judge_groups(const struct leaks *l,
     if (key == KEYMAP_OTHER) continue;  /* a sum of keys, not one place  */
     memset(&f[*nf], 0, sizeof(*f));
     f[*nf].key = key;
-    if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) (*nf)++;
+    if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) {
+      f[*nf].reason = level_of(l, k, ev);
+      (*nf)++;
+    }
   }
   if (*nf > 0) qsort(f, *nf, sizeof(*f), cmp_finding);
   return f;
+}
+
+static size_t count_strong(const struct finding *f, size_t n)
+{
+  size_t i, c = 0;
+
+  for (i = 0; i < n; i++)
+    if (!REASON_WEAK(f[i].reason)) c++;
+  return c;
+}
+
+/* Whether f goes in the table of r: -1 the strong rows, else the weak  */
+/* rows of reason r.                                                     */
+static int row_in(const struct finding *f, int r)
+{
+  return r < 0 ? !REASON_WEAK(f->reason) : (int)f->reason == r;
+}
+
+/* The title of the weak rows of reason r (what: "size classes", ...).   */
+static void reason_text(FILE *out, enum leak_reason r,
+                        const struct evidence *ev, const char *what)
+{
+  char a[32], b[32];
+
+  fprintf(out, "weak evidence, not counted as a leak (%s):\n", what);
+  switch (r) {
+  case R_STOPS:
+    fputs("  growth stops: over the last fifth of the session they rose\n"
+          "  under a quarter of their pace before (a warm-up or loading "
+          "phase)\n", out);
+    break;
+  case R_LITTLE_CHURN:
+    fprintf(out, "  little churn: the program allocated %.1fx its peak live "
+            "bytes (a leak\n  repeats work: %.0fx or more%s): it may build "
+            "its data once and\n  keep it\n", ev->churn,
+            ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN,
+            ev->framed ? " with frame markers" : " without frame markers");
+    break;
+  case R_REST:
+    fprintf(out, "  the rest of the heap grows too (%s to %s, over 1.5x): "
+            "the\n  program may still be building its data (a loading "
+            "phase)\n", emit_size(ev->rest_first, a),
+            emit_size(ev->rest_last, b));
+    break;
+  default:
+    break;
+  }
 }
 
 int cmd_leaks(int argc, char **argv)
@@ -360,9 +534,10 @@ int cmd_leaks(int argc, char **argv)
   char *label = NULL;
   FILE *out;
   u64 min_coll = 10;
-  size_t i, nfound = 0;
-  int a, rc;
+  size_t i, nfound = 0, nstrong;
+  int a, r, rc;
   char kb[16], cb[32];
+  struct evidence ev;
   static struct emit_col gcols[] = {
     { "id", COL_INT, 0 },
     { "type", COL_STR, 0 },
@@ -373,6 +548,8 @@ int cmd_leaks(int argc, char **argv)
     { "rises", COL_INT, 0 },
     { "old_start", COL_PCT, 0 },
     { "old_end", COL_PCT, 0 },
+    { "level", COL_STR, 0 },
+    { "reason", COL_STR, 0 },
   };
   static const struct emit_col cols[] = {
     { "kind", COL_STR, 0 },
@@ -382,7 +559,21 @@ int cmd_leaks(int argc, char **argv)
     { "growth_bytes", COL_BYTES, 0 },
     { "slope_bytes", COL_BYTES, 0 },
     { "rises", COL_INT, 0 },
+    { "level", COL_STR, 0 },
+    { "reason", COL_STR, 0 },
   };
+  static const struct emit_col ecols[] = {
+    { "frames", COL_INT, 0 },
+    { "framed", COL_INT, 0 },
+    { "allocated_bytes", COL_BYTES, 0 },
+    { "peak_live_bytes", COL_BYTES, 0 },
+    { "churn", COL_RATIO, 0 },
+    { "rest_first_bytes", COL_BYTES, 0 },
+    { "rest_last_bytes", COL_BYTES, 0 },
+  };
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+#define NGCOLS ((int)(sizeof(gcols) / sizeof(gcols[0])))
+#define NECOLS ((int)(sizeof(ecols) / sizeof(ecols[0])))
 
   for (a = 1; a < argc; a++) {
     int c;
@@ -434,6 +625,7 @@ int cmd_leaks(int argc, char **argv)
   if (found == NULL) abort();
   flush_all(&l, l.mt);
   flush_all(&l, l.ms);
+  memset(&ev, 0, sizeof(ev));
   if (l.i < min_coll) {
     warning("%s: %llu collections with a census, fewer than %llu: "
             "no verdict (see --min-collections)", path, l.i, min_coll);
@@ -446,31 +638,64 @@ int cmd_leaks(int argc, char **argv)
       found[nfound].key = key;
       if (judge(&l, l.i, k, &found[nfound])) nfound++;
     }
-    ftypes = judge_groups(&l, l.mt, &ntypes);
-    fsites = judge_groups(&l, l.ms, &nsites);
+    session_evidence(&l, found, nfound, &ev);
+    for (i = 0; i < nfound; i++)
+      found[i].reason = level_of(&l, keymap_get(l.m, found[i].key, 0), &ev);
+    ftypes = judge_groups(&l, l.mt, &ev, &ntypes);
+    fsites = judge_groups(&l, l.ms, &ev, &nsites);
     if (nsites) tables_load_symbols(&l.tb, path);
   }
   if (nfound > 0) qsort(found, nfound, sizeof(*found), cmp_finding);
+  nstrong = count_strong(found, nfound) + count_strong(ftypes, ntypes)
+            + count_strong(fsites, nsites);
 
   out = common_output(&o);
   if (out != NULL && o.format == EMIT_JSON) emit_json_begin(out);
-  if (out == NULL) {
-    rc = EXIT_USAGE;
-  } else if (o.format == EMIT_TABLE && nfound == 0) {
-    fprintf(out, "no (kind, class) grows steadily over %llu collections\n",
-            l.i);
-  } else {
+  for (r = -1; out != NULL && r <= R_REST; r++) {
+    /* Tables: the strong rows (r = -1), then the weak ones by reason;   */
+    /* --json and --csv: every row once (r = -1), with its level.        */
+    size_t nr = 0;
+
+    if (r >= 0 && (o.format != EMIT_TABLE || !REASON_WEAK(r))) continue;
+    for (i = 0; i < nfound; i++)
+      if (o.format != EMIT_TABLE || row_in(&found[i], r)) nr++;
+    if (o.format == EMIT_TABLE && nr == 0) {
+      if (r < 0)
+        fprintf(out, nfound ? "no (kind, class) leaks over %llu collections "
+                              "(weak evidence below)\n"
+                            : "no (kind, class) grows steadily over %llu "
+                              "collections\n", l.i);
+      continue;
+    }
+    if (o.format == EMIT_TABLE && r >= 0) {
+      fputc('\n', out);
+      reason_text(out, (enum leak_reason)r, &ev, "size classes");
+    }
     t = emit_table_new(o.format == EMIT_TABLE ? "" : "leaks", cols,
-                       (int)(sizeof(cols) / sizeof(cols[0])));
+                       o.format == EMIT_TABLE ? NCOLS - 2 : NCOLS);
     for (i = 0; i < nfound; i++) {
       const struct finding *f = &found[i];
 
+      if (o.format == EMIT_TABLE && !row_in(f, r)) continue;
       emit_row(t, kind_label((unsigned)(f->key >> 32), kb),
                class_label(info.header, (unsigned)(f->key & 0xffffffffULL),
                            cb),
                f->start, f->end, f->end - f->start,
-               (unsigned long long)(f->slope + 0.5), (u64)f->rises);
+               (unsigned long long)(f->slope + 0.5), (u64)f->rises,
+               REASON_WEAK(f->reason) ? "weak" : "strong",
+               reason_name[f->reason]);
     }
+    emit_print(t, o.format, out);
+  }
+  if (out != NULL && o.format == EMIT_TABLE && nstrong > 0)
+    fprintf(out, ev.framed
+            ? "evidence: frame markers through the session (repeated work)\n"
+            : "evidence: allocated %.1fx the peak live bytes (repeated work)\n",
+            ev.churn);
+  if (out != NULL && o.format == EMIT_JSON && l.i >= min_coll) {
+    t = emit_table_new("evidence", ecols, NECOLS);
+    emit_row(t, l.frames, (u64)ev.framed, l.alloc, l.peak, ev.churn,
+             ev.rest_first, ev.rest_last);
     emit_print(t, o.format, out);
   }
   /* Types and callsites: only for dumps that have them.                 */
@@ -489,28 +714,45 @@ int cmd_leaks(int argc, char **argv)
     int have = a ? l.tb.has_site_rows : l.tb.has_type_rows;
 
     if (!have) continue;
-    if (o.format == EMIT_TABLE && nf == 0) {
-      fprintf(out, "no %s grows steadily with aging survivors\n",
-              a ? "callsite" : "type");
-      continue;
-    }
     gcols[1].name = a ? "stack" : "type";
-    if (o.format == EMIT_TABLE) fputc('\n', out);
-    t = emit_table_new(o.format == EMIT_TABLE
-                       ? (a ? "leaking callsites" : "leaking types")
-                       : (a ? "leak_sites" : "leak_types"), gcols,
-                       (int)(sizeof(gcols) / sizeof(gcols[0])));
-    for (i = 0; i < nf; i++) {
-      const struct finding *f = &fs[i];
+    for (r = -1; r <= R_REST; r++) {
+      size_t nr = 0;
 
-      if (a) tables_site_label(&l.tb, f->key, o.format == EMIT_TABLE ? 4 : 0,
-                               label, 4096);
-      else tables_type_label(&l.tb, f->key, label, 4096);
-      emit_row(t, f->key, label, f->start, f->end, f->end - f->start,
-               (unsigned long long)(f->slope + 0.5), (u64)f->rises,
-               f->old_start, f->old_end);
+      if (r >= 0 && (o.format != EMIT_TABLE || !REASON_WEAK(r))) continue;
+      for (i = 0; i < nf; i++)
+        if (o.format != EMIT_TABLE || row_in(&fs[i], r)) nr++;
+      if (o.format == EMIT_TABLE && nr == 0) {
+        if (r < 0)
+          fprintf(out, nf ? "no %s leaks with aging survivors (weak "
+                            "evidence below)\n"
+                          : "no %s grows steadily with aging survivors\n",
+                  a ? "callsite" : "type");
+        continue;
+      }
+      if (o.format == EMIT_TABLE) fputc('\n', out);
+      if (o.format == EMIT_TABLE && r >= 0)
+        reason_text(out, (enum leak_reason)r, &ev,
+                    a ? "callsites" : "types");
+      t = emit_table_new(o.format == EMIT_TABLE
+                         ? (r >= 0 ? ""
+                            : a ? "leaking callsites" : "leaking types")
+                         : (a ? "leak_sites" : "leak_types"), gcols,
+                         o.format == EMIT_TABLE ? NGCOLS - 2 : NGCOLS);
+      for (i = 0; i < nf; i++) {
+        const struct finding *f = &fs[i];
+
+        if (o.format == EMIT_TABLE && !row_in(f, r)) continue;
+        if (a) tables_site_label(&l.tb, f->key,
+                                 o.format == EMIT_TABLE ? 4 : 0, label, 4096);
+        else tables_type_label(&l.tb, f->key, label, 4096);
+        emit_row(t, f->key, label, f->start, f->end, f->end - f->start,
+                 (unsigned long long)(f->slope + 0.5), (u64)f->rises,
+                 f->old_start, f->old_end,
+                 REASON_WEAK(f->reason) ? "weak" : "strong",
+                 reason_name[f->reason]);
+      }
+      emit_print(t, o.format, out);
     }
-    emit_print(t, o.format, out);
   }
   if (out != NULL) {
     if (o.format == EMIT_TABLE && (l.tb.has_type_rows || l.tb.has_site_rows))
@@ -520,7 +762,7 @@ int cmd_leaks(int argc, char **argv)
       emit_json_end(out);
     }
     common_close(&o, out);
-    rc = nfound || ntypes || nsites ? EXIT_FINDING : EXIT_OK;
+    rc = nstrong ? EXIT_FINDING : EXIT_OK;
   }
   free(label);
   free(found);
