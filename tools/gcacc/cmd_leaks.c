@@ -44,15 +44,20 @@
  *      of the later half of the session (the program says it repeats its
  *      work).  A program that builds its data once allocates about what
  *      it keeps; one that repeats work allocates many times that;
- *   9. the rest of the heap grows too: the live bytes of the size classes
- *      not found by rules 1-5, at the collection where the total peaked in
- *      a window, end (last window) above LEAK_REST_RATIO times their
- *      highest over the first half of the windows, and LEAK_MIN_GROWTH
- *      more: the program is still building its data everywhere (a loading
- *      phase), where a program repeating its work keeps the rest level.
- * 7 is judged per row, 8 and 9 once for the session (the "evidence").
- * Each class's value at its window's peak collection is kept with a
- * stamp, so 9 needs no third pass.  The window a
+ *   9. the work changes: without frame markers through the session, the
+ *      dump must show the same work repeated: the program's allocation
+ *      mix (granted bytes per (kind, size class), as shares of a window's
+ *      allocation) must stay the same from window to window over the
+ *      later half of the session - the median total variation distance
+ *      between consecutive windows (W / 2 - 1 to W - 1) at most
+ *      LEAK_MAX_MIX.  A loop doing the same work allocates the same mix
+ *      (distance near 0); a program loading one module after another, or
+ *      doing different work as it goes, changes it.  Frame markers say
+ *      the work repeats, so a framed session skips this (a game's frames
+ *      differ, bursts and all).
+ * 7 is judged per row, 8 and 9 once for the session (the "evidence":
+ * allocation per window and key, folded as the records pass).  The
+ * window a
  * record falls in needs n, so the dump is read twice: once to count the
  * records, once to fold them; memory is one fixed set of windows per key,
  * never a series per record.
@@ -72,7 +77,7 @@
 #define LEAK_MIN_OLD_SHARE 0.25
 #define LEAK_MIN_CHURN 4.0
 #define LEAK_MIN_CHURN_FRAMED 2.0
-#define LEAK_REST_RATIO 1.5
+#define LEAK_MAX_MIX 0.03
 
 static const char leaks_usage[] =
   "usage: gcacc leaks [<options>] <dump>\n"
@@ -98,10 +103,29 @@ static const char leaks_usage[] =
   "Columns: kind, class, start_bytes (first window's highest), end_bytes\n"
   "(last window's lowest), growth_bytes, slope_bytes (per collection),\n"
   "rises (steps where the window maximum rose, of windows - 1).\n"
+  "\n"
+  "A leak is growth that goes on while the program repeats the same work,\n"
+  "not a program building its data once.  Each row found has a level of\n"
+  "evidence (columns level and reason in --json and --csv): \"strong\"\n"
+  "unless one of these makes it \"weak\":\n"
+  "  - growth stops: over the last fifth of the windows it rose less than\n"
+  "    a quarter of its pace before (a warm-up or loading phase);\n"
+  "  - little churn: the program allocated less than 4x its peak live\n"
+  "    bytes (2x with frame markers in every window of the session's\n"
+  "    later half): it may build its data once and keep it;\n"
+  "  - work changes: no frame markers, and the mix of the allocation (its\n"
+  "    shares by kind and size class) moves more than 3% from window to\n"
+  "    window over the later half (the median): not the same work\n"
+  "    repeated, perhaps a loading phase.\n"
+  "Strong rows' reason says what showed repeated work: \"frame markers\"\n"
+  "or \"churn\".  The table lists weak rows apart, under \"weak evidence\",\n"
+  "with the reason; --json adds \"evidence\" (frames, framed, allocated_bytes,\n"
+  "peak_live_bytes, churn, mix_change).\n"
   "The dump is read twice, so it must be a file, not standard input.\n"
   "A sampled profile's type and callsite figures are estimates: shown as\n"
   "~12.3 MiB, with a note (--json: \"estimated\": true).\n"
-  "Exit status 1 when a leak is reported, 0 when none is.\n"
+  "Exit status 1 when a leak with strong evidence is reported, 0 when none\n"
+  "is (weak rows alone: 0).\n"
   "\n"
   "  --min-collections <N>\n"
   "                      report nothing (with a warning) for a dump with\n"
@@ -121,9 +145,7 @@ struct leak_key {
   /* or at the end: linear in rows, not records x groups.               */
   u64 y, from;
   double old;
-  /* Classes: the value at the census where the window's total live     */
-  /* bytes peaked so far (rule 9), and that census + 1 (0: never).       */
-  u64 atpk[LEAK_WINDOWS], atpk_i[LEAK_WINDOWS];
+  u64 walloc[LEAK_WINDOWS];             /* classes: granted, rule 9      */
 };
 
 struct leaks {
@@ -137,24 +159,22 @@ struct leaks {
   /* The session's evidence (rules 8, 9).                               */
   u64 alloc;                            /* granted bytes, all records    */
   u64 peak;                             /* highest total live bytes      */
-  u64 tmax[LEAK_WINDOWS];               /* a window's highest total      */
-  u64 tmax_i[LEAK_WINDOWS];             /* its census + 1 (0: none)      */
+  u64 walloc[LEAK_WINDOWS];             /* granted bytes per window      */
   u64 frames, wframes[LEAK_WINDOWS];    /* frame records, per window     */
 };
 
 /* Rules 7-9: why a finding is weak, or what makes it strong.           */
-enum leak_reason { R_FRAMES, R_CHURN, R_STOPS, R_LITTLE_CHURN, R_REST };
+enum leak_reason { R_FRAMES, R_CHURN, R_STOPS, R_LITTLE_CHURN, R_MIX };
 static const char *const reason_name[] = {
   "frame markers", "churn", "growth stops", "little churn",
-  "heap grows"
+  "work changes"
 };
 #define REASON_WEAK(r) ((r) >= R_STOPS)
 
 struct evidence {
   int framed;                           /* frames in every later window  */
   double churn;                         /* allocated / peak live         */
-  u64 rest_first, rest_last;            /* rule 9                        */
-  int rest_grows;
+  double mix;                           /* rule 9: median distance       */
 };
 
 static void fold(struct leak_key *k, u64 y, u64 i, unsigned w)
@@ -267,33 +287,32 @@ static int leaks_visit(const struct rec *r, void *arg)
   const struct dump_tab classes = rec_tab(r->json, "classes");
   size_t j;
   unsigned w;
-  int peak;
+
+  int census = r->collection && r->census;
 
   tables_record(&l->tb, r);
-  l->alloc += r->alloc_granted_bytes;   /* snapshots carry deltas too    */
-  if (!r->collection || !r->census) return 0;
+  /* Allocation, of every record (snapshots carry deltas too), in the    */
+  /* window of the census it precedes; live bytes, of census records.    */
   w = window_of(l, l->i);
-  l->wrecords[w]++;
-  if (r->live_bytes > l->peak) l->peak = r->live_bytes;
-  peak = l->tmax_i[w] == 0 || r->live_bytes >= l->tmax[w];
-  if (peak) {
-    l->tmax[w] = r->live_bytes;
-    l->tmax_i[w] = l->i + 1;
+  l->alloc += r->alloc_granted_bytes;
+  if (census) {
+    l->wrecords[w]++;
+    if (r->live_bytes > l->peak) l->peak = r->live_bytes;
   }
   for (j = 0; j < dump_tab_rows(&classes); j++) {
     u64 key = tcol(&classes, j, r->cols, classes, kind) << 32
               | (tcol(&classes, j, r->cols, classes, class) & 0xffffffffULL);
-    u64 y = tcol(&classes, j, r->cols, classes, live_bytes);
+    u64 a = tcol(&classes, j, r->cols, classes, alloc_granted_bytes);
+    u64 y = census ? tcol(&classes, j, r->cols, classes, live_bytes) : 0;
     struct leak_key *k;
 
-    if (y == 0) continue;               /* counts as absent: 0 */
-    k = keymap_get(l->m, key, 1);
-    fold(k, y, l->i, w);
-    if (peak) {
-      k->atpk[w] = y;
-      k->atpk_i[w] = l->i + 1;
-    }
+    if (a == 0 && y == 0) continue;     /* live 0 counts as absent       */
+    k = keymap_get(l->m, key, 1);       /* one lookup a row: the cap's   */
+    k->walloc[w] += a;                  /* count of folded rows is rows  */
+    l->walloc[w] += a;
+    if (y != 0) fold(k, y, l->i, w);
   }
+  if (!census) return 0;
   fold_groups(l, r, 0);
   fold_groups(l, r, 1);
   l->i++;
@@ -404,36 +423,46 @@ static int growth_stops(const struct leaks *l, const struct leak_key *k)
   return early > 0 && late * 4 < early;
 }
 
-/* Rules 8 and 9, once for the session, after the classes are judged    */
-/* (found: the (kind, class) rows that passed rules 1-5).               */
-static void session_evidence(const struct leaks *l,
-                             const struct finding *found, size_t nfound,
-                             struct evidence *ev)
+static int cmp_double(const void *pa, const void *pb)
 {
-  unsigned w, W = l->windows, half = W / 2 ? W / 2 : 1;
+  double a = *(const double *)pa, b = *(const double *)pb;
+
+  return a < b ? -1 : a > b;
+}
+
+/* Rules 8 and 9, once for the session.                                 */
+static void session_evidence(const struct leaks *l, struct evidence *ev)
+{
+  unsigned w, W = l->windows, from = W / 2 ? W / 2 : 1, nd = 0;
+  double d[LEAK_WINDOWS];
   size_t i;
 
   ev->framed = l->frames > 0;
   for (w = W / 2; w < W; w++)
     if (l->wframes[w] == 0) ev->framed = 0;
   ev->churn = l->peak ? (double)l->alloc / (double)l->peak : 0;
-  ev->rest_first = ev->rest_last = 0;
-  for (w = 0; w < W; w++) {
-    u64 flagged = 0, rest;
+  /* The total variation distance between the allocation mixes of       */
+  /* windows w - 1 and w, for w in the later half.                      */
+  for (w = from; w < W; w++) {
+    double a = (double)l->walloc[w - 1], b = (double)l->walloc[w], tv = 0;
 
-    if (l->tmax_i[w] == 0) continue;
-    for (i = 0; i < nfound; i++) {
-      const struct leak_key *k = keymap_get(l->m, found[i].key, 0);
-
-      if (k != NULL && k->atpk_i[w] == l->tmax_i[w]) flagged += k->atpk[w];
+    if (a == 0 || b == 0) {
+      d[nd++] = a == b ? 0 : 1;         /* nothing allocated in one      */
+      continue;
     }
-    rest = l->tmax[w] > flagged ? l->tmax[w] - flagged : 0;
-    if (w < half && rest > ev->rest_first) ev->rest_first = rest;
-    if (w == W - 1) ev->rest_last = rest;
+    for (i = 0; i < keymap_count(l->m); i++) {
+      const struct leak_key *k = keymap_at(l->m, i, NULL);
+      double x = (double)k->walloc[w - 1] / a - (double)k->walloc[w] / b;
+
+      tv += x < 0 ? -x : x;
+    }
+    d[nd++] = tv / 2;
   }
-  ev->rest_grows = (double)ev->rest_last
-                   > LEAK_REST_RATIO * (double)ev->rest_first
-                   && ev->rest_last - ev->rest_first >= LEAK_MIN_GROWTH;
+  ev->mix = 0;
+  if (nd > 0) {
+    qsort(d, nd, sizeof(d[0]), cmp_double);
+    ev->mix = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
+  }
 }
 
 /* The level of a finding: the first of rules 7-9 that makes it weak,   */
@@ -445,7 +474,7 @@ static enum leak_reason level_of(const struct leaks *l,
   if (growth_stops(l, k)) return R_STOPS;
   if (ev->churn < (ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN))
     return R_LITTLE_CHURN;
-  if (ev->rest_grows) return R_REST;
+  if (!ev->framed && ev->mix > LEAK_MAX_MIX) return R_MIX;
   return ev->framed ? R_FRAMES : R_CHURN;
 }
 
@@ -495,7 +524,6 @@ static int row_in(const struct finding *f, int r)
 static void reason_text(FILE *out, enum leak_reason r,
                         const struct evidence *ev, const char *what)
 {
-  char a[32], b[32];
 
   fprintf(out, "weak evidence, not counted as a leak (%s):\n", what);
   switch (r) {
@@ -506,16 +534,16 @@ static void reason_text(FILE *out, enum leak_reason r,
     break;
   case R_LITTLE_CHURN:
     fprintf(out, "  little churn: the program allocated %.1fx its peak live "
-            "bytes (a leak\n  repeats work: %.0fx or more%s): it may build "
-            "its data once and\n  keep it\n", ev->churn,
+            "bytes, under\n  %.0fx (%s frame markers): it may build its "
+            "data once and keep it\n", ev->churn,
             ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN,
-            ev->framed ? " with frame markers" : " without frame markers");
+            ev->framed ? "with" : "without");
     break;
-  case R_REST:
-    fprintf(out, "  the rest of the heap grows too (%s to %s, over 1.5x): "
-            "the\n  program may still be building its data (a loading "
-            "phase)\n", emit_size(ev->rest_first, a),
-            emit_size(ev->rest_last, b));
+  case R_MIX:
+    fprintf(out, "  work changes: no frame markers, and the mix of the "
+            "allocation moves\n  %.1f%% from window to window (over %.0f%%): "
+            "not the same work repeated\n  (a loading phase?)\n",
+            100 * ev->mix, 100 * LEAK_MAX_MIX);
     break;
   default:
     break;
@@ -568,8 +596,7 @@ int cmd_leaks(int argc, char **argv)
     { "allocated_bytes", COL_BYTES, 0 },
     { "peak_live_bytes", COL_BYTES, 0 },
     { "churn", COL_RATIO, 0 },
-    { "rest_first_bytes", COL_BYTES, 0 },
-    { "rest_last_bytes", COL_BYTES, 0 },
+    { "mix_change", COL_RATIO, 0 },
   };
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
 #define NGCOLS ((int)(sizeof(gcols) / sizeof(gcols[0])))
@@ -638,7 +665,7 @@ int cmd_leaks(int argc, char **argv)
       found[nfound].key = key;
       if (judge(&l, l.i, k, &found[nfound])) nfound++;
     }
-    session_evidence(&l, found, nfound, &ev);
+    session_evidence(&l, &ev);
     for (i = 0; i < nfound; i++)
       found[i].reason = level_of(&l, keymap_get(l.m, found[i].key, 0), &ev);
     ftypes = judge_groups(&l, l.mt, &ev, &ntypes);
@@ -651,7 +678,7 @@ int cmd_leaks(int argc, char **argv)
 
   out = common_output(&o);
   if (out != NULL && o.format == EMIT_JSON) emit_json_begin(out);
-  for (r = -1; out != NULL && r <= R_REST; r++) {
+  for (r = -1; out != NULL && r <= R_MIX; r++) {
     /* Tables: the strong rows (r = -1), then the weak ones by reason;   */
     /* --json and --csv: every row once (r = -1), with its level.        */
     size_t nr = 0;
@@ -695,7 +722,7 @@ int cmd_leaks(int argc, char **argv)
   if (out != NULL && o.format == EMIT_JSON && l.i >= min_coll) {
     t = emit_table_new("evidence", ecols, NECOLS);
     emit_row(t, l.frames, (u64)ev.framed, l.alloc, l.peak, ev.churn,
-             ev.rest_first, ev.rest_last);
+             ev.mix);
     emit_print(t, o.format, out);
   }
   /* Types and callsites: only for dumps that have them.                 */
@@ -715,7 +742,7 @@ int cmd_leaks(int argc, char **argv)
 
     if (!have) continue;
     gcols[1].name = a ? "stack" : "type";
-    for (r = -1; r <= R_REST; r++) {
+    for (r = -1; r <= R_MIX; r++) {
       size_t nr = 0;
 
       if (r >= 0 && (o.format != EMIT_TABLE || !REASON_WEAK(r))) continue;
