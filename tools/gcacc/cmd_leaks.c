@@ -49,18 +49,18 @@
  *      mix (granted bytes per (kind, size class), as shares of a window's
  *      allocation) must stay the same from window to window over the
  *      later half of the session - the median total variation distance
- *      between consecutive windows (W / 2 - 1 to W - 1) at most
+ *      between windows w - 1 and w, w = W / 2 .. W - 1, at most
  *      LEAK_MAX_MIX.  A loop doing the same work allocates the same mix
  *      (distance near 0); a program loading one module after another, or
  *      doing different work as it goes, changes it.  Frame markers say
  *      the work repeats, so a framed session skips this (a game's frames
  *      differ, bursts and all).
  * 7 is judged per row, 8 and 9 once for the session (the "evidence":
- * allocation per window and key, folded as the records pass).  The
- * window a
- * record falls in needs n, so the dump is read twice: once to count the
- * records, once to fold them; memory is one fixed set of windows per key,
- * never a series per record.
+ * allocation per window and key, folded as the records pass).
+ *
+ * The window a record falls in needs n, so the dump is read twice: once
+ * to count the records, once to fold them; memory is one fixed set of
+ * windows per key, never a series per record.
  */
 
 #include "gcacc.h"
