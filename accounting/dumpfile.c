@@ -44,10 +44,11 @@ static struct {
   int zs_ready;
   int abandoned;          /* a stop gave up waiting: writes end        */
   int regular;            /* a regular file (file-size limit applies)  */
+  int kind;               /* GCA_DUMPFILE_REGULAR, _PIPE or _OTHER      */
   z_stream zs;
   char path[PATH_MAX];
   unsigned char out[DUMPFILE_OUT_CHUNK];
-} df = { -1, 0, 0, 0, { 0 }, { 0 }, { 0 } };
+} df = { -1, 0, 0, 0, GCA_DUMPFILE_OTHER, { 0 }, { 0 }, { 0 } };
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
@@ -68,6 +69,11 @@ GC_INNER void gca_dumpfile_warn(const char *what, int err)
 GC_INNER const char *gca_dumpfile_path(void)
 {
   return df.path;
+}
+
+GC_INNER int gca_dumpfile_kind(void)
+{
+  return df.kind;
 }
 
 GC_INNER void gca_dumpfile_abandon(void)
@@ -240,7 +246,12 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
   {
     struct stat st;
 
-    df.regular = fstat(df.fd, &st) == 0 && S_ISREG(st.st_mode);
+    int ok = fstat(df.fd, &st) == 0;
+
+    df.regular = ok && S_ISREG(st.st_mode);
+    df.kind = df.regular ? GCA_DUMPFILE_REGULAR
+              : ok && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+                ? GCA_DUMPFILE_PIPE : GCA_DUMPFILE_OTHER;
   }
   BZERO(&df.zs, sizeof(df.zs));
   df.zs.zalloc = dump_zalloc;

@@ -321,6 +321,12 @@ GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
 GC_INNER void gca_dumpfile_close(void);
 GC_INNER const char *gca_dumpfile_path(void);
+/* What the open dump's file is: a regular file, a pipe (a FIFO or a    */
+/* socket: a reader at its other end), or something else (a device).   */
+#define GCA_DUMPFILE_REGULAR 0
+#define GCA_DUMPFILE_PIPE 1
+#define GCA_DUMPFILE_OTHER 2
+GC_INNER int gca_dumpfile_kind(void);
 /* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
 

@@ -112,6 +112,12 @@
 #define DUMP_ENDS_SLEEP(s, pending) \
         ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
 static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Which thread holds dump_prod_mu (dump_prod_held set).  A stop must  */
+/* never wait for it blindly: a signal handler that calls exit() may   */
+/* have interrupted this very thread inside its copy into the ring     */
+/* (issue 38), and the atexit handler would wait on itself for ever.    */
+static int dump_prod_held = 0;
+static pthread_t dump_prod_owner;
 #ifndef DUMP_FUTEX
   static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
   static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
@@ -145,6 +151,8 @@ static struct {
 /* Serializes start and stop (API callers, atexit); never taken by the  */
 /* collector side.                                                       */
 static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
+static int dump_ctl_held = 0;   /* as dump_prod_held          */
+static pthread_t dump_ctl_owner;
 
 static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
 /* How long a stop (and so exit) waits for the writer to drain the ring */
@@ -168,6 +176,71 @@ static pthread_cond_t dump_done_cv = PTHREAD_COND_INITIALIZER;
 static word dump_dropped = 0;
 static word dump_riding = 0;
 static int dump_atexit_done = 0;
+
+#ifdef GCA_TEST_API
+  /* Tests only (the test library): called where an exit must not     */
+  /* hang, with where = 0 inside a producer's copy (dump_prod_mu and   */
+  /* the allocation lock held), 1 inside a stop (dump_ctl held).       */
+  static void (*dump_test_hook)(int where) = NULL;
+
+  GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
+  {
+    dump_test_hook = fn;
+  }
+#endif
+
+/* ---- locks an exit may find held ---------------------------------------- */
+
+/* A producer holds dump_prod_mu for one copy: a stop that waits this   */
+/* long for it has met a holder that will not let go.                   */
+#define DUMP_DOOR_WAIT_MS 100
+/* A start holds dump_ctl while it writes the header (at most 1 s on a  */
+/* pipe), a stop while it waits for the writer (the exit wait): an exit */
+/* waits that long and 1 s more for another thread's, never for its    */
+/* own.                                                                  */
+#define DUMP_CTL_EXIT_WAIT_MS (dump_exit_wait_ms + 1000u)
+
+/* Take mu (whose holder *held and *owner note) without waiting on a    */
+/* holder that may never let go: not at all if it is this thread (a     */
+/* signal handler that called exit() interrupted it inside), at most ms */
+/* for another (or for this one caught between its lock and its note). */
+/* 1 if taken, and noted as this thread's.                              */
+static int dump_lock_bounded(pthread_mutex_t *mu, int *held,
+                             pthread_t *owner, unsigned ms)
+{
+  word deadline = gca_now_ns() + (word)ms * 1000000u;
+
+  for (;;) {
+    struct timespec nap = { 0, 200000 };
+
+    if (pthread_mutex_trylock(mu) == 0) {
+      *owner = pthread_self();
+      GCA_STORE(held, 1);
+      return 1;
+    }
+    if (GCA_LOAD(held) && pthread_equal(*owner, pthread_self())) return 0;
+    if (gca_now_ns() >= deadline) return 0;
+    (void)nanosleep(&nap, NULL);
+  }
+}
+
+/* Lock mu (blocking: API callers) and note this thread as its holder. */
+static void dump_lock_noted(pthread_mutex_t *mu, int *held, pthread_t *owner)
+{
+  (void)pthread_mutex_lock(mu);
+  *owner = pthread_self();
+  GCA_STORE(held, 1);
+}
+
+static void dump_unlock_noted(pthread_mutex_t *mu, int *held)
+{
+  GCA_STORE(held, 0);
+  (void)pthread_mutex_unlock(mu);
+}
+
+#define DUMP_CTL_LOCK() dump_lock_noted(&dump_ctl, &dump_ctl_held, \
+                                        &dump_ctl_owner)
+#define DUMP_CTL_UNLOCK() dump_unlock_noted(&dump_ctl, &dump_ctl_held)
 
 /* ---- warnings ----------------------------------------------------------- */
 
@@ -386,10 +459,29 @@ static word dump_count_lines(size_t from, size_t to)
   return n;
 }
 
+/* Why a stop gave up waiting for the writer, by target: a reader that */
+/* stopped reading, or a file system that does not take the bytes.     */
+static const char *dump_stalled_on(void)
+{
+  switch (gca_dumpfile_kind()) {
+  case GCA_DUMPFILE_REGULAR:
+    return "for the writer, still writing to a slow or stalled file system";
+  case GCA_DUMPFILE_PIPE:
+    return "for its reader, which stopped reading";
+  default:
+    return "for the writer, still writing to the device";
+  }
+}
+
 /* dump_ctl held.  Flush everything queued, write the trailer, join: at */
 /* most dump_exit_wait_ms, then the writer is left behind (GC_ERROR).    */
+/* Never waits without bound on a lock: at exit, the thread running     */
+/* exit() may be one a signal interrupted inside a producer's copy.     */
 static int dump_stop_locked(void)
 {
+  static char msg[PATH_MAX + 300];
+  int door;
+
   if (!dump.running) return GC_SUCCESS;
   if (dump.pid != getpid()) {
     /* A forked child: the file is the parent's, and so is the writer  */
@@ -401,39 +493,66 @@ static int dump_stop_locked(void)
     dump_release();
     dump.sleep = DUMP_AWAKE;
     (void)pthread_mutex_init(&dump_prod_mu, NULL);
+    dump_prod_held = 0;
 #   ifndef DUMP_FUTEX
       (void)pthread_mutex_init(&dump_mu, NULL);
       (void)pthread_cond_init(&dump_cv, NULL);
 #   endif
     return GC_SUCCESS;
   }
-  (void)pthread_mutex_lock(&dump_prod_mu);   /* no producer inside */
+# ifdef GCA_TEST_API
+    if (dump_test_hook != NULL) dump_test_hook(1);
+# endif
+  /* Close the door: no producer inside.  One that holds it longer     */
+  /* than a copy takes is this thread, interrupted inside its copy (a   */
+  /* signal handler that called exit()), or stuck: its record is lost,   */
+  /* everything before it is written, and the ring stays mapped for it.  */
+  door = dump_lock_bounded(&dump_prod_mu, &dump_prod_held, &dump_prod_owner,
+                           DUMP_DOOR_WAIT_MS);
   GCA_STORE(&dump.open, 0);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  if (door) {
+    dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
+  } else {
+    word riding = GCA_LOAD(&dump_riding);
+
+    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: stopped while"
+                   " a record was being queued (exit() from a signal"
+                   " handler?): that record and the %lu dropped before it"
+                   " are not in the file", PATH_MAX, gca_dumpfile_path(),
+                   (unsigned long)riding);
+    WARN("%s\n", (word)msg);
+  }
   GCA_STORE(&dump.stopping, 1);
   dump_wake((size_t)-1);      /* from either sleep */
   if (!dump_wait_finished()) {
-    /* The writer is stuck (a reader that stopped reading): leave it,  */
-    /* and say what the file lacks.                                     */
+    /* The writer is stuck (a reader that stopped reading, a stalled    */
+    /* disk): leave it, and say what the file lacks.                    */
     size_t head = DUMP_LOAD_ACQ(&dump.head), tail = dump.tail;
     word lines = dump_count_lines(head, tail);
-    static char msg[PATH_MAX + 200];
 
     gca_dumpfile_abandon();
     dump_wake((size_t)-1);
     dump.running = 0;
     dump_stuck = 1;
     (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: %lu records"
-                   " (%lu bytes) not written after waiting %u ms for its"
-                   " reader; dump cut short", PATH_MAX, gca_dumpfile_path(),
+                   " (%lu bytes) not written after waiting %u ms %s;"
+                   " the file ends with its last whole record",
+                   PATH_MAX, gca_dumpfile_path(),
                    (unsigned long)lines, (unsigned long)(tail - head),
-                   dump_exit_wait_ms);
+                   dump_exit_wait_ms, dump_stalled_on());
     WARN("%s\n", (word)msg);
     return GC_ERROR;
   }
   (void)gca_thread_join(dump.thread);
   dump.running = 0;
-  dump_release();
+  if (door) {
+    dump_release();
+  } else {
+    /* A producer may still be inside the ring: keep it, and start no  */
+    /* other dump in this process.                                      */
+    gca_dumpfile_close();
+    dump_stuck = 1;
+  }
   dump_report_pending();
   return GC_SUCCESS;
 }
@@ -444,14 +563,28 @@ static int dump_stop_locked(void)
 GC_INNER void gca_dump_atfork_child(void)
 {
   (void)pthread_mutex_init(&dump_ctl, NULL);
+  dump_ctl_held = 0;
 }
 
+/* At exit: never waits on a lock the thread running exit() may hold     */
+/* (a signal handler that calls exit() may have interrupted it inside a */
+/* start, a stop, or a producer's copy).                                 */
 static void dump_atexit(void)
 {
-  if (dump.pid != getpid()) return;
-  (void)pthread_mutex_lock(&dump_ctl);
+  if (dump.pid != getpid() || !dump.running) return;
+  if (!dump_lock_bounded(&dump_ctl, &dump_ctl_held, &dump_ctl_owner,
+                         DUMP_CTL_EXIT_WAIT_MS)) {
+    static char msg[PATH_MAX + 200];
+
+    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: exit() while"
+                   " the dump was being started or stopped; not waited"
+                   " for: the file ends with its last whole record",
+                   PATH_MAX, gca_dumpfile_path());
+    WARN("%s\n", (word)msg);
+    return;
+  }
   (void)dump_stop_locked();
-  (void)pthread_mutex_unlock(&dump_ctl);
+  DUMP_CTL_UNLOCK();
 }
 
 /* dump_ctl held, no dump running.                                      */
@@ -508,7 +641,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   dump.running = 1;
-  (void)pthread_mutex_lock(&dump_prod_mu);
+  (void)pthread_mutex_lock(&dump_prod_mu);    /* publishes the ring   */
   GCA_STORE(&dump.open, 1);
   (void)pthread_mutex_unlock(&dump_prod_mu);
   if (!dump_atexit_done) {
@@ -524,10 +657,10 @@ GC_INNER int gca_dump_open(const char *path_template,
   int res;
 
   if (NULL == path_template || '\0' == path_template[0]) return GC_ERROR;
-  (void)pthread_mutex_lock(&dump_ctl);
+  DUMP_CTL_LOCK();
   (void)dump_stop_locked();
   res = dump_start_locked(path_template, header);
-  (void)pthread_mutex_unlock(&dump_ctl);
+  DUMP_CTL_UNLOCK();
   return res;
 }
 
@@ -535,9 +668,9 @@ GC_INNER int gca_dump_stop(void)
 {
   int res;
 
-  (void)pthread_mutex_lock(&dump_ctl);
+  DUMP_CTL_LOCK();
   res = dump_stop_locked();
-  (void)pthread_mutex_unlock(&dump_ctl);
+  DUMP_CTL_UNLOCK();
   return res;
 }
 
@@ -599,6 +732,11 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if (!GCA_LOAD(&dump.open) || 0 == len || dump.pid != getpid())
     goto drop;
   if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
+  dump_prod_owner = pthread_self();
+  GCA_STORE(&dump_prod_held, 1);
+# ifdef GCA_TEST_API
+    if (dump_test_hook != NULL) dump_test_hook(0);
+# endif
   tail = dump.tail;                   /* only producers write it */
   head = DUMP_LOAD_ACQ(&dump.head);
   if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
@@ -606,7 +744,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
     dump_grow(len);
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
-    (void)pthread_mutex_unlock(&dump_prod_mu);
+    dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
     dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
@@ -616,7 +754,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   BCOPY(line, dump.ring + off, first);
   if (first < len) BCOPY(line + first, dump.ring, len - first);
   DUMP_STORE_REL(&dump.tail, tail + len);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
   dump_riding = 0;                    /* its dropped count is in the ring */
   dump_wake(tail + len - head);
   return 0;
