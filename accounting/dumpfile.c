@@ -3,6 +3,9 @@
  *
  * Opens the file without ever blocking (O_NONBLOCK: a FIFO no process
  * reads fails at once instead of keeping the program from starting),
+ * claims a regular file (flock, never waited for) before truncating it,
+ * so that no process ever truncates a dump another is writing (a busy
+ * file sends this process's dump to PATH.PID, with one warning),
  * compresses and writes (a pipe that does not drain is waited for in
  * poll() slices, which a stop can end: gca_dumpfile_abandon), never
  * writes a regular file past the file-size limit (RLIMIT_FSIZE: such a
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>           /* flock */
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -223,8 +227,51 @@ static int dump_expand_path(const char *tmpl)
   return 0;
 }
 
+/* Open df.path without blocking and without truncating, and tell what */
+/* it is: a FIFO with no reader fails at once (ENXIO) rather than keep  */
+/* the program from starting; writes wait in poll() slices that the     */
+/* writer thread (or a stop) bounds (dump_write_all).  A regular file   */
+/* is claimed (an exclusive advisory lock on the open file, never       */
+/* waited for) before it is truncated: 1 if claimed or not a regular    */
+/* file, 0 if another open file holds the claim (then closed), -1 on    */
+/* an error (errno).                                                      */
+static int dump_open_claimed(void)
+{
+  struct stat st;
+  int ok;
+
+  df.fd = open(df.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (df.fd < 0) return -1;
+  ok = fstat(df.fd, &st) == 0;
+  df.regular = ok && S_ISREG(st.st_mode);
+  df.kind = df.regular ? GCA_DUMPFILE_REGULAR
+            : ok && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+              ? GCA_DUMPFILE_PIPE : GCA_DUMPFILE_OTHER;
+  if (!df.regular) return 1;      /* a FIFO, a device: as they are      */
+  /* flock: the claim belongs to this open file (not inherited past    */
+  /* exec: O_CLOEXEC), and lasts until it is closed, when the dump     */
+  /* stops.  A file system without locks (ENOLCK) is written as before. */
+  if (flock(df.fd, LOCK_EX | LOCK_NB) != 0
+      && (EWOULDBLOCK == errno || EAGAIN == errno)) {
+    (void)close(df.fd);
+    df.fd = -1;
+    return 0;
+  }
+  if (ftruncate(df.fd, 0) != 0) {
+    int err = errno;
+
+    (void)close(df.fd);
+    df.fd = -1;
+    errno = err;
+    return -1;
+  }
+  return 1;
+}
+
 GC_INNER int gca_dumpfile_open(const char *tmpl)
 {
+  int claimed;
+
   df.fd = -1;
   df.abandoned = 0;
   if (dump_expand_path(tmpl) != 0) {
@@ -232,26 +279,40 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
     gca_dumpfile_warn("cannot open dump file", ENAMETOOLONG);
     return GC_ERROR;
   }
-  /* Never blocks: a FIFO with no reader fails at once (ENXIO) rather */
-  /* than keep the program from starting; writes wait in poll() slices */
-  /* that the writer thread (or a stop) bounds (dump_write_all).        */
-  df.fd = open(df.path,
-               O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
-  if (df.fd < 0) {
+  claimed = dump_open_claimed();
+  if (0 == claimed) {
+    /* Another process is writing it (a child after exec given the     */
+    /* same GC_ACC_DUMP, an unrelated program): never touch its dump;  */
+    /* write PATH.PID instead, and say so once.                        */
+    static char first[PATH_MAX], msg[2 * PATH_MAX + 200];
+    size_t n = strlen(df.path);
+
+    (void)memcpy(first, df.path, n + 1);
+    if (snprintf(df.path + n, sizeof(df.path) - n, ".%ld", (long)getpid())
+        >= (int)(sizeof(df.path) - n)) {
+      (void)memcpy(df.path, first, n + 1);
+      gca_dumpfile_warn("cannot open dump file (in use by another process)",
+                        ENAMETOOLONG);
+      return GC_ERROR;
+    }
+    claimed = dump_open_claimed();
+    if (0 == claimed) {
+      gca_dumpfile_warn("cannot open dump file (in use by another process)",
+                        EBUSY);
+      return GC_ERROR;
+    }
+    if (claimed > 0) {
+      (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s is in use by"
+                     " another process; writing %.*s instead", PATH_MAX,
+                     first, PATH_MAX, df.path);
+      WARN("%s\n", (word)msg);
+    }
+  }
+  if (claimed < 0) {
     gca_dumpfile_warn(ENXIO == errno ? "cannot open dump file (a FIFO no"
                                        " process reads)"
                                      : "cannot open dump file", errno);
     return GC_ERROR;
-  }
-  {
-    struct stat st;
-
-    int ok = fstat(df.fd, &st) == 0;
-
-    df.regular = ok && S_ISREG(st.st_mode);
-    df.kind = df.regular ? GCA_DUMPFILE_REGULAR
-              : ok && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
-                ? GCA_DUMPFILE_PIPE : GCA_DUMPFILE_OTHER;
   }
   BZERO(&df.zs, sizeof(df.zs));
   df.zs.zalloc = dump_zalloc;
@@ -300,6 +361,15 @@ GC_INNER int gca_dumpfile_write_header(const char *p, size_t n)
   }
   (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
   return err;
+}
+
+/* In a child after fork(): its copy of the parent's descriptor shares */
+/* the parent's claim; closed, so the claim ends when the parent's     */
+/* dump stops, whatever the child does.                                 */
+GC_INNER void gca_dumpfile_atfork_child(void)
+{
+  if (df.fd >= 0) (void)close(df.fd);
+  df.fd = -1;
 }
 
 GC_INNER void gca_dumpfile_close(void)

@@ -320,6 +320,8 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
 GC_INNER void gca_dumpfile_close(void);
+/* A forked child's copy of the descriptor: closed (not the stream).    */
+GC_INNER void gca_dumpfile_atfork_child(void);
 GC_INNER const char *gca_dumpfile_path(void);
 /* What the open dump's file is: a regular file, a pipe (a FIFO or a    */
 /* socket: a reader at its other end), or something else (a device).   */

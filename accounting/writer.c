@@ -564,6 +564,7 @@ GC_INNER void gca_dump_atfork_child(void)
 {
   (void)pthread_mutex_init(&dump_ctl, NULL);
   dump_ctl_held = 0;
+  if (dump.running) gca_dumpfile_atfork_child();
 }
 
 /* At exit: never waits on a lock the thread running exit() may hold     */
