@@ -354,8 +354,13 @@ typedef int (*gca_dump_header_fn)(struct gca_text *t, const char *path,
 /* Start dumping to path_template (%p: the pid), stopping any dump open:  */
 /* writes the header (built by header), starts the writer thread.        */
 /* GC_SUCCESS, or nonzero after one warning.  Lock NOT held.              */
+/* One last record at a stop that found drops no record has counted    */
+/* (record.c's gca_record_final): built and submitted if the allocation */
+/* lock can be had without waiting long; 1 if it was built.             */
+typedef int (*gca_dump_final_fn)(void);
 GC_INNER int gca_dump_open(const char *path_template,
-                           gca_dump_header_fn header);
+                           gca_dump_header_fn header,
+                           gca_dump_final_fn final);
 /* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
 /* Waits at most the exit wait for the writer, then leaves it behind     */
 /* with a warning (GC_ERROR).                                             */
@@ -375,6 +380,9 @@ GC_INNER void gca_dump_set_buffer(size_t bytes);
 /* the census of this collection's mark bits; else counters and free-list  */
 /* books only (GC_acc_record_now between collections).  Lock held.         */
 GC_INNER void gca_record_emit(int with_census);
+/* gca_dump_final_fn: a snapshot record, lock NOT held (taken, if free  */
+/* within a few ms).                                                     */
+GC_INNER int gca_record_final(void);
 /* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
 GC_INNER void gca_record_frame(word n);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
@@ -474,6 +482,7 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
 /* more were lost; resets the list.  Lock held.                          */
 GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
                                     word *lost);
+GC_INNER void gca_heapgrow_untake(unsigned n, word lost);
 GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 
 /* ==== end of census/records section ==================================== */
@@ -517,6 +526,9 @@ GC_INNER double gca_site_weight(word granted_bytes);
 GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
                                             const word *frames, unsigned n),
                                  void *arg);
+/* Where gca_sites_take_new has got to; a dropped record goes back.     */
+GC_INNER unsigned gca_sites_take_mark(void);
+GC_INNER void gca_sites_take_rewind(unsigned mark);
 GC_INNER word gca_sites_memory_bytes(void);
 
 /* Settings (GC_ACC_STACKS, GC_ACC_STACK_DEPTH, GC_ACC_UNWIND and the    */
@@ -837,6 +849,11 @@ GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
+/* The rows taken went into a record the writer accepted: they become  */
+/* the base of the next deltas (a dropped record's stay in the next).  */
+GC_INNER void gca_types_rows_commit(int sites);
+GC_INNER unsigned gca_types_def_mark(void);
+GC_INNER void gca_types_def_rewind(unsigned mark);
 GC_INNER word gca_counters_memory_bytes(void);
 
 /* ---- settings (env.c) ------------------------------------------------- */

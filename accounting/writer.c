@@ -57,7 +57,9 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 # define GCA_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
+# define GCA_XCHG_WORD(p, v) GCA_XCHG(p, v)
 #else
+# define GCA_XCHG_WORD(p, v) (*(p) = (v))
   /* Callers hold the allocation lock; a lost update only miscounts. */
 # define GCA_XCHG(p, v) gca_xchg_int(p, v)
   static int gca_xchg_int(int *p, int v) { int o = *p; *p = v; return o; }
@@ -155,6 +157,9 @@ static int dump_ctl_held = 0;   /* as dump_prod_held          */
 static pthread_t dump_ctl_owner;
 
 static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
+/* Builds and submits one last record at a stop (record.c's, handed    */
+/* down by control.c); never waits long for the allocation lock.       */
+static gca_dump_final_fn dump_final = NULL;
 /* How long a stop (and so exit) waits for the writer to drain the ring */
 /* (GC_ACC_DUMP_EXIT_WAIT).  A reader that stops reading must not keep  */
 /* the program from exiting.                                             */
@@ -186,6 +191,14 @@ static int dump_atexit_done = 0;
   GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
   {
     dump_test_hook = fn;
+  }
+
+  /* The next n records are dropped as if the ring were full.         */
+  static unsigned dump_test_drops = 0;
+
+  GC_API void GC_CALL GC_acc_test_dump_drop_next(unsigned n)
+  {
+    GCA_STORE(&dump_test_drops, n);
   }
 #endif
 
@@ -426,16 +439,15 @@ static void dump_release(void)
   dump.stopping = 0;
 }
 
-/* Wait, at most dump_exit_wait_ms, for the writer's loop to end; 1 if */
-/* it did.                                                               */
-static int dump_wait_finished(void)
+/* Wait, at most ms, for the writer's loop to end; 1 if it did.         */
+static int dump_wait_finished(unsigned ms)
 {
   struct timespec ts;
   int done;
 
   (void)clock_gettime(CLOCK_REALTIME, &ts);
-  ts.tv_sec += dump_exit_wait_ms / 1000;
-  ts.tv_nsec += (long)(dump_exit_wait_ms % 1000) * 1000000L;
+  ts.tv_sec += ms / 1000;
+  ts.tv_nsec += (long)(ms % 1000) * 1000000L;
   if (ts.tv_nsec >= 1000000000L) {
     ts.tv_sec++;
     ts.tv_nsec -= 1000000000L;
@@ -449,6 +461,21 @@ static int dump_wait_finished(void)
   return done;
 }
 
+/* Wait, until deadline_ns at most, for the writer to empty the ring;  */
+/* 1 if it did.                                                          */
+static int dump_wait_drained(word deadline_ns)
+{
+  for (;;) {
+    struct timespec nap = { 0, 500000 };
+
+    if (DUMP_LOAD_ACQ(&dump.head) == DUMP_LOAD_ACQ(&dump.tail)) return 1;
+    if (GCA_LOAD(&dump.warn_pending) || gca_now_ns() >= deadline_ns)
+      return 0;
+    dump_wake((size_t)-1);
+    (void)nanosleep(&nap, NULL);
+  }
+}
+
 /* Records (whole lines) in ring bytes [from, to).                       */
 static word dump_count_lines(size_t from, size_t to)
 {
@@ -457,6 +484,22 @@ static word dump_count_lines(size_t from, size_t to)
   for (; from < to; from++)
     if ('\n' == dump.ring[from % dump.cap]) n++;
   return n;
+}
+
+/* A stop found n records dropped since the last record it had: no     */
+/* record counts them (nor holds their counts), so say so.  The next   */
+/* dump starts counting afresh.                                          */
+static void dump_warn_uncounted(word n)
+{
+  static char msg[PATH_MAX + 200];
+
+  (void)GCA_XCHG_WORD(&dump_dropped, 0);
+  if (0 == n) return;
+  (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: the last %lu"
+                 " records were dropped (buffer full) and are counted in no"
+                 " record: the dump's totals lack their counts", PATH_MAX,
+                 gca_dumpfile_path(), (unsigned long)n);
+  WARN("%s\n", (word)msg);
 }
 
 /* Why a stop gave up waiting for the writer, by target: a reader that */
@@ -481,6 +524,7 @@ static int dump_stop_locked(void)
 {
   static char msg[PATH_MAX + 300];
   int door;
+  word start = gca_now_ns(), spent_ms, uncounted;
 
   if (!dump.running) return GC_SUCCESS;
   if (dump.pid != getpid()) {
@@ -503,6 +547,14 @@ static int dump_stop_locked(void)
 # ifdef GCA_TEST_API
     if (dump_test_hook != NULL) dump_test_hook(1);
 # endif
+  /* Records dropped that no record has counted yet (the ring was full */
+  /* to the end): once the writer has made room, one last record       */
+  /* (dump_final: a snapshot, built under the allocation lock if it is  */
+  /* free) counts them and carries their counts (issue 38: 7 exits in  */
+  /* 20 lost the last collections' counts, and said nothing).           */
+  if (GCA_LOAD(&dump_dropped) != 0 && dump_final != NULL
+      && dump_wait_drained(start + (word)dump_exit_wait_ms * 1000000u / 2))
+    (void)dump_final();
   /* Close the door: no producer inside.  One that holds it longer     */
   /* than a copy takes is this thread, interrupted inside its copy (a   */
   /* signal handler that called exit()), or stuck: its record is lost,   */
@@ -524,7 +576,11 @@ static int dump_stop_locked(void)
   }
   GCA_STORE(&dump.stopping, 1);
   dump_wake((size_t)-1);      /* from either sleep */
-  if (!dump_wait_finished()) {
+  /* Dropped, and counted in no record: now there will be no next one. */
+  uncounted = GCA_LOAD(&dump_dropped);
+  spent_ms = (gca_now_ns() - start) / 1000000u;
+  if (!dump_wait_finished(spent_ms < dump_exit_wait_ms
+                          ? dump_exit_wait_ms - (unsigned)spent_ms : 0)) {
     /* The writer is stuck (a reader that stopped reading, a stalled    */
     /* disk): leave it, and say what the file lacks.                    */
     size_t head = DUMP_LOAD_ACQ(&dump.head), tail = dump.tail;
@@ -541,10 +597,12 @@ static int dump_stop_locked(void)
                    (unsigned long)lines, (unsigned long)(tail - head),
                    dump_exit_wait_ms, dump_stalled_on());
     WARN("%s\n", (word)msg);
+    dump_warn_uncounted(uncounted);
     return GC_ERROR;
   }
   (void)gca_thread_join(dump.thread);
   dump.running = 0;
+  dump_warn_uncounted(uncounted);
   if (door) {
     dump_release();
   } else {
@@ -653,7 +711,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 }
 
 GC_INNER int gca_dump_open(const char *path_template,
-                           gca_dump_header_fn header)
+                           gca_dump_header_fn header, gca_dump_final_fn final)
 {
   int res;
 
@@ -661,6 +719,7 @@ GC_INNER int gca_dump_open(const char *path_template,
   DUMP_CTL_LOCK();
   (void)dump_stop_locked();
   res = dump_start_locked(path_template, header);
+  if (GC_SUCCESS == res) dump_final = final;
   DUMP_CTL_UNLOCK();
   return res;
 }
@@ -732,6 +791,12 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   dump_report_pending();
   if (!GCA_LOAD(&dump.open) || 0 == len || dump.pid != getpid())
     goto drop;
+# ifdef GCA_TEST_API
+    if (GCA_LOAD(&dump_test_drops) > 0) {
+      GCA_STORE(&dump_test_drops, GCA_LOAD(&dump_test_drops) - 1);
+      goto drop;
+    }
+# endif
   if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
   dump_prod_owner = pthread_self();
   GCA_STORE(&dump_prod_held, 1);
@@ -810,10 +875,12 @@ GC_INNER int gca_dump_is_open(void)
     GC_INNER int gca_dump_is_open(void) { return 0; }
 
     GC_INNER int gca_dump_open(const char *path_template,
-                               gca_dump_header_fn header)
+                               gca_dump_header_fn header,
+                               gca_dump_final_fn final)
     {
       (void)path_template;
       (void)header;
+      (void)final;
       WARN("gcacc: dump files are not supported on this platform\n", 0);
       return GC_UNIMPLEMENTED;
     }
