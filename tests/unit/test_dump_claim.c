@@ -14,6 +14,10 @@
  *             P.<child pid>, whole and the child's; the child warned
  *             once, naming both files.  (Before the claim, the child's
  *             open truncated P and the parent's dump did not read.)
+ *  forked:    a child forked without exec lives on while this process
+ *             stops its dump and starts one again at the same path: the
+ *             path is this process's again (the child's copy of the
+ *             descriptor, closed at fork, holds no claim).
  *  unrelated: two sibling processes given the same Q: the one that
  *             holds Q keeps it whole, the other writes Q.<pid>; once
  *             the first has exited, a third takes Q itself (the claim
@@ -202,6 +206,41 @@ static void test_child(const char *dir)
   (void)unlink(errpath);
 }
 
+static void test_forked(const char *dir)
+{
+  char path[512], other[600];
+  int hold[2];
+  pid_t pid;
+  long i;
+
+  (void)snprintf(path, sizeof(path), "%s/forked.gz", dir);
+  if (!CHECK(pipe(hold) == 0)) return;
+  if (!CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS)) return;
+  for (i = 0; i < RECORDS; i++) submit_test("first", i);
+  fflush(NULL);
+  pid = fork();
+  if (0 == pid) {
+    char c;
+
+    (void)close(hold[1]);
+    while (read(hold[0], &c, 1) > 0) {
+    }
+    _exit(0);
+  }
+  (void)close(hold[0]);
+  CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
+  if (CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS)) {
+    for (i = 0; i < RECORDS; i++) submit_test("again", i);
+    CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
+  }
+  (void)close(hold[1]);
+  CHECK_EQ(wait_status(pid), 0);
+  check_dump(path, (long)getpid(), "again", RECORDS);
+  (void)snprintf(other, sizeof(other), "%s.%ld", path, (long)getpid());
+  if (!CHECK(access(other, F_OK) != 0)) (void)unlink(other);
+  (void)unlink(path);
+}
+
 static void test_unrelated(const char *dir)
 {
   char path[512], b_path[600], a_err[600], b_err[600], c_err[600];
@@ -267,6 +306,7 @@ int main(int argc, char **argv)
   }
   GC_INIT();
   test_child(dir);
+  test_forked(dir);
   test_unrelated(dir);
   (void)rmdir(dir);
   return check_done("test_dump_claim");
