@@ -12,7 +12,10 @@
  * order of gca_fields.h, the list the header names.  Rows whose numbers
  * are all zero are left out.  Then the line goes to the writer
  * (gca_dump_submit, which never blocks).  Runs with the allocation lock
- * held; never waits.
+ * held; never waits.  The bases of the deltas move only when the writer
+ * accepted the record, so a dropped record's counts go in the next one;
+ * gca_record_final, the last record of a stop, takes the lock itself
+ * (with trylock, a bounded time).
  */
 
 #include "gca_priv.h"

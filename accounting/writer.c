@@ -15,7 +15,11 @@
  * gca_dump_open (header.c's), in OS memory too.  Failures to open or write
  * give one warning through WARN and turn dumping off; the program runs on.
  * A forked child sees the dump as closed and never writes its parent's
- * file.
+ * file.  A stop, at exit too, never waits without bound on a lock: a
+ * signal handler that calls exit() may run it on a thread interrupted
+ * while it held one (dump_lock_bounded).  A stop that finds records
+ * dropped and not yet counted adds one last record (the final function
+ * handed to gca_dump_open) that counts them and carries their counts.
  */
 
 #include "gca_priv.h"
