@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -56,13 +57,14 @@ static struct {
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
+/* The one buffer of dumpfile.c's warnings (two paths at most).        */
+static char df_msg[2 * PATH_MAX + 200];
+
 static void dumpfile_warn_path(const char *what, const char *path, int err)
 {
-  static char msg[PATH_MAX + 200];
-
-  (void)snprintf(msg, sizeof(msg), "gcacc: %s %.*s: %s; dumping off", what,
-                 PATH_MAX, path, strerror(err));
-  WARN("%s\n", (word)msg);
+  (void)snprintf(df_msg, sizeof(df_msg), "gcacc: %s %.*s: %s; dumping off",
+                 what, PATH_MAX, path, strerror(err));
+  WARN("%s\n", (word)df_msg);
 }
 
 GC_INNER void gca_dumpfile_warn(const char *what, int err)
@@ -70,14 +72,33 @@ GC_INNER void gca_dumpfile_warn(const char *what, int err)
   dumpfile_warn_path(what, df.path, err);
 }
 
+GC_INNER void gca_dumpfile_note(const char *fmt, ...)
+{
+  va_list ap;
+  int n = snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s: ",
+                   PATH_MAX, df.path);
+
+  va_start(ap, fmt);
+  if (n > 0 && (size_t)n < sizeof(df_msg))
+    (void)vsnprintf(df_msg + n, sizeof(df_msg) - (size_t)n, fmt, ap);
+  va_end(ap);
+  WARN("%s\n", (word)df_msg);
+}
+
 GC_INNER const char *gca_dumpfile_path(void)
 {
   return df.path;
 }
 
-GC_INNER int gca_dumpfile_kind(void)
+/* Why a stop gave up waiting for the writer, by target: a reader that */
+/* stopped reading, or a file system that does not take the bytes.     */
+GC_INNER const char *gca_dumpfile_stalled_on(void)
 {
-  return df.kind;
+  return GCA_DUMPFILE_REGULAR == df.kind
+         ? "for the writer, still writing to a slow or stalled file system"
+         : GCA_DUMPFILE_PIPE == df.kind
+           ? "for its reader, which stopped reading"
+           : "for the writer, still writing to the device";
 }
 
 GC_INNER void gca_dumpfile_abandon(void)
@@ -284,13 +305,11 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
     /* Another process is writing it (a child after exec given the     */
     /* same GC_ACC_DUMP, an unrelated program): never touch its dump;  */
     /* write PATH.PID instead, and say so once.                        */
-    static char first[PATH_MAX], msg[2 * PATH_MAX + 200];
-    size_t n = strlen(df.path);
+    size_t n = strlen(df.path);           /* df.path[0, n): the first */
 
-    (void)memcpy(first, df.path, n + 1);
     if (snprintf(df.path + n, sizeof(df.path) - n, ".%ld", (long)getpid())
         >= (int)(sizeof(df.path) - n)) {
-      (void)memcpy(df.path, first, n + 1);
+      df.path[n] = '\0';
       gca_dumpfile_warn("cannot open dump file (in use by another process)",
                         ENAMETOOLONG);
       return GC_ERROR;
@@ -302,10 +321,10 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
       return GC_ERROR;
     }
     if (claimed > 0) {
-      (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s is in use by"
-                     " another process; writing %.*s instead", PATH_MAX,
-                     first, PATH_MAX, df.path);
-      WARN("%s\n", (word)msg);
+      (void)snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s is in"
+                     " use by another process; writing %.*s instead",
+                     (int)n, df.path, PATH_MAX, df.path);
+      WARN("%s\n", (word)df_msg);
     }
   }
   if (claimed < 0) {

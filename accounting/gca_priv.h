@@ -213,6 +213,18 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
                                  void *arg);
   GC_INNER int gca_thread_join(pthread_t t);
+  /* A mutex that notes its holder: a lock that an exit may find held */
+  /* by the very thread running exit() (a signal handler's) is taken   */
+  /* with gca_noted_lock_bounded, which never waits on this thread and */
+  /* at most ms on another; 1 if taken.                                 */
+  struct gca_noted_mutex { pthread_mutex_t mu; pthread_t owner; int held; };
+# define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+  GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_lock(struct gca_noted_mutex *m);
+  GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m,
+                                      unsigned ms);
+  GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
 #endif
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
@@ -323,14 +335,18 @@ GC_INNER void gca_dumpfile_close(void);
 /* A forked child's copy of the descriptor: closed (not the stream).    */
 GC_INNER void gca_dumpfile_atfork_child(void);
 GC_INNER const char *gca_dumpfile_path(void);
-/* What the open dump's file is: a regular file, a pipe (a FIFO or a    */
-/* socket: a reader at its other end), or something else (a device).   */
+/* What the open dump's file is (dumpfile.c): a regular file, a pipe (a  */
+/* FIFO or a socket: a reader at its other end), or else (a device).    */
 #define GCA_DUMPFILE_REGULAR 0
 #define GCA_DUMPFILE_PIPE 1
 #define GCA_DUMPFILE_OTHER 2
-GC_INNER int gca_dumpfile_kind(void);
+/* What a stop that gave up waited for, said by target ("for its reader, */
+/* which stopped reading").                                              */
+GC_INNER const char *gca_dumpfile_stalled_on(void);
 /* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
+/* One warning: "gcacc: dump file <path>: " and printf's fmt.            */
+GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */

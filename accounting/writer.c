@@ -17,7 +17,7 @@
  * A forked child sees the dump as closed and never writes its parent's
  * file.  A stop, at exit too, never waits without bound on a lock: a
  * signal handler that calls exit() may run it on a thread interrupted
- * while it held one (dump_lock_bounded).  A stop that finds records
+ * while it held one (gca_noted_lock_bounded).  A stop that finds records
  * dropped and not yet counted adds one last record (the final function
  * handed to gca_dump_open) that counts them and carries their counts.
  */
@@ -61,9 +61,7 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 # define GCA_XCHG(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
-# define GCA_XCHG_WORD(p, v) GCA_XCHG(p, v)
 #else
-# define GCA_XCHG_WORD(p, v) (*(p) = (v))
   /* Callers hold the allocation lock; a lost update only miscounts. */
 # define GCA_XCHG(p, v) gca_xchg_int(p, v)
   static int gca_xchg_int(int *p, int v) { int o = *p; *p = v; return o; }
@@ -117,13 +115,11 @@
 /* Whether pending bytes in the ring end sleep s.                       */
 #define DUMP_ENDS_SLEEP(s, pending) \
         ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
-static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
-/* Which thread holds dump_prod_mu (dump_prod_held set).  A stop must  */
-/* never wait for it blindly: a signal handler that calls exit() may   */
-/* have interrupted this very thread inside its copy into the ring     */
-/* (issue 38), and the atexit handler would wait on itself for ever.    */
-static int dump_prod_held = 0;
-static pthread_t dump_prod_owner;
+/* Noted (thread.c): a stop must never wait for it blindly, as a      */
+/* signal handler that calls exit() may have interrupted this very    */
+/* thread inside its copy into the ring (issue 38), and the atexit      */
+/* handler would wait on itself for ever.                               */
+static struct gca_noted_mutex dump_prod_mu = GCA_NOTED_MUTEX_INITIALIZER;
 #ifndef DUMP_FUTEX
   static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
   static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
@@ -156,9 +152,7 @@ static struct {
 
 /* Serializes start and stop (API callers, atexit); never taken by the  */
 /* collector side.                                                       */
-static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
-static int dump_ctl_held = 0;   /* as dump_prod_held          */
-static pthread_t dump_ctl_owner;
+static struct gca_noted_mutex dump_ctl = GCA_NOTED_MUTEX_INITIALIZER;
 
 static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
 /* Builds and submits one last record at a stop (record.c's, handed    */
@@ -187,79 +181,26 @@ static word dump_riding = 0;
 static int dump_atexit_done = 0;
 
 #ifdef GCA_TEST_API
-  /* Tests only (the test library): called where an exit must not     */
-  /* hang, with where = 0 inside a producer's copy (dump_prod_mu and   */
-  /* the allocation lock held), 1 inside a stop (dump_ctl held).       */
+  /* Tests only (the test library).  The hook is called where an exit  */
+  /* must not hang: where = 0 inside a producer's copy (dump_prod_mu   */
+  /* and the allocation lock held), 1 inside a stop (dump_ctl held).   */
+  /* drop_next: the next n records are dropped as if the ring were full. */
   static void (*dump_test_hook)(int where) = NULL;
-
-  GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
-  {
-    dump_test_hook = fn;
-  }
-
-  /* The next n records are dropped as if the ring were full.         */
   static unsigned dump_test_drops = 0;
 
+  GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
+  { dump_test_hook = fn; }
   GC_API void GC_CALL GC_acc_test_dump_drop_next(unsigned n)
-  {
-    GCA_STORE(&dump_test_drops, n);
-  }
+  { GCA_STORE(&dump_test_drops, n); }
 #endif
 
-/* ---- locks an exit may find held ---------------------------------------- */
-
 /* A producer holds dump_prod_mu for one copy: a stop that waits this   */
-/* long for it has met a holder that will not let go.                   */
+/* long for it has met a holder that will not let go.  A start holds    */
+/* dump_ctl while it writes the header (at most 1 s on a pipe), a stop  */
+/* while it waits for the writer: an exit waits that long and 1 s more */
+/* for another thread's, never for its own (gca_noted_lock_bounded).   */
 #define DUMP_DOOR_WAIT_MS 100
-/* A start holds dump_ctl while it writes the header (at most 1 s on a  */
-/* pipe), a stop while it waits for the writer (the exit wait): an exit */
-/* waits that long and 1 s more for another thread's, never for its    */
-/* own.                                                                  */
 #define DUMP_CTL_EXIT_WAIT_MS (dump_exit_wait_ms + 1000u)
-
-/* Take mu (whose holder *held and *owner note) without waiting on a    */
-/* holder that may never let go: not at all if it is this thread (a     */
-/* signal handler that called exit() interrupted it inside), at most ms */
-/* for another (or for this one caught between its lock and its note). */
-/* 1 if taken, and noted as this thread's.                              */
-static int dump_lock_bounded(pthread_mutex_t *mu, int *held,
-                             pthread_t *owner, unsigned ms)
-{
-  word deadline = gca_now_ns() + (word)ms * 1000000u;
-
-  for (;;) {
-    struct timespec nap = { 0, 200000 };
-
-    if (pthread_mutex_trylock(mu) == 0) {
-      *owner = pthread_self();
-      GCA_STORE(held, 1);
-      return 1;
-    }
-    if (GCA_LOAD(held) && pthread_equal(*owner, pthread_self())) return 0;
-    if (gca_now_ns() >= deadline) return 0;
-    (void)nanosleep(&nap, NULL);
-  }
-}
-
-/* Lock mu (blocking: API callers) and note this thread as its holder. */
-static void dump_lock_noted(pthread_mutex_t *mu, int *held, pthread_t *owner)
-{
-  (void)pthread_mutex_lock(mu);
-  *owner = pthread_self();
-  GCA_STORE(held, 1);
-}
-
-static void dump_unlock_noted(pthread_mutex_t *mu, int *held)
-{
-  GCA_STORE(held, 0);
-  (void)pthread_mutex_unlock(mu);
-}
-
-#define DUMP_CTL_LOCK() dump_lock_noted(&dump_ctl, &dump_ctl_held, \
-                                        &dump_ctl_owner)
-#define DUMP_CTL_UNLOCK() dump_unlock_noted(&dump_ctl, &dump_ctl_held)
-
-/* ---- warnings ----------------------------------------------------------- */
 
 /* Report a write failure of the writer thread, once, from a thread of  */
 /* the program (never from the writer thread itself).                    */
@@ -490,34 +431,15 @@ static word dump_count_lines(size_t from, size_t to)
   return n;
 }
 
-/* A stop found n records dropped since the last record it had: no     */
-/* record counts them (nor holds their counts), so say so.  The next   */
-/* dump starts counting afresh.                                          */
+/* A stop found n drops that no record counts (nor holds their counts): */
+/* say so, unless a failed write (warned) turned dumping off.            */
 static void dump_warn_uncounted(word n)
 {
-  static char msg[PATH_MAX + 200];
-
-  (void)GCA_XCHG_WORD(&dump_dropped, 0);
-  if (0 == n) return;
-  (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: the last %lu"
-                 " records were dropped (buffer full) and are counted in no"
-                 " record: the dump's totals lack their counts", PATH_MAX,
-                 gca_dumpfile_path(), (unsigned long)n);
-  WARN("%s\n", (word)msg);
-}
-
-/* Why a stop gave up waiting for the writer, by target: a reader that */
-/* stopped reading, or a file system that does not take the bytes.     */
-static const char *dump_stalled_on(void)
-{
-  switch (gca_dumpfile_kind()) {
-  case GCA_DUMPFILE_REGULAR:
-    return "for the writer, still writing to a slow or stalled file system";
-  case GCA_DUMPFILE_PIPE:
-    return "for its reader, which stopped reading";
-  default:
-    return "for the writer, still writing to the device";
-  }
+  GCA_STORE(&dump_dropped, 0);  /* the door is closed; the next starts at 0 */
+  if (n != 0 && 0 == dump.err)
+    gca_dumpfile_note("the last %lu records were dropped (buffer full) and"
+                      " are counted in no record: the dump's totals lack"
+                      " their counts", (unsigned long)n);
 }
 
 /* dump_ctl held.  Flush everything queued, write the trailer, join: at */
@@ -526,7 +448,6 @@ static const char *dump_stalled_on(void)
 /* exit() may be one a signal interrupted inside a producer's copy.     */
 static int dump_stop_locked(void)
 {
-  static char msg[PATH_MAX + 300];
   int door;
   word start = gca_now_ns(), spent_ms, uncounted;
 
@@ -540,8 +461,7 @@ static int dump_stop_locked(void)
     dump.warn_pending = 0;
     dump_release();
     dump.sleep = DUMP_AWAKE;
-    (void)pthread_mutex_init(&dump_prod_mu, NULL);
-    dump_prod_held = 0;
+    gca_noted_reinit(&dump_prod_mu);
 #   ifndef DUMP_FUTEX
       (void)pthread_mutex_init(&dump_mu, NULL);
       (void)pthread_cond_init(&dump_cv, NULL);
@@ -551,32 +471,24 @@ static int dump_stop_locked(void)
 # ifdef GCA_TEST_API
     if (dump_test_hook != NULL) dump_test_hook(1);
 # endif
-  /* Records dropped that no record has counted yet (the ring was full */
-  /* to the end): once the writer has made room, one last record       */
-  /* (dump_final: a snapshot, built under the allocation lock if it is  */
-  /* free) counts them and carries their counts (issue 38: 7 exits in  */
-  /* 20 lost the last collections' counts, and said nothing).           */
+  /* Drops no record has counted yet (the ring full to the end): once  */
+  /* the writer has made room, one last record (dump_final) counts them */
+  /* and carries their counts (issue 38: they were lost silently).      */
   if (GCA_LOAD(&dump_dropped) != 0 && dump_final != NULL
       && dump_wait_drained(start + (word)dump_exit_wait_ms * 1000000u / 2))
     (void)dump_final();
   /* Close the door: no producer inside.  One that holds it longer     */
-  /* than a copy takes is this thread, interrupted inside its copy (a   */
-  /* signal handler that called exit()), or stuck: its record is lost,   */
-  /* everything before it is written, and the ring stays mapped for it.  */
-  door = dump_lock_bounded(&dump_prod_mu, &dump_prod_held, &dump_prod_owner,
-                           DUMP_DOOR_WAIT_MS);
+  /* than a copy is this thread, interrupted inside its copy, or stuck: */
+  /* its record is lost, and the ring stays mapped for it.              */
+  door = gca_noted_lock_bounded(&dump_prod_mu, DUMP_DOOR_WAIT_MS);
   GCA_STORE(&dump.open, 0);
   if (door) {
-    dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
+    gca_noted_unlock(&dump_prod_mu);
   } else {
-    word riding = GCA_LOAD(&dump_riding);
-
-    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: stopped while"
-                   " a record was being queued (exit() from a signal"
-                   " handler?): that record and the %lu dropped before it"
-                   " are not in the file", PATH_MAX, gca_dumpfile_path(),
-                   (unsigned long)riding);
-    WARN("%s\n", (word)msg);
+    gca_dumpfile_note("stopped while a record was being queued (exit() from"
+                      " a signal handler?): that record and the %lu dropped"
+                      " before it are not in the file",
+                      (unsigned long)GCA_LOAD(&dump_riding));
   }
   GCA_STORE(&dump.stopping, 1);
   dump_wake((size_t)-1);      /* from either sleep */
@@ -594,13 +506,10 @@ static int dump_stop_locked(void)
     dump_wake((size_t)-1);
     dump.running = 0;
     dump_stuck = 1;
-    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: %lu records"
-                   " (%lu bytes) not written after waiting %u ms %s;"
-                   " the file ends with its last whole record",
-                   PATH_MAX, gca_dumpfile_path(),
-                   (unsigned long)lines, (unsigned long)(tail - head),
-                   dump_exit_wait_ms, dump_stalled_on());
-    WARN("%s\n", (word)msg);
+    gca_dumpfile_note("%lu records (%lu bytes) not written after waiting %u"
+                      " ms %s; the file ends with its last whole record",
+                      (unsigned long)lines, (unsigned long)(tail - head),
+                      dump_exit_wait_ms, gca_dumpfile_stalled_on());
     dump_warn_uncounted(uncounted);
     return GC_ERROR;
   }
@@ -624,8 +533,7 @@ static int dump_stop_locked(void)
 /* mutexes are reset when the child first stops the inherited dump.)   */
 GC_INNER void gca_dump_atfork_child(void)
 {
-  (void)pthread_mutex_init(&dump_ctl, NULL);
-  dump_ctl_held = 0;
+  gca_noted_reinit(&dump_ctl);
   if (dump.running) gca_dumpfile_atfork_child();
 }
 
@@ -635,19 +543,14 @@ GC_INNER void gca_dump_atfork_child(void)
 static void dump_atexit(void)
 {
   if (dump.pid != getpid() || !dump.running) return;
-  if (!dump_lock_bounded(&dump_ctl, &dump_ctl_held, &dump_ctl_owner,
-                         DUMP_CTL_EXIT_WAIT_MS)) {
-    static char msg[PATH_MAX + 200];
-
-    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: exit() while"
-                   " the dump was being started or stopped; not waited"
-                   " for: the file ends with its last whole record",
-                   PATH_MAX, gca_dumpfile_path());
-    WARN("%s\n", (word)msg);
+  if (!gca_noted_lock_bounded(&dump_ctl, DUMP_CTL_EXIT_WAIT_MS)) {
+    gca_dumpfile_note("exit() while the dump was being started or stopped;"
+                      " not waited for: the file ends with its last whole"
+                      " record");
     return;
   }
   (void)dump_stop_locked();
-  DUMP_CTL_UNLOCK();
+  gca_noted_unlock(&dump_ctl);
 }
 
 /* dump_ctl held, no dump running.                                      */
@@ -696,6 +599,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   dump.finished = 0;
   dump.sleep = DUMP_AWAKE;
   dump.warn_pending = 0;
+  dump.err = 0;
   /* The writer runs with every signal blocked (thread.c).             */
   err = gca_thread_create(&dump.thread, dump_writer_main, NULL);
   if (err != 0) {
@@ -704,9 +608,9 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   dump.running = 1;
-  (void)pthread_mutex_lock(&dump_prod_mu);    /* publishes the ring   */
+  gca_noted_lock(&dump_prod_mu);              /* publishes the ring   */
   GCA_STORE(&dump.open, 1);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  gca_noted_unlock(&dump_prod_mu);
   if (!dump_atexit_done) {
     dump_atexit_done = 1;
     (void)atexit(dump_atexit);
@@ -720,11 +624,11 @@ GC_INNER int gca_dump_open(const char *path_template,
   int res;
 
   if (NULL == path_template || '\0' == path_template[0]) return GC_ERROR;
-  DUMP_CTL_LOCK();
+  gca_noted_lock(&dump_ctl);
   (void)dump_stop_locked();
   res = dump_start_locked(path_template, header);
   if (GC_SUCCESS == res) dump_final = final;
-  DUMP_CTL_UNLOCK();
+  gca_noted_unlock(&dump_ctl);
   return res;
 }
 
@@ -732,9 +636,9 @@ GC_INNER int gca_dump_stop(void)
 {
   int res;
 
-  DUMP_CTL_LOCK();
+  gca_noted_lock(&dump_ctl);
   res = dump_stop_locked();
-  DUMP_CTL_UNLOCK();
+  gca_noted_unlock(&dump_ctl);
   return res;
 }
 
@@ -801,9 +705,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
       goto drop;
     }
 # endif
-  if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
-  dump_prod_owner = pthread_self();
-  GCA_STORE(&dump_prod_held, 1);
+  if (!gca_noted_trylock(&dump_prod_mu)) goto drop;
 # ifdef GCA_TEST_API
     if (dump_test_hook != NULL) dump_test_hook(0);
 # endif
@@ -814,7 +716,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
     dump_grow(len);
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
-    dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
+    gca_noted_unlock(&dump_prod_mu);
     dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
@@ -824,7 +726,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   BCOPY(line, dump.ring + off, first);
   if (first < len) BCOPY(line + first, dump.ring, len - first);
   DUMP_STORE_REL(&dump.tail, tail + len);
-  dump_unlock_noted(&dump_prod_mu, &dump_prod_held);
+  gca_noted_unlock(&dump_prod_mu);
   dump_riding = 0;                    /* its dropped count is in the ring */
   dump_wake(tail + len - head);
   return 0;
