@@ -507,6 +507,8 @@ static int rec_lock_bounded(void)
 
 GC_INNER int gca_record_final(void)
 {
+  DCL_LOCK_STATE;
+
   if (!rec_lock_bounded()) return 0;
   if (gca_dump_is_open()) gca_record_emit(0);
   UNLOCK();

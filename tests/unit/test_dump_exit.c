@@ -16,7 +16,8 @@
  *        every record submitted before it, in order;
  *  stop: the handler fires inside GC_acc_dump_stop: the child must exit,
  *        warn, and leave a dump that reads to its last whole record;
- *  load: four threads allocate and take records while the parent sends
+ *  load: four threads allocate and take records (the full profile)
+ *        while the parent sends
  *        SIGTERM at a random moment (seeded), RUNS times: no run may
  *        hang, every dump must read.
  *
@@ -130,6 +131,7 @@ static void child_load(const char *path, int ready_fd)
   pthread_t t;
   int i;
 
+  (void)setenv("GC_ACC_PROFILE", "full", 1);   /* as issue 38's runs */
   child_common(path);
   GC_acc_test_dump_hook(NULL);
   for (i = 0; i < 4; i++)
