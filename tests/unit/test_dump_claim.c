@@ -209,25 +209,30 @@ static void test_child(const char *dir)
 static void test_forked(const char *dir)
 {
   char path[512], other[600];
-  int hold[2];
+  int hold[2], up[2];
   pid_t pid;
   long i;
+  char c = 0;
 
   (void)snprintf(path, sizeof(path), "%s/forked.gz", dir);
-  if (!CHECK(pipe(hold) == 0)) return;
+  if (!CHECK(pipe(hold) == 0 && pipe(up) == 0)) return;
   if (!CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS)) return;
   for (i = 0; i < RECORDS; i++) submit_test("first", i);
   fflush(NULL);
   pid = fork();
   if (0 == pid) {
-    char c;
-
+    /* Running: fork's child handlers (the descriptor closed) are done. */
     (void)close(hold[1]);
+    (void)close(up[0]);
+    (void)write(up[1], "r", 1);
     while (read(hold[0], &c, 1) > 0) {
     }
     _exit(0);
   }
   (void)close(hold[0]);
+  (void)close(up[1]);
+  CHECK_EQ(read(up[0], &c, 1), 1);
+  (void)close(up[0]);
   CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
   if (CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS)) {
     for (i = 0; i < RECORDS; i++) submit_test("again", i);
