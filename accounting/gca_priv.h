@@ -250,6 +250,18 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
                                  void *arg);
   GC_INNER int gca_thread_join(pthread_t t);
+  /* A mutex that notes its holder: a lock that an exit may find held */
+  /* by the very thread running exit() (a signal handler's) is taken   */
+  /* with gca_noted_lock_bounded, which never waits on this thread and */
+  /* at most ms on another; 1 if taken.                                 */
+  struct gca_noted_mutex { pthread_mutex_t mu; pthread_t owner; int held; };
+# define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+  GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_lock(struct gca_noted_mutex *m);
+  GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m,
+                                      unsigned ms);
+  GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
 #endif
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
@@ -359,9 +371,21 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
 GC_INNER void gca_dumpfile_close(void);
+/* A forked child's copy of the descriptor: closed (not the stream).    */
+GC_INNER void gca_dumpfile_atfork_child(void);
 GC_INNER const char *gca_dumpfile_path(void);
+/* What the open dump's file is (dumpfile.c): a regular file, a pipe (a  */
+/* FIFO or a socket: a reader at its other end), or else (a device).    */
+#define GCA_DUMPFILE_REGULAR 0
+#define GCA_DUMPFILE_PIPE 1
+#define GCA_DUMPFILE_OTHER 2
+/* What a stop that gave up waited for, said by target ("for its reader, */
+/* which stopped reading").                                              */
+GC_INNER const char *gca_dumpfile_stalled_on(void);
 /* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
+/* One warning: "gcacc: dump file <path>: " and printf's fmt.            */
+GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 #endif /* !GCA_NO_DUMP_FILE */
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
@@ -389,8 +413,13 @@ typedef int (*gca_dump_header_fn)(struct gca_text *t, const char *path,
 /* Start dumping to path_template (%p: the pid), stopping any dump open:  */
 /* writes the header (built by header), starts the writer thread.        */
 /* GC_SUCCESS, or nonzero after one warning.  Lock NOT held.              */
+/* One last record at a stop that found drops no record has counted    */
+/* (record.c's gca_record_final): built and submitted if the allocation */
+/* lock can be had without waiting long; 1 if it was built.             */
+typedef int (*gca_dump_final_fn)(void);
 GC_INNER int gca_dump_open(const char *path_template,
-                           gca_dump_header_fn header);
+                           gca_dump_header_fn header,
+                           gca_dump_final_fn final);
 /* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
 /* Waits at most the exit wait for the writer, then leaves it behind     */
 /* with a warning (GC_ERROR).                                             */
@@ -410,6 +439,9 @@ GC_INNER void gca_dump_set_buffer(size_t bytes);
 /* the census of this collection's mark bits; else counters and free-list  */
 /* books only (GC_acc_record_now between collections).  Lock held.         */
 GC_INNER void gca_record_emit(int with_census);
+/* gca_dump_final_fn: a snapshot record, lock NOT held (taken, if free  */
+/* within a few ms).                                                     */
+GC_INNER int gca_record_final(void);
 /* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
 GC_INNER void gca_record_frame(word n);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
@@ -511,6 +543,7 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
 /* more were lost; resets the list.  Lock held.                          */
 GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
                                     word *lost);
+GC_INNER void gca_heapgrow_untake(unsigned n, word lost);
 GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 
 /* ==== end of census/records section ==================================== */
@@ -554,6 +587,9 @@ GC_INNER double gca_site_weight(word granted_bytes);
 GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
                                             const word *frames, unsigned n),
                                  void *arg);
+/* Where gca_sites_take_new has got to; a dropped record goes back.     */
+GC_INNER unsigned gca_sites_take_mark(void);
+GC_INNER void gca_sites_take_rewind(unsigned mark);
 GC_INNER word gca_sites_memory_bytes(void);
 
 /* Settings (GC_ACC_STACKS, GC_ACC_STACK_DEPTH, GC_ACC_UNWIND and the    */
@@ -874,6 +910,11 @@ GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
+/* The rows taken went into a record the writer accepted: they become  */
+/* the base of the next deltas (a dropped record's stay in the next).  */
+GC_INNER void gca_types_rows_commit(int sites);
+GC_INNER unsigned gca_types_def_mark(void);
+GC_INNER void gca_types_def_rewind(unsigned mark);
 GC_INNER word gca_counters_memory_bytes(void);
 
 /* ---- settings (env.c) ------------------------------------------------- */

@@ -506,6 +506,16 @@ GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
   }
 }
 
+GC_INNER unsigned gca_sites_take_mark(void)
+{
+  return sites_taken;
+}
+
+GC_INNER void gca_sites_take_rewind(unsigned mark)
+{
+  if (mark < sites_taken) sites_taken = mark;
+}
+
 GC_INNER word gca_sites_memory_bytes(void)
 {
   return GCA_LOAD(&sites_mem);
