@@ -495,7 +495,7 @@ static int dump_stop_locked(void)
   dump_wake((size_t)-1);      /* from either sleep */
   /* Dropped, and counted in no record: now there will be no next one. */
   uncounted = GCA_LOAD(&dump_dropped);
-  spent_ms = (gca_now_ns() - start) / 1000000u;
+  spent_ms = (word)((gca_now_ns() - start) / 1000000u);
   if (!dump_wait_finished(spent_ms < dump_exit_wait_ms
                           ? dump_exit_wait_ms - (unsigned)spent_ms : 0)) {
     /* The writer is stuck (a reader that stopped reading, a stalled    */
