@@ -178,7 +178,6 @@ static pthread_cond_t dump_done_cv = PTHREAD_COND_INITIALIZER;
 /* "dropped" of 1).  dump_riding: allocation lock held.                 */
 static word dump_dropped = 0;
 static word dump_riding = 0;
-static int dump_atexit_done = 0;
 
 #ifdef GCA_TEST_API
   /* Tests only (the test library).  The hook is called where an exit  */
@@ -538,6 +537,9 @@ GC_INNER void gca_dump_atfork_child(void)
   if (dump.running) gca_dumpfile_atfork_child();
 }
 
+#ifndef DONT_USE_ATEXIT  /* Unity's build: GC_deinit ends the dump instead */
+static int dump_atexit_done = 0;
+
 /* At exit: never waits on a lock the thread running exit() may hold     */
 /* (a signal handler that calls exit() may have interrupted it inside a */
 /* start, a stop, or a producer's copy).                                 */
@@ -553,6 +555,7 @@ static void dump_atexit(void)
   (void)dump_stop_locked();
   gca_noted_unlock(&dump_ctl);
 }
+#endif
 
 /* dump_ctl held, no dump running.                                      */
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
@@ -616,16 +619,11 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   gca_noted_lock(&dump_prod_mu);              /* publishes the ring   */
   GCA_STORE(&dump.open, 1);
   gca_noted_unlock(&dump_prod_mu);
-  /* Unity's build has no atexit (its module may be unloaded before     */
-  /* exit): GC_deinit or GC_acc_dump_stop ends the dump there.          */
-#ifndef DONT_USE_ATEXIT
+#ifndef DONT_USE_ATEXIT       /* else GC_deinit, GC_acc_dump_stop end it */
   if (!dump_atexit_done) {
     dump_atexit_done = 1;
     (void)atexit(dump_atexit);
   }
-#else
-  (void)dump_atexit;          /* kept, never registered */
-  (void)dump_atexit_done;
 #endif
   return GC_SUCCESS;
 }
@@ -654,25 +652,14 @@ GC_INNER int gca_dump_stop(void)
   return res;
 }
 
-GC_INNER void gca_dump_set_exit_wait(unsigned ms)
-{
-  dump_exit_wait_ms = ms;
-}
-
-GC_INNER unsigned gca_dump_exit_wait(void)
-{
-  return dump_exit_wait_ms;
-}
+GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
+GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
 {
-  if (0 == bytes) {
-    dump_buffer_setting = 0;
-    return;
-  }
-  if (bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
-  bytes = (bytes + 4095) & ~(size_t)4095;     /* whole pages for mmap */
-  dump_buffer_setting = bytes;
+  if (bytes != 0 && bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
+  /* 0: grow as needed; else whole pages for mmap.                      */
+  dump_buffer_setting = (bytes + 4095) & ~(size_t)4095;
 }
 
 /* ---- the collector side ------------------------------------------------- */
