@@ -43,6 +43,24 @@ $CC -O1 -w -o "$OUT/test_vector" $inc "$srcdir/tests/unity/test_vector.c" \
 $CC -O1 -w -o "$OUT/test_heap_rule" $inc "$srcdir/tests/unity/test_heap_rule.c" \
   "$OUT/gc.o" -lpthread -lz
 "$OUT/test_heap_rule" fork
+# GC_deinit ends the dump on the fork too (its GC_ACC_ON_DEINIT hook,
+# docs/hooks.md): the queued records and the gzip trailer, as
+# il2cpp_dropin.sh checks on ours.  Unity's defines include
+# DONT_USE_ATEXIT, so nothing else would.
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_dump_end" $inc "$srcdir/tests/unity/test_dump_end.c" \
+  "$OUT/gc.o" -lpthread -lz
+rm -f "$OUT/end-deinit.gz"
+"$OUT/test_dump_end" deinit "$OUT/end-deinit.gz" > "$OUT/end-deinit.out"
+gzip -t "$OUT/end-deinit.gz" || {
+  echo "FAIL: GC_deinit on Unity's fork left the dump without its trailer" >&2
+  exit 1; }
+want=$(sed -n 's/^collections //p' "$OUT/end-deinit.out")
+got=$(gzip -dc "$OUT/end-deinit.gz" | grep -c '^{"record":"collection"' || true)
+[ "$got" = "$want" ] || {
+  echo "FAIL: GC_deinit on Unity's fork: $got collection records, $want made" >&2
+  exit 1; }
+echo "ok: GC_deinit on Unity's fork ends the dump ($got collection records)"
 
 # With assertions, the dump's portable wait,
 # test entry points and frame pointers (as amalgam.sh does).
