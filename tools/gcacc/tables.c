@@ -14,6 +14,7 @@
 
 #include "tables.h"
 #include "gcacc.h"
+#include "symbolize.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -463,31 +464,28 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
   path = malloc(strlen(dump) + 9);
   if (path == NULL) abort();
   sprintf(path, "%s.symbols", dump);
-  f = fopen(path, "r");
+  /* symbolize.c's file, read as it reads it (regular files only).     */
+  f = symcache_open(path, NULL, 0);
   free(path);
   if (f == NULL) return 0;
-  /* cmd_symbolize.c's format: key \t offset \t function \t file:line    */
-  /* [\t function \t file:line ...] (inlined frames after the first).   */
   while ((len = getline(&line, &lcap, f)) > 0) {
-    char *t1, *t2, *t3;
+    const char *key;
+    char *ans, *tab;
     u64 off;
 
     if (line[len - 1] == '\n') line[--len] = '\0';
-    if (line[0] == '#') continue;
-    if ((t1 = strchr(line, '\t')) == NULL) continue;
-    if ((t2 = strchr(t1 + 1, '\t')) == NULL) continue;
-    *t1 = *t2 = '\0';
-    if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
-    if (!parse_addr(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
-    text_unescape(line);                /* the key, escaped when written */
+    if (!symcache_line(line, &key, &off, &ans)) continue;
+    if ((tab = strchr(ans, '\t')) != NULL) *tab = '\0';
+    text_unescape(ans);                 /* the innermost function      */
+    if (strcmp(ans, "??") == 0) continue;
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));
       if (t->syms == NULL) abort();
     }
-    t->syms[t->nsyms].key = xstrdup_(line);
+    t->syms[t->nsyms].key = xstrdup_(key);
     t->syms[t->nsyms].off = off;
-    t->syms[t->nsyms].func = xstrdup_(t2 + 1);
+    t->syms[t->nsyms].func = xstrdup_(ans);
     t->nsyms++;
   }
   free(line);
