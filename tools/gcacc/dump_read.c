@@ -538,15 +538,70 @@ static int in_list(const char *list, const char *key, size_t len)
   return 0;
 }
 
+/* Can lean_line follow every top-level member of line the way jansson */
+/* reads it (keys without escapes, the object closed)?  Lean keys given */
+/* more than once go into dup (jansson keeps the last of equal keys,    */
+/* whatever its value: those tables are left to it).                    */
+static int lean_followable(const struct dump_reader *r, const char *line,
+                           size_t len, char dup[][16], size_t *ndup)
+{
+  const char *e = line + len, *p = lean_ws(line, e);
+  char seen[16][16];
+  size_t nseen = 0, i;
+
+  *ndup = 0;
+  if (p >= e || *p != '{') return 0;
+  p = lean_ws(p + 1, e);
+  if (p < e && *p == '}') return 1;
+  while (p < e && *p == '"') {
+    const char *k = p + 1, *end;
+    size_t kl;
+
+    while (p + 1 < e && p[1] != '"' && p[1] != '\\') p++;
+    if (p + 1 >= e || p[1] != '"') return 0;   /* an escaped key       */
+    kl = (size_t)(p + 1 - k);
+    p = lean_ws(p + 2, e);
+    if (p >= e || *p != ':') return 0;
+    if (kl < 16 && in_list(r->lean_keys, k, kl)) {
+      for (i = 0; i < nseen; i++)
+        if (strlen(seen[i]) == kl && memcmp(seen[i], k, kl) == 0) break;
+      if (i < nseen) {
+        if (*ndup < 16) {
+          memcpy(dup[*ndup], k, kl);
+          dup[(*ndup)++][kl] = '\0';
+        }
+      } else if (nseen < 16) {
+        memcpy(seen[nseen], k, kl);
+        seen[nseen++][kl] = '\0';
+      } else {
+        return 0;
+      }
+    }
+    end = skip_value(lean_ws(p + 1, e), e);
+    if (end == NULL) return 0;
+    p = lean_ws(end, e);
+    if (p < e && *p == '}') return 1;
+    if (p >= e || *p != ',') return 0;
+    p = lean_ws(p + 1, e);
+  }
+  return 0;
+}
+
 /* Take the lean tables out of line (in place: each becomes "[]" and    */
-/* spaces, so every byte offset stays).  Stops, keeping what it took,    */
-/* at anything it does not follow.                                       */
+/* spaces, so every byte offset stays).  Takes nothing from a line it    */
+/* cannot follow to the end of its object (lean_followable).             */
 static void lean_line(struct dump_reader *r, char *line, size_t len)
 {
   const char *e = line + len, *p = lean_ws(line, e);
+  char dup[16][16];
+  size_t ndup, j;
 
   r->nltab = 0;
   r->nlrow = r->nlcell = r->lpool_len = r->nlbig = 0;
+  /* All or nothing: a member lean_line could not follow may be a lean  */
+  /* key again (escaped, or after something it does not read), which    */
+  /* jansson would take over a table already taken (found by fuzzing).  */
+  if (!lean_followable(r, line, len, dup, &ndup)) return;
   if (p >= e || *p != '{') return;
   p = lean_ws(p + 1, e);
   while (p < e && *p == '"') {
@@ -564,7 +619,11 @@ static void lean_line(struct dump_reader *r, char *line, size_t len)
     if (kl < sizeof(key) && v < e && *v == '[') {
       memcpy(key, k, kl);
       key[kl] = '\0';
-      if (in_list(r->lean_keys, key, kl)) {
+      for (j = 0; j < ndup; j++)
+        if (strcmp(dup[j], key) == 0) break;
+      if (j < ndup) {
+        /* given twice: jansson's (the last one wins)                    */
+      } else if (in_list(r->lean_keys, key, kl)) {
         end = lean_table(r, key, v, e);
         if (end == NULL) {              /* jansson's: the JSON one wins */
           for (i = 0; i < r->nltab; i++)
