@@ -1103,6 +1103,8 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
   }
   if (sites && !quiet && st == DUMP_TRUNCATED)
     warning("%s", dump_error(d));
+  if (sites && !quiet && st == DUMP_END && dump_warning(d) != NULL)
+    warning("%s", dump_warning(d));     /* a run of blank lines at the end */
   dump_close(d);
   load_modules(header);
   header_settings(t, header);
