@@ -10,11 +10,13 @@
 # Fault 2: a module path naming a FIFO, or a DUMP.symbols that is a FIFO
 # or a link to /dev/zero, blocked the reader forever in open() (or grew
 # it to 4 GB).  Every command that opens them runs under a time limit
-# (and a memory limit), and says what it skipped.
+# (GCACC_PATHS_SECS, default 10 s) and a memory limit (ulimit -v,
+# GCACC_PATHS_VMEM_KB, default 400 MB), and says what it skipped.
 # addr2line is a stand-in script (GCACC_ADDR2LINE): no binutils needed.
 . "$srcdir/tests/cli/cli_lib.sh"
 need mkfifo
 secs=${GCACC_PATHS_SECS:-10}
+vmem=${GCACC_PATHS_VMEM_KB:-400000}
 
 cat >"$tmp/a2l" <<'A2L'
 #!/bin/sh
@@ -37,7 +39,7 @@ JSON
 run() {
   name=$1 want=$2; shift 2
   ok
-  ( ulimit -v 400000; exec timeout "$secs" "$GCACC" "$@" ) \
+  ( ulimit -v "$vmem"; exec timeout "$secs" "$GCACC" "$@" ) \
     >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
   case " $want " in
