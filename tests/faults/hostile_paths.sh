@@ -158,4 +158,18 @@ truncate -s 100M "$tmp/big.jsonl.symbols" 2>/dev/null &&
   check "the big cache is named" \
     grep -q 'big\.jsonl\.symbols: larger than 64 MiB' "$tmp/err"
 }
+# A cache of more entries than one run could write: the rest not read
+# (each entry costs memory), said so; the entries read still answer.
+dump "$tmp/many.jsonl" "/nonexistent/lib.so"
+awk 'BEGIN { for (i = 0; i < 1100000; i++)
+               printf "#S\t/nonexistent/lib.so\t0x%x\tf_%d\tx.c:1\n", i, i }' \
+  >"$tmp/many.jsonl.symbols"
+run "DUMP.symbols of 1.1 M entries" "0" top --group site "$tmp/many.jsonl"
+check "top: the cut is said" grep -q \
+  'many\.jsonl\.symbols: more than 1000000 entries: the rest of the symbol cache is not read' \
+  "$tmp/err"
+check "top: the entries read answer" grep -q 'f_16 < f_32' "$tmp/out"
+run "DUMP.symbols of 1.1 M entries" "0" symbolize "$tmp/many.jsonl"
+check "symbolize: the cut is said" grep -q \
+  'many\.jsonl\.symbols: more than 1000000 entries' "$tmp/err"
 finish

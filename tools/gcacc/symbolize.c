@@ -384,6 +384,12 @@ FILE *symcache_open(const char *path, int *refused, int quiet)
   return f;
 }
 
+void symcache_full(const char *path)
+{
+  warning("%s: more than %d entries: the rest of the symbol cache is not "
+          "read (remove the file to rebuild it)", path, SYMCACHE_MAX_ENTRIES);
+}
+
 /* The cache's entries, sorted; *refused if it must not be replaced.    */
 static size_t cache_load(const char *path, struct centry **out,
                          int *refused, int quiet)
@@ -404,6 +410,10 @@ static size_t cache_load(const char *path, struct centry **out,
 
     if (line[len - 1] == '\n') line[--len] = '\0';
     if (!symcache_line(line, &key, &off, &ans)) continue;
+    if (n == SYMCACHE_MAX_ENTRIES) {
+      symcache_full(path);
+      break;
+    }
     if (n == cap) {
       cap = cap ? cap * 2 : 1024;
       e = xrealloc(e, cap * sizeof(*e));

@@ -37,7 +37,11 @@
 /* symcache_line: one line (no newline) split in place: 1 and *key      */
 /* (unescaped), *off and *answer (the fields, escaped, tab-separated)   */
 /* if it is an entry, else 0.                                            */
+/* Entries read at most (each costs some 100 bytes in memory): the rest */
+/* of a bigger cache is not read, with a warning (symcache_full).        */
+#define SYMCACHE_MAX_ENTRIES 1000000
 FILE *symcache_open(const char *path, int *refused, int quiet);
+void symcache_full(const char *path);
 int symcache_line(char *line, const char **key, unsigned long long *off,
                   char **answer);
 

@@ -456,7 +456,7 @@ const char *tables_site_label(const struct tables *t, u64 id,
 size_t tables_load_symbols(struct tables *t, const char *dump)
 {
   char *path, *line = NULL;
-  size_t lcap = 0, cap = t->nsyms;
+  size_t lcap = 0, cap = t->nsyms, n0 = t->nsyms;
   ssize_t len;
   FILE *f;
 
@@ -466,8 +466,10 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
   sprintf(path, "%s.symbols", dump);
   /* symbolize.c's file, read as it reads it (regular files only).     */
   f = symcache_open(path, NULL, 0);
-  free(path);
-  if (f == NULL) return 0;
+  if (f == NULL) {
+    free(path);
+    return 0;
+  }
   while ((len = getline(&line, &lcap, f)) > 0) {
     const char *key;
     char *ans, *tab;
@@ -478,6 +480,10 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
     if ((tab = strchr(ans, '\t')) != NULL) *tab = '\0';
     text_unescape(ans);                 /* the innermost function      */
     if (strcmp(ans, "??") == 0) continue;
+    if (t->nsyms - n0 == SYMCACHE_MAX_ENTRIES) {
+      symcache_full(path);
+      break;
+    }
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));
@@ -489,6 +495,7 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
     t->nsyms++;
   }
   free(line);
+  free(path);
   fclose(f);
   if (t->nsyms) qsort(t->syms, t->nsyms, sizeof(*t->syms), sym_cmp);
   return t->nsyms;
