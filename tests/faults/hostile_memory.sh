@@ -94,6 +94,10 @@ for d in freelists modules unknown members blank; do
     fail "$d: summary --json: $got collections read, expected $want"
 done
 
+# timeline --frames reads records itself: it says the same.
+run members "0 2" timeline --frames "$tmp/members.gz"
+said "members: timeline --frames" 'members\.gz: record 2 \(line 2, byte [0-9]+\) holds JSON values .*: skipped'
+
 # The header and the newlines, nothing else: an empty recording, but said.
 run blankend "0" summary "$tmp/blankend.gz"
 said blankend "blankend\\.gz: $blank blank lines from line 2 \\(byte [0-9]+\\): skipped"
