@@ -372,8 +372,32 @@ static const char *lean_string(struct dump_reader *r, const char *p,
     unsigned u, lo;
 
     if (c == '"') break;
-    if (c < 0x20 || c >= 0x80) return NULL;     /* jansson's to judge   */
+    if (c < 0x20) return NULL;                  /* jansson's to judge   */
     if (!lean_pool(r, 8)) return NULL;
+    if (c >= 0x80) {
+      /* UTF-8, valid as jansson checks it (utf8.c: no overlong form,   */
+      /* no surrogate, nothing beyond U+10FFFF), copied as it is: a     */
+      /* table of names that are not ASCII stays lean.                  */
+      size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0, k;
+      unsigned long cp;
+
+      if (n == 0 || (size_t)(e - q) < n) return NULL;
+      cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+      for (k = 1; k < n; k++) {
+        unsigned char b = (unsigned char)q[k];
+
+        if (b < 0x80 || b > 0xbf) return NULL;
+        cp = (cp << 6) | (b & 0x3f);
+      }
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+          || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000))
+        return NULL;
+      memcpy(r->lpool + r->lpool_len, q, n);
+      r->lpool_len += n;
+      q += n - 1;
+      continue;
+    }
     if (c != '\\') {
       r->lpool[r->lpool_len++] = (char)c;
       continue;
