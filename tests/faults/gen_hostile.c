@@ -21,6 +21,8 @@
  *   gen_hostile blank N OUT.gz     a header, N newlines, two
  *                                  collections (issue 38, fault 4)
  *   gen_hostile blankend N OUT.gz  a header and N newlines
+ *   gen_hostile manymods N OUT.gz  a header of N modules, and N sites,
+ *                                  one in each (symbolize was quadratic)
  *
  * Output is gzip (level 1: the test's time goes to the reader, not here).
  * The dumps are well-formed JSON Lines with a real header: what makes
@@ -149,6 +151,29 @@ static void dear(const char *kind, unsigned long long n)
 {
   unsigned long long k;
 
+  if (strcmp(kind, "manymods") == 0) {
+    unsigned long long r, i;
+
+    puts_("{\"record\":\"header\",\"format_version\":1,\"pid\":1,"
+          "\"start_mono_ns\":1,\"config\":{\"stacks\":\"all\"},"
+          "\"modules\":[");
+    for (i = 0; i < n; i++)
+      putf(i ? ",{\"path\":\"/nonexistent/m%llu.so\",\"base\":%llu}%.0llu"
+             : "{\"path\":\"/nonexistent/m%llu.so\",\"base\":%llu}%.0llu",
+           i, 0x10000000ULL + i * 0x10000, 0);
+    puts_("]}\n");
+    for (r = 0; r * PER_RECORD < n; r++) {
+      collection_start(r);
+      puts_(",\"sites\":[");
+      for (i = r * PER_RECORD; i < n && i < (r + 1) * PER_RECORD; i++)
+        putf(i > r * PER_RECORD ? ",[%llu,\"0x%llx\"]%.0llu"
+                                : "[%llu,\"0x%llx\"]%.0llu",
+             2 + i, 0x10000010ULL + i * 0x10000, 0);
+      puts_("]}\n");
+    }
+    return;
+  }
+
   if (strcmp(kind, "modules") == 0) {
     /* The header, with its module list grown.                           */
     const char *m = strstr(header, "\"modules\":[") + 11;
@@ -225,7 +250,8 @@ int main(int argc, char **argv)
   if (strcmp(argv[1], "freelists") == 0 || strcmp(argv[1], "modules") == 0
       || strcmp(argv[1], "unknown") == 0 || strcmp(argv[1], "members") == 0
       || strcmp(argv[1], "blank") == 0
-      || strcmp(argv[1], "blankend") == 0) {
+      || strcmp(argv[1], "blankend") == 0
+      || strcmp(argv[1], "manymods") == 0) {
     dear(argv[1], n);
   } else if (strcmp(argv[1], "newlines") == 0) {
     unsigned long long i;

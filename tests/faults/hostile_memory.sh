@@ -14,14 +14,14 @@
 #
 # Each command runs under ulimit -v (GCACC_MEM_VMEM_KB, default 400 MB)
 # and a time limit (GCACC_MEM_SECS, default 20 s); the sizes are issue
-# 38's but for the newlines (GCACC_MEM_BLANK, default 128 MiB; 1 GiB
+# 38's but for the newlines (GCACC_MEM_BLANK, default 64 MiB; 1 GiB
 # takes a command about 3 s).
 . "$srcdir/tests/cli/cli_lib.sh"
 need jq
 GEN=./tests/faults/gen_hostile
 vmem=${GCACC_MEM_VMEM_KB:-400000}
 secs=${GCACC_MEM_SECS:-20}
-blank=${GCACC_MEM_BLANK:-134217728}
+blank=${GCACC_MEM_BLANK:-67108864}
 
 "$GEN" freelists 10000000 "$tmp/freelists.gz" || exit 99
 "$GEN" modules 1100000 "$tmp/modules.gz" || exit 99

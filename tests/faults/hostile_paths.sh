@@ -9,7 +9,9 @@
 # written through a link, and every line of it starts with '#'.
 # Fault 2: a module path naming a FIFO, or a DUMP.symbols that is a FIFO
 # or a link to /dev/zero, blocked the reader forever in open() (or grew
-# it to 4 GB).  Every command that opens them runs under a time limit
+# it to 4 GB).  And a header of 100 000 modules took symbolize 68 s
+# (every address matched against every module).  Every command runs
+# under a time limit
 # (GCACC_PATHS_SECS, default 10 s) and a memory limit (ulimit -v,
 # GCACC_PATHS_VMEM_KB, default 400 MB), and says what it skipped.
 # addr2line is a stand-in script (GCACC_ADDR2LINE): no binutils needed.
@@ -158,6 +160,17 @@ truncate -s 100M "$tmp/big.jsonl.symbols" 2>/dev/null &&
   check "the big cache is named" \
     grep -q 'big\.jsonl\.symbols: larger than 64 MiB' "$tmp/err"
 }
+# A header of 100 000 modules, an address in each: symbolize matched
+# every address against every module (68 s), and warned once a module.
+./tests/faults/gen_hostile manymods 100000 "$tmp/manymods.gz" || exit 99
+run manymods "0" symbolize --no-cache "$tmp/manymods.gz"
+check "manymods: every address in its module" \
+  test "$(grep -c '^0x[0-9a-f]* m[0-9]*\.so+0x10 ' "$tmp/out")" -eq 100000
+check "manymods: 10 modules named, the rest counted" \
+  grep -q 'no binary or debug file for 99990 more modules' "$tmp/err"
+run manymods "0" top --group site --symbolize "$tmp/manymods.gz"
+run manymods "0 1" diff --symbolize "$tmp/manymods.gz" "$tmp/manymods.gz"
+
 # A cache of more entries than one run could write: the rest not read
 # (each entry costs memory), said so; the entries read still answer.
 dump "$tmp/many.jsonl" "/nonexistent/lib.so"

@@ -296,16 +296,50 @@ static int load_modules(const json_t *header)
   return 0;
 }
 
+/* The modules by base, one per base (the first listed): module_for    */
+/* searches them, in log time (a header may list 100 000 modules).       */
+static size_t *by_base, nby_base;
+
+static int base_cmp(const void *x, const void *y)
+{
+  const struct module *a = &mods[*(const size_t *)x];
+  const struct module *b = &mods[*(const size_t *)y];
+
+  if (a->base != b->base) return a->base < b->base ? -1 : 1;
+  return *(const size_t *)x < *(const size_t *)y ? -1
+         : *(const size_t *)x > *(const size_t *)y;
+}
+
+static void index_modules(void)
+{
+  size_t i, n = 0;
+
+  free(by_base);
+  by_base = xrealloc(NULL, (nmods ? nmods : 1) * sizeof(*by_base));
+  for (i = 0; i < nmods; i++) by_base[i] = i;
+  if (nmods > 0) qsort(by_base, nmods, sizeof(*by_base), base_cmp);
+  for (i = 0; i < nmods; i++)
+    if (n == 0 || mods[by_base[i]].base != mods[by_base[n - 1]].base)
+      by_base[n++] = by_base[i];
+  nby_base = n;
+}
+
+/* The module with the largest base at or below a (the first listed of  */
+/* equal bases), if a is within its extent (when known); -1 if none.    */
 static int module_for(u64 a)
 {
-  size_t i;
-  int best = -1;
+  size_t lo = 0, hi = nby_base;
+  int best;
 
-  for (i = 0; i < nmods; i++)
-    if (mods[i].base <= a && (best < 0 || mods[i].base > mods[best].base))
-      best = (int)i;
-  if (best >= 0 && mods[best].extent
-      && a - mods[best].base >= mods[best].extent)
+  while (lo < hi) {                     /* first base above a          */
+    size_t mid = lo + (hi - lo) / 2;
+
+    if (mods[by_base[mid]].base <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return -1;
+  best = (int)by_base[lo - 1];
+  if (mods[best].extent && a - mods[best].base >= mods[best].extent)
     return -1;
   return best;
 }
@@ -686,9 +720,11 @@ static void run_reset(void)
   }
   free(addrs);
   free(mods);
+  free(by_base);
   addrs = NULL;
   mods = NULL;
-  naddrs = addrs_cap = nmods = 0;
+  by_base = NULL;
+  naddrs = addrs_cap = nmods = nby_base = 0;
 }
 
 /* Sort and deduplicate addrs[], then answer each from the cache or from */
@@ -720,6 +756,7 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     /* A cache refused is said even when quiet: it is no file of ours. */
     ncache = cache_load(cache_path, &cache, &refused, 0);
   }
+  index_modules();
   for (j = 0; j < naddrs; j++) {
     struct address *a = &addrs[j];
     struct module *mo;
@@ -749,16 +786,26 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     }
     mo->addr_ix[mo->naddr++] = j;
   }
-  if (o->resolve && !o->quiet)
+  if (o->resolve && !o->quiet) {
+    /* Modules with an address left unanswered, in one pass; told up to */
+    /* 10, then counted.                                                 */
+    unsigned char *need = xrealloc(NULL, nmods ? nmods : 1);
+    size_t told = 0;
+
+    memset(need, 0, nmods ? nmods : 1);
+    for (j = 0; j < naddrs; j++)
+      if (addrs[j].module >= 0 && addrs[j].answer == NULL)
+        need[addrs[j].module] = 1;
     for (m = 0; m < nmods; m++)
-      if (mods[m].file == NULL && mods[m].path[0] != '\0') {
-        for (j = 0; j < naddrs; j++)
-          if (addrs[j].module == (int)m && addrs[j].answer == NULL) break;
-        if (j < naddrs)
-          warning("no binary or debug file for %s (build id %s); "
-                  "try --search-path", mods[m].path,
-                  mods[m].build_id[0] ? mods[m].build_id : "none");
-      }
+      if (need[m] && mods[m].file == NULL && mods[m].path[0] != '\0'
+          && told++ < 10)
+        warning("no binary or debug file for %s (build id %s); "
+                "try --search-path", mods[m].path,
+                mods[m].build_id[0] ? mods[m].build_id : "none");
+    if (told > 10)
+      warning("no binary or debug file for %zu more modules", told - 10);
+    free(need);
+  }
   if (!o->resolve) goto out;
 
   /* One child per module with work, at most 2 * CPUs at a time. */
