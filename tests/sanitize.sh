@@ -69,7 +69,7 @@ tail -1 "$work/big.log" | sed "s/^/$me: /"
 # Issue 38's inputs: the files a dump names, and records priced before
 # jansson parses them (blanked in place), without the limit on address
 # space.
-GCACC_BIN=$work/gcacc GCACC_PATHS_VMEM_KB=unlimited \
+GCACC_BIN=$work/gcacc GCACC_PATHS_VMEM_KB=unlimited GCACC_PATHS_SECS=120 \
   sh "$srcdir/tests/faults/hostile_paths.sh" >"$work/paths.log" 2>&1 ||
   { echo "$me: FAIL: tests/faults/hostile_paths.sh under ASan+UBSan" >&2
     grep -E 'FAIL|ERROR|runtime error' "$work/paths.log" | head -20 >&2

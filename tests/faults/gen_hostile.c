@@ -21,8 +21,10 @@
  *   gen_hostile blank N OUT.gz     a header, N newlines, two
  *                                  collections (issue 38, fault 4)
  *   gen_hostile blankend N OUT.gz  a header and N newlines
- *   gen_hostile manymods N OUT.gz  a header of N modules, and N sites,
- *                                  one in each (symbolize was quadratic)
+ *   gen_hostile manymods N OUT.gz  a header of N modules, and N sites and
+ *                                  N types named by their address, one
+ *                                  in each (symbolize and diff were
+ *                                  quadratic)
  *
  * Output is gzip (level 1: the test's time goes to the reader, not here).
  * The dumps are well-formed JSON Lines with a real header: what makes
@@ -163,12 +165,25 @@ static void dear(const char *kind, unsigned long long n)
            i, 0x10000000ULL + i * 0x10000, 0);
     puts_("]}\n");
     for (r = 0; r * PER_RECORD < n; r++) {
+      unsigned long long lo = r * PER_RECORD;
+
       collection_start(r);
       puts_(",\"sites\":[");
-      for (i = r * PER_RECORD; i < n && i < (r + 1) * PER_RECORD; i++)
-        putf(i > r * PER_RECORD ? ",[%llu,\"0x%llx\"]%.0llu"
-                                : "[%llu,\"0x%llx\"]%.0llu",
+      for (i = lo; i < n && i < lo + PER_RECORD; i++)
+        putf(i > lo ? ",[%llu,\"0x%llx\"]%.0llu" : "[%llu,\"0x%llx\"]%.0llu",
              2 + i, 0x10000010ULL + i * 0x10000, 0);
+      /* And a type named by its address in each module (diff looked   */
+      /* up each one's module by a scan of the header).                */
+      puts_("],\"types\":[");
+      for (i = lo; i < n && i < lo + PER_RECORD; i++)
+        putf(i > lo ? ",[%llu,\"0x%llx\",\"class 0x%llx\"]"
+                    : "[%llu,\"0x%llx\",\"class 0x%llx\"]",
+             1 + i, 0x10000100ULL + i * 0x10000, 0x10000100ULL + i * 0x10000);
+      puts_("],\"type_rows\":[");
+      for (i = lo; i < n && i < lo + PER_RECORD; i++)
+        putf(i > lo ? ",[%llu,1,32,1,32,0,0,0,0,0,0,0,0,0]%.0llu%.0llu"
+                    : "[%llu,1,32,1,32,0,0,0,0,0,0,0,0,0]%.0llu%.0llu",
+             1 + i, 0, 0);
       puts_("]}\n");
     }
     return;

@@ -17,6 +17,7 @@
 # addr2line is a stand-in script (GCACC_ADDR2LINE): no binutils needed.
 . "$srcdir/tests/cli/cli_lib.sh"
 need mkfifo
+need jq
 secs=${GCACC_PATHS_SECS:-10}
 vmem=${GCACC_PATHS_VMEM_KB:-400000}
 
@@ -160,16 +161,22 @@ truncate -s 100M "$tmp/big.jsonl.symbols" 2>/dev/null &&
   check "the big cache is named" \
     grep -q 'big\.jsonl\.symbols: larger than 64 MiB' "$tmp/err"
 }
-# A header of 100 000 modules, an address in each: symbolize matched
-# every address against every module (68 s), and warned once a module.
-./tests/faults/gen_hostile manymods 100000 "$tmp/manymods.gz" || exit 99
+# A header of 50 000 modules, an address and a type named by its
+# address in each: symbolize matched every address against every module
+# (100 000 modules: 68 s) and warned once a module; diff scanned the
+# header for each type's module (30 000 modules: over 100 s).
+./tests/faults/gen_hostile manymods 50000 "$tmp/manymods.gz" || exit 99
 run manymods "0" symbolize --no-cache "$tmp/manymods.gz"
 check "manymods: every address in its module" \
-  test "$(grep -c '^0x[0-9a-f]* m[0-9]*\.so+0x10 ' "$tmp/out")" -eq 100000
+  test "$(grep -c '^0x[0-9a-f]* m[0-9]*\.so+0x10 ' "$tmp/out")" -eq 50000
 check "manymods: 10 modules named, the rest counted" \
-  grep -q 'no binary or debug file for 99990 more modules' "$tmp/err"
+  grep -q 'no binary or debug file for 49990 more modules' "$tmp/err"
 run manymods "0" top --group site --symbolize "$tmp/manymods.gz"
 run manymods "0 1" diff --symbolize "$tmp/manymods.gz" "$tmp/manymods.gz"
+run manymods "0 1" diff --json "$tmp/manymods.gz" "$tmp/manymods.gz"
+check "manymods: diff matched the types by module + offset" \
+  test "$(jq '[.types[] | select(.type | test("^class m[0-9]+\\.so\\+0x100$"))] | length' \
+          "$tmp/out")" -gt 0
 
 # A cache of more entries than one run could write: the rest not read
 # (each entry costs memory), said so; the entries read still answer.
