@@ -408,7 +408,8 @@ static void find_address_types(struct diff_side *s, struct addr_types *l)
     hl = (size_t)snprintf(hex, sizeof(hex), "0x%llx", g->cookie);
     nl = strlen(g->name);
     if (nl < hl || strcasecmp(g->name + nl - hl, hex) != 0) continue;
-    l->t = xrealloc(l->t, (l->n + 1) * sizeof(*l->t));
+    if ((l->n & (l->n - 1)) == 0)       /* doubling, not one a type    */
+      l->t = xrealloc(l->t, (l->n ? 2 * l->n : 1) * sizeof(*l->t));
     a = &l->t[l->n++];
     memset(a, 0, sizeof(*a));
     a->id = id;

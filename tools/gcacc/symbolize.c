@@ -286,7 +286,8 @@ static int load_modules(const json_t *header)
     u64 base;
 
     if (!header_module(m, &path, &bid, &base)) continue;
-    mods = xrealloc(mods, (nmods + 1) * sizeof(*mods));
+    if ((nmods & (nmods - 1)) == 0)     /* doubling (100 000 modules) */
+      mods = xrealloc(mods, (nmods ? 2 * nmods : 1) * sizeof(*mods));
     mo = &mods[nmods++];
     memset(mo, 0, sizeof(*mo));
     mo->path = xstrdup(path ? path : "");

@@ -104,8 +104,12 @@ static void tables_header(struct tables *t)
     if (!header_module(m, &path, &bid, &base)) continue;
     if (path == NULL) path = "";
     bn = strrchr(path, '/');
-    t->mods = realloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
-    if (t->mods == NULL) abort();
+    if ((t->nmods & (t->nmods - 1)) == 0) {     /* doubling (a header */
+      /* may list 100 000 modules: one realloc each was quadratic)      */
+      t->mods = realloc(t->mods, (t->nmods ? 2 * t->nmods : 1)
+                                 * sizeof(*t->mods));
+      if (t->mods == NULL) abort();
+    }
     t->mods[t->nmods].base = base;
     t->mods[t->nmods].name = xstrdup_(bn ? bn + 1 : path[0] ? path : "?");
     /* The symbol cache's key (cmd_symbolize.c): build id, else path.    */
