@@ -528,6 +528,7 @@ GC_INNER word gca_sites_memory_bytes(void);
 #define GCA_STACKS_MAX_DEPTH 64u
 #define GCA_UNWIND_FP 0
 #define GCA_UNWIND_LIBGCC 1
+#define GCA_UNWIND_AUTO 2       /* libgcc for sampled stacks, else fp   */
 GC_EXTERN int gca_stacks_mode;
 GC_EXTERN word gca_stacks_sample_bytes;
 GC_EXTERN unsigned gca_stacks_depth;
@@ -542,6 +543,10 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* unwind.c: up to max return addresses of the calling stack, innermost  */
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
+/* The same by _Unwind_Backtrace whatever the setting (auto's walk for   */
+/* sampled stacks where gca_unwind_auto_tables says it may).             */
+GC_INNER unsigned gca_unwind_tables(word *frames, unsigned max);
+GC_EXTERN const int gca_unwind_auto_tables;
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */

@@ -368,6 +368,19 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   return s != NULL ? s->id : none;
 }
 
+/* The same by the unwind tables: sampled stacks under the auto        */
+/* unwinder, every stack under libgcc (no guesses: those are fp's).     */
+static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
+                                                    word *frames,
+                                                    unsigned max,
+                                                    unsigned none)
+{
+  unsigned n = gca_unwind_tables(frames, max);
+  struct gca_site *s = sites_intern(me, frames, n);
+
+  return s != NULL ? s->id : none;
+}
+
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */
 /* called inside a capture (an allocation inside ours) or past memory.  */
 /* Inlined into both callers: one frame fewer for every walk to skip.   */
@@ -376,17 +389,26 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((__always_inline__))
 #endif
-GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none)
+GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none,
+                               int sampled)
 {
   word frames[GCA_STACKS_MAX_DEPTH];
   struct gca_unw_guesses *t;
   const struct gca_unw_guess *g;
   unsigned n, id;
+  int u;
 
   if (me->busy) return none;
   me->busy = 1;
   n = gca_stacks_depth;
   if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
+  u = GCA_LOAD(&gca_unwinder);
+  if (EXPECT(u != GCA_UNWIND_FP, FALSE)
+      && (GCA_UNWIND_LIBGCC == u || (sampled && gca_unwind_auto_tables))) {
+    id = sites_stack_tables(me, frames, n, none);
+    me->busy = 0;
+    return id;
+  }
   t = me->guess;
   if (EXPECT(NULL == t, FALSE)) t = sites_guess_get(me);
   if (EXPECT(NULL == t, FALSE)) {
@@ -422,7 +444,8 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
     }
     tl->s_countdown = sites_draw(me);
   }
-  tl->s_last_site = sites_stack(me, GCA_SITE_UNSAMPLED);
+  tl->s_last_site = sites_stack(me, GCA_SITE_UNSAMPLED,
+                                GCA_STACKS_SAMPLE == mode);
   return tl->s_last_site;
 }
 
@@ -434,7 +457,7 @@ GC_INNER unsigned gca_sites_stack(void)
   /* (gca_unwind_init ran when the profile went on: not here, where  */
   /* the loader's lock could be held by a thread waiting for ours.)    */
   if (EXPECT(NULL == me, FALSE)) me = tl->sites = &sites_self;
-  return sites_stack(me, GCA_SITE_NONE);
+  return sites_stack(me, GCA_SITE_NONE, 1);   /* the sampled profile's */
 }
 
 GC_INNER double gca_site_weight(word granted_bytes)
@@ -581,7 +604,8 @@ GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
-  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC) return GC_ERROR;
+  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC && u != GCA_UNWIND_AUTO)
+    return GC_ERROR;
   GCA_STORE(&gca_unwinder, u);
   return GC_SUCCESS;
 }

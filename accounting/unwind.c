@@ -1,9 +1,12 @@
 /*
  * unwind.c: the allocating call stack, as raw return addresses.
  *
- * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder):
+ * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder), and auto (the
+ * default), which takes sampled stacks by libgcc (rare: a few us each
+ * are affordable, and right on code without frame pointers) and stacks
+ * on every allocation by fp (sites.c chooses; gca_unwind_auto_tables):
  *
- *  - fp (the default): a frame-pointer walk from our own frame.  Return
+ *  - fp: a frame-pointer walk from our own frame.  Return
  *    address at fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit
  *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame
  *    pointer is checked before it is read: word-aligned, strictly above
@@ -63,7 +66,20 @@
 # define GCA_HAVE_PHDR 1
 #endif
 
-GC_INNER int gca_unwinder = GCA_UNWIND_FP;
+GC_INNER int gca_unwinder = GCA_UNWIND_AUTO;
+
+/* May auto take sampled stacks with _Unwind_Backtrace?  Only where it  */
+/* finds a module's unwind tables without the loader's lock: glibc 2.35 */
+/* and later have _dl_find_object, which libgcc (12 and later) uses.  A */
+/* sample is taken with the allocation lock held, while a thread in     */
+/* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
+/* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
+#if defined(__GLIBC__) && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+  GC_INNER const int gca_unwind_auto_tables = 1;
+#else
+  GC_INNER const int gca_unwind_auto_tables = 0;
+#endif
 
 /* In one unit with sites.c (gca_amalgam.c) the guessed walk is inlined */
 /* into its callers and starts from their frame: one call and one      */
@@ -193,7 +209,8 @@ static void unw_span(void)
     (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
-    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
+    (word)gca_unwind, (word)gca_unwind_tables,
+    (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
     (word)unw_walk_slow, (word)unw_guess_miss, (word)unw_guess_slow,
 #   ifndef GCA_UNW_GUESSED_INLINE
       (word)gca_unwind_guessed,
@@ -567,7 +584,7 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
 
   if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
     gca_unwind_init();
-  if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
+  if (GCA_UNWIND_LIBGCC == gca_unwinder) return unw_gcc(frames, max, skip);
   if (0 == unw_stack_hi) unw_find_stack();
   if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
   if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
@@ -584,7 +601,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   unsigned n;
 
   if (EXPECT(!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
-             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1
+             || GCA_UNWIND_LIBGCC == gca_unwinder || unw_stack_hi <= 1
              || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
     return unw_walk_slow(frames, max, skip);
   n = unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
@@ -592,6 +609,16 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   if (EXPECT(not_code, FALSE) && n < max)
     return unw_walk_relist(frames, max, skip, n);
   return n;
+}
+
+/* The table-driven walk (_Unwind_Backtrace), whatever the setting:    */
+/* the auto unwinder's for sampled stacks (sites.c).                     */
+GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind_tables(word *frames,
+                                                     unsigned max)
+{
+  if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
+    gca_unwind_init();
+  return unw_gcc(frames, max, 0);
 }
 
 /* ---- the guessed walk: sites.c's common path --------------------------- */
@@ -696,7 +723,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
   const struct unw_code *code;
 
   if (__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
-      && GCA_UNWIND_FP == gca_unwinder && unw_stack_hi > 1
+      && gca_unwinder != GCA_UNWIND_LIBGCC && unw_stack_hi > 1
       && 1 == unw_n_ranges
       && (code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) != NULL) {
     if (t->code != code) {
@@ -723,7 +750,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
   word top, g_lo, g_size, ra, next, slot;
 
   if (EXPECT(t->code != code || NULL == code
-             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1, FALSE))
+             || GCA_UNWIND_LIBGCC == gca_unwinder || unw_stack_hi <= 1, FALSE))
     return unw_guess_slow(t, frames, max);
   top = unw_stack_hi - 2 * sizeof(word);
   if ((word)fp < unw_stack_lo || (word)fp > top

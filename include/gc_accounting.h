@@ -243,14 +243,18 @@ GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 
-/* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
-/* fast, needs code built with frame pointers, never faults without     */
-/* them) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind       */
-/* tables, right without frame pointers, slower).  Equivalent to        */
-/* GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value,    */
+/* The unwinder: GC_ACC_UNWIND_AUTO (the default: sampled stacks by    */
+/* the unwind tables, as LIBGCC, where that takes no loader lock --     */
+/* glibc 2.35 and later --, stacks taken on every allocation by FP),    */
+/* GC_ACC_UNWIND_FP (a frame-pointer walk, fast, needs code built with  */
+/* frame pointers, never faults without them: one frame on code built   */
+/* without) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind     */
+/* tables, right without frame pointers, some us a stack).  Equivalent  */
+/* to GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value, */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
 #define GC_ACC_UNWIND_FP 0
 #define GC_ACC_UNWIND_LIBGCC 1
+#define GC_ACC_UNWIND_AUTO 2
 GC_API int GC_CALL GC_acc_set_unwinder(int /* unwinder */);
 
 /* Run the sampler for an allocation of granted_bytes made here, as the */
