@@ -534,6 +534,11 @@ GC_EXTERN word gca_stacks_sample_bytes;
 GC_EXTERN unsigned gca_stacks_depth;
 GC_EXTERN int gca_unwinder;
 GC_INNER void gca_stacks_set(int mode, word sample_bytes); /* 0: default */
+/* The same as the user's choice (GC_ACC_STACKS, GC_acc_set_stacks):     */
+/* from then on a profile's default stacks (full: sample=512k, others   */
+/* but trace: off) leave it as it is.                                    */
+GC_INNER void gca_stacks_choose(int mode, word sample_bytes);
+GC_EXTERN int gca_stacks_chosen;
 GC_INNER void gca_stacks_set_depth(unsigned depth);   /* clamped 1..64   */
 /* The site of this thread's last gca_site_capture (0 if none).          */
 GC_INNER unsigned gca_site_last(void);

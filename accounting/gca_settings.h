@@ -96,7 +96,7 @@
   /* The reader scales sampled figures by stacks_sample_bytes.  The    */ \
   /* sampled profile takes each sample's stack, and no other, whatever */ \
   /* this says: "samples" (header.c warns when it said all or sample). */ \
-  S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
+  S(GC_ACC_STACKS, STACKS, gca_stacks_choose) \
     K(GC_ACC_STACKS, stacks, string, \
       gca_profile == GCA_PROFILE_SAMPLED ? "samples" \
       : gca_stacks_mode == GCA_STACKS_ALL ? "all" \

@@ -486,6 +486,16 @@ GC_INNER void gca_stacks_set(int mode, word sample_bytes)
   GCA_STORE(&gca_stacks_mode, mode);
 }
 
+/* GC_ACC_STACKS and GC_acc_set_stacks: the user's choice, which the   */
+/* full profile's default (sampled stacks) no longer overrides.         */
+GC_INNER int gca_stacks_chosen = 0;
+
+GC_INNER void gca_stacks_choose(int mode, word sample_bytes)
+{
+  GCA_STORE(&gca_stacks_chosen, 1);
+  gca_stacks_set(mode, sample_bytes);
+}
+
 GC_INNER void gca_stacks_set_depth(unsigned depth)
 {
   if (0 == depth) depth = GCA_STACKS_DEFAULT_DEPTH;
@@ -586,7 +596,7 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
                      GCA_SETTING_MAX_BYTES);
     return GC_ERROR;
   }
-  gca_stacks_set(mode, (word)sample_bytes);
+  gca_stacks_choose(mode, (word)sample_bytes);
   return GC_SUCCESS;
 }
 

@@ -229,7 +229,8 @@ GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s * /* out */,
 /* only while accounting is on.  Set it before allocating: threads keep */
 /* a countdown drawn with the previous mean until their next sample.    */
 /* The sampled profile takes each sample's stack whatever this says      */
-/* (docs/environment.md).  Returns GC_SUCCESS, GC_ERROR for an unknown   */
+/* (docs/environment.md); the other profiles keep this choice (without  */
+/* one, FULL samples stacks, TRACE takes all, OFF none).  Returns GC_SUCCESS, GC_ERROR for an unknown   */
 /* mode or a sample_bytes above 2^63 - 1, the largest number the dump's  */
 /* header can carry (with one warning; the setting is kept),             */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
@@ -363,7 +364,8 @@ GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
 /* (a sampled object of s bytes stands for 1 / (1 - exp(-s / R))       */
 /* objects); unsampled objects carry nothing.  Cheap enough to leave on */
 /* (bench/README.md has the figures).  FULL: a tag on every object      */
-/* (exact types, callsites per GC_ACC_STACKS, ages, frames): for        */
+/* (exact types, sampled callsites -- GC_ACC_STACKS_SAMPLE, 512 KiB --  */
+/* unless GC_acc_set_stacks or GC_ACC_STACKS chose, ages, frames): for  */
 /* development.  TRACE: FULL with a call stack for every allocation.    */
 #define GC_ACC_PROFILE_OFF 0
 #define GC_ACC_PROFILE_SAMPLED 1
