@@ -4,7 +4,9 @@
 # alone recorded none.  GC_ACC_PROFILE=full samples stacks (the header
 # says stacks "sample", 524288 B, and the dump defines call stacks);
 # GC_ACC_STACKS still chooses (off: none; all: every allocation), in
-# either order of the settings (the profile is read first).
+# either order of the settings (the profile is read first).  200
+# collections of 64 KB each: some 24 samples expected at 512 KiB, none
+# with a chance of e^-24.
 set -u
 prog=./tests/unit/collections
 me=full_stacks.sh
@@ -20,7 +22,7 @@ fail() { echo "$me: FAIL: $*"; failed=1; }
 run() {
   rm -f "$t/d.jsonl.gz"
   env -u GC_ACC_STACKS -u GC_ACC_TAGS "$@" GC_ACC_DUMP="$t/d.jsonl.gz" \
-    "$prog" 20 > /dev/null || { echo "exit $?"; return; }
+    "$prog" 200 > /dev/null || { echo "exit $?"; return; }
   m=$(zcat "$t/d.jsonl.gz" | head -1 | sed -n 's/.*"stacks":"\([a-z]*\)".*/\1/p')
   b=$(zcat "$t/d.jsonl.gz" | head -1 |
       sed -n 's/.*"stacks_sample_bytes":\([0-9]*\).*/\1/p')

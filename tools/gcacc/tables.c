@@ -284,6 +284,14 @@ void tables_record(struct tables *t, const struct rec *r)
     t->acc_peak = acc;
     t->acc_peak_heap = r->heap_bytes;
   }
+  /* The sampler's mean as the record says (the header's is the one at */
+  /* the start: a program may choose its stacks after it).              */
+  if (!t->estimated && json_object_get(r->json, "stacks_sample_bytes")) {
+    u64 b = jnum(r->json, "stacks_sample_bytes");
+
+    t->sample = b != 0;
+    t->sample_bytes = (double)b;
+  }
   if (!r->collection || !r->census) return;
   t->census++;
   /* A record with rows says which kind its figures are; one without  */
