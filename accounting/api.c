@@ -334,6 +334,16 @@ GC_API int GC_CALL GC_acc_set_tags(int on)
   (void)on;
   return GC_UNIMPLEMENTED;
 }
+GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
+{
+  (void)mode; (void)sample_bytes;
+  return GC_UNIMPLEMENTED;
+}
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
+{
+  (void)depth;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_set_profile(int profile, size_t sample_bytes)
 {
   (void)profile; (void)sample_bytes;
@@ -356,6 +366,36 @@ GC_API int GC_CALL GC_acc_set_tags(int on)
 {
   if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
   gca_control_set_tags(on);
+  return GC_SUCCESS;
+}
+
+/* Callsites (gc_accounting.h): the checks here, where the refusal is  */
+/* said; sites.c keeps the settings.                                     */
+GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
+{
+  if (mode != GCA_STACKS_OFF && mode != GCA_STACKS_ALL
+      && mode != GCA_STACKS_SAMPLE)
+    return GC_ERROR;
+  /* The header carries the rate: no more than the reader can read.    */
+  if (GCA_STACKS_SAMPLE == mode && !gca_setting_bytes_ok(sample_bytes)) {
+    gca_env_warn_api("GC_acc_set_stacks", sample_bytes,
+                     "sample_bytes from 0 (the default) to",
+                     GCA_SETTING_MAX_BYTES);
+    return GC_ERROR;
+  }
+  gca_stacks_choose(mode, (word)sample_bytes);
+  return GC_SUCCESS;
+}
+
+GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
+{
+  if (depth > GCA_STACKS_MAX_DEPTH) {
+    gca_env_warn_api("GC_acc_set_stack_depth", depth,
+                     "0 (the default) or a depth from 1 to",
+                     GCA_STACKS_MAX_DEPTH);
+    return GC_ERROR;
+  }
+  gca_stacks_set_depth(depth);
   return GC_SUCCESS;
 }
 

@@ -77,7 +77,7 @@ GC_INNER void gca_control_set_tags(int on)
 
 GC_INNER int gca_control_dump_start(const char *path_template)
 {
-  int res = gca_dump_open(path_template, gca_header_build);
+  int res = gca_dump_open(path_template, gca_header_build, gca_record_final);
 
   if (GC_SUCCESS == res) gca_control_enable(1);
   return res;

@@ -3,6 +3,9 @@
  *
  * Opens the file without ever blocking (O_NONBLOCK: a FIFO no process
  * reads fails at once instead of keeping the program from starting),
+ * claims a regular file (flock, never waited for) before truncating it,
+ * so that no process ever truncates a dump another is writing (a busy
+ * file sends this process's dump to PATH.PID, with one warning),
  * compresses and writes (a pipe that does not drain is waited for in
  * poll() slices, which a stop can end: gca_dumpfile_abandon), never
  * writes a regular file past the file-size limit (RLIMIT_FSIZE: such a
@@ -23,13 +26,15 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>           /* flock */
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <zlib.h>
+#include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 
 #ifndef PATH_MAX
 # define PATH_MAX 4096
@@ -44,20 +49,22 @@ static struct {
   int zs_ready;
   int abandoned;          /* a stop gave up waiting: writes end        */
   int regular;            /* a regular file (file-size limit applies)  */
+  int kind;               /* GCA_DUMPFILE_REGULAR, _PIPE or _OTHER      */
   z_stream zs;
   char path[PATH_MAX];
   unsigned char out[DUMPFILE_OUT_CHUNK];
-} df = { -1, 0, 0, 0, { 0 }, { 0 }, { 0 } };
+} df = { -1, 0, 0, 0, GCA_DUMPFILE_OTHER, { 0 }, { 0 }, { 0 } };
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
+/* The one buffer of dumpfile.c's warnings (two paths at most).        */
+static char df_msg[2 * PATH_MAX + 200];
+
 static void dumpfile_warn_path(const char *what, const char *path, int err)
 {
-  static char msg[PATH_MAX + 200];
-
-  (void)snprintf(msg, sizeof(msg), "gcacc: %s %.*s: %s; dumping off", what,
-                 PATH_MAX, path, strerror(err));
-  WARN("%s\n", (word)msg);
+  (void)snprintf(df_msg, sizeof(df_msg), "gcacc: %s %.*s: %s; dumping off",
+                 what, PATH_MAX, path, strerror(err));
+  WARN("%s\n", (word)df_msg);
 }
 
 GC_INNER void gca_dumpfile_warn(const char *what, int err)
@@ -65,9 +72,33 @@ GC_INNER void gca_dumpfile_warn(const char *what, int err)
   dumpfile_warn_path(what, df.path, err);
 }
 
+GC_INNER void gca_dumpfile_note(const char *fmt, ...)
+{
+  va_list ap;
+  int n = snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s: ",
+                   PATH_MAX, df.path);
+
+  va_start(ap, fmt);
+  if (n > 0 && (size_t)n < sizeof(df_msg))
+    (void)vsnprintf(df_msg + n, sizeof(df_msg) - (size_t)n, fmt, ap);
+  va_end(ap);
+  WARN("%s\n", (word)df_msg);
+}
+
 GC_INNER const char *gca_dumpfile_path(void)
 {
   return df.path;
+}
+
+/* Why a stop gave up waiting for the writer, by target: a reader that */
+/* stopped reading, or a file system that does not take the bytes.     */
+GC_INNER const char *gca_dumpfile_stalled_on(void)
+{
+  return GCA_DUMPFILE_REGULAR == df.kind
+         ? "for the writer, still writing to a slow or stalled file system"
+         : GCA_DUMPFILE_PIPE == df.kind
+           ? "for its reader, which stopped reading"
+           : "for the writer, still writing to the device";
 }
 
 GC_INNER void gca_dumpfile_abandon(void)
@@ -218,8 +249,51 @@ static int dump_expand_path(const char *tmpl)
   return 0;
 }
 
+/* Open df.path without blocking and without truncating, and tell what */
+/* it is: a FIFO with no reader fails at once (ENXIO) rather than keep  */
+/* the program from starting; writes wait in poll() slices that the     */
+/* writer thread (or a stop) bounds (dump_write_all).  A regular file   */
+/* is claimed (an exclusive advisory lock on the open file, never       */
+/* waited for) before it is truncated: 1 if claimed or not a regular    */
+/* file, 0 if another open file holds the claim (then closed), -1 on    */
+/* an error (errno).                                                      */
+static int dump_open_claimed(void)
+{
+  struct stat st;
+  int ok;
+
+  df.fd = open(df.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (df.fd < 0) return -1;
+  ok = fstat(df.fd, &st) == 0;
+  df.regular = ok && S_ISREG(st.st_mode);
+  df.kind = df.regular ? GCA_DUMPFILE_REGULAR
+            : ok && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+              ? GCA_DUMPFILE_PIPE : GCA_DUMPFILE_OTHER;
+  if (!df.regular) return 1;      /* a FIFO, a device: as they are      */
+  /* flock: the claim belongs to this open file (not inherited past    */
+  /* exec: O_CLOEXEC), and lasts until it is closed, when the dump     */
+  /* stops.  A file system without locks (ENOLCK) is written as before. */
+  if (flock(df.fd, LOCK_EX | LOCK_NB) != 0
+      && (EWOULDBLOCK == errno || EAGAIN == errno)) {
+    (void)close(df.fd);
+    df.fd = -1;
+    return 0;
+  }
+  if (ftruncate(df.fd, 0) != 0) {
+    int err = errno;
+
+    (void)close(df.fd);
+    df.fd = -1;
+    errno = err;
+    return -1;
+  }
+  return 1;
+}
+
 GC_INNER int gca_dumpfile_open(const char *tmpl)
 {
+  int claimed;
+
   df.fd = -1;
   df.abandoned = 0;
   if (dump_expand_path(tmpl) != 0) {
@@ -227,21 +301,38 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
     gca_dumpfile_warn("cannot open dump file", ENAMETOOLONG);
     return GC_ERROR;
   }
-  /* Never blocks: a FIFO with no reader fails at once (ENXIO) rather */
-  /* than keep the program from starting; writes wait in poll() slices */
-  /* that the writer thread (or a stop) bounds (dump_write_all).        */
-  df.fd = open(df.path,
-               O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
-  if (df.fd < 0) {
+  claimed = dump_open_claimed();
+  if (0 == claimed) {
+    /* Another process is writing it (a child after exec given the     */
+    /* same GC_ACC_DUMP, an unrelated program): never touch its dump;  */
+    /* write PATH.PID instead, and say so once.                        */
+    size_t n = strlen(df.path);           /* df.path[0, n): the first */
+
+    if (snprintf(df.path + n, sizeof(df.path) - n, ".%ld", (long)getpid())
+        >= (int)(sizeof(df.path) - n)) {
+      df.path[n] = '\0';
+      gca_dumpfile_warn("cannot open dump file (in use by another process)",
+                        ENAMETOOLONG);
+      return GC_ERROR;
+    }
+    claimed = dump_open_claimed();
+    if (0 == claimed) {
+      gca_dumpfile_warn("cannot open dump file (in use by another process)",
+                        EBUSY);
+      return GC_ERROR;
+    }
+    if (claimed > 0) {
+      (void)snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s is in"
+                     " use by another process; writing %.*s instead",
+                     (int)n, df.path, PATH_MAX, df.path);
+      WARN("%s\n", (word)df_msg);
+    }
+  }
+  if (claimed < 0) {
     gca_dumpfile_warn(ENXIO == errno ? "cannot open dump file (a FIFO no"
                                        " process reads)"
                                      : "cannot open dump file", errno);
     return GC_ERROR;
-  }
-  {
-    struct stat st;
-
-    df.regular = fstat(df.fd, &st) == 0 && S_ISREG(st.st_mode);
   }
   BZERO(&df.zs, sizeof(df.zs));
   df.zs.zalloc = dump_zalloc;
@@ -290,6 +381,15 @@ GC_INNER int gca_dumpfile_write_header(const char *p, size_t n)
   }
   (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
   return err;
+}
+
+/* In a child after fork(): its copy of the parent's descriptor shares */
+/* the parent's claim; closed, so the claim ends when the parent's     */
+/* dump stops, whatever the child does.                                 */
+GC_INNER void gca_dumpfile_atfork_child(void)
+{
+  if (df.fd >= 0) (void)close(df.fd);
+  df.fd = -1;
 }
 
 GC_INNER void gca_dumpfile_close(void)

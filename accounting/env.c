@@ -360,7 +360,7 @@ static void env_warn_bad(const char *name, const char *value,
 GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
                                const char *expected, unsigned long long max)
 {
-  char msg[256], m[24];
+  char msg[320], m[24];   /* 40 + 20 + 150 + 23 and the words fit */
 
   m[0] = '\0';
   if (max != 0) (void)snprintf(m, sizeof(m), " %llu", max);

@@ -202,8 +202,9 @@ GC_INNER const char *gca_freelist_verify(void)
 
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
 {
-  word i, res = 0, rsd = 0;
+  word i, res = 0;
 # ifdef GCA_HAVE_MINCORE
+    word rsd = 0;
     static word last_reserved = 0, last_resident = 0;
     static uint64_t last_ns = 0;
     static int sampled = 0;

@@ -158,6 +158,7 @@
 #ifdef GC_ACC_DISABLE
 
 # define GC_ACC_ON_INIT()                                 (void)0
+# define GC_ACC_ON_DEINIT()                               (void)0
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
@@ -229,6 +230,7 @@ GC_EXTERN int gca_tl_mode;
 # define GCA_HOOK_FN GC_INNER GC_ATTR_NOINLINE
 
 GCA_HOOK_FN void gca_hook_init(void);
+GCA_HOOK_FN void gca_hook_deinit(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,
                                       word n_blocks);
@@ -247,8 +249,11 @@ GCA_HOOK_FN void gca_hook_mark_end(int done);
 GCA_HOOK_FN void gca_hook_collection_end(void);
 GCA_HOOK_FN void gca_hook_thread_exit(void);
 struct thread_local_freelists;
-GCA_HOOK_FN void gca_hook_tlfs_init(struct thread_local_freelists *p);
-GCA_HOOK_FN void gca_hook_tlfs_destroy(struct thread_local_freelists *p);
+/* Called only with thread-local allocation (not in IL2CPP's build).   */
+GCA_HOOK_FN GC_ATTR_UNUSED void
+gca_hook_tlfs_init(struct thread_local_freelists *p);
+GCA_HOOK_FN GC_ATTR_UNUSED void
+gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 
 # define GCA_IF(cond, call) (EXPECT((cond) != 0, FALSE) ? (call) : (void)0)
 
@@ -283,6 +288,7 @@ GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
 # endif
 
 # define GC_ACC_ON_INIT() gca_hook_init()
+# define GC_ACC_ON_DEINIT() gca_hook_deinit()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
 /* Objects counted with the allocation lock held, at the sites of        */
 /* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [k][lg] holds objects  */

@@ -15,6 +15,33 @@
 
 #ifndef GC_ACC_DISABLE
 
+/* ---- portability ------------------------------------------------------ */
+/* The dump file (dumpfile.c, writer.c, header.c) needs POSIX I/O and    */
+/* threads: compiled out on Windows for now, where the API says so.      */
+#if defined(_WIN32) && !defined(__CYGWIN__)
+# define GCA_NO_DUMP_FILE 1
+#endif
+/* A function some configurations never call (in the one-file build it  */
+/* is static, and compilers warn): fork children's resets without fork, */
+/* getters only the dump's header reads.                                 */
+#define GCA_MAYBE_UNUSED GC_ATTR_UNUSED
+/* Half a word's bits: hashes fold the high half into the low one with  */
+/* shifts that stay below the word's width on 32-bit targets too (a    */
+/* shift by the width or more is undefined behaviour).                   */
+#define GCA_HALF_WORDSZ (CPP_WORDSZ / 2)
+/* libgcc's unwinder (GC_ACC_UNWIND=libgcc, unwind.c) where the compiler */
+/* has <unwind.h>; MSVC has none (that unwinder then finds no frame).    */
+#if defined(__has_include)
+# if __has_include(<unwind.h>)
+#   define GCA_HAVE_UNWIND_H 1
+# endif
+#elif defined(__GNUC__) || defined(__clang__)
+# define GCA_HAVE_UNWIND_H 1
+#endif
+#ifdef GCA_HAVE_UNWIND_H
+# include <unwind.h>
+#endif
+
 /* ---- size classes ---------------------------------------------------- */
 /* Small objects are classed by granules (1..MAXOBJGRANULES, as bdwgc's   */
 /* own free lists); larger ones by the power of two of their granted     */
@@ -86,8 +113,13 @@ struct gca_pc {
 /* of mask + 2 entries.                                                  */
 GC_INLINE word gca_pc_set(word cookie, unsigned site, word mask)
 {
-  return (((cookie + (word)site * 0x9E3779B1u)
-           * (word)0x9E3779B97F4A7C15ULL) >> 32) & mask;
+  word h = (cookie + (word)site * 0x9E3779B1u) * (word)0x9E3779B97F4A7C15ULL;
+
+# if CPP_WORDSZ > 32
+    return (h >> 32) & mask;
+# else
+    return (h ^ (h >> GCA_HALF_WORDSZ)) & mask;
+# endif
 }
 /* The entry of (cookie, site) in a pair cache of mask + 2 entries, or */
 /* NULL: its set's two ways, the newer first.                            */
@@ -174,11 +206,15 @@ struct gca_ulist {
 GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
-GC_INNER void gca_sites_atfork_child(void);
-GC_INNER void gca_pairs_atfork_child(void);
-GC_INNER void gca_frames_atfork_child(void);
-GC_INNER void gca_counters_atfork_child(void);
-GC_INNER void gca_dump_atfork_child(void);
+/* Unused where there is no fork (GCA_MAYBE_UNUSED: in the one-file    */
+/* build they are static, and a compiler would warn).                   */
+GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
+#ifndef GCA_NO_DUMP_FILE
+  GC_INNER void gca_dump_atfork_child(void);
+#endif
 
 /* Random draws for sampling: a 64-bit xorshift64* state per user    */
 /* (0: not seeded); a uniform in (0, 1]; an exponential of the given   */
@@ -214,6 +250,18 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
                                  void *arg);
   GC_INNER int gca_thread_join(pthread_t t);
+  /* A mutex that notes its holder: a lock that an exit may find held */
+  /* by the very thread running exit() (a signal handler's) is taken   */
+  /* with gca_noted_lock_bounded, which never waits on this thread and */
+  /* at most ms on another; 1 if taken.                                 */
+  struct gca_noted_mutex { pthread_mutex_t mu; pthread_t owner; int held; };
+# define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+  GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_lock(struct gca_noted_mutex *m);
+  GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m,
+                                      unsigned ms);
+  GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m);
+  GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
 #endif
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
@@ -310,6 +358,7 @@ GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
+#ifndef GCA_NO_DUMP_FILE
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */
 /* stream; GC_SUCCESS, or nonzero after one warning.                     */
 GC_INNER int gca_dumpfile_open(const char *tmpl);
@@ -322,9 +371,22 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
 GC_INNER void gca_dumpfile_close(void);
+/* A forked child's copy of the descriptor: closed (not the stream).    */
+GC_INNER void gca_dumpfile_atfork_child(void);
 GC_INNER const char *gca_dumpfile_path(void);
+/* What the open dump's file is (dumpfile.c): a regular file, a pipe (a  */
+/* FIFO or a socket: a reader at its other end), or else (a device).    */
+#define GCA_DUMPFILE_REGULAR 0
+#define GCA_DUMPFILE_PIPE 1
+#define GCA_DUMPFILE_OTHER 2
+/* What a stop that gave up waited for, said by target ("for its reader, */
+/* which stopped reading").                                              */
+GC_INNER const char *gca_dumpfile_stalled_on(void);
 /* One warning: "gcacc: <what> <path>: <why>; dumping off".             */
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
+/* One warning: "gcacc: dump file <path>: " and printf's fmt.            */
+GC_INNER void gca_dumpfile_note(const char *fmt, ...);
+#endif /* !GCA_NO_DUMP_FILE */
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */
@@ -351,8 +413,13 @@ typedef int (*gca_dump_header_fn)(struct gca_text *t, const char *path,
 /* Start dumping to path_template (%p: the pid), stopping any dump open:  */
 /* writes the header (built by header), starts the writer thread.        */
 /* GC_SUCCESS, or nonzero after one warning.  Lock NOT held.              */
+/* One last record at a stop that found drops no record has counted    */
+/* (record.c's gca_record_final): built and submitted if the allocation */
+/* lock can be had without waiting long; 1 if it was built.             */
+typedef int (*gca_dump_final_fn)(void);
 GC_INNER int gca_dump_open(const char *path_template,
-                           gca_dump_header_fn header);
+                           gca_dump_header_fn header,
+                           gca_dump_final_fn final);
 /* Flush, write the trailer, join the writer; GC_SUCCESS.  Lock NOT held.*/
 /* Waits at most the exit wait for the writer, then leaves it behind     */
 /* with a warning (GC_ERROR).                                             */
@@ -362,7 +429,7 @@ GC_INNER int gca_dump_stop(void);
 #define GCA_DUMP_DEFAULT_EXIT_WAIT_MS 500u
 #define GCA_DUMP_MAX_EXIT_WAIT_MS 60000u
 GC_INNER void gca_dump_set_exit_wait(unsigned ms);
-GC_INNER unsigned gca_dump_exit_wait(void);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* Ring buffer size for the next dump (0: the default, growing from     */
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
@@ -372,6 +439,9 @@ GC_INNER void gca_dump_set_buffer(size_t bytes);
 /* the census of this collection's mark bits; else counters and free-list  */
 /* books only (GC_acc_record_now between collections).  Lock held.         */
 GC_INNER void gca_record_emit(int with_census);
+/* gca_dump_final_fn: a snapshot record, lock NOT held (taken, if free  */
+/* within a few ms).                                                     */
+GC_INNER int gca_record_final(void);
 /* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
 GC_INNER void gca_record_frame(word n);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
@@ -473,6 +543,7 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
 /* more were lost; resets the list.  Lock held.                          */
 GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
                                     word *lost);
+GC_INNER void gca_heapgrow_untake(unsigned n, word lost);
 GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 
 /* ==== end of census/records section ==================================== */
@@ -516,6 +587,9 @@ GC_INNER double gca_site_weight(word granted_bytes);
 GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
                                             const word *frames, unsigned n),
                                  void *arg);
+/* Where gca_sites_take_new has got to; a dropped record goes back.     */
+GC_INNER unsigned gca_sites_take_mark(void);
+GC_INNER void gca_sites_take_rewind(unsigned mark);
 GC_INNER word gca_sites_memory_bytes(void);
 
 /* Settings (GC_ACC_STACKS, GC_ACC_STACK_DEPTH, GC_ACC_UNWIND and the    */
@@ -748,11 +822,11 @@ GC_INNER unsigned gca_pair_type(unsigned pair);
 GC_INNER void gca_objtype_set_next(word cookie);   /* this thread         */
 GC_INNER word gca_objtype_take_next(void);
 GC_INNER void gca_objtype_set_first_word_kinds(unsigned mask);
-GC_INNER unsigned gca_objtype_first_word_kinds(void);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_objtype_first_word_kinds(void);
 /* GC_ACC_TYPES: GCA_TYPES_COOKIES or GCA_TYPES_IL2CPP; lock held (or  */
 /* at GC_init).  Clears the cache of resolved words.                    */
 GC_INNER void gca_objtype_set_mode(int mode);
-GC_INNER int gca_objtype_mode(void);
+GC_INNER GCA_MAYBE_UNUSED int gca_objtype_mode(void);
 /* The registration point for kinds whose objects start with their     */
 /* class besides PTRFREE, NORMAL and gcj, which il2cpp mode always     */
 /* reads: Unity's gcj-vector kind (vector_mlc.c), once the kind exists. */
@@ -846,6 +920,11 @@ GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
+/* The rows taken went into a record the writer accepted: they become  */
+/* the base of the next deltas (a dropped record's stay in the next).  */
+GC_INNER void gca_types_rows_commit(int sites);
+GC_INNER unsigned gca_types_def_mark(void);
+GC_INNER void gca_types_def_rewind(unsigned mark);
 GC_INNER word gca_counters_memory_bytes(void);
 
 /* ---- settings (env.c) ------------------------------------------------- */
@@ -933,7 +1012,7 @@ GC_INLINE word gca_hash(word cookie, unsigned site)
 
   h ^= h >> 29;
   h *= (word)0xBF58476D1CE4E5B9ULL;
-  h ^= h >> 32;
+  h ^= h >> GCA_HALF_WORDSZ;
   return h;
 }
 

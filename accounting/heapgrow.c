@@ -56,6 +56,13 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes)
   else grow_lost++;
 }
 
+/* A record that took n events and lost's count was dropped: counted   */
+/* as lost in the next record.                                           */
+GC_INNER void gca_heapgrow_untake(unsigned n, word lost)
+{
+  grow_lost += (word)n + lost;
+}
+
 GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out, word *lost)
 {
   unsigned n = grow_n;

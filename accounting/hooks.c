@@ -30,7 +30,9 @@ static void gca_atfork_child(void)
   gca_pairs_atfork_child();
   gca_frames_atfork_child();
   gca_counters_atfork_child();
-  gca_dump_atfork_child();
+# ifndef GCA_NO_DUMP_FILE
+    gca_dump_atfork_child();
+# endif
 }
 #endif
 
@@ -54,6 +56,16 @@ GC_INNER void gca_hook_init(void)
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
   gca_env_read();
+}
+
+/* GC_deinit on Unity's fork (our 8.2.2 base stops the dump in its own   */
+/* GC_deinit, unity/unity_api.c): the queued records, the trailer, the  */
+/* file closed, before the collector's state is wiped.  il2cpp builds   */
+/* have no atexit (DONT_USE_ATEXIT): this is how a player's quit ends   */
+/* its dump.                                                             */
+GC_INNER void gca_hook_deinit(void)
+{
+  (void)GC_acc_dump_stop();
 }
 
 /* ---- allocation --------------------------------------------------------- */

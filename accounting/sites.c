@@ -143,7 +143,7 @@ static word sites_hash(const word *f, unsigned n)
   for (i = 0; i < n; i++)
     h = ((h << 7) | (h >> (CPP_WORDSZ - 7)))
         + f[i] * (word)0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
+  h ^= h >> (GCA_HALF_WORDSZ + 1);
   h *= (word)0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 29;
   return h;
@@ -539,6 +539,16 @@ GC_INNER void gca_sites_take_new(void (*fn)(void *arg, unsigned id,
   }
 }
 
+GC_INNER unsigned gca_sites_take_mark(void)
+{
+  return sites_taken;
+}
+
+GC_INNER void gca_sites_take_rewind(unsigned mark)
+{
+  if (mark < sites_taken) sites_taken = mark;
+}
+
 GC_INNER word gca_sites_memory_bytes(void)
 {
   return GCA_LOAD(&sites_mem);
@@ -550,16 +560,6 @@ GC_INNER word gca_sites_memory_bytes(void)
 
 #ifdef GC_ACC_DISABLE
 
-GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
-{
-  (void)mode; (void)sample_bytes;
-  return GC_UNIMPLEMENTED;
-}
-GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
-{
-  (void)depth;
-  return GC_UNIMPLEMENTED;
-}
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
   (void)u;
@@ -583,34 +583,6 @@ GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
 }
 
 #else
-
-GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
-{
-  if (mode != GCA_STACKS_OFF && mode != GCA_STACKS_ALL
-      && mode != GCA_STACKS_SAMPLE)
-    return GC_ERROR;
-  /* The header carries the rate: no more than the reader can read.    */
-  if (GCA_STACKS_SAMPLE == mode && !gca_setting_bytes_ok(sample_bytes)) {
-    gca_env_warn_api("GC_acc_set_stacks", sample_bytes,
-                     "sample_bytes from 0 (the default) to",
-                     GCA_SETTING_MAX_BYTES);
-    return GC_ERROR;
-  }
-  gca_stacks_choose(mode, (word)sample_bytes);
-  return GC_SUCCESS;
-}
-
-GC_API int GC_CALL GC_acc_set_stack_depth(unsigned depth)
-{
-  if (depth > GCA_STACKS_MAX_DEPTH) {
-    gca_env_warn_api("GC_acc_set_stack_depth", depth,
-                     "0 (the default) or a depth from 1 to",
-                     GCA_STACKS_MAX_DEPTH);
-    return GC_ERROR;
-  }
-  gca_stacks_set_depth(depth);
-  return GC_SUCCESS;
-}
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {

@@ -7,7 +7,9 @@
  * thread blocks (all of them: no handler of the program, nor a
  * process-directed signal, ever lands on it, and a write past a file-
  * size limit or to a closed pipe gives it an error, not SIGXFSZ or
- * SIGPIPE).  Shared services (docs/design.md, "Layers").
+ * SIGPIPE).  And mutexes that note which thread holds them, so that a
+ * path that must never hang (a dump's stop at exit) never waits on its
+ * own thread.  Shared services (docs/design.md, "Layers").
  */
 
 #include "gca_priv.h"
@@ -17,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__)
 # include <dlfcn.h>
 #endif
@@ -94,6 +97,54 @@ GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
 GC_INNER int gca_thread_join(pthread_t t)
 {
   return thread_real_join(t, NULL);
+}
+
+/* ---- mutexes that note their holder ------------------------------------ */
+
+GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m)
+{
+  if (pthread_mutex_trylock(&m->mu) != 0) return 0;
+  m->owner = pthread_self();
+  GCA_STORE(&m->held, 1);
+  return 1;
+}
+
+GC_INNER void gca_noted_lock(struct gca_noted_mutex *m)
+{
+  (void)pthread_mutex_lock(&m->mu);
+  m->owner = pthread_self();
+  GCA_STORE(&m->held, 1);
+}
+
+/* Never waits on a holder that may never let go: not at all if it is  */
+/* this thread (a signal handler that called exit() interrupted it     */
+/* inside), at most ms for another (or for this one caught between its */
+/* lock and its note).                                                   */
+GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m, unsigned ms)
+{
+  uint64_t deadline = gca_now_ns() + (uint64_t)ms * 1000000u;
+
+  for (;;) {
+    struct timespec nap = { 0, 200000 };
+
+    if (gca_noted_trylock(m)) return 1;
+    if (GCA_LOAD(&m->held) && pthread_equal(m->owner, pthread_self()))
+      return 0;
+    if (gca_now_ns() >= deadline) return 0;
+    (void)nanosleep(&nap, NULL);
+  }
+}
+
+GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m)
+{
+  GCA_STORE(&m->held, 0);
+  (void)pthread_mutex_unlock(&m->mu);
+}
+
+GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m)
+{
+  (void)pthread_mutex_init(&m->mu, NULL);
+  m->held = 0;
 }
 
 #endif

@@ -490,9 +490,37 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   v[GCA_COL_type_rows_samples_live] = c->s_live;
   v[GCA_COL_type_rows_samples_alloc] = c->s_alloc - s->s_alloc;
   v[GCA_COL_type_rows_samples_freed] = c->s_freed - s->s_freed;
-  *s = *c;
-  r->ever[i] = 1;
   return 1;
+}
+
+/* The record that took the rows reached the writer: what it sent     */
+/* becomes the base of the next one's deltas.  Until then a dropped     */
+/* record's counts stay in the next record's (issue 38).               */
+GC_INNER void gca_types_rows_commit(int sites)
+{
+  struct types_rows *r = sites ? &site_rows : &type_rows;
+  unsigned i, n = gca_types_rows_n(sites);
+
+  for (i = 0; i < n && i < r->cap; i++) {
+    struct types_row *c = &r->cur[i], *s = &r->sent[i];
+
+    if (0 == memcmp(c, s, sizeof(*c)) && (r->ever[i] || 0 == c->live_objs))
+      continue;
+    *s = *c;
+    r->ever[i] = 1;
+  }
+}
+
+/* Definitions handed out so far, and a return to that point: a       */
+/* dropped record's definitions go again in the next record.          */
+GC_INNER unsigned gca_types_def_mark(void)
+{
+  return types_named_upto;
+}
+
+GC_INNER void gca_types_def_rewind(unsigned mark)
+{
+  if (mark < types_named_upto) types_named_upto = mark;
 }
 
 /* ---- API support (lock held) --------------------------------------------- */

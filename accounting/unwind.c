@@ -8,15 +8,15 @@
  *
  *  - fp: a frame-pointer walk from our own frame.  Return
  *    address at fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit
- *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame
- *    pointer is checked before it is read: word-aligned, strictly above
- *    the previous one and below the top of the current thread's stack
- *    (bounds cached per thread: pthread_getattr_np), and the walk only
- *    starts when our own frame lies on that stack (not on a signal stack
- *    or a fiber's); every return address must lie in a loaded module's
- *    code, else the walk ends there (see "where code is" below).  So code built without frame pointers (rbp used as an
- *    ordinary register) can shorten or garble a stack but never make the
- *    walk read outside the thread's stack.  Cost: a few ns per frame.
+ *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is
+ *    checked before it is read: word-aligned, strictly above the previous
+ *    one and below the top of the current thread's stack (bounds cached
+ *    per thread: pthread_getattr_np), and the walk only starts when our
+ *    own frame lies on that stack (not on a signal stack or a fiber's);
+ *    every return address must lie in a loaded module's code, else the
+ *    walk ends there ("where code is" below).  So code built without frame
+ *    pointers (rbp an ordinary register) can shorten or garble a stack but
+ *    never make the walk read outside the thread's stack; a few ns a frame.
  *    The walk can only leave the collector if the collector itself keeps
  *    frame pointers: the build adds -fno-omit-frame-pointer to libgc's
  *    CFLAGS (configure.ac); embedders compiling extra/gc.c themselves
@@ -24,7 +24,7 @@
  *
  *  - libgcc: _Unwind_Backtrace (DWARF call-frame information, the
  *    unwinder C++ exceptions use): right without frame pointers, several
- *    times slower (bench/stacks/stackcost).
+ *    times slower (bench/stacks/stackcost); none without <unwind.h>.
  *
  * The collector's own frames are dropped: leading return addresses that
  * lie inside libgc.  When libgc is a shared library of its own (a module
@@ -53,7 +53,6 @@
 
 #include <stddef.h>
 #include <string.h>
-#include <unwind.h>
 
 #if defined(__linux__) && defined(GC_PTHREADS) || defined(HAVE_PTHREAD_GETATTR_NP)
 # include <pthread.h>
@@ -62,7 +61,6 @@
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
     || defined(__OpenBSD__)
 # include <link.h>
-# include <string.h>
 # define GCA_HAVE_PHDR 1
 #endif
 
@@ -129,7 +127,7 @@ static void unw_find_stack(void)
 static word unw_lo[UNW_MAX_RANGES], unw_hi[UNW_MAX_RANGES];
 static unsigned unw_n_ranges = 0;
 static volatile int unw_ranges_ready = 0;
-GC_INNER int gca_unwind_libgc_shared = 0;   /* for the tests' and docs' sake */
+GC_INNER GC_ATTR_UNUSED int gca_unwind_libgc_shared = 0; /* for tests */
 
 #ifdef GCA_HAVE_PHDR
 struct unw_find {
@@ -531,6 +529,7 @@ struct unw_gcc {
   int in_gc;
 };
 
+#ifdef GCA_HAVE_UNWIND_H
 static _Unwind_Reason_Code unw_gcc_cb(struct _Unwind_Context *ctx, void *arg)
 {
   struct unw_gcc *s = (struct unw_gcc *)arg;
@@ -546,6 +545,7 @@ static _Unwind_Reason_Code unw_gcc_cb(struct _Unwind_Context *ctx, void *arg)
   s->frames[s->n++] = ra;
   return s->n >= s->max ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
+#endif
 
 static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
                                          unsigned skip)
@@ -557,7 +557,9 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
   s.n = 0;
   s.skip = skip;
   s.in_gc = 1;
-  if (max > 0) (void)_Unwind_Backtrace(unw_gcc_cb, &s);
+# ifdef GCA_HAVE_UNWIND_H   /* else no frames: the callsite unknown */
+    if (max > 0) (void)_Unwind_Backtrace(unw_gcc_cb, &s);
+# endif
   return s.n;
 }
 

@@ -15,7 +15,11 @@
  * gca_dump_open (header.c's), in OS memory too.  Failures to open or write
  * give one warning through WARN and turn dumping off; the program runs on.
  * A forked child sees the dump as closed and never writes its parent's
- * file.
+ * file.  A stop, at exit too, never waits without bound on a lock: a
+ * signal handler that calls exit() may run it on a thread interrupted
+ * while it held one (gca_noted_lock_bounded).  A stop that finds records
+ * dropped and not yet counted adds one last record (the final function
+ * handed to gca_dump_open) that counts them and carries their counts.
  */
 
 #include "gca_priv.h"
@@ -37,7 +41,7 @@
 #include <unistd.h>
 #include <sys/types.h>
 
-#include <zlib.h>
+#include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 #ifdef __linux__
 # include <sys/prctl.h>       /* the writer's name */
 #endif
@@ -111,7 +115,11 @@
 /* Whether pending bytes in the ring end sleep s.                       */
 #define DUMP_ENDS_SLEEP(s, pending) \
         ((pending) != 0 && (DUMP_IDLE == (s) || DUMP_KICK(pending)))
-static pthread_mutex_t dump_prod_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Noted (thread.c): a stop must never wait for it blindly, as a      */
+/* signal handler that calls exit() may have interrupted this very    */
+/* thread inside its copy into the ring (issue 38), and the atexit      */
+/* handler would wait on itself for ever.                               */
+static struct gca_noted_mutex dump_prod_mu = GCA_NOTED_MUTEX_INITIALIZER;
 #ifndef DUMP_FUTEX
   static pthread_mutex_t dump_mu = PTHREAD_MUTEX_INITIALIZER;
   static pthread_cond_t dump_cv = PTHREAD_COND_INITIALIZER;
@@ -144,9 +152,12 @@ static struct {
 
 /* Serializes start and stop (API callers, atexit); never taken by the  */
 /* collector side.                                                       */
-static pthread_mutex_t dump_ctl = PTHREAD_MUTEX_INITIALIZER;
+static struct gca_noted_mutex dump_ctl = GCA_NOTED_MUTEX_INITIALIZER;
 
 static size_t dump_buffer_setting = 0;   /* 0: grow as needed         */
+/* Builds and submits one last record at a stop (record.c's, handed    */
+/* down by control.c); never waits long for the allocation lock.       */
+static gca_dump_final_fn dump_final = NULL;
 /* How long a stop (and so exit) waits for the writer to drain the ring */
 /* (GC_ACC_DUMP_EXIT_WAIT).  A reader that stops reading must not keep  */
 /* the program from exiting.                                             */
@@ -167,9 +178,28 @@ static pthread_cond_t dump_done_cv = PTHREAD_COND_INITIALIZER;
 /* "dropped" of 1).  dump_riding: allocation lock held.                 */
 static word dump_dropped = 0;
 static word dump_riding = 0;
-static int dump_atexit_done = 0;
 
-/* ---- warnings ----------------------------------------------------------- */
+#ifdef GCA_TEST_API
+  /* Tests only (the test library).  The hook is called where an exit  */
+  /* must not hang: where = 0 inside a producer's copy (dump_prod_mu   */
+  /* and the allocation lock held), 1 inside a stop (dump_ctl held).   */
+  /* drop_next: the next n records are dropped as if the ring were full. */
+  static void (*dump_test_hook)(int where) = NULL;
+  static unsigned dump_test_drops = 0;
+
+  GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
+  { dump_test_hook = fn; }
+  GC_API void GC_CALL GC_acc_test_dump_drop_next(unsigned n)
+  { GCA_STORE(&dump_test_drops, n); }
+#endif
+
+/* A producer holds dump_prod_mu for one copy: a stop that waits this   */
+/* long for it has met a holder that will not let go.  A start holds    */
+/* dump_ctl while it writes the header (at most 1 s on a pipe), a stop  */
+/* while it waits for the writer: an exit waits that long and 1 s more */
+/* for another thread's, never for its own (gca_noted_lock_bounded).   */
+#define DUMP_DOOR_WAIT_MS 100
+#define DUMP_CTL_EXIT_WAIT_MS (dump_exit_wait_ms + 1000u)
 
 /* Report a write failure of the writer thread, once, from a thread of  */
 /* the program (never from the writer thread itself).                    */
@@ -353,16 +383,15 @@ static void dump_release(void)
   dump.stopping = 0;
 }
 
-/* Wait, at most dump_exit_wait_ms, for the writer's loop to end; 1 if */
-/* it did.                                                               */
-static int dump_wait_finished(void)
+/* Wait, at most ms, for the writer's loop to end; 1 if it did.         */
+static int dump_wait_finished(unsigned ms)
 {
   struct timespec ts;
   int done;
 
   (void)clock_gettime(CLOCK_REALTIME, &ts);
-  ts.tv_sec += dump_exit_wait_ms / 1000;
-  ts.tv_nsec += (long)(dump_exit_wait_ms % 1000) * 1000000L;
+  ts.tv_sec += ms / 1000;
+  ts.tv_nsec += (long)(ms % 1000) * 1000000L;
   if (ts.tv_nsec >= 1000000000L) {
     ts.tv_sec++;
     ts.tv_nsec -= 1000000000L;
@@ -376,6 +405,21 @@ static int dump_wait_finished(void)
   return done;
 }
 
+/* Wait, until deadline_ns at most, for the writer to empty the ring;  */
+/* 1 if it did.                                                          */
+static int dump_wait_drained(uint64_t deadline_ns)
+{
+  for (;;) {
+    struct timespec nap = { 0, 500000 };
+
+    if (DUMP_LOAD_ACQ(&dump.head) == DUMP_LOAD_ACQ(&dump.tail)) return 1;
+    if (GCA_LOAD(&dump.warn_pending) || gca_now_ns() >= deadline_ns)
+      return 0;
+    dump_wake((size_t)-1);
+    (void)nanosleep(&nap, NULL);
+  }
+}
+
 /* Records (whole lines) in ring bytes [from, to).                       */
 static word dump_count_lines(size_t from, size_t to)
 {
@@ -386,10 +430,27 @@ static word dump_count_lines(size_t from, size_t to)
   return n;
 }
 
+/* A stop found n drops that no record counts (nor holds their counts): */
+/* say so, unless a failed write (warned) turned dumping off.            */
+static void dump_warn_uncounted(word n)
+{
+  GCA_STORE(&dump_dropped, 0);  /* the door is closed; the next starts at 0 */
+  if (n != 0 && 0 == dump.err)
+    gca_dumpfile_note("the last %lu records were dropped (buffer full) and"
+                      " are counted in no record: the dump's totals lack"
+                      " their counts", (unsigned long)n);
+}
+
 /* dump_ctl held.  Flush everything queued, write the trailer, join: at */
 /* most dump_exit_wait_ms, then the writer is left behind (GC_ERROR).    */
+/* Never waits without bound on a lock: at exit, the thread running     */
+/* exit() may be one a signal interrupted inside a producer's copy.     */
 static int dump_stop_locked(void)
 {
+  int door;
+  uint64_t start = gca_now_ns();
+  word spent_ms, uncounted;
+
   if (!dump.running) return GC_SUCCESS;
   if (dump.pid != getpid()) {
     /* A forked child: the file is the parent's, and so is the writer  */
@@ -400,40 +461,69 @@ static int dump_stop_locked(void)
     dump.warn_pending = 0;
     dump_release();
     dump.sleep = DUMP_AWAKE;
-    (void)pthread_mutex_init(&dump_prod_mu, NULL);
+    gca_noted_reinit(&dump_prod_mu);
 #   ifndef DUMP_FUTEX
       (void)pthread_mutex_init(&dump_mu, NULL);
       (void)pthread_cond_init(&dump_cv, NULL);
 #   endif
     return GC_SUCCESS;
   }
-  (void)pthread_mutex_lock(&dump_prod_mu);   /* no producer inside */
+# ifdef GCA_TEST_API
+    if (dump_test_hook != NULL) dump_test_hook(1);
+# endif
+  /* Drops no record has counted yet (the ring full to the end): once  */
+  /* the writer has made room, one last record (dump_final) counts them */
+  /* and carries their counts (issue 38: they were lost silently).      */
+  if (GCA_LOAD(&dump_dropped) != 0 && dump_final != NULL
+      && dump_wait_drained(start + (uint64_t)dump_exit_wait_ms * 1000000u / 2))
+    (void)dump_final();
+  /* Close the door: no producer inside.  One that holds it longer     */
+  /* than a copy is this thread, interrupted inside its copy, or stuck: */
+  /* its record is lost, and the ring stays mapped for it.              */
+  door = gca_noted_lock_bounded(&dump_prod_mu, DUMP_DOOR_WAIT_MS);
   GCA_STORE(&dump.open, 0);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  if (door) {
+    gca_noted_unlock(&dump_prod_mu);
+  } else {
+    gca_dumpfile_note("stopped while a record was being queued (exit() from"
+                      " a signal handler?): that record and the %lu dropped"
+                      " before it are not in the file",
+                      (unsigned long)GCA_LOAD(&dump_riding));
+  }
   GCA_STORE(&dump.stopping, 1);
   dump_wake((size_t)-1);      /* from either sleep */
-  if (!dump_wait_finished()) {
-    /* The writer is stuck (a reader that stopped reading): leave it,  */
-    /* and say what the file lacks.                                     */
+  /* Dropped, and counted in no record: now there will be no next one. */
+  uncounted = GCA_LOAD(&dump_dropped);
+  spent_ms = (word)((gca_now_ns() - start) / 1000000u);
+  if (!dump_wait_finished(spent_ms < dump_exit_wait_ms
+                          ? dump_exit_wait_ms - (unsigned)spent_ms : 0)) {
+    /* The writer is stuck (a reader that stopped reading, a stalled    */
+    /* disk): leave it, and say what the file lacks.                    */
     size_t head = DUMP_LOAD_ACQ(&dump.head), tail = dump.tail;
     word lines = dump_count_lines(head, tail);
-    static char msg[PATH_MAX + 200];
 
     gca_dumpfile_abandon();
     dump_wake((size_t)-1);
     dump.running = 0;
     dump_stuck = 1;
-    (void)snprintf(msg, sizeof(msg), "gcacc: dump file %.*s: %lu records"
-                   " (%lu bytes) not written after waiting %u ms for its"
-                   " reader; dump cut short", PATH_MAX, gca_dumpfile_path(),
-                   (unsigned long)lines, (unsigned long)(tail - head),
-                   dump_exit_wait_ms);
-    WARN("%s\n", (word)msg);
+    gca_dumpfile_note("%lu records (%lu bytes) not written after waiting %u"
+                      " ms %s; the file ends with its last whole record",
+                      (unsigned long)lines, (unsigned long)(tail - head),
+                      dump_exit_wait_ms, gca_dumpfile_stalled_on());
+    dump_warn_uncounted(uncounted);
     return GC_ERROR;
   }
   (void)gca_thread_join(dump.thread);
   dump.running = 0;
-  dump_release();
+  dump_warn_uncounted(uncounted);
+  if (door) {
+    dump_release();
+  } else {
+    /* A producer may still be inside the ring: keep it, and start no  */
+    /* other dump in this process.                                      */
+    gca_dumpfile_close();
+    dump_stuck = 1;
+  }
   dump_report_pending();
   return GC_SUCCESS;
 }
@@ -443,16 +533,29 @@ static int dump_stop_locked(void)
 /* mutexes are reset when the child first stops the inherited dump.)   */
 GC_INNER void gca_dump_atfork_child(void)
 {
-  (void)pthread_mutex_init(&dump_ctl, NULL);
+  gca_noted_reinit(&dump_ctl);
+  if (dump.running) gca_dumpfile_atfork_child();
 }
 
+#ifndef DONT_USE_ATEXIT  /* Unity's build: GC_deinit ends the dump instead */
+static int dump_atexit_done = 0;
+
+/* At exit: never waits on a lock the thread running exit() may hold     */
+/* (a signal handler that calls exit() may have interrupted it inside a */
+/* start, a stop, or a producer's copy).                                 */
 static void dump_atexit(void)
 {
-  if (dump.pid != getpid()) return;
-  (void)pthread_mutex_lock(&dump_ctl);
+  if (dump.pid != getpid() || !dump.running) return;
+  if (!gca_noted_lock_bounded(&dump_ctl, DUMP_CTL_EXIT_WAIT_MS)) {
+    gca_dumpfile_note("exit() while the dump was being started or stopped;"
+                      " not waited for: the file ends with its last whole"
+                      " record");
+    return;
+  }
   (void)dump_stop_locked();
-  (void)pthread_mutex_unlock(&dump_ctl);
+  gca_noted_unlock(&dump_ctl);
 }
+#endif
 
 /* dump_ctl held, no dump running.                                      */
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
@@ -504,6 +607,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   dump.finished = 0;
   dump.sleep = DUMP_AWAKE;
   dump.warn_pending = 0;
+  dump.err = 0;
   /* The writer runs with every signal blocked (thread.c).             */
   err = gca_thread_create(&dump.thread, dump_writer_main, NULL);
   if (err != 0) {
@@ -512,26 +616,29 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   dump.running = 1;
-  (void)pthread_mutex_lock(&dump_prod_mu);
+  gca_noted_lock(&dump_prod_mu);              /* publishes the ring   */
   GCA_STORE(&dump.open, 1);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  gca_noted_unlock(&dump_prod_mu);
+#ifndef DONT_USE_ATEXIT       /* else GC_deinit, GC_acc_dump_stop end it */
   if (!dump_atexit_done) {
     dump_atexit_done = 1;
     (void)atexit(dump_atexit);
   }
+#endif
   return GC_SUCCESS;
 }
 
 GC_INNER int gca_dump_open(const char *path_template,
-                           gca_dump_header_fn header)
+                           gca_dump_header_fn header, gca_dump_final_fn final)
 {
   int res;
 
   if (NULL == path_template || '\0' == path_template[0]) return GC_ERROR;
-  (void)pthread_mutex_lock(&dump_ctl);
+  gca_noted_lock(&dump_ctl);
   (void)dump_stop_locked();
   res = dump_start_locked(path_template, header);
-  (void)pthread_mutex_unlock(&dump_ctl);
+  if (GC_SUCCESS == res) dump_final = final;
+  gca_noted_unlock(&dump_ctl);
   return res;
 }
 
@@ -539,31 +646,20 @@ GC_INNER int gca_dump_stop(void)
 {
   int res;
 
-  (void)pthread_mutex_lock(&dump_ctl);
+  gca_noted_lock(&dump_ctl);
   res = dump_stop_locked();
-  (void)pthread_mutex_unlock(&dump_ctl);
+  gca_noted_unlock(&dump_ctl);
   return res;
 }
 
-GC_INNER void gca_dump_set_exit_wait(unsigned ms)
-{
-  dump_exit_wait_ms = ms;
-}
-
-GC_INNER unsigned gca_dump_exit_wait(void)
-{
-  return dump_exit_wait_ms;
-}
+GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
+GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
 {
-  if (0 == bytes) {
-    dump_buffer_setting = 0;
-    return;
-  }
-  if (bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
-  bytes = (bytes + 4095) & ~(size_t)4095;     /* whole pages for mmap */
-  dump_buffer_setting = bytes;
+  if (bytes != 0 && bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
+  /* 0: grow as needed; else whole pages for mmap.                      */
+  dump_buffer_setting = (bytes + 4095) & ~(size_t)4095;
 }
 
 /* ---- the collector side ------------------------------------------------- */
@@ -602,7 +698,16 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   dump_report_pending();
   if (!GCA_LOAD(&dump.open) || 0 == len || dump.pid != getpid())
     goto drop;
-  if (pthread_mutex_trylock(&dump_prod_mu) != 0) goto drop;
+# ifdef GCA_TEST_API
+    if (GCA_LOAD(&dump_test_drops) > 0) {
+      GCA_STORE(&dump_test_drops, GCA_LOAD(&dump_test_drops) - 1);
+      goto drop;
+    }
+# endif
+  if (!gca_noted_trylock(&dump_prod_mu)) goto drop;
+# ifdef GCA_TEST_API
+    if (dump_test_hook != NULL) dump_test_hook(0);
+# endif
   tail = dump.tail;                   /* only producers write it */
   head = DUMP_LOAD_ACQ(&dump.head);
   if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
@@ -610,7 +715,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
     dump_grow(len);
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
-    (void)pthread_mutex_unlock(&dump_prod_mu);
+    gca_noted_unlock(&dump_prod_mu);
     dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
@@ -620,7 +725,7 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   BCOPY(line, dump.ring + off, first);
   if (first < len) BCOPY(line + first, dump.ring, len - first);
   DUMP_STORE_REL(&dump.tail, tail + len);
-  (void)pthread_mutex_unlock(&dump_prod_mu);
+  gca_noted_unlock(&dump_prod_mu);
   dump_riding = 0;                    /* its dropped count is in the ring */
   dump_wake(tail + len - head);
   return 0;
@@ -675,10 +780,12 @@ GC_INNER int gca_dump_is_open(void)
     GC_INNER int gca_dump_is_open(void) { return 0; }
 
     GC_INNER int gca_dump_open(const char *path_template,
-                               gca_dump_header_fn header)
+                               gca_dump_header_fn header,
+                               gca_dump_final_fn final)
     {
       (void)path_template;
       (void)header;
+      (void)final;
       WARN("gcacc: dump files are not supported on this platform\n", 0);
       return GC_UNIMPLEMENTED;
     }

@@ -110,14 +110,25 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
 /* --disable-accounting build.  A later write failure (disk full) gives */
 /* one warning too and turns dumping off; records are then dropped.     */
 /* A child created by fork() never writes its parent's file: to it the  */
-/* dump is closed (it may start its own).                               */
+/* dump is closed (it may start its own).  A regular file is claimed    */
+/* (an advisory lock, held until the dump stops) before it is           */
+/* truncated: if another process is writing it, the dump goes to        */
+/* path.PID instead, with one warning naming both.                      */
 GC_API int GC_CALL GC_acc_dump_start(const char * /* path */);
 
 /* Stop the dump: write every record still queued, then the gzip        */
 /* trailer, close the file and join the writer thread.  May wait for    */
-/* the file's I/O; never holds the allocation lock while doing so.      */
+/* the file's I/O; never holds the allocation lock while doing so.  If  */
+/* records were dropped since the last one written, first adds one last */
+/* snapshot record that counts them and carries their counts (taking   */
+/* the allocation lock briefly, if it is free within a few ms).  Never  */
+/* waits without bound on a lock, so an exit() from a signal handler    */
+/* cannot hang on it.                                                    */
 /* Called automatically at exit() (an atexit handler), so it is only    */
-/* needed to close the file early.  A process killed before that leaves */
+/* needed to close the file early; and by GC_deinit().  Builds with     */
+/* DONT_USE_ATEXIT (Unity's) register no handler: there GC_deinit or    */
+/* this call ends the dump, else it ends as a killed process's does    */
+/* (docs/il2cpp.md).  A process killed before that leaves               */
 /* a file without trailer that still decompresses, up to the last whole */
 /* record written.  Returns GC_SUCCESS (also when no dump is open), or  */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */

@@ -9,7 +9,8 @@
 #     hostile.sh) and the escaping test (escape.sh) with the sanitized
 #     gcacc: a sanitizer report exits 99, which those scripts fail on;
 #   - big_dumps.sh at a smaller size (120 k sites: beyond the key cap),
-#     without its address-space limit (ASan reserves terabytes).
+#     without its address-space limit (ASan reserves terabytes);
+#   - hostile_paths.sh and hostile_memory.sh (issue 38), without it too.
 # Run by `make check` (GCACC_TESTS) and on its own by `make
 # check-sanitize`; from the build directory, srcdir and CC set.
 set -u
@@ -65,5 +66,21 @@ GCACC_BIN=$work/gcacc GCACC_BIG_SITES=120000 GCACC_BIG_CLASSES=120000 \
     grep -E 'FAIL|ERROR|runtime error' "$work/big.log" | head -20 >&2
     failed=1; }
 tail -1 "$work/big.log" | sed "s/^/$me: /"
+# Issue 38's inputs: the files a dump names, and records priced before
+# jansson parses them (blanked in place), without the limit on address
+# space.
+GCACC_BIN=$work/gcacc GCACC_PATHS_VMEM_KB=unlimited GCACC_PATHS_SECS=120 \
+  sh "$srcdir/tests/faults/hostile_paths.sh" >"$work/paths.log" 2>&1 ||
+  { echo "$me: FAIL: tests/faults/hostile_paths.sh under ASan+UBSan" >&2
+    grep -E 'FAIL|ERROR|runtime error' "$work/paths.log" | head -20 >&2
+    failed=1; }
+tail -1 "$work/paths.log" | sed "s/^/$me: /"
+GCACC_BIN=$work/gcacc GCACC_MEM_VMEM_KB=unlimited GCACC_MEM_SECS=120 \
+  GCACC_MEM_BLANK=16777216 \
+  sh "$srcdir/tests/faults/hostile_memory.sh" >"$work/mem.log" 2>&1 ||
+  { echo "$me: FAIL: tests/faults/hostile_memory.sh under ASan+UBSan" >&2
+    grep -E 'FAIL|ERROR|runtime error' "$work/mem.log" | head -20 >&2
+    failed=1; }
+tail -1 "$work/mem.log" | sed "s/^/$me: /"
 [ "$failed" -eq 0 ] && echo "$me: the reader is clean under ASan+UBSan"
 exit "$failed"

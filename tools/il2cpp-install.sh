@@ -180,6 +180,7 @@ install)
   mkdir "$new/accounting"
   cp -p "$top"/accounting/*.c "$top"/accounting/*.h "$new/accounting/"
   cp -p "$top/include/gc_accounting.h" "$new/include/gc_accounting.h"
+  cp -p "$top/LICENSE" "$new/LICENSE.gcacc"     # our files' (MIT)
   { printf 'installed %s\n' "$(manifest_sum "$new")"
     printf 'original %s\n' "$(manifest_sum "$bdwgc")"
     printf 'commit %s\n' "$(printf '%s\n' "$k" | awk '{ print $1 }' | tr '\n' ' ')"

@@ -3,7 +3,9 @@
 # (tests/cross/cross.sh): Debian's aarch64-linux-gnu and
 # arm-linux-gnueabihf gcc (each brings its target C library under
 # /usr/<triplet>), their binutils (addr2line for offline symbolization),
-# and qemu-user.  The target's zlib is not installed through multiarch
+# and qemu-user; and mingw-w64's x86-64 gcc (Windows), with which
+# tests/il2cpp/portability.sh compiles the IL2CPP drop-in.
+# The target's zlib is not installed through multiarch
 # (nor its jansson; no foreign architecture is added: on the CI image `apt-get update`
 # fails once one is): its .debs are downloaded one by one through a
 # temporary apt source list, in a private apt configuration derived from
@@ -20,7 +22,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-${GCACC_CROSS_SYSROOT_DIR:-$top/_cross}}
 pkgs="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
       binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf
-      libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-user"
+      libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-user
+      gcc-mingw-w64-x86-64"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -50,6 +50,8 @@ cp -L "$tree"/unity/*.c "$tree"/unity/*.h "$dest/unity/"
 for f in README.QUICK LICENSE; do
   [ -f "$tree/$f" ] && cp -L "$tree/$f" "$dest/"
 done
+# Our own files' license (MIT), beside bdwgc's own above.
+cp -L "$(cd "$(dirname "$0")/.." && pwd)/LICENSE" "$dest/LICENSE.gcacc"
 
 # The installation's libatomic_ops/ (il2cpp puts its src/ on the
 # include path; we ship none).
@@ -94,11 +96,18 @@ version from 2019.4 to 6000 (both heap-section APIs are here).
 - Put it in place with the original kept:
   \`mv bdwgc bdwgc.orig && cp -R /path/to/il2cpp-drop-in bdwgc\` (in
   \`il2cpp/external\`); to go back, swap the two again.
+- Licenses: bdwgc's own (\`LICENSE\`, \`README.QUICK\`); gcacc's files
+  (\`accounting/\`, \`unity/\`, \`include/gc_accounting.h\`, our hunks)
+  are under the MIT license, \`LICENSE.gcacc\`.
 - il2cpp compiles only \`extra/gc.c\`, which includes every collector
   source, \`accounting/\` and \`unity/\`; Unity's own defines are enough
   (\`include/gcacc_il2cpp.h\` marks the IL2CPP build).
 - Needs only libc, zlib (the accounting's dump writer) and libatomic_ops
-  (headers).
+  (headers).  The zlib is il2cpp's own, \`external/zlib\` beside this
+  folder (its calls are then \`il2cpp_z_*\`, which il2cpp's zlib defines):
+  nothing is added to the player's link.  Elsewhere the system's
+  \`<zlib.h>\` is taken (link \`-lz\`); \`GCACC_ZLIB_HEADER\` names another
+  (\`-DGCACC_ZLIB_HEADER='"/path/zlib.h"'\`).
 - Accounting is off until \`GC_acc_enable(1)\` (\`include/gc_accounting.h\`);
   with NO_GETENV, as Unity builds, the GC_ACC_* environment variables are
   not read.

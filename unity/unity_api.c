@@ -6,6 +6,7 @@
  * unity/unity_amalgam.c.
  */
 #include "private/gc_pmark.h"
+#include "gc_accounting.h"    /* GC_acc_dump_stop, at GC_deinit */
 
 /* Defined later in the one-file build (os_dep.c's in patch 0003).      */
 GC_INNER void GC_reset_push_other_roots(void);
@@ -317,7 +318,13 @@ GC_INNER void GC_unity_reset_state(void)
 {
 #if !defined(THREAD_LOCAL_ALLOC) && !defined(PARALLEL_MARK)
   unsigned k;
+#endif
 
+  /* The collector ends here: so does the dump (its remaining records,  */
+  /* the trailer, the file closed).  Builds without atexit (Unity's      */
+  /* DONT_USE_ATEXIT) end it no other way unless the program stops it.  */
+  (void)GC_acc_dump_stop();
+#if !defined(THREAD_LOCAL_ALLOC) && !defined(PARALLEL_MARK)
   GC_clear_roots();
   for (k = 0; k < GC_N_KINDS_INITIAL_VALUE; k++)
     GC_obj_kinds[k].ok_reclaim_list = NULL;
@@ -342,5 +349,9 @@ GC_INNER void GC_unity_reset_state(void)
 #else
   /* Thread-local free lists and the parallel markers' stacks would     */
   /* still hold the old heap: upstream's GC_deinit (nothing reset).      */
+  /* The helpers stay referenced (static in the one-file build).        */
+  (void)GC_gcj_vector_reset;
+  (void)GC_reset_push_other_roots;
+  (void)GC_bl_reset;
 #endif
 }

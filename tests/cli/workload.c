@@ -17,6 +17,18 @@
  *                           typed_leak keeps TYPED_LEAK_PER_FRAME more
  *                           objects per frame forever; GC_acc_frame(f)
  *                           after every frame f.  No other allocation.
+ *   workload keep [dump]    build-then-keep (gcacc leaks: weak evidence,
+ *                           not a leak): every frame adds KEEP_PER_FRAME
+ *                           1000-byte normal objects and as many 48-byte
+ *                           strings to data kept until exit, and allocates
+ *                           nothing else (no churn)
+ *   workload load [dump]    a loading phase that stops: the leak mode's
+ *                           frames, keeping LEAK_PER_FRAME more objects
+ *                           per frame for the first LOAD_FRAMES frames
+ *                           only; then the same work keeping nothing more
+ *   workload keep-frames, load-frames [dump]
+ *                           the same, with GC_acc_frame(f) after every
+ *                           frame f (the program says it repeats work)
  *
  * The dump goes where GC_ACC_DUMP says, or to the optional argument.
  * What the tests check against is printed on stdout as `name value`
@@ -46,6 +58,8 @@
 #define CACHE_PERIOD 40
 #define GC_EVERY 4
 #define SNAP_EVERY 10
+#define KEEP_PER_FRAME 25
+#define LOAD_FRAMES (FRAMES * 3 / 4)
 
 struct node { struct node *next; void *data; };
 
@@ -88,6 +102,22 @@ static NOINLINE void frame(int f, int leak)
       leaked = n;
       n_leaked++;
     }
+  }
+}
+
+/* Build-then-keep: data built once, kept, no garbage.                  */
+static NOINLINE void build(void)
+{
+  int i;
+
+  for (i = 0; i < KEEP_PER_FRAME; i++) {
+    struct node *n = GC_MALLOC(LEAK_BYTES);
+
+    n->data = GC_MALLOC_ATOMIC(48);
+    ((char *)n->data)[0] = 'k';
+    n->next = leaked;
+    leaked = n;
+    n_leaked++;
   }
 }
 
@@ -190,16 +220,23 @@ static int typed_main(void)
 
 int main(int argc, char **argv)
 {
-  int f, leak;
+  int f, leak, keep, load, frames;
   void *probe;
+  static const char *const modes[] = {
+    "leak", "steady", "typed", "keep", "load", "keep-frames", "load-frames"
+  };
 
-  if (argc < 2 || (strcmp(argv[1], "leak") != 0
-                   && strcmp(argv[1], "steady") != 0
-                   && strcmp(argv[1], "typed") != 0)) {
-    fprintf(stderr, "usage: workload leak|steady|typed [dump]\n");
+  for (f = 0; argc >= 2 && f < (int)(sizeof(modes) / sizeof(modes[0])); f++)
+    if (strcmp(argv[1], modes[f]) == 0) break;
+  if (argc < 2 || f == (int)(sizeof(modes) / sizeof(modes[0]))) {
+    fprintf(stderr, "usage: workload leak|steady|typed|keep|load"
+            "|keep-frames|load-frames [dump]\n");
     return 2;
   }
   leak = strcmp(argv[1], "leak") == 0;
+  keep = strncmp(argv[1], "keep", 4) == 0;
+  load = strncmp(argv[1], "load", 4) == 0;
+  frames = strstr(argv[1], "-frames") != NULL;
   GC_INIT();
   if (argc > 2 && GC_acc_dump_start(argv[2]) != GC_SUCCESS) {
     fprintf(stderr, "workload: cannot start the dump %s\n", argv[2]);
@@ -215,8 +252,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "workload: cannot set the full profile\n");
     return 1;
   }
+  if (frames && GC_acc_frame((GC_word)-1) != GC_SUCCESS) {
+    fprintf(stderr, "workload: GC_acc_frame failed\n");
+    return 1;
+  }
   for (f = 0; f < FRAMES; f++) {
-    frame(f, leak);
+    if (keep) build();
+    else frame(f, leak || (load && f < LOAD_FRAMES));
+    if (frames && GC_acc_frame((GC_word)f) != GC_SUCCESS) {
+      fprintf(stderr, "workload: GC_acc_frame failed\n");
+      return 1;
+    }
     if (f % GC_EVERY == GC_EVERY - 1) collect();
     if (f % SNAP_EVERY == SNAP_EVERY - 1) GC_acc_record_now();
   }
@@ -227,6 +273,6 @@ int main(int argc, char **argv)
   printf("leak_class_bytes %lu\n", (unsigned long)GC_size(probe));
   printf("leak_class %u\n", GC_acc_size_class(GC_size(probe)));
   printf("leaked_objs %lu\n", n_leaked);
-  printf("kept_objs %lu\n", n_leaked + RING);
+  printf("kept_objs %lu\n", n_leaked + (keep ? 0 : RING));
   return GC_acc_dump_stop() == GC_SUCCESS ? 0 : 1;
 }

@@ -136,5 +136,5 @@ check "the cap is said in --json" \
 check "the other row is shown" grep -q '(other sites)' "$tmp/j"
 "$GCACC" summary "$tmp/onerecord.gz" >/dev/null 2>"$tmp/e"
 check "a record too long is skipped, said so" \
-  grep -q 'record 2 (byte [0-9]*) is longer than 32 MiB: skipped' "$tmp/e"
+  grep -q 'record 2 (line 2, byte [0-9]*) is longer than 32 MiB: skipped' "$tmp/e"
 finish

@@ -28,13 +28,14 @@ export GCACC_ADDR2LINE="$tmp/a2l" GCACC_SYMBOLIZE_STATS=1
 check "symbolize runs" sh -c '"$1" symbolize "$2" >"$3/out" 2>"$3/err"' \
   _ "$GCACC" "$tmp/d.jsonl" "$tmp"
 check "the cache exists" test -f "$tmp/d.jsonl.symbols"
-# One comment line, then one line per address, each with 4 fields.
+# One comment line, then one entry ("#S", issue 38) per address, each
+# with 5 fields.
 check "the cache has one line per address" \
-  test "$(grep -vc '^#' "$tmp/d.jsonl.symbols")" -eq 2
+  test "$(grep -c '^#S	' "$tmp/d.jsonl.symbols")" -eq 2
 check "no forged cache entry" \
   sh -c '! grep -q "^DEADBEEF" "$1"' _ "$tmp/d.jsonl.symbols"
-check "every cache line has 4 fields" sh -c \
-  'grep -v "^#" "$1" | awk -F"\t" "NF != 4 { exit 1 }"' _ "$tmp/d.jsonl.symbols"
+check "every cache entry has 5 fields" sh -c \
+  'grep "^#S" "$1" | awk -F"\t" "NF != 5 { exit 1 }"' _ "$tmp/d.jsonl.symbols"
 check "no forged output line" \
   sh -c '! grep -q "^DEADBEEF" "$1/out" "$1/err"' _ "$tmp"
 check "output names the functions" grep -q "resolved_0x10 real.c:7" "$tmp/out"

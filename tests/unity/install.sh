@@ -183,6 +183,8 @@ for n in b0c6-full b0c6-pruned 6521-full 6521-pruned; do
     > "$OUT/l/$n/gameload.log" 2>&1 ||
     { cat "$OUT/l/$n/gameload.log"; fail "$n: the il2cpp-shaped harness"; }
   era=3-argument; case $n in b0c6*) era=4-argument ;; esac
+  cmp -s "$srcdir/LICENSE" "$b/LICENSE.gcacc" ||
+    fail "$n: the installed tree has no LICENSE.gcacc (our MIT license)"
   sh "$inst" status "$OUT/l/$n/il2cpp" | grep -q "installed in" ||
     fail "$n: status does not say installed"
   grep -q "$era GC_foreach_heap_section" "$OUT/l/$n/install.log" ||

@@ -8,7 +8,9 @@
 # size-class and kind assumptions, docs/hooks.md) test_counters,
 # test_dump_ring, test_census, test_frag, test_frag_churn, test_types,
 # test_types_gcj, and tests/unity/test_vector (Unity's gcj-vector kind
-# counted and typed by class).  The collector object must not need
+# counted and typed by class); tests/unity/test_heap_rule records the
+# fork's own heap-section figures (a small-object block USED for its
+# first object only, docs/il2cpp.md).  The collector object must not need
 # jansson (nm -u: no json_*) nor export our internals.  The tests register
 # their roots by hand (Unity's GC_DONT_REGISTER_MAIN_STATIC_DATA).
 set -eu
@@ -35,6 +37,30 @@ $CC -O1 -w -o "$OUT/test_counters" $inc "$srcdir/tests/unit/test_counters.c" \
 $CC -O1 -w -o "$OUT/test_vector" $inc "$srcdir/tests/unity/test_vector.c" \
   "$OUT/gc.o" -lpthread -lz
 "$OUT/test_vector"
+# The fork's own heap-section figures: a block of small objects is USED
+# for its first object only (il2cpp_dropin.sh runs the same on ours).
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_heap_rule" $inc "$srcdir/tests/unity/test_heap_rule.c" \
+  "$OUT/gc.o" -lpthread -lz
+"$OUT/test_heap_rule" fork
+# GC_deinit ends the dump on the fork too (its GC_ACC_ON_DEINIT hook,
+# docs/hooks.md): the queued records and the gzip trailer, as
+# il2cpp_dropin.sh checks on ours.  Unity's defines include
+# DONT_USE_ATEXIT, so nothing else would.
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_dump_end" $inc "$srcdir/tests/unity/test_dump_end.c" \
+  "$OUT/gc.o" -lpthread -lz
+rm -f "$OUT/end-deinit.gz"
+"$OUT/test_dump_end" deinit "$OUT/end-deinit.gz" > "$OUT/end-deinit.out"
+gzip -t "$OUT/end-deinit.gz" || {
+  echo "FAIL: GC_deinit on Unity's fork left the dump without its trailer" >&2
+  exit 1; }
+want=$(sed -n 's/^collections //p' "$OUT/end-deinit.out")
+got=$(gzip -dc "$OUT/end-deinit.gz" | grep -c '^{"record":"collection"' || true)
+[ "$got" = "$want" ] || {
+  echo "FAIL: GC_deinit on Unity's fork: $got collection records, $want made" >&2
+  exit 1; }
+echo "ok: GC_deinit on Unity's fork ends the dump ($got collection records)"
 
 # With assertions, the dump's portable wait,
 # test entry points and frame pointers (as amalgam.sh does).

@@ -370,24 +370,52 @@ static const struct tables_module *module_at(const struct tables *t, u64 a)
 
 /* ---- types named by their address (diff.h, "Identity") ------------ */
 
+/* The header's modules by base (then by place in the header): the     */
+/* first listed of a base is found by bsearch, not by a scan per module  */
+/* (a header of 100 000 modules made that quadratic).                    */
+struct base_ix { u64 base; size_t ix; };
+
+static int base_ix_cmp(const void *a, const void *b)
+{
+  const struct base_ix *x = a, *y = b;
+
+  if (x->base != y->base) return x->base < y->base ? -1 : 1;
+  return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
 /* Module m's extent (symbolize_module_extent), found by its base in    */
-/* the header's module map; 0 unknown.  Cached in ext (~0: not yet).     */
-static u64 module_extent(const struct diff_side *s, size_t m, u64 *ext)
+/* the header's module map; 0 unknown.  Cached in ext (~0: not yet);    */
+/* *idx (NULL: not yet made; caller frees) indexes the header.           */
+static u64 module_extent(const struct diff_side *s, size_t m, u64 *ext,
+                         struct base_ix **idx, size_t *nidx)
 {
   const json_t *mods = json_object_get(s->info.header, "modules"), *j;
-  size_t i;
+  const char *path, *bid;
+  size_t i, lo, hi;
+  u64 base;
 
   if (ext[m] != ~0ULL) return ext[m];
   ext[m] = 0;
-  json_array_foreach(mods, i, j) {
-    const char *path, *bid;
-    u64 base;
-
-    if (header_module(j, &path, &bid, &base) && base == s->tb.mods[m].base) {
-      ext[m] = symbolize_module_extent(path, bid);
-      break;
-    }
+  if (*idx == NULL) {
+    *idx = xrealloc(NULL, (json_array_size(mods) + 1) * sizeof(**idx));
+    *nidx = 0;
+    json_array_foreach(mods, i, j)
+      if (header_module(j, &path, &bid, &base)) {
+        (*idx)[*nidx].base = base;
+        (*idx)[(*nidx)++].ix = i;
+      }
+    if (*nidx > 0) qsort(*idx, *nidx, sizeof(**idx), base_ix_cmp);
   }
+  for (lo = 0, hi = *nidx; lo < hi;) {  /* the first at s->tb.mods[m]'s */
+    size_t mid = lo + (hi - lo) / 2;
+
+    if ((*idx)[mid].base < s->tb.mods[m].base) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < *nidx && (*idx)[lo].base == s->tb.mods[m].base
+      && header_module(json_array_get(mods, (*idx)[lo].ix), &path, &bid,
+                       &base))
+    ext[m] = symbolize_module_extent(path, bid);
   return ext[m];
 }
 
@@ -434,7 +462,8 @@ static void find_address_types(struct diff_side *s, struct addr_types *l)
 {
   const struct tables *t = &s->tb;
   u64 *ext = xrealloc(NULL, (t->nmods ? t->nmods : 1) * sizeof(u64)), id;
-  size_t i, m;
+  struct base_ix *idx = NULL;
+  size_t i, m, nidx = 0;
   char hex[24];
 
   for (m = 0; m < t->nmods; m++) ext[m] = ~0ULL;
@@ -450,7 +479,8 @@ static void find_address_types(struct diff_side *s, struct addr_types *l)
     hl = (size_t)snprintf(hex, sizeof(hex), "0x%llx", g->cookie);
     nl = strlen(g->name);
     if (nl < hl || strcasecmp(g->name + nl - hl, hex) != 0) continue;
-    l->t = xrealloc(l->t, (l->n + 1) * sizeof(*l->t));
+    if ((l->n & (l->n - 1)) == 0)       /* doubling, not one a type    */
+      l->t = xrealloc(l->t, (l->n ? 2 * l->n : 1) * sizeof(*l->t));
     a = &l->t[l->n++];
     memset(a, 0, sizeof(*a));
     a->id = id;
@@ -459,11 +489,12 @@ static void find_address_types(struct diff_side *s, struct addr_types *l)
     a->name = g->name;
     mo = module_at(t, g->cookie);
     if (mo == NULL) continue;                   /* inside 0: no module */
-    e = module_extent(s, (size_t)(mo - t->mods), ext);
+    e = module_extent(s, (size_t)(mo - t->mods), ext, &idx, &nidx);
     a->inside = e == 0 ? -1 : g->cookie - mo->base < e;
     a->mkey = key_at(g->name, a->prefix, mo->name, g->cookie - mo->base);
   }
   free(ext);
+  free(idx);
 }
 
 /* Keys for l's types (s's, in_module decided): module + offset, else   */

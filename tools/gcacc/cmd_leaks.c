@@ -29,10 +29,38 @@
  * allocated, so its old share climbs towards 1.  Type 0 (untyped) and
  * sites 0 and 1 (no stack, not sampled) are not judged: they are not
  * one place in the program.  A leaking callsite is shown by its stack.
- * The window a
- * record falls in needs n, so the dump is read twice: once to count the
- * records, once to fold them; memory is one fixed set of windows per key,
- * never a series per record.
+ *
+ * Rules 1-6 find growth; a leak is growth that goes on while the program
+ * repeats the same work, not a program building its data once (issue 34:
+ * Guile building a list it keeps, or loading modules from source, passed
+ * 1-6).  So each finding gets a level of evidence, "strong" (counted:
+ * exit 1) unless one of these makes it "weak" (reported, said so, exit 0):
+ *   7. growth stops: over the last k = max(1, W / 5) windows the row rose
+ *      per window less than a quarter of its pace per window before them
+ *      (a warm-up or loading phase that ends);
+ *   8. little churn: the program allocated (granted bytes, all records)
+ *      less than LEAK_MIN_CHURN times its peak live bytes, or less than
+ *      LEAK_MIN_CHURN_FRAMED times when frame markers are in every window
+ *      of the later half of the session (the program says it repeats its
+ *      work).  A program that builds its data once allocates about what
+ *      it keeps; one that repeats work allocates many times that;
+ *   9. the work changes: without frame markers through the session, the
+ *      dump must show the same work repeated: the program's allocation
+ *      mix (granted bytes per (kind, size class), as shares of a window's
+ *      allocation) must stay the same from window to window over the
+ *      later half of the session - the median total variation distance
+ *      between windows w - 1 and w, w = W / 2 .. W - 1, at most
+ *      LEAK_MAX_MIX.  A loop doing the same work allocates the same mix
+ *      (distance near 0); a program loading one module after another, or
+ *      doing different work as it goes, changes it.  Frame markers say
+ *      the work repeats, so a framed session skips this (a game's frames
+ *      differ, bursts and all).
+ * 7 is judged per row, 8 and 9 once for the session (the "evidence":
+ * allocation per window and key, folded as the records pass).
+ *
+ * The window a record falls in needs n, so the dump is read twice: once
+ * to count the records, once to fold them; memory is one fixed set of
+ * windows per key, never a series per record.
  */
 
 #include "gcacc.h"
@@ -47,6 +75,9 @@
 #define LEAK_WINDOWS 10
 #define LEAK_MIN_GROWTH (64 * 1024ULL)
 #define LEAK_MIN_OLD_SHARE 0.25
+#define LEAK_MIN_CHURN 4.0
+#define LEAK_MIN_CHURN_FRAMED 2.0
+#define LEAK_MAX_MIX 0.03
 
 static const char leaks_usage[] =
   "usage: gcacc leaks [<options>] <dump>\n"
@@ -72,10 +103,29 @@ static const char leaks_usage[] =
   "Columns: kind, class, start_bytes (first window's highest), end_bytes\n"
   "(last window's lowest), growth_bytes, slope_bytes (per collection),\n"
   "rises (steps where the window maximum rose, of windows - 1).\n"
+  "\n"
+  "A leak is growth that goes on while the program repeats the same work,\n"
+  "not a program building its data once.  Each row found has a level of\n"
+  "evidence (columns level and reason in --json and --csv): \"strong\"\n"
+  "unless one of these makes it \"weak\":\n"
+  "  - growth stops: over the last fifth of the windows it rose less than\n"
+  "    a quarter of its pace before (a warm-up or loading phase);\n"
+  "  - little churn: the program allocated less than 4x its peak live\n"
+  "    bytes (2x with frame markers in every window of the session's\n"
+  "    later half): it may build its data once and keep it;\n"
+  "  - work changes: no frame markers, and the mix of the allocation (its\n"
+  "    shares by kind and size class) moves more than 3% from window to\n"
+  "    window over the later half (the median): not the same work\n"
+  "    repeated, perhaps a loading phase.\n"
+  "Strong rows' reason says what showed repeated work: \"frame markers\"\n"
+  "or \"churn\".  The table lists weak rows apart, under \"weak evidence\",\n"
+  "with the reason; --json adds \"evidence\" (frames, framed, allocated_bytes,\n"
+  "peak_live_bytes, churn, mix_change).\n"
   "The dump is read twice, so it must be a file, not standard input.\n"
   "A sampled profile's type and callsite figures are estimates: shown as\n"
   "~12.3 MiB, with a note (--json: \"estimated\": true).\n"
-  "Exit status 1 when a leak is reported, 0 when none is.\n"
+  "Exit status 1 when a leak with strong evidence is reported, 0 when none\n"
+  "is (weak rows alone: 0).\n"
   "\n"
   "  --min-collections <N>\n"
   "                      report nothing (with a warning) for a dump with\n"
@@ -95,6 +145,7 @@ struct leak_key {
   /* or at the end: linear in rows, not records x groups.               */
   u64 y, from;
   double old;
+  u64 walloc[LEAK_WINDOWS];             /* classes: granted, rule 9      */
 };
 
 struct leaks {
@@ -105,6 +156,25 @@ struct leaks {
   struct keymap *m;
   struct keymap *mt, *ms;               /* types, sites: id -> leak_key  */
   struct tables tb;
+  /* The session's evidence (rules 8, 9).                               */
+  u64 alloc;                            /* granted bytes, all records    */
+  u64 peak;                             /* highest total live bytes      */
+  u64 walloc[LEAK_WINDOWS];             /* granted bytes per window      */
+  u64 frames, wframes[LEAK_WINDOWS];    /* frame records, per window     */
+};
+
+/* Rules 7-9: why a finding is weak, or what makes it strong.           */
+enum leak_reason { R_FRAMES, R_CHURN, R_STOPS, R_LITTLE_CHURN, R_MIX };
+static const char *const reason_name[] = {
+  "frame markers", "churn", "growth stops", "little churn",
+  "work changes"
+};
+#define REASON_WEAK(r) ((r) >= R_STOPS)
+
+struct evidence {
+  int framed;                           /* frames in every later window  */
+  double churn;                         /* allocated / peak live         */
+  double mix;                           /* rule 9: median distance       */
 };
 
 static void fold(struct leak_key *k, u64 y, u64 i, unsigned w)
@@ -206,6 +276,8 @@ static int leaks_frame(const json_t *f, void *arg)
   struct leaks *l = arg;
 
   tables_frame(&l->tb, f);
+  l->frames++;
+  l->wframes[window_of(l, l->i)]++;     /* after the last census: clamped */
   return 0;
 }
 
@@ -216,20 +288,31 @@ static int leaks_visit(const struct rec *r, void *arg)
   size_t j;
   unsigned w;
 
+  int census = r->collection && r->census;
+
   tables_record(&l->tb, r);
-  if (!r->collection || !r->census) return 0;
+  /* Allocation, of every record (snapshots carry deltas too), in the    */
+  /* window of the census it precedes; live bytes, of census records.    */
   w = window_of(l, l->i);
-  l->wrecords[w]++;
+  l->alloc += r->alloc_granted_bytes;
+  if (census) {
+    l->wrecords[w]++;
+    if (r->live_bytes > l->peak) l->peak = r->live_bytes;
+  }
   for (j = 0; j < dump_tab_rows(&classes); j++) {
     u64 key = tcol(&classes, j, r->cols, classes, kind) << 32
               | (tcol(&classes, j, r->cols, classes, class) & 0xffffffffULL);
-    u64 y = tcol(&classes, j, r->cols, classes, live_bytes);
+    u64 a = tcol(&classes, j, r->cols, classes, alloc_granted_bytes);
+    u64 y = census ? tcol(&classes, j, r->cols, classes, live_bytes) : 0;
     struct leak_key *k;
 
-    if (y == 0) continue;               /* counts as absent: 0 */
-    k = keymap_get(l->m, key, 1);
-    fold(k, y, l->i, w);
+    if (a == 0 && y == 0) continue;     /* live 0 counts as absent       */
+    k = keymap_get(l->m, key, 1);       /* one lookup a row: the cap's   */
+    k->walloc[w] += a;                  /* count of folded rows is rows  */
+    l->walloc[w] += a;
+    if (y != 0) fold(k, y, l->i, w);
   }
+  if (!census) return 0;
   fold_groups(l, r, 0);
   fold_groups(l, r, 1);
   l->i++;
@@ -277,6 +360,7 @@ struct finding {
   double slope;
   unsigned rises;
   double old_start, old_end;            /* types, sites: rule 6          */
+  enum leak_reason reason;              /* rules 7-9                     */
 };
 
 static int cmp_finding(const void *pa, const void *pb)
@@ -326,9 +410,78 @@ static int judge_age(const struct leaks *l, const struct leak_key *k,
   return f->old_end > f->old_start && f->old_end >= LEAK_MIN_OLD_SHARE;
 }
 
+/* Rule 7 on a key's window maxima: 1 if its growth stops.             */
+static int growth_stops(const struct leaks *l, const struct leak_key *k)
+{
+  unsigned W = l->windows, n = W / 5 ? W / 5 : 1;
+  double early, late;
+
+  if (W < 3) return 0;
+  early = ((double)k->wmax[W - 1 - n] - (double)k->wmax[0])
+          / (double)(W - 1 - n);
+  late = ((double)k->wmax[W - 1] - (double)k->wmax[W - 1 - n]) / (double)n;
+  return early > 0 && late * 4 < early;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+  double a = *(const double *)pa, b = *(const double *)pb;
+
+  return a < b ? -1 : a > b;
+}
+
+/* Rules 8 and 9, once for the session.                                 */
+static void session_evidence(const struct leaks *l, struct evidence *ev)
+{
+  unsigned w, W = l->windows, from = W / 2 ? W / 2 : 1, nd = 0;
+  double d[LEAK_WINDOWS];
+  size_t i;
+
+  ev->framed = l->frames > 0;
+  for (w = W / 2; w < W; w++)
+    if (l->wframes[w] == 0) ev->framed = 0;
+  ev->churn = l->peak ? (double)l->alloc / (double)l->peak : 0;
+  /* The total variation distance between the allocation mixes of       */
+  /* windows w - 1 and w, for w in the later half.                      */
+  for (w = from; w < W; w++) {
+    double a = (double)l->walloc[w - 1], b = (double)l->walloc[w], tv = 0;
+
+    if (a == 0 || b == 0) {
+      d[nd++] = a == b ? 0 : 1;         /* nothing allocated in one      */
+      continue;
+    }
+    for (i = 0; i < keymap_count(l->m); i++) {
+      const struct leak_key *k = keymap_at(l->m, i, NULL);
+      double x = (double)k->walloc[w - 1] / a - (double)k->walloc[w] / b;
+
+      tv += x < 0 ? -x : x;
+    }
+    d[nd++] = tv / 2;
+  }
+  ev->mix = 0;
+  if (nd > 0) {
+    qsort(d, nd, sizeof(d[0]), cmp_double);
+    ev->mix = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
+  }
+}
+
+/* The level of a finding: the first of rules 7-9 that makes it weak,   */
+/* else what makes it strong.                                            */
+static enum leak_reason level_of(const struct leaks *l,
+                                 const struct leak_key *k,
+                                 const struct evidence *ev)
+{
+  if (growth_stops(l, k)) return R_STOPS;
+  if (ev->churn < (ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN))
+    return R_LITTLE_CHURN;
+  if (!ev->framed && ev->mix > LEAK_MAX_MIX) return R_MIX;
+  return ev->framed ? R_FRAMES : R_CHURN;
+}
+
 /* Judge one table of groups; the findings, sorted, and their count.    */
 static struct finding *judge_groups(const struct leaks *l,
-                                    const struct keymap *m, size_t *nf)
+                                    const struct keymap *m,
+                                    const struct evidence *ev, size_t *nf)
 {
   struct finding *f = malloc((keymap_count(m) + 1) * sizeof(*f));
   size_t i;
@@ -342,10 +495,59 @@ static struct finding *judge_groups(const struct leaks *l,
     if (key == KEYMAP_OTHER) continue;  /* a sum of keys, not one place  */
     memset(&f[*nf], 0, sizeof(*f));
     f[*nf].key = key;
-    if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) (*nf)++;
+    if (judge(l, l->i, k, &f[*nf]) && judge_age(l, k, &f[*nf])) {
+      f[*nf].reason = level_of(l, k, ev);
+      (*nf)++;
+    }
   }
   if (*nf > 0) qsort(f, *nf, sizeof(*f), cmp_finding);
   return f;
+}
+
+static size_t count_strong(const struct finding *f, size_t n)
+{
+  size_t i, c = 0;
+
+  for (i = 0; i < n; i++)
+    if (!REASON_WEAK(f[i].reason)) c++;
+  return c;
+}
+
+/* Whether f goes in the table of r: -1 the strong rows, else the weak  */
+/* rows of reason r.                                                     */
+static int row_in(const struct finding *f, int r)
+{
+  return r < 0 ? !REASON_WEAK(f->reason) : (int)f->reason == r;
+}
+
+/* The title of the weak rows of reason r (what: "size classes", ...).   */
+static void reason_text(FILE *out, enum leak_reason r,
+                        const struct evidence *ev, const char *what)
+{
+
+  fprintf(out, "weak evidence, not counted as a leak (%s):\n", what);
+  switch (r) {
+  case R_STOPS:
+    fputs("  growth stops: over the last fifth of the session they rose\n"
+          "  under a quarter of their pace before (a warm-up or loading "
+          "phase)\n", out);
+    break;
+  case R_LITTLE_CHURN:
+    fprintf(out, "  little churn: the program allocated %.1fx its peak live "
+            "bytes, under\n  %.0fx (%s frame markers): it may build its "
+            "data once and keep it\n", ev->churn,
+            ev->framed ? LEAK_MIN_CHURN_FRAMED : LEAK_MIN_CHURN,
+            ev->framed ? "with" : "without");
+    break;
+  case R_MIX:
+    fprintf(out, "  work changes: no frame markers, and the mix of the "
+            "allocation moves\n  %.1f%% from window to window (over %.0f%%): "
+            "not the same work repeated\n  (a loading phase?)\n",
+            100 * ev->mix, 100 * LEAK_MAX_MIX);
+    break;
+  default:
+    break;
+  }
 }
 
 int cmd_leaks(int argc, char **argv)
@@ -360,9 +562,10 @@ int cmd_leaks(int argc, char **argv)
   char *label = NULL;
   FILE *out;
   u64 min_coll = 10;
-  size_t i, nfound = 0;
-  int a, rc;
+  size_t i, nfound = 0, nstrong;
+  int a, r, rc;
   char kb[16], cb[32];
+  struct evidence ev;
   static struct emit_col gcols[] = {
     { "id", COL_INT, 0 },
     { "type", COL_STR, 0 },
@@ -373,6 +576,8 @@ int cmd_leaks(int argc, char **argv)
     { "rises", COL_INT, 0 },
     { "old_start", COL_PCT, 0 },
     { "old_end", COL_PCT, 0 },
+    { "level", COL_STR, 0 },
+    { "reason", COL_STR, 0 },
   };
   static const struct emit_col cols[] = {
     { "kind", COL_STR, 0 },
@@ -382,7 +587,20 @@ int cmd_leaks(int argc, char **argv)
     { "growth_bytes", COL_BYTES, 0 },
     { "slope_bytes", COL_BYTES, 0 },
     { "rises", COL_INT, 0 },
+    { "level", COL_STR, 0 },
+    { "reason", COL_STR, 0 },
   };
+  static const struct emit_col ecols[] = {
+    { "frames", COL_INT, 0 },
+    { "framed", COL_INT, 0 },
+    { "allocated_bytes", COL_BYTES, 0 },
+    { "peak_live_bytes", COL_BYTES, 0 },
+    { "churn", COL_RATIO, 0 },
+    { "mix_change", COL_RATIO, 0 },
+  };
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+#define NGCOLS ((int)(sizeof(gcols) / sizeof(gcols[0])))
+#define NECOLS ((int)(sizeof(ecols) / sizeof(ecols[0])))
 
   for (a = 1; a < argc; a++) {
     int c;
@@ -434,6 +652,7 @@ int cmd_leaks(int argc, char **argv)
   if (found == NULL) abort();
   flush_all(&l, l.mt);
   flush_all(&l, l.ms);
+  memset(&ev, 0, sizeof(ev));
   if (l.i < min_coll) {
     warning("%s: %llu collections with a census, fewer than %llu: "
             "no verdict (see --min-collections)", path, l.i, min_coll);
@@ -446,31 +665,64 @@ int cmd_leaks(int argc, char **argv)
       found[nfound].key = key;
       if (judge(&l, l.i, k, &found[nfound])) nfound++;
     }
-    ftypes = judge_groups(&l, l.mt, &ntypes);
-    fsites = judge_groups(&l, l.ms, &nsites);
+    session_evidence(&l, &ev);
+    for (i = 0; i < nfound; i++)
+      found[i].reason = level_of(&l, keymap_get(l.m, found[i].key, 0), &ev);
+    ftypes = judge_groups(&l, l.mt, &ev, &ntypes);
+    fsites = judge_groups(&l, l.ms, &ev, &nsites);
     if (nsites) tables_load_symbols(&l.tb, path);
   }
   if (nfound > 0) qsort(found, nfound, sizeof(*found), cmp_finding);
+  nstrong = count_strong(found, nfound) + count_strong(ftypes, ntypes)
+            + count_strong(fsites, nsites);
 
   out = common_output(&o);
   if (out != NULL && o.format == EMIT_JSON) emit_json_begin(out);
-  if (out == NULL) {
-    rc = EXIT_USAGE;
-  } else if (o.format == EMIT_TABLE && nfound == 0) {
-    fprintf(out, "no (kind, class) grows steadily over %llu collections\n",
-            l.i);
-  } else {
+  for (r = -1; out != NULL && r <= R_MIX; r++) {
+    /* Tables: the strong rows (r = -1), then the weak ones by reason;   */
+    /* --json and --csv: every row once (r = -1), with its level.        */
+    size_t nr = 0;
+
+    if (r >= 0 && (o.format != EMIT_TABLE || !REASON_WEAK(r))) continue;
+    for (i = 0; i < nfound; i++)
+      if (o.format != EMIT_TABLE || row_in(&found[i], r)) nr++;
+    if (o.format == EMIT_TABLE && nr == 0) {
+      if (r < 0)
+        fprintf(out, nfound ? "no (kind, class) leaks over %llu collections "
+                              "(weak evidence below)\n"
+                            : "no (kind, class) grows steadily over %llu "
+                              "collections\n", l.i);
+      continue;
+    }
+    if (o.format == EMIT_TABLE && r >= 0) {
+      fputc('\n', out);
+      reason_text(out, (enum leak_reason)r, &ev, "size classes");
+    }
     t = emit_table_new(o.format == EMIT_TABLE ? "" : "leaks", cols,
-                       (int)(sizeof(cols) / sizeof(cols[0])));
+                       o.format == EMIT_TABLE ? NCOLS - 2 : NCOLS);
     for (i = 0; i < nfound; i++) {
       const struct finding *f = &found[i];
 
+      if (o.format == EMIT_TABLE && !row_in(f, r)) continue;
       emit_row(t, kind_label((unsigned)(f->key >> 32), kb),
                class_label(info.header, (unsigned)(f->key & 0xffffffffULL),
                            cb),
                f->start, f->end, f->end - f->start,
-               (unsigned long long)(f->slope + 0.5), (u64)f->rises);
+               (unsigned long long)(f->slope + 0.5), (u64)f->rises,
+               REASON_WEAK(f->reason) ? "weak" : "strong",
+               reason_name[f->reason]);
     }
+    emit_print(t, o.format, out);
+  }
+  if (out != NULL && o.format == EMIT_TABLE && nstrong > 0)
+    fprintf(out, ev.framed
+            ? "evidence: frame markers through the session (repeated work)\n"
+            : "evidence: allocated %.1fx the peak live bytes (repeated work)\n",
+            ev.churn);
+  if (out != NULL && o.format == EMIT_JSON && l.i >= min_coll) {
+    t = emit_table_new("evidence", ecols, NECOLS);
+    emit_row(t, l.frames, (u64)ev.framed, l.alloc, l.peak, ev.churn,
+             ev.mix);
     emit_print(t, o.format, out);
   }
   /* Types and callsites: only for dumps that have them.                 */
@@ -489,28 +741,45 @@ int cmd_leaks(int argc, char **argv)
     int have = a ? l.tb.has_site_rows : l.tb.has_type_rows;
 
     if (!have) continue;
-    if (o.format == EMIT_TABLE && nf == 0) {
-      fprintf(out, "no %s grows steadily with aging survivors\n",
-              a ? "callsite" : "type");
-      continue;
-    }
     gcols[1].name = a ? "stack" : "type";
-    if (o.format == EMIT_TABLE) fputc('\n', out);
-    t = emit_table_new(o.format == EMIT_TABLE
-                       ? (a ? "leaking callsites" : "leaking types")
-                       : (a ? "leak_sites" : "leak_types"), gcols,
-                       (int)(sizeof(gcols) / sizeof(gcols[0])));
-    for (i = 0; i < nf; i++) {
-      const struct finding *f = &fs[i];
+    for (r = -1; r <= R_MIX; r++) {
+      size_t nr = 0;
 
-      if (a) tables_site_label(&l.tb, f->key, o.format == EMIT_TABLE ? 4 : 0,
-                               label, 4096);
-      else tables_type_label(&l.tb, f->key, label, 4096);
-      emit_row(t, f->key, label, f->start, f->end, f->end - f->start,
-               (unsigned long long)(f->slope + 0.5), (u64)f->rises,
-               f->old_start, f->old_end);
+      if (r >= 0 && (o.format != EMIT_TABLE || !REASON_WEAK(r))) continue;
+      for (i = 0; i < nf; i++)
+        if (o.format != EMIT_TABLE || row_in(&fs[i], r)) nr++;
+      if (o.format == EMIT_TABLE && nr == 0) {
+        if (r < 0)
+          fprintf(out, nf ? "no %s leaks with aging survivors (weak "
+                            "evidence below)\n"
+                          : "no %s grows steadily with aging survivors\n",
+                  a ? "callsite" : "type");
+        continue;
+      }
+      if (o.format == EMIT_TABLE) fputc('\n', out);
+      if (o.format == EMIT_TABLE && r >= 0)
+        reason_text(out, (enum leak_reason)r, &ev,
+                    a ? "callsites" : "types");
+      t = emit_table_new(o.format == EMIT_TABLE
+                         ? (r >= 0 ? ""
+                            : a ? "leaking callsites" : "leaking types")
+                         : (a ? "leak_sites" : "leak_types"), gcols,
+                         o.format == EMIT_TABLE ? NGCOLS - 2 : NGCOLS);
+      for (i = 0; i < nf; i++) {
+        const struct finding *f = &fs[i];
+
+        if (o.format == EMIT_TABLE && !row_in(f, r)) continue;
+        if (a) tables_site_label(&l.tb, f->key,
+                                 o.format == EMIT_TABLE ? 4 : 0, label, 4096);
+        else tables_type_label(&l.tb, f->key, label, 4096);
+        emit_row(t, f->key, label, f->start, f->end, f->end - f->start,
+                 (unsigned long long)(f->slope + 0.5), (u64)f->rises,
+                 f->old_start, f->old_end,
+                 REASON_WEAK(f->reason) ? "weak" : "strong",
+                 reason_name[f->reason]);
+      }
+      emit_print(t, o.format, out);
     }
-    emit_print(t, o.format, out);
   }
   if (out != NULL) {
     if (o.format == EMIT_TABLE && (l.tb.has_type_rows || l.tb.has_site_rows))
@@ -520,7 +789,7 @@ int cmd_leaks(int argc, char **argv)
       emit_json_end(out);
     }
     common_close(&o, out);
-    rc = nfound || ntypes || nsites ? EXIT_FINDING : EXIT_OK;
+    rc = nstrong ? EXIT_FINDING : EXIT_OK;
   }
   free(label);
   free(found);

@@ -147,6 +147,7 @@ static int list_frames(const struct common_opts *o, const char *path)
   enum dump_status st;
   u64 t0 = 0, n = 0, est_bytes = 0, n_sampled = 0, n_exact = 0;
   int rc = EXIT_OK, est = 0, hdr_est = 0, exact = 0;
+  unsigned long warned = 0;
 
   if (d == NULL) {
     error("%s", err);
@@ -156,6 +157,9 @@ static int list_frames(const struct common_opts *o, const char *path)
   while ((st = dump_next(d, &v)) == DUMP_RECORD) {
     const char *kind = json_string_value(json_object_get(v, "record"));
 
+    /* What the reader cut or skipped (as session scans say it).        */
+    if (dump_warning(d) != NULL && ++warned <= 10)
+      warning("%s", dump_warning(d));
     kind_names_note(v);                 /* a collection's or snapshot's */
 
     if (strcmp(kind, "header") == 0 && dump_records(d) == 1) {
@@ -214,6 +218,8 @@ static int list_frames(const struct common_opts *o, const char *path)
                     dump_compressed_size(d));
   }
   progress_done(o->progress);
+  if (st == DUMP_END && dump_warning(d) != NULL)
+    warning("%s", dump_warning(d));     /* blank lines at the end         */
   if (st == DUMP_ERROR) {
     error("%s", dump_error(d));
     rc = EXIT_USAGE;

@@ -267,7 +267,7 @@ static void group_rows(struct top *t)
 }
 
 /* --symbolize: resolve the frames of the sites shown (symbolize.h      */
-/* appends the answers to DUMP.symbols), then the cache is read.         */
+/* adds the answers to DUMP.symbols), then the cache is read.           */
 static void symbolize_sites(struct top *t, const char *path,
                             const size_t *idx, size_t n)
 {

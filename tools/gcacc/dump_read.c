@@ -35,6 +35,30 @@
 #define MAX_RECORD ((size_t)32 << 20)
 /* Blank bytes read before the header at most: beyond, not a dump.       */
 #define MAX_BLANK_PREFIX ((unsigned long long)1 << 20)
+/* A run of at least this many blank lines is told (with its count):     */
+/* skipped cheaply, but a dump the writer never wrote (issue 38, 4).    */
+#define BLANK_RUN_NOTE 1024ULL
+
+/* What a record's JSON costs jansson, value by value (bytes measured    */
+/* with jansson 2.14 on x86-64, rounded up; issue 38, fault 3): the part */
+/* of a record jansson parses, whatever the lean parser did not take,    */
+/* is priced before it is parsed.  An array or object (other than the    */
+/* record itself) dearer than MAX_MEMBER_COST is read as empty, said so; */
+/* a record dearer than MAX_RECORD_COST is skipped (a header: an error). */
+/* A line cheaper than MAX_MEMBER_COST / COST_PER_BYTE_MAX bytes cannot  */
+/* be dear: it is not priced (every record a session writes).            */
+#define COST_NUMBER 48ULL             /* 42 */
+#define COST_LITERAL 16ULL            /* null, true, false: 10 */
+#define COST_STRING 96ULL             /* + its length; "ab": 90 */
+#define COST_KEY 80ULL                /* + its length; a member: 70 */
+#define COST_ARRAY 160ULL             /* []: 138 */
+#define COST_OBJECT 256ULL            /* {}: 234 */
+#define COST_PER_BYTE_MAX 128ULL      /* "{}," is 3 bytes for 256       */
+#define MAX_MEMBER_COST ((unsigned long long)64 << 20)
+#define MAX_RECORD_COST ((unsigned long long)128 << 20)
+/* Containers priced one by one; deeper ones (jansson stops at 2048)   */
+/* are priced with the deepest.                                          */
+#define BUDGET_DEPTH 2100
 
 struct dump_reader {
   char name[512];
@@ -59,7 +83,15 @@ struct dump_reader {
   struct dump_cols cols;        /* from the header                        */
   char err[768];
   char warn[1400];              /* about the last record returned */
-  char note[400];               /* a skipped record, not yet told  */
+  char note[700];               /* a skipped record, not yet told  */
+  unsigned long long lines;     /* lines consumed (blank ones too) */
+  unsigned long long blank_run, blank_at, blank_line;   /* a run of */
+                                /* blank lines: count, byte, line   */
+  struct bframe {               /* budget_line's open containers    */
+    unsigned long long cost, nval;
+    size_t start, key, keylen, index;
+    char open, haskey;
+  } *bstack;
   int skipping;                 /* inside a record too long        */
   int raw;                      /* dump_set_raw: lines, not parsed */
   size_t raw_len;
@@ -340,8 +372,32 @@ static const char *lean_string(struct dump_reader *r, const char *p,
     unsigned u, lo;
 
     if (c == '"') break;
-    if (c < 0x20 || c >= 0x80) return NULL;     /* jansson's to judge   */
+    if (c < 0x20) return NULL;                  /* jansson's to judge   */
     if (!lean_pool(r, 8)) return NULL;
+    if (c >= 0x80) {
+      /* UTF-8, valid as jansson checks it (utf8.c: no overlong form,   */
+      /* no surrogate, nothing beyond U+10FFFF), copied as it is: a     */
+      /* table of names that are not ASCII stays lean.                  */
+      size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0, k;
+      unsigned long cp;
+
+      if (n == 0 || (size_t)(e - q) < n) return NULL;
+      cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+      for (k = 1; k < n; k++) {
+        unsigned char b = (unsigned char)q[k];
+
+        if (b < 0x80 || b > 0xbf) return NULL;
+        cp = (cp << 6) | (b & 0x3f);
+      }
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+          || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000))
+        return NULL;
+      memcpy(r->lpool + r->lpool_len, q, n);
+      r->lpool_len += n;
+      q += n - 1;
+      continue;
+    }
     if (c != '\\') {
       r->lpool[r->lpool_len++] = (char)c;
       continue;
@@ -538,15 +594,70 @@ static int in_list(const char *list, const char *key, size_t len)
   return 0;
 }
 
+/* Can lean_line follow every top-level member of line the way jansson */
+/* reads it (keys without escapes, the object closed)?  Lean keys given */
+/* more than once go into dup (jansson keeps the last of equal keys,    */
+/* whatever its value: those tables are left to it).                    */
+static int lean_followable(const struct dump_reader *r, const char *line,
+                           size_t len, char dup[][16], size_t *ndup)
+{
+  const char *e = line + len, *p = lean_ws(line, e);
+  char seen[16][16];
+  size_t nseen = 0, i;
+
+  *ndup = 0;
+  if (p >= e || *p != '{') return 0;
+  p = lean_ws(p + 1, e);
+  if (p < e && *p == '}') return 1;
+  while (p < e && *p == '"') {
+    const char *k = p + 1, *end;
+    size_t kl;
+
+    while (p + 1 < e && p[1] != '"' && p[1] != '\\') p++;
+    if (p + 1 >= e || p[1] != '"') return 0;   /* an escaped key       */
+    kl = (size_t)(p + 1 - k);
+    p = lean_ws(p + 2, e);
+    if (p >= e || *p != ':') return 0;
+    if (kl < 16 && in_list(r->lean_keys, k, kl)) {
+      for (i = 0; i < nseen; i++)
+        if (strlen(seen[i]) == kl && memcmp(seen[i], k, kl) == 0) break;
+      if (i < nseen) {
+        if (*ndup < 16) {
+          memcpy(dup[*ndup], k, kl);
+          dup[(*ndup)++][kl] = '\0';
+        }
+      } else if (nseen < 16) {
+        memcpy(seen[nseen], k, kl);
+        seen[nseen++][kl] = '\0';
+      } else {
+        return 0;
+      }
+    }
+    end = skip_value(lean_ws(p + 1, e), e);
+    if (end == NULL) return 0;
+    p = lean_ws(end, e);
+    if (p < e && *p == '}') return 1;
+    if (p >= e || *p != ',') return 0;
+    p = lean_ws(p + 1, e);
+  }
+  return 0;
+}
+
 /* Take the lean tables out of line (in place: each becomes "[]" and    */
-/* spaces, so every byte offset stays).  Stops, keeping what it took,    */
-/* at anything it does not follow.                                       */
+/* spaces, so every byte offset stays).  Takes nothing from a line it    */
+/* cannot follow to the end of its object (lean_followable).             */
 static void lean_line(struct dump_reader *r, char *line, size_t len)
 {
   const char *e = line + len, *p = lean_ws(line, e);
+  char dup[16][16];
+  size_t ndup, j;
 
   r->nltab = 0;
   r->nlrow = r->nlcell = r->lpool_len = r->nlbig = 0;
+  /* All or nothing: a member lean_line could not follow may be a lean  */
+  /* key again (escaped, or after something it does not read), which    */
+  /* jansson would take over a table already taken (found by fuzzing).  */
+  if (!lean_followable(r, line, len, dup, &ndup)) return;
   if (p >= e || *p != '{') return;
   p = lean_ws(p + 1, e);
   while (p < e && *p == '"') {
@@ -564,7 +675,11 @@ static void lean_line(struct dump_reader *r, char *line, size_t len)
     if (kl < sizeof(key) && v < e && *v == '[') {
       memcpy(key, k, kl);
       key[kl] = '\0';
-      if (in_list(r->lean_keys, key, kl)) {
+      for (j = 0; j < ndup; j++)
+        if (strcmp(dup[j], key) == 0) break;
+      if (j < ndup) {
+        /* given twice: jansson's (the last one wins)                    */
+      } else if (in_list(r->lean_keys, key, kl)) {
         end = lean_table(r, key, v, e);
         if (end == NULL) {              /* jansson's: the JSON one wins */
           for (i = 0; i < r->nltab; i++)
@@ -699,13 +814,207 @@ static void deliver_note(struct dump_reader *r)
 
   if (r->note[0] == '\0') return;
   if (r->warn[0] != '\0') {
-    /* Both bounded: a note of up to 399 bytes, the warning cut after.  */
-    snprintf(both, sizeof(both), "%.399s; %.996s", r->note, r->warn);
+    /* Both bounded: a note of up to 699 bytes, the warning cut after.  */
+    snprintf(both, sizeof(both), "%.699s; %.696s", r->note, r->warn);
     memcpy(r->warn, both, sizeof(both));
   } else {
     memcpy(r->warn, r->note, sizeof(r->note));
   }
   r->note[0] = '\0';
+}
+
+/* Add to the note (told with the next record returned, or the end);  */
+/* a note that does not fit is cut.                                      */
+static void note_add(struct dump_reader *r, const char *msg)
+{
+  size_t used = strlen(r->note);
+
+  if (used + 3 >= sizeof(r->note)) return;
+  snprintf(r->note + used, sizeof(r->note) - used, "%s%s",
+           used ? "; " : "", msg);
+}
+
+/* A run of blank lines ended (at a record, or the end): told if long.  */
+static void blank_run_end(struct dump_reader *r)
+{
+  char msg[400];
+
+  if (r->blank_run >= BLANK_RUN_NOTE) {
+    snprintf(msg, sizeof(msg), "%.300s: %llu blank lines from line %llu "
+             "(byte %llu): skipped", r->name, r->blank_run, r->blank_line,
+             r->blank_at);
+    note_add(r, msg);
+  }
+  r->blank_run = 0;
+}
+
+/* ---- pricing what jansson parses (issue 38, fault 3) ------------------- */
+
+/* The path of the container closing at depth (st[0..depth-1] its       */
+/* ancestors, st[0] the record): "freelists.lists", "modules", "x[3].y". */
+static void budget_path(const struct bframe *st, size_t depth,
+                        const char *line, char *buf, size_t sz)
+{
+  size_t used = 0, j;
+
+  buf[0] = '\0';
+  for (j = 0; j < depth && used + 1 < sz; j++) {
+    int n;
+
+    if (st[j].open == '{' && st[j].haskey)
+      n = snprintf(buf + used, sz - used, "%s%.*s", j ? "." : "",
+                   (int)(st[j].keylen > 40 ? 40 : st[j].keylen),
+                   line + st[j].key);
+    else if (st[j].open == '[')
+      n = snprintf(buf + used, sz - used, "[%zu]", st[j].index);
+    else
+      n = 0;
+    if (n < 0) break;
+    used += (size_t)n;
+    if (used >= sz) used = sz - 1;
+  }
+  if (buf[0] == '\0') snprintf(buf, sz, "a member");
+}
+
+static int budget_delim(char ch)
+{
+  switch (ch) {
+  case ' ': case '\t': case '\r': case '\n': case ',': case ':':
+  case '[': case ']': case '{': case '}': case '"':
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Price line (a record, lean tables already taken out) before jansson  */
+/* parses it: each array or object below the record dearer than          */
+/* MAX_MEMBER_COST becomes an empty one in place ("[]" or "{}" and       */
+/* spaces), told in the note.  Returns 0, or -1 if the record, so cut,   */
+/* still costs more than MAX_RECORD_COST (*cost: what it costs).  The   */
+/* line need not be valid JSON: jansson judges that afterwards.          */
+static int budget_line(struct dump_reader *r, char *line, size_t len,
+                       unsigned long long at, unsigned long long lno,
+                       unsigned long long *cost)
+{
+  struct bframe *st = r->bstack, *top;
+  size_t depth = 0, extra = 0, p = 0, q, ncut = 0;
+  unsigned long long total = 0, c, nv;
+  char path[200], msg[600];
+  unsigned long long cut_nval = 0, cut_cost = 0;
+
+  *cost = 0;
+  if ((unsigned long long)len * COST_PER_BYTE_MAX <= MAX_MEMBER_COST)
+    return 0;                           /* cannot be dear              */
+  if (st == NULL) {
+    st = r->bstack = malloc(BUDGET_DEPTH * sizeof(*st));
+    if (st == NULL) return 0;
+  }
+  path[0] = '\0';
+  while (p < len) {
+    unsigned char ch = (unsigned char)line[p];
+
+    switch (ch) {
+    case ' ': case '\t': case '\r': case '\n': case ',': case ':':
+      p++;
+      continue;
+    case '[': case '{':
+      if (depth == BUDGET_DEPTH) {
+        extra++;                        /* priced with the deepest     */
+        st[depth - 1].cost += ch == '[' ? COST_ARRAY : COST_OBJECT;
+      } else {
+        top = &st[depth++];
+        top->cost = ch == '[' ? COST_ARRAY : COST_OBJECT;
+        top->nval = 0;
+        top->start = p;
+        top->index = 0;
+        top->open = (char)ch;
+        top->haskey = 0;
+      }
+      p++;
+      continue;
+    case ']': case '}':
+      p++;
+      if (extra > 0) {
+        extra--;
+        continue;
+      }
+      if (depth == 0) continue;         /* stray: jansson's to judge    */
+      top = &st[--depth];
+      c = top->cost;
+      nv = top->nval + 1;
+      if (depth > 0 && c > MAX_MEMBER_COST
+          && ch == (top->open == '[' ? ']' : '}')) {
+        /* Read as empty: "[]" or "{}" and spaces, offsets kept.        */
+        if (ncut++ == 0) {
+          budget_path(st, depth, line, path, sizeof(path));
+          cut_nval = nv;
+          cut_cost = c;
+        }
+        line[top->start + 1] = (char)ch;
+        memset(line + top->start + 2, ' ', p - top->start - 2);
+        c = top->open == '[' ? COST_ARRAY : COST_OBJECT;
+        nv = 1;
+      }
+      break;
+    case '"': {
+      size_t s0 = p, e;
+
+      for (q = p + 1; q < len && line[q] != '"'; q++)
+        if (line[q] == '\\') q++;
+      if (q > len) q = len;
+      e = q;                            /* its closing quote (or len)  */
+      c = COST_STRING + (e - s0);
+      nv = 1;
+      p = e + 1;
+      if (depth > 0 && extra == 0 && st[depth - 1].open == '{') {
+        for (q = p; q < len && (line[q] == ' ' || line[q] == '\t'
+                                || line[q] == '\r' || line[q] == '\n'); q++)
+          ;
+        if (q < len && line[q] == ':') {          /* a key            */
+          top = &st[depth - 1];
+          top->key = s0 + 1;
+          top->keylen = e - s0 - 1;
+          top->haskey = 1;
+          top->cost += COST_KEY + (e - s0);
+          continue;
+        }
+      }
+      break;
+    }
+    default:                            /* a number, a literal, junk    */
+      for (q = p; q < len && !budget_delim(line[q]); q++)
+        ;
+      if (q == p) q = p + 1;
+      c = ch == 'n' || ch == 't' || ch == 'f' ? COST_LITERAL : COST_NUMBER;
+      nv = 1;
+      p = q;
+      break;
+    }
+    /* A value of cost c (nv values) into its container.                */
+    if (depth == 0) {
+      total += c;
+    } else {
+      st[depth - 1].cost += c;
+      st[depth - 1].nval += nv;
+      st[depth - 1].index++;
+    }
+  }
+  while (depth > 0) total += st[--depth].cost;     /* never closed      */
+  if (ncut > 0) {
+    char more[48] = "";
+
+    if (ncut > 1)
+      snprintf(more, sizeof(more), " (and %zu more)", ncut - 1);
+    snprintf(msg, sizeof(msg), "%.300s: record %lu (line %llu, byte %llu): "
+             "%s%s holds %llu values, about %llu MiB parsed, more than the "
+             "%llu MiB a member may take: read as empty, the rest of the "
+             "record kept", r->name, r->records + 1, lno, at, path, more,
+             cut_nval, cut_cost >> 20, MAX_MEMBER_COST >> 20);
+    note_add(r, msg);
+  }
+  *cost = total;
+  return total > MAX_RECORD_COST ? -1 : 0;
 }
 
 const char *dump_warning(struct dump_reader *r)
@@ -938,6 +1247,7 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
           r->line_len = 1;
         }
         r->warn[0] = '\0';
+        blank_run_end(r);
         deliver_note(r);
         if (r->line_len == 0 && clean && r->records == 0) {
           /* Empty file, empty gzip stream, only blank lines: not a dump. */
@@ -965,6 +1275,35 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
         }
         return DUMP_TRUNCATED;
       }
+    }
+    if (r->line_len == 0 && !r->skipping) {
+      /* Blank lines, a run at a time (a gigabyte of them after the     */
+      /* header took 31 s one by one; issue 38, fault 4).               */
+      const unsigned char *b = r->out + r->out_pos, *e = r->out + r->out_len;
+      size_t k;
+
+      while (b < e && *b == '\n') b++;
+      k = (size_t)(b - (r->out + r->out_pos));
+      if (k > 0) {
+        if (r->blank_run == 0) {
+          r->blank_at = r->offset;
+          r->blank_line = r->lines + 1;
+        }
+        r->blank_run += k;
+        r->lines += k;
+        r->offset += k;
+        r->out_pos += k;
+        if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
+          /* Bounded: gigabytes of newlines are not read to the end.    */
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (%llu blank bytes and no record; "
+                   "expected a header record, {\"record\":\"header\",...}, "
+                   "as the first line)", r->name, r->offset);
+          return DUMP_ERROR;
+        }
+        continue;
+      }
+      if (r->blank_run > 0) blank_run_end(r);
     }
     nl = memchr(r->out + r->out_pos, '\n', r->out_len - r->out_pos);
     {
@@ -1008,11 +1347,15 @@ take:
       r->out_pos += take;
     }
     if (nl != NULL && r->skipping) {
+      char msg[400];
+
       r->out_pos++;
-      snprintf(r->note, sizeof(r->note),
-               "%.300s: record %lu (byte %llu) is longer than %zu MiB: "
-               "skipped, the rest of the dump read", r->name, r->records + 1,
-               r->offset, MAX_RECORD >> 20);
+      r->lines++;
+      snprintf(msg, sizeof(msg),
+               "%.300s: record %lu (line %llu, byte %llu) is longer than %zu "
+               "MiB: skipped, the rest of the dump read", r->name,
+               r->records + 1, r->lines, r->offset, MAX_RECORD >> 20);
+      note_add(r, msg);
       r->offset += r->skip_len + 1;
       r->records++;
       r->skipping = 0;
@@ -1024,19 +1367,12 @@ take:
       json_t *v;
       enum dump_status st;
 
+      unsigned long long lno, cost;
+
       r->out_pos++;                     /* the newline */
       r->offset += r->line_len + 1;
-      if (r->line_len == 0) {           /* tolerate blank lines */
-        if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
-          /* Bounded: gigabytes of newlines are not read to the end.    */
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (%llu blank bytes and no record; "
-                   "expected a header record, {\"record\":\"header\",...}, "
-                   "as the first line)", r->name, r->offset);
-          return DUMP_ERROR;
-        }
-        continue;
-      }
+      lno = ++r->lines;
+      if (r->line_len == 0) continue;   /* (runs are taken above)       */
       r->warn[0] = '\0';
       if (r->raw && r->records > 0) {
         /* The line itself (dump_line), unparsed.                       */
@@ -1051,6 +1387,28 @@ take:
       r->nltab = 0;
       if (r->records > 0 && (r->lean_keys != NULL || r->lean_skip != NULL))
         lean_line(r, r->line, r->line_len);
+      if (budget_line(r, r->line, r->line_len, at, lno, &cost) != 0) {
+        char msg[600];
+
+        r->line_len = 0;
+        r->nltab = 0;
+        if (r->records == 0) {
+          snprintf(r->err, sizeof(r->err),
+                   "not a gcacc dump: %s (the header record holds JSON "
+                   "values that would take about %llu MiB parsed, more "
+                   "than %llu MiB)", r->name, cost >> 20,
+                   MAX_RECORD_COST >> 20);
+          return DUMP_ERROR;
+        }
+        snprintf(msg, sizeof(msg), "%.300s: record %lu (line %llu, byte "
+                 "%llu) holds JSON values that would take about %llu MiB "
+                 "parsed, more than %llu MiB: skipped, the rest of the "
+                 "dump read", r->name, r->records + 1, lno, at, cost >> 20,
+                 MAX_RECORD_COST >> 20);
+        note_add(r, msg);
+        r->records++;
+        continue;
+      }
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
       if (v == NULL && r->records > 0) {
         /* Numbers that do not fit (at most 8 per record): null, warned. */
@@ -1144,5 +1502,6 @@ void dump_close(struct dump_reader *r)
   free(r->ltag);
   free(r->lbig);
   free(r->lpool);
+  free(r->bstack);
   free(r);
 }

@@ -67,8 +67,9 @@ const char *dump_line(const struct dump_reader *r, size_t *len);
 /* table replaced by an empty array; read them with dump_tab.  Tables    */
 /* named in skip are dropped unread (replaced by an empty array too).    */
 /* A table the compact parser does not take (a real, a nested array, a  */
-/* number beyond 64 bits, a non-ASCII string, a duplicate key) stays in  */
-/* the JSON, where dump_tab finds it: lean mode changes memory and time, */
+/* number beyond 64 bits, a string that is not valid UTF-8, a duplicate */
+/* key, a record it cannot follow to its end) stays in the JSON, where  */
+/* dump_tab finds it: lean mode changes memory and time,                 */
 /* never what is read.  keys and skip must outlive the reader (NULL:     */
 /* none).                                                                */
 void dump_set_lean(struct dump_reader *r, const char *keys,

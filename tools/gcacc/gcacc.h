@@ -59,6 +59,20 @@ size_t text_escape(char *dst, size_t cap, const char *s, int backslash);
 size_t text_unescape(char *s);
 void fputs_escaped(const char *s, FILE *f);
 
+/* Open a file whose name came from a dump, or is made from a dump's    */
+/* name (module files, debug files, DUMP.symbols), to read it (issue 38, */
+/* fault 2): only a regular file, never blocking on a FIFO or a device   */
+/* (opened O_NONBLOCK, checked with fstat, then blocking again), not     */
+/* through a symbolic link if nofollow, at most max bytes (0: no cap).   */
+/* Returns the descriptor (O_CLOEXEC), *st filled if st; or -1 with      */
+/* *why (if why) a static reason, "No such file or directory", "a       */
+/* symbolic link", "not a regular file (a FIFO, a device or a          */
+/* directory)" or "larger than N MiB", and errno set (ENOENT, ELOOP,    */
+/* EINVAL, EFBIG, or open's).                                             */
+struct stat;
+int open_regular(const char *path, int nofollow, unsigned long long max,
+                 struct stat *st, const char **why);
+
 /* realloc, or "out of memory" and exit(EXIT_USAGE).                    */
 void *xrealloc(void *p, size_t n);
 /* s (NULL: none) as one address (or other unsigned integer) in C        */

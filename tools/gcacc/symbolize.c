@@ -45,6 +45,11 @@
 
 static int sym_quiet;
 
+/* Bounds on the files a dump names or its name makes (issue 38): a     */
+/* module or debug file is mapped, a cache is read into memory.          */
+#define MAX_MODULE_FILE ((u64)16 << 30)
+#define MAX_CACHE_FILE ((u64)64 << 20)
+
 struct module {
   char *path, *build_id, *file;   /* file: what addr2line reads, or NULL */
   u64 base, extent;               /* extent: 0 if unknown               */
@@ -92,8 +97,11 @@ static void add_addr(u64 a)
 /* both classes.                                                          */
 static int elf_info(const char *path, char *bid, size_t bidsz, u64 *extent)
 {
-  int fd = open(path, O_RDONLY);
+  /* A regular file only: a module path from a dump naming a FIFO or a */
+  /* device must not block the reader (issue 38, fault 2).  Mapped, not  */
+  /* read: its size costs address space only (capped all the same).     */
   struct stat st;
+  int fd = open_regular(path, 0, MAX_MODULE_FILE, &st, NULL);
   const unsigned char *m;
   u64 size, phoff, shoff;
   size_t i, phnum, shnum, phent, shent;
@@ -102,8 +110,8 @@ static int elf_info(const char *path, char *bid, size_t bidsz, u64 *extent)
   bid[0] = '\0';
   *extent = 0;
   if (fd < 0) return -1;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)
-      || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+  if (st.st_size < (off_t)sizeof(Elf64_Ehdr)
+      || (u64)st.st_size > (u64)SIZE_MAX) {
     close(fd);
     return -1;
   }
@@ -278,7 +286,8 @@ static int load_modules(const json_t *header)
     u64 base;
 
     if (!header_module(m, &path, &bid, &base)) continue;
-    mods = xrealloc(mods, (nmods + 1) * sizeof(*mods));
+    if ((nmods & (nmods - 1)) == 0)     /* doubling (100 000 modules) */
+      mods = xrealloc(mods, (nmods ? 2 * nmods : 1) * sizeof(*mods));
     mo = &mods[nmods++];
     memset(mo, 0, sizeof(*mo));
     mo->path = xstrdup(path ? path : "");
@@ -288,16 +297,50 @@ static int load_modules(const json_t *header)
   return 0;
 }
 
+/* The modules by base, one per base (the first listed): module_for    */
+/* searches them, in log time (a header may list 100 000 modules).       */
+static size_t *by_base, nby_base;
+
+static int base_cmp(const void *x, const void *y)
+{
+  const struct module *a = &mods[*(const size_t *)x];
+  const struct module *b = &mods[*(const size_t *)y];
+
+  if (a->base != b->base) return a->base < b->base ? -1 : 1;
+  return *(const size_t *)x < *(const size_t *)y ? -1
+         : *(const size_t *)x > *(const size_t *)y;
+}
+
+static void index_modules(void)
+{
+  size_t i, n = 0;
+
+  free(by_base);
+  by_base = xrealloc(NULL, (nmods ? nmods : 1) * sizeof(*by_base));
+  for (i = 0; i < nmods; i++) by_base[i] = i;
+  if (nmods > 0) qsort(by_base, nmods, sizeof(*by_base), base_cmp);
+  for (i = 0; i < nmods; i++)
+    if (n == 0 || mods[by_base[i]].base != mods[by_base[n - 1]].base)
+      by_base[n++] = by_base[i];
+  nby_base = n;
+}
+
+/* The module with the largest base at or below a (the first listed of  */
+/* equal bases), if a is within its extent (when known); -1 if none.    */
 static int module_for(u64 a)
 {
-  size_t i;
-  int best = -1;
+  size_t lo = 0, hi = nby_base;
+  int best;
 
-  for (i = 0; i < nmods; i++)
-    if (mods[i].base <= a && (best < 0 || mods[i].base > mods[best].base))
-      best = (int)i;
-  if (best >= 0 && mods[best].extent
-      && a - mods[best].base >= mods[best].extent)
+  while (lo < hi) {                     /* first base above a          */
+    size_t mid = lo + (hi - lo) / 2;
+
+    if (mods[by_base[mid]].base <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return -1;
+  best = (int)by_base[lo - 1];
+  if (mods[best].extent && a - mods[best].base >= mods[best].extent)
     return -1;
   return best;
 }
@@ -314,9 +357,18 @@ static const char *cache_key(const struct module *mo)
   return mo->build_id[0] ? mo->build_id : mo->path;
 }
 
-/* ---- the cache: "key\toffset\tfunc\tfile:line[...]" per line ---------- */
+/* ---- the cache, DUMP.symbols (symbolize.h) ------------------------- */
+/* Written whole (a new file renamed into place), never through a link  */
+/* nor into a file we did not create; every line starts with '#', so   */
+/* that nothing from a dump begins a line (issue 38, fault 1).          */
 
-struct centry { const char *key; u64 off; char *answer; };
+#define CACHE_MAGIC "#S\t"
+#define CACHE_HEADER "# gcacc symbolize cache, format 2: #S <tab> build id " \
+  "(or module path) <tab> 0x<offset> <tab> function <tab> file:line" \
+  "[ <tab> function <tab> file:line...]; fields escaped (\\t \\n \\\\ " \
+  "\\xNN); written by gcacc, replaced whole\n"
+
+struct centry { char *key; u64 off; char *answer; };
 
 static int centry_cmp(const void *a, const void *b)
 {
@@ -327,9 +379,57 @@ static int centry_cmp(const void *a, const void *b)
   return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static size_t cache_load(const char *path, struct centry **out)
+int symcache_line(char *line, const char **key, unsigned long long *off,
+                  char **answer)
 {
-  FILE *f = fopen(path, "r");
+  char *k, *t1, *t2;
+
+  if (strncmp(line, CACHE_MAGIC, sizeof(CACHE_MAGIC) - 1) != 0) return 0;
+  k = line + sizeof(CACHE_MAGIC) - 1;
+  if ((t1 = strchr(k, '\t')) == NULL) return 0;
+  if ((t2 = strchr(t1 + 1, '\t')) == NULL) return 0;
+  *t1 = *t2 = '\0';
+  if (!parse_addr(t1 + 1, off) || t2[1] == '\0') return 0;
+  text_unescape(k);                     /* the key, escaped when written */
+  *key = k;
+  *answer = t2 + 1;
+  return 1;
+}
+
+FILE *symcache_open(const char *path, int *refused, int quiet)
+{
+  const char *why;
+  int fd = open_regular(path, 1, MAX_CACHE_FILE, NULL, &why);
+  FILE *f;
+
+  if (refused != NULL) *refused = 0;
+  if (fd < 0) {
+    if (errno == ENOENT) return NULL;
+    /* A link, a FIFO, a device (or a file too big to be ours): neither */
+    /* read nor replaced.                                              */
+    if (refused != NULL && errno != EFBIG) *refused = 1;
+    if (!quiet)
+      warning("%s: %s: the symbol cache is not read%s; remove it (or use "
+              "--no-cache)", path, why,
+              refused != NULL && errno != EFBIG ? " nor written" : "");
+    return NULL;
+  }
+  f = fdopen(fd, "r");
+  if (f == NULL) close(fd);
+  return f;
+}
+
+void symcache_full(const char *path)
+{
+  warning("%s: more than %d entries: the rest of the symbol cache is not "
+          "read (remove the file to rebuild it)", path, SYMCACHE_MAX_ENTRIES);
+}
+
+/* The cache's entries, sorted; *refused if it must not be replaced.    */
+static size_t cache_load(const char *path, struct centry **out,
+                         int *refused, int quiet)
+{
+  FILE *f = symcache_open(path, refused, quiet);
   struct centry *e = NULL;
   size_t n = 0, cap = 0;
   char *line = NULL;
@@ -339,25 +439,23 @@ static size_t cache_load(const char *path, struct centry **out)
   *out = NULL;
   if (f == NULL) return 0;
   while ((len = getline(&line, &lcap, f)) > 0) {
-    char *t1, *t2;
+    const char *key;
+    char *ans;
     u64 off;
 
     if (line[len - 1] == '\n') line[--len] = '\0';
-    if (line[0] == '#') continue;
-    t1 = strchr(line, '\t');
-    if (t1 == NULL) continue;
-    t2 = strchr(t1 + 1, '\t');
-    if (t2 == NULL) continue;
-    *t1 = *t2 = '\0';
-    if (!parse_addr(t1 + 1, &off)) continue;
-    text_unescape(line);                /* the key, as written           */
+    if (!symcache_line(line, &key, &off, &ans)) continue;
+    if (n == SYMCACHE_MAX_ENTRIES) {
+      symcache_full(path);
+      break;
+    }
     if (n == cap) {
       cap = cap ? cap * 2 : 1024;
       e = xrealloc(e, cap * sizeof(*e));
     }
-    e[n].key = xstrdup(line);
+    e[n].key = xstrdup(key);
     e[n].off = off;
-    e[n].answer = xstrdup(t2 + 1);
+    e[n].answer = xstrdup(ans);
     n++;
   }
   free(line);
@@ -365,6 +463,70 @@ static size_t cache_load(const char *path, struct centry **out)
   if (n > 0) qsort(e, n, sizeof(*e), centry_cmp);
   *out = e;
   return n;
+}
+
+static void cache_put(FILE *f, const char *key, u64 off, const char *ans)
+{
+  size_t kn = text_escape(NULL, 0, key, 1);
+  char *ek = xrealloc(NULL, kn + 1);
+
+  /* The key (a path or build id from the dump) escaped: a tab or      */
+  /* newline in it cannot forge an entry (issue 25, fault 7).  The      */
+  /* answer's fields were escaped as addr2line gave them.               */
+  text_escape(ek, kn + 1, key, 1);
+  fprintf(f, CACHE_MAGIC "%s\t0x%llx\t%s\n", ek, off, ans);
+  free(ek);
+}
+
+/* Replace path with the old entries and the new answers: a new file    */
+/* (O_EXCL) in the same directory, renamed over it.                      */
+static void cache_write(const char *path, const struct centry *old,
+                        size_t nold, int quiet)
+{
+  char *tmp = xrealloc(NULL, strlen(path) + 16);
+  const char *base = strrchr(path, '/');
+  size_t dl = base ? (size_t)(base - path) + 1 : 0, j, m;
+  FILE *f;
+  int fd, bad = 0;
+
+  base = base ? base + 1 : path;
+  sprintf(tmp, "%.*s.%s.XXXXXX", (int)dl, path, base);
+  fd = mkstemp(tmp);                    /* O_CREAT | O_EXCL, 0600      */
+  if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+    if (!quiet)
+      warning("cannot write the symbol cache %s: %s", path, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
+    free(tmp);
+    return;
+  }
+  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+  (void)fchmod(fd, 0644);
+  fputs(CACHE_HEADER, f);
+  for (j = 0; j < nold; j++) cache_put(f, old[j].key, old[j].off,
+                                       old[j].answer);
+  for (m = 0; m < nmods; m++) {
+    struct module *mo = &mods[m];
+
+    for (j = 0; j < mo->naddr; j++) {
+      const struct address *a = &addrs[mo->addr_ix[j]];
+
+      if (a->answer == NULL || strncmp(a->answer, "??\t", 3) == 0)
+        continue;
+      cache_put(f, cache_key(mo), a->addr - mo->base, a->answer);
+    }
+  }
+  if (ferror(f)) bad = 1;
+  if (fclose(f) != 0) bad = 1;
+  if (!bad && rename(tmp, path) != 0) bad = 1;
+  if (bad) {
+    if (!quiet)
+      warning("cannot write the symbol cache %s: %s", path, strerror(errno));
+    unlink(tmp);
+  }
+  free(tmp);
 }
 
 /* ---- one addr2line per module, in a child process --------------------- */
@@ -402,11 +564,25 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
   pid = fork();
   if (pid < 0) return 1;
   if (pid == 0) {
+    /* The file once more, just before addr2line opens it: a regular   */
+    /* file still (not swapped for a FIFO that would block it), named so */
+    /* that it cannot read as an option; no shell sees it (issue 38).   */
+    char *file = mo->file;
+    int fd = open_regular(file, 0, MAX_MODULE_FILE, NULL, NULL);
+
+    if (fd < 0) {
+      error("%s: no longer a regular file; not symbolized", mo->file);
+      _exit(1);
+    }
+    close(fd);
+    if (file[0] != '/' && strncmp(file, "./", 2) != 0) {
+      file = xrealloc(NULL, strlen(mo->file) + 3);
+      sprintf(file, "./%s", mo->file);
+    }
     dup2(in_p[0], 0);
     dup2(out_p[1], 1);
     close(in_p[0]); close(in_p[1]); close(out_p[0]); close(out_p[1]);
-    execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", mo->file,
-           (char *)NULL);
+    execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", file, (char *)NULL);
     error("cannot run %s: %s (install binutils)", prog, strerror(errno));
     _exit(127);
   }
@@ -484,13 +660,18 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
           FLUSH_ANSWER();
           have = 1;
         } else if (have) {                      /* function, file:line... */
-          if (alen + llen + 2 > acap) {
-            acap = (alen + llen + 2) * 2;
+          /* Escaped (a tab or control character in a name from the    */
+          /* module's debug info cannot forge a field or a cache line):  */
+          /* parse_answer unescapes each field.                          */
+          size_t el = text_escape(NULL, 0, line, 1);
+
+          if (alen + el + 2 > acap) {
+            acap = (alen + el + 2) * 2;
             acc = xrealloc(acc, acap);
           }
           if (alen) acc[alen++] = '\t';
-          memcpy(acc + alen, line, llen);
-          alen += llen;
+          text_escape(acc + alen, el + 1, line, 1);
+          alen += el;
         }
         llen = 0;
       }
@@ -540,9 +721,11 @@ static void run_reset(void)
   }
   free(addrs);
   free(mods);
+  free(by_base);
   addrs = NULL;
   mods = NULL;
-  naddrs = addrs_cap = nmods = 0;
+  by_base = NULL;
+  naddrs = addrs_cap = nmods = nby_base = 0;
 }
 
 /* Sort and deduplicate addrs[], then answer each from the cache or from */
@@ -552,10 +735,10 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
                        size_t *hits, size_t *unmapped)
 {
   struct centry *cache = NULL;
-  size_t ncache = 0, j, m, n, running = 0, maxrun;
+  size_t ncache = 0, j, m, n, running = 0, maxrun, fresh = 0;
   char *cache_path = NULL;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  int failed = 0;
+  int failed = 0, refused = 0;
 
   *hits = *unmapped = 0;
   if (naddrs > 0) qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
@@ -571,8 +754,10 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
   if (o->use_cache && strcmp(dump, "-") != 0) {
     cache_path = xrealloc(NULL, strlen(dump) + 9);
     sprintf(cache_path, "%s.symbols", dump);
-    ncache = cache_load(cache_path, &cache);
+    /* A cache refused is said even when quiet: it is no file of ours. */
+    ncache = cache_load(cache_path, &cache, &refused, 0);
   }
+  index_modules();
   for (j = 0; j < naddrs; j++) {
     struct address *a = &addrs[j];
     struct module *mo;
@@ -586,7 +771,7 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     if (ncache) {
       struct centry key, *hit;
 
-      key.key = cache_key(mo);
+      key.key = (char *)cache_key(mo);
       key.off = a->addr - mo->base;
       hit = bsearch(&key, cache, ncache, sizeof(*cache), centry_cmp);
       if (hit) {
@@ -602,21 +787,26 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     }
     mo->addr_ix[mo->naddr++] = j;
   }
-  for (j = 0; j < ncache; j++) {
-    free((char *)cache[j].key);
-    free(cache[j].answer);
-  }
-  free(cache);
-  if (o->resolve && !o->quiet)
+  if (o->resolve && !o->quiet) {
+    /* Modules with an address left unanswered, in one pass; told up to */
+    /* 10, then counted.                                                 */
+    unsigned char *need = xrealloc(NULL, nmods ? nmods : 1);
+    size_t told = 0;
+
+    memset(need, 0, nmods ? nmods : 1);
+    for (j = 0; j < naddrs; j++)
+      if (addrs[j].module >= 0 && addrs[j].answer == NULL)
+        need[addrs[j].module] = 1;
     for (m = 0; m < nmods; m++)
-      if (mods[m].file == NULL && mods[m].path[0] != '\0') {
-        for (j = 0; j < naddrs; j++)
-          if (addrs[j].module == (int)m && addrs[j].answer == NULL) break;
-        if (j < naddrs)
-          warning("no binary or debug file for %s (build id %s); "
-                  "try --search-path", mods[m].path,
-                  mods[m].build_id[0] ? mods[m].build_id : "none");
-      }
+      if (need[m] && mods[m].file == NULL && mods[m].path[0] != '\0'
+          && told++ < 10)
+        warning("no binary or debug file for %s (build id %s); "
+                "try --search-path", mods[m].path,
+                mods[m].build_id[0] ? mods[m].build_id : "none");
+    if (told > 10)
+      warning("no binary or debug file for %zu more modules", told - 10);
+    free(need);
+  }
   if (!o->resolve) goto out;
 
   /* One child per module with work, at most 2 * CPUs at a time. */
@@ -678,48 +868,22 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     fclose(mo->results);
   }
 
-  /* New answers into the cache (resolved functions only). */
-  if (cache_path != NULL) {
-    FILE *cf = NULL;
+  /* New answers (resolved functions only) into the cache, replaced    */
+  /* whole; never one that is a link or not a regular file.              */
+  for (m = 0; m < nmods; m++)
+    for (j = 0; j < mods[m].naddr; j++) {
+      const char *ans = addrs[mods[m].addr_ix[j]].answer;
 
-    for (m = 0; m < nmods; m++) {
-      struct module *mo = &mods[m];
-
-      for (j = 0; j < mo->naddr; j++) {
-        const struct address *a = &addrs[mo->addr_ix[j]];
-
-        if (a->answer == NULL || strncmp(a->answer, "??\t", 3) == 0)
-          continue;
-        if (cf == NULL) {
-          cf = fopen(cache_path, "a");
-          if (cf == NULL) {
-            if (!o->quiet)
-              warning("cannot write the cache %s: %s", cache_path,
-                      strerror(errno));
-            goto out;
-          }
-          if (ftell(cf) == 0)
-            fputs("# gcacc symbolize cache: build-id (or path)\toffset\t"
-                  "function\tfile:line[\tfunction\tfile:line...]\n", cf);
-        }
-        {
-          /* The key (a path or build id from the dump) escaped: a tab  */
-          /* or newline in it cannot forge an entry (fault 7).           */
-          const char *key = cache_key(mo);
-          size_t kn = text_escape(NULL, 0, key, 1);
-          char *ek = xrealloc(NULL, kn + 1);
-
-          text_escape(ek, kn + 1, key, 1);
-          fprintf(cf, "%s\t0x%llx\t%s\n", ek, a->addr - mo->base,
-                  a->answer);
-          free(ek);
-        }
-      }
+      if (ans != NULL && strncmp(ans, "??\t", 3) != 0) fresh++;
     }
-    if (cf != NULL && fclose(cf) != 0 && !o->quiet)
-      warning("cannot write the cache %s: %s", cache_path, strerror(errno));
-  }
+  if (cache_path != NULL && !refused && fresh > 0)
+    cache_write(cache_path, cache, ncache, o->quiet);
 out:
+  for (j = 0; j < ncache; j++) {
+    free(cache[j].key);
+    free(cache[j].answer);
+  }
+  free(cache);
   free(cache_path);
   return failed;
 }
@@ -820,6 +984,8 @@ static void parse_answer(struct symtab_impl *t, struct sym_frame *f,
         p = tab + 1;
       }
     }
+    text_unescape(fn);                  /* escaped as addr2line gave it */
+    if (fl) text_unescape(fl);
     if (n == 0 && strcmp(fn, "??") == 0) break;     /* unresolved */
     if (n == cap) {
       cap = cap ? cap * 2 : 4;
@@ -995,6 +1161,8 @@ static int read_dump(const char *dump, struct symtab_impl *t, int sites,
   }
   if (sites && !quiet && st == DUMP_TRUNCATED)
     warning("%s", dump_error(d));
+  if (sites && !quiet && st == DUMP_END && dump_warning(d) != NULL)
+    warning("%s", dump_warning(d));     /* a run of blank lines at the end */
   dump_close(d);
   load_modules(header);
   header_settings(t, header);

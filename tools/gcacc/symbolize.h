@@ -6,14 +6,20 @@
  * collection and frame records alike) and resolves each return address
  * through the header's module map: module + offset always, function and
  * file:line from the cache DUMP.symbols and, if opts->resolve, from
- * addr2line for what the cache does not know (new answers are appended
+ * addr2line for what the cache does not know (new answers are added
  * to the cache).  This is what `gcacc symbolize` does with no addresses;
  * top, leaks, export and diff call it to show or match stacks.
  *
  * The cache file (DUMP.symbols) is plain text, one line per resolved
- * address: "<build id, or module path>\t0x<offset>\t<function>\t<file:line>
- * [\t<function>\t<file:line>...]" (innermost function first, then the
- * functions it is inlined into); lines starting with '#' are comments.
+ * address: "#S\t<build id, or module path>\t0x<offset>\t<function>\t
+ * <file:line>[\t<function>\t<file:line>...]" (innermost function first,
+ * then the functions it is inlined into), each field escaped as
+ * text_escape does with backslashes (gcacc.h); other lines are comments.
+ * Every line starts with '#' and nothing from a dump starts one: a cache
+ * planted where a shell or another program reads its input runs nothing.
+ * It is replaced whole (a new file, renamed over it), never written
+ * through a symbolic link; a DUMP.symbols that is a link or not a regular
+ * file is neither read nor written, with a warning (issue 38, fault 1).
  *
  * Everything returned lives in the struct symtab until symtab_free().
  */
@@ -21,7 +27,23 @@
 #define GCACC_SYMBOLIZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
+
+/* The cache, for its other readers (tables.c).  symcache_open: path   */
+/* (DUMP.symbols) to read, if a regular file (not a link, not a FIFO,   */
+/* at most 64 MiB), else NULL, with a warning unless it does not exist  */
+/* or quiet (*refused, if not NULL: it must not be replaced either).    */
+/* symcache_line: one line (no newline) split in place: 1 and *key      */
+/* (unescaped), *off and *answer (the fields, escaped, tab-separated)   */
+/* if it is an entry, else 0.                                            */
+/* Entries read at most (each costs some 100 bytes in memory): the rest */
+/* of a bigger cache is not read, with a warning (symcache_full).        */
+#define SYMCACHE_MAX_ENTRIES 1000000
+FILE *symcache_open(const char *path, int *refused, int quiet);
+void symcache_full(const char *path);
+int symcache_line(char *line, const char **key, unsigned long long *off,
+                  char **answer);
 
 struct symbolize_opts {
   const char *const *search;  /* --search-path directories (may be NULL)  */

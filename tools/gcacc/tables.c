@@ -14,6 +14,7 @@
 
 #include "tables.h"
 #include "gcacc.h"
+#include "symbolize.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -103,8 +104,12 @@ static void tables_header(struct tables *t)
     if (!header_module(m, &path, &bid, &base)) continue;
     if (path == NULL) path = "";
     bn = strrchr(path, '/');
-    t->mods = realloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
-    if (t->mods == NULL) abort();
+    if ((t->nmods & (t->nmods - 1)) == 0) {     /* doubling (a header */
+      /* may list 100 000 modules: one realloc each was quadratic)      */
+      t->mods = realloc(t->mods, (t->nmods ? 2 * t->nmods : 1)
+                                 * sizeof(*t->mods));
+      if (t->mods == NULL) abort();
+    }
     t->mods[t->nmods].base = base;
     t->mods[t->nmods].name = xstrdup_(bn ? bn + 1 : path[0] ? path : "?");
     /* The symbol cache's key (cmd_symbolize.c): build id, else path.    */
@@ -474,7 +479,7 @@ const char *tables_site_label(const struct tables *t, u64 id,
 size_t tables_load_symbols(struct tables *t, const char *dump)
 {
   char *path, *line = NULL;
-  size_t lcap = 0, cap = t->nsyms;
+  size_t lcap = 0, cap = t->nsyms, n0 = t->nsyms;
   ssize_t len;
   FILE *f;
 
@@ -482,34 +487,38 @@ size_t tables_load_symbols(struct tables *t, const char *dump)
   path = malloc(strlen(dump) + 9);
   if (path == NULL) abort();
   sprintf(path, "%s.symbols", dump);
-  f = fopen(path, "r");
-  free(path);
-  if (f == NULL) return 0;
-  /* cmd_symbolize.c's format: key \t offset \t function \t file:line    */
-  /* [\t function \t file:line ...] (inlined frames after the first).   */
+  /* symbolize.c's file, read as it reads it (regular files only).     */
+  f = symcache_open(path, NULL, 0);
+  if (f == NULL) {
+    free(path);
+    return 0;
+  }
   while ((len = getline(&line, &lcap, f)) > 0) {
-    char *t1, *t2, *t3;
+    const char *key;
+    char *ans, *tab;
     u64 off;
 
     if (line[len - 1] == '\n') line[--len] = '\0';
-    if (line[0] == '#') continue;
-    if ((t1 = strchr(line, '\t')) == NULL) continue;
-    if ((t2 = strchr(t1 + 1, '\t')) == NULL) continue;
-    *t1 = *t2 = '\0';
-    if ((t3 = strchr(t2 + 1, '\t')) != NULL) *t3 = '\0';
-    if (!parse_addr(t1 + 1, &off) || strcmp(t2 + 1, "??") == 0) continue;
-    text_unescape(line);                /* the key, escaped when written */
+    if (!symcache_line(line, &key, &off, &ans)) continue;
+    if ((tab = strchr(ans, '\t')) != NULL) *tab = '\0';
+    text_unescape(ans);                 /* the innermost function      */
+    if (strcmp(ans, "??") == 0) continue;
+    if (t->nsyms - n0 == SYMCACHE_MAX_ENTRIES) {
+      symcache_full(path);
+      break;
+    }
     if (t->nsyms == cap) {
       cap = cap ? 2 * cap : 256;
       t->syms = realloc(t->syms, cap * sizeof(*t->syms));
       if (t->syms == NULL) abort();
     }
-    t->syms[t->nsyms].key = xstrdup_(line);
+    t->syms[t->nsyms].key = xstrdup_(key);
     t->syms[t->nsyms].off = off;
-    t->syms[t->nsyms].func = xstrdup_(t2 + 1);
+    t->syms[t->nsyms].func = xstrdup_(ans);
     t->nsyms++;
   }
   free(line);
+  free(path);
   fclose(f);
   if (t->nsyms) qsort(t->syms, t->nsyms, sizeof(*t->syms), sym_cmp);
   return t->nsyms;

@@ -5,9 +5,11 @@
 #include "gcacc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,6 +219,51 @@ void progress_done(int enabled)
   if (enabled < 0) enabled = isatty(2);
   if (enabled && progress_shown) fputs("\r\033[K", stderr);
   progress_shown = 0;
+}
+
+int open_regular(const char *path, int nofollow, unsigned long long max,
+                 struct stat *st, const char **why)
+{
+  static char big[64];
+  struct stat s;
+  int fd, flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, e;
+
+  if (why != NULL) *why = NULL;
+  if (nofollow) flags |= O_NOFOLLOW;
+  fd = open(path, flags);
+  if (fd < 0) {
+    e = errno;
+    if (why != NULL)
+      *why = e == ELOOP && nofollow ? "a symbolic link" : strerror(e);
+    errno = e;
+    return -1;
+  }
+  if (fstat(fd, &s) != 0) {
+    e = errno;
+    if (why != NULL) *why = strerror(e);
+    close(fd);
+    errno = e;
+    return -1;
+  }
+  if (!S_ISREG(s.st_mode)) {
+    if (why != NULL)
+      *why = "not a regular file (a FIFO, a device or a directory)";
+    close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  if (max != 0 && (unsigned long long)s.st_size > max) {
+    snprintf(big, sizeof(big), "larger than %llu MiB", max >> 20);
+    if (why != NULL) *why = big;
+    close(fd);
+    errno = EFBIG;
+    return -1;
+  }
+  /* A regular file never blocks; reads that follow expect blocking.   */
+  e = fcntl(fd, F_GETFL);
+  if (e >= 0) fcntl(fd, F_SETFL, e & ~O_NONBLOCK);
+  if (st != NULL) *st = s;
+  return fd;
 }
 
 void *xrealloc(void *p, size_t n)
