@@ -72,7 +72,9 @@ GC_INNER int gca_unwinder = GCA_UNWIND_AUTO;
 /* sample is taken with the allocation lock held, while a thread in     */
 /* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
 /* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
-#if defined(__GLIBC__) && defined(__GLIBC_MINOR__) \
+/* Without <unwind.h> (MSVC) there is no table walk: fp.                */
+#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
+    && defined(__GLIBC_MINOR__) \
     && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
   GC_INNER const int gca_unwind_auto_tables = 1;
 #else
