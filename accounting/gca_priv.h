@@ -622,10 +622,9 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* unwind.c: up to max return addresses of the calling stack, innermost  */
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
-/* The same by _Unwind_Backtrace whatever the setting (auto's walk for   */
-/* sampled stacks where gca_unwind_auto_tables says it may).             */
-GC_INNER unsigned gca_unwind_tables(word *frames, unsigned max);
-GC_EXTERN const int gca_unwind_auto_tables;
+/* skip | GCA_UNWIND_BY_TABLES: by _Unwind_Backtrace whatever the        */
+/* setting (auto's walk for sampled stacks, sites.c).                    */
+#define GCA_UNWIND_BY_TABLES 0x40000000u
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */

@@ -368,6 +368,21 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   return s != NULL ? s->id : none;
 }
 
+/* May auto take sampled stacks with _Unwind_Backtrace?  Only where it  */
+/* finds a module's unwind tables without the loader's lock: glibc 2.35 */
+/* and later have _dl_find_object, which libgcc (12 and later) uses.  A */
+/* sample is taken with the allocation lock held, while a thread in     */
+/* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
+/* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
+/* Without <unwind.h> (MSVC) there is no table walk: fp.                */
+#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
+    && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+  static const int sites_auto_tables = 1;
+#else
+  static const int sites_auto_tables = 0;
+#endif
+
 /* The same by the unwind tables: sampled stacks under the auto        */
 /* unwinder, every stack under libgcc (no guesses: those are fp's).     */
 static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
@@ -375,7 +390,7 @@ static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     unsigned max,
                                                     unsigned none)
 {
-  unsigned n = gca_unwind_tables(frames, max);
+  unsigned n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
   struct gca_site *s = sites_intern(me, frames, n);
 
   return s != NULL ? s->id : none;
@@ -404,7 +419,7 @@ GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none,
   if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
   u = GCA_LOAD(&gca_unwinder);
   if (EXPECT(u != GCA_UNWIND_FP, FALSE)
-      && (GCA_UNWIND_LIBGCC == u || (sampled && gca_unwind_auto_tables))) {
+      && (GCA_UNWIND_LIBGCC == u || (sampled && sites_auto_tables))) {
     id = sites_stack_tables(me, frames, n, none);
     me->busy = 0;
     return id;

@@ -1,22 +1,18 @@
 /*
  * unwind.c: the allocating call stack, as raw return addresses.
  *
- * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder), and auto (the
- * default), which takes sampled stacks by libgcc (rare: a few us each
- * are affordable, and right on code without frame pointers) and stacks
- * on every allocation by fp (sites.c chooses; gca_unwind_auto_tables):
+ * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder; auto: sites.c's):
  *
- *  - fp: a frame-pointer walk from our own frame.  Return
- *    address at fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit
- *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is
- *    checked before it is read: word-aligned, strictly above the previous
- *    one and below the top of the current thread's stack (bounds cached
- *    per thread: pthread_getattr_np), and the walk only starts when our
- *    own frame lies on that stack (not on a signal stack or a fiber's);
- *    every return address must lie in a loaded module's code, else the
- *    walk ends there ("where code is" below).  So code built without frame
- *    pointers (rbp an ordinary register) can shorten or garble a stack but
- *    never make the walk read outside the thread's stack; a few ns a frame.
+ *  - fp: a frame-pointer walk from our own frame.  Return address at
+ *    fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit ARM code:
+ *    fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is checked
+ *    before it is read: word-aligned, strictly above the previous one and
+ *    below the top of the thread's stack (pthread_getattr_np, cached), and
+ *    the walk only starts when our own frame lies on that stack (not on a
+ *    signal stack or a fiber's); every return address must lie in a loaded
+ *    module's code, else the walk ends ("where code is" below).  So code
+ *    without frame pointers (rbp an ordinary register) can shorten or
+ *    garble a stack, never make the walk read outside the thread's stack.
  *    The walk can only leave the collector if the collector itself keeps
  *    frame pointers: the build adds -fno-omit-frame-pointer to libgc's
  *    CFLAGS (configure.ac); embedders compiling extra/gc.c themselves
@@ -65,21 +61,6 @@
 #endif
 
 GC_INNER int gca_unwinder = GCA_UNWIND_AUTO;
-
-/* May auto take sampled stacks with _Unwind_Backtrace?  Only where it  */
-/* finds a module's unwind tables without the loader's lock: glibc 2.35 */
-/* and later have _dl_find_object, which libgcc (12 and later) uses.  A */
-/* sample is taken with the allocation lock held, while a thread in     */
-/* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
-/* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
-/* Without <unwind.h> (MSVC) there is no table walk: fp.                */
-#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
-    && defined(__GLIBC_MINOR__) \
-    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
-  GC_INNER const int gca_unwind_auto_tables = 1;
-#else
-  GC_INNER const int gca_unwind_auto_tables = 0;
-#endif
 
 /* In one unit with sites.c (gca_amalgam.c) the guessed walk is inlined */
 /* into its callers and starts from their frame: one call and one      */
@@ -209,8 +190,7 @@ static void unw_span(void)
     (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
-    (word)gca_unwind, (word)gca_unwind_tables,
-    (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
+    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
     (word)unw_walk_slow, (word)unw_guess_miss, (word)unw_guess_slow,
 #   ifndef GCA_UNW_GUESSED_INLINE
       (word)gca_unwind_guessed,
@@ -578,8 +558,7 @@ static GC_ATTR_NOINLINE unsigned unw_walk_relist(word *frames, unsigned max,
   return unw_fp(frames, max, skip, &not_code);
 }
 
-/* Everything but the steady state: first walk of a thread or of the   */
-/* process, the libgcc unwinder, a stack of unknown bounds.              */
+/* All but the steady state: a first walk, libgcc, unknown bounds.     */
 static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
                                                unsigned skip)
 {
@@ -588,7 +567,8 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
 
   if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
     gca_unwind_init();
-  if (GCA_UNWIND_LIBGCC == gca_unwinder) return unw_gcc(frames, max, skip);
+  if (GCA_UNWIND_LIBGCC == gca_unwinder || (skip & GCA_UNWIND_BY_TABLES))
+    return unw_gcc(frames, max, skip & ~GCA_UNWIND_BY_TABLES);
   if (0 == unw_stack_hi) unw_find_stack();
   if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
   if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
@@ -606,6 +586,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
 
   if (EXPECT(!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
              || GCA_UNWIND_LIBGCC == gca_unwinder || unw_stack_hi <= 1
+             || (skip & GCA_UNWIND_BY_TABLES) != 0
              || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
     return unw_walk_slow(frames, max, skip);
   n = unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
@@ -613,16 +594,6 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   if (EXPECT(not_code, FALSE) && n < max)
     return unw_walk_relist(frames, max, skip, n);
   return n;
-}
-
-/* The table-driven walk (_Unwind_Backtrace), whatever the setting:    */
-/* the auto unwinder's for sampled stacks (sites.c).                     */
-GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind_tables(word *frames,
-                                                     unsigned max)
-{
-  if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
-    gca_unwind_init();
-  return unw_gcc(frames, max, 0);
 }
 
 /* ---- the guessed walk: sites.c's common path --------------------------- */
