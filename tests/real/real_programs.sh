@@ -12,7 +12,9 @@
 #    pointers, and auto takes sampled stacks from the unwind tables);
 #  - every function name `gcacc symbolize` shows lies inside that
 #    symbol's extent (its st_size, from the module's symbol tables):
-#    names of the nearest exported symbol past its end are not shown.
+#    names of the nearest exported symbol past its end are not shown;
+#  - a Guile parent that runs a child Guile with the same GC_ACC_DUMP
+#    keeps its dump whole (parent.scm).
 # tools/setup-debian.sh installs both; skipped without them.
 set -u
 : "${srcdir:=.}"
@@ -134,6 +136,33 @@ one() {
 }
 
 one guile guile-3.0 --no-auto-compile "$srcdir/tests/real/alloc.scm"
+
+# A parent's dump intact after it ran a child (parent.scm: system*, the
+# same GC_ACC_DUMP without %p): the parent's file reads and holds its
+# collections, the child's dump is a file of its own (PATH.PID), which
+# reads too, and one warning names both.
+if command -v guile-3.0 >/dev/null 2>&1; then
+  d=$t/parent.jsonl.gz
+  env -u LD_LIBRARY_PATH guile-3.0 --no-auto-compile \
+    "$srcdir/tests/real/parent.scm" > "$t/parent.ref" 2>/dev/null || :
+  env LD_LIBRARY_PATH="$libs" GC_ACC_DUMP="$d" guile-3.0 --no-auto-compile \
+    "$srcdir/tests/real/parent.scm" > "$t/parent.out" 2> "$t/parent.err" ||
+    fail "parent: exit $?: $(head -3 "$t/parent.err")"
+  cmp -s "$t/parent.ref" "$t/parent.out" ||
+    fail "parent: output differs from Debian's libgc's"
+  "$gcacc" summary --json "$d" > "$t/ps.json" 2> "$t/ps.err" ||
+    fail "parent: its dump does not read (exit $?): $(cat "$t/ps.err")"
+  nc=$(jq -r '.. | objects | select(has("collections")) | .collections' \
+         "$t/ps.json" | head -1)
+  [ "${nc:-0}" -gt 0 ] || fail "parent: no collection in its dump"
+  child=$(ls "$d".[0-9]* 2>/dev/null | head -1)
+  [ -n "$child" ] || fail "parent: the child wrote no dump of its own"
+  [ -z "$child" ] || "$gcacc" summary "$child" > /dev/null 2>&1 ||
+    fail "parent: the child's dump $child does not read"
+  grep -q "in use by another process" "$t/parent.err" ||
+    fail "parent: no warning of the shared path: $(cat "$t/parent.err")"
+  echo "$me: guile parent: $nc collections, the child's dump ${child##*/}"
+fi
 one ecl ecl --norc --shell "$srcdir/tests/real/alloc.lsp"
 [ "$ran" -gt 0 ] || { echo "$me: SKIP: neither guile-3.0 nor ecl installed"; exit 77; }
 exit "$failed"
