@@ -383,7 +383,7 @@ GC_API int GC_CALL GC_acc_set_stacks(int mode, size_t sample_bytes)
                      GCA_SETTING_MAX_BYTES);
     return GC_ERROR;
   }
-  gca_stacks_set(mode, (word)sample_bytes);
+  gca_stacks_choose(mode, (word)sample_bytes);
   return GC_SUCCESS;
 }
 

@@ -40,7 +40,15 @@ GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
   int tags = profile >= GCA_PROFILE_FULL;
   DCL_LOCK_STATE;
 
-  if (GCA_PROFILE_TRACE == profile) gca_stacks_set(GCA_STACKS_ALL, 0);
+  /* trace: a stack on every allocation; full: sampled stacks ("full"   */
+  /* has callsites), unless the user chose the stacks (GC_ACC_STACKS,    */
+  /* GC_acc_set_stacks); the others take none of their own.              */
+  if (GCA_PROFILE_TRACE == profile) {
+    gca_stacks_set(GCA_STACKS_ALL, 0);
+  } else if (!GCA_LOAD(&gca_stacks_chosen)) {
+    gca_stacks_set(GCA_PROFILE_FULL == profile ? GCA_STACKS_SAMPLE
+                                               : GCA_STACKS_OFF, 0);
+  }
   /* Before the lock: the loader's lock, which gca_unwind_init may take, */
   /* must never be waited for with ours held.                             */
   if (GCA_PROFILE_SAMPLED == profile) gca_unwind_init();

@@ -276,15 +276,17 @@ static const char *env_parse_MSEC(const char *s, struct env_value *v)
   return "expected milliseconds from 0 to 60000";
 }
 
-/* fp or libgcc.                                                          */
+/* auto, fp or libgcc.                                                    */
 static const char *env_parse_UNWIND(const char *s, struct env_value *v)
 {
-  if (strcmp(s, "fp") == 0) {
+  if (strcmp(s, "auto") == 0) {
+    v->i = GCA_UNWIND_AUTO;
+  } else if (strcmp(s, "fp") == 0) {
     v->i = GCA_UNWIND_FP;
   } else if (strcmp(s, "libgcc") == 0) {
     v->i = GCA_UNWIND_LIBGCC;
   } else {
-    return "expected fp or libgcc";
+    return "expected auto, fp or libgcc";
   }
   return NULL;
 }

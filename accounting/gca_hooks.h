@@ -16,7 +16,11 @@
  * the embedder.  Bodies are GC_INNER (static inside the one-file
  * extra/gc.c build), so nothing here is exported from libgc.
  *
- *   GC_ACC_ON_INIT()            misc.c GC_init, at the end; lock not held.
+ *   GC_ACC_ON_INIT()            misc.c GC_init, before the collection it
+ *                               makes (so that one has a record), at the
+ *                               end with GC_ASSERTIONS and
+ *                               GC_ALWAYS_MULTITHREADED (the lock is held
+ *                               there); lock not held.
  *                               Reads GC_ACC_* settings, starts dumping.
  *   GC_ACC_ON_ALLOC(p, lb, k)   after an object p of kind k was taken for a
  *                               request of lb bytes (p may be NULL: ignored).

@@ -602,11 +602,17 @@ GC_INNER word gca_sites_memory_bytes(void);
 #define GCA_STACKS_MAX_DEPTH 64u
 #define GCA_UNWIND_FP 0
 #define GCA_UNWIND_LIBGCC 1
+#define GCA_UNWIND_AUTO 2       /* libgcc for sampled stacks, else fp   */
 GC_EXTERN int gca_stacks_mode;
 GC_EXTERN word gca_stacks_sample_bytes;
 GC_EXTERN unsigned gca_stacks_depth;
 GC_EXTERN int gca_unwinder;
 GC_INNER void gca_stacks_set(int mode, word sample_bytes); /* 0: default */
+/* The same as the user's choice (GC_ACC_STACKS, GC_acc_set_stacks):     */
+/* from then on a profile's default stacks (full: sample=512k, others   */
+/* but trace: off) leave it as it is.                                    */
+GC_INNER void gca_stacks_choose(int mode, word sample_bytes);
+GC_EXTERN int gca_stacks_chosen;
 GC_INNER void gca_stacks_set_depth(unsigned depth);   /* clamped 1..64   */
 /* The site of this thread's last gca_site_capture (0 if none).          */
 GC_INNER unsigned gca_site_last(void);
@@ -616,6 +622,9 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* unwind.c: up to max return addresses of the calling stack, innermost  */
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
+/* skip | GCA_UNWIND_BY_TABLES: by _Unwind_Backtrace whatever the        */
+/* setting (auto's walk for sampled stacks, sites.c).                    */
+#define GCA_UNWIND_BY_TABLES 0x40000000u
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */

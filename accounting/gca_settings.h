@@ -26,7 +26,7 @@
  *                                              set(unsigned mask)
  *         STACKS  off, all or sample=BYTES     set(int mode, word bytes)
  *         DEPTH   1 to 64                      set(unsigned)
- *         UNWIND  fp or libgcc                 set = the int variable
+ *         UNWIND  auto, fp or libgcc       set = the int variable
  *         MSEC    milliseconds, 0 to 60000     set(unsigned)
  *         TYPEMODE cookies or il2cpp           set(int: GCA_TYPES_*)
  *         PROFILE off, sampled[=BYTES], full, trace
@@ -96,7 +96,7 @@
   /* The reader scales sampled figures by stacks_sample_bytes.  The    */ \
   /* sampled profile takes each sample's stack, and no other, whatever */ \
   /* this says: "samples" (header.c warns when it said all or sample). */ \
-  S(GC_ACC_STACKS, STACKS, gca_stacks_set) \
+  S(GC_ACC_STACKS, STACKS, gca_stacks_choose) \
     K(GC_ACC_STACKS, stacks, string, \
       gca_profile == GCA_PROFILE_SAMPLED ? "samples" \
       : gca_stacks_mode == GCA_STACKS_ALL ? "all" \
@@ -110,7 +110,8 @@
     A(GC_ACC_STACK_DEPTH, GC_acc_set_stack_depth) \
   S(GC_ACC_UNWIND, UNWIND, gca_unwinder) \
     K(GC_ACC_UNWIND, unwind, string, \
-      gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp") \
+      gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" \
+      : gca_unwinder == GCA_UNWIND_AUTO ? "auto" : "fp") \
     A(GC_ACC_UNWIND, GC_acc_set_unwinder)
 
 /* Rows a user of the list does not want.                               */

@@ -442,6 +442,12 @@ GC_INNER void gca_record_emit(int with_census)
   REC_KEY_WORD(",\"dropped\":", gca_dump_take_dropped());
   REC_KEY_WORD(",\"granule_bytes\":", (word)GRANULE_BYTES);
   REC_KEY_WORD(",\"hblk_bytes\":", (word)HBLKSIZE);
+  /* The stack sampler's mean now (the header's may be out of date: a   */
+  /* program that chose its stacks after the dump started).             */
+  REC_KEY_WORD(",\"stacks_sample_bytes\":",
+               gca_profile != GCA_PROFILE_SAMPLED
+               && GCA_STACKS_SAMPLE == gca_stacks_mode
+               ? gca_stacks_sample_bytes : 0);
   REC_LIT(",");
 
   gca_heap_reserved_resident(&heap_reserved, &heap_resident);

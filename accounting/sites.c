@@ -368,6 +368,34 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   return s != NULL ? s->id : none;
 }
 
+/* May auto take sampled stacks with _Unwind_Backtrace?  Only where it  */
+/* finds a module's unwind tables without the loader's lock: glibc 2.35 */
+/* and later have _dl_find_object, which libgcc (12 and later) uses.  A */
+/* sample is taken with the allocation lock held, while a thread in     */
+/* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
+/* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
+/* Without <unwind.h> (MSVC) there is no table walk: fp.                */
+#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
+    && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+  static const int sites_auto_tables = 1;
+#else
+  static const int sites_auto_tables = 0;
+#endif
+
+/* The same by the unwind tables: sampled stacks under the auto        */
+/* unwinder, every stack under libgcc (no guesses: those are fp's).     */
+static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
+                                                    word *frames,
+                                                    unsigned max,
+                                                    unsigned none)
+{
+  unsigned n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
+  struct gca_site *s = sites_intern(me, frames, n);
+
+  return s != NULL ? s->id : none;
+}
+
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */
 /* called inside a capture (an allocation inside ours) or past memory.  */
 /* Inlined into both callers: one frame fewer for every walk to skip.   */
@@ -376,17 +404,26 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
 #if defined(__GNUC__) || defined(__clang__)
   __attribute__((__always_inline__))
 #endif
-GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none)
+GC_INLINE unsigned sites_stack(struct sites_tls *me, unsigned none,
+                               int sampled)
 {
   word frames[GCA_STACKS_MAX_DEPTH];
   struct gca_unw_guesses *t;
   const struct gca_unw_guess *g;
   unsigned n, id;
+  int u;
 
   if (me->busy) return none;
   me->busy = 1;
   n = gca_stacks_depth;
   if (n > GCA_STACKS_MAX_DEPTH) n = GCA_STACKS_MAX_DEPTH;
+  u = GCA_LOAD(&gca_unwinder);
+  if (EXPECT(u != GCA_UNWIND_FP, FALSE)
+      && (GCA_UNWIND_LIBGCC == u || (sampled && sites_auto_tables))) {
+    id = sites_stack_tables(me, frames, n, none);
+    me->busy = 0;
+    return id;
+  }
   t = me->guess;
   if (EXPECT(NULL == t, FALSE)) t = sites_guess_get(me);
   if (EXPECT(NULL == t, FALSE)) {
@@ -422,7 +459,8 @@ GC_INNER unsigned gca_site_capture(word granted_bytes)
     }
     tl->s_countdown = sites_draw(me);
   }
-  tl->s_last_site = sites_stack(me, GCA_SITE_UNSAMPLED);
+  tl->s_last_site = sites_stack(me, GCA_SITE_UNSAMPLED,
+                                GCA_STACKS_SAMPLE == mode);
   return tl->s_last_site;
 }
 
@@ -434,7 +472,7 @@ GC_INNER unsigned gca_sites_stack(void)
   /* (gca_unwind_init ran when the profile went on: not here, where  */
   /* the loader's lock could be held by a thread waiting for ours.)    */
   if (EXPECT(NULL == me, FALSE)) me = tl->sites = &sites_self;
-  return sites_stack(me, GCA_SITE_NONE);
+  return sites_stack(me, GCA_SITE_NONE, 1);   /* the sampled profile's */
 }
 
 GC_INNER double gca_site_weight(word granted_bytes)
@@ -461,6 +499,16 @@ GC_INNER void gca_stacks_set(int mode, word sample_bytes)
   }
   if (mode != GCA_STACKS_OFF) gca_unwind_init();
   GCA_STORE(&gca_stacks_mode, mode);
+}
+
+/* GC_ACC_STACKS and GC_acc_set_stacks: the user's choice, which the   */
+/* full profile's default (sampled stacks) no longer overrides.         */
+GC_INNER int gca_stacks_chosen = 0;
+
+GC_INNER void gca_stacks_choose(int mode, word sample_bytes)
+{
+  GCA_STORE(&gca_stacks_chosen, 1);
+  gca_stacks_set(mode, sample_bytes);
 }
 
 GC_INNER void gca_stacks_set_depth(unsigned depth)
@@ -553,7 +601,8 @@ GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
-  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC) return GC_ERROR;
+  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC && u != GCA_UNWIND_AUTO)
+    return GC_ERROR;
   GCA_STORE(&gca_unwinder, u);
   return GC_SUCCESS;
 }

@@ -1,19 +1,18 @@
 /*
  * unwind.c: the allocating call stack, as raw return addresses.
  *
- * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder):
+ * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder; auto: sites.c's):
  *
- *  - fp (the default): a frame-pointer walk from our own frame.  Return
- *    address at fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit
- *    ARM code: fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is
- *    checked before it is read: word-aligned, strictly above the previous
- *    one and below the top of the current thread's stack (bounds cached
- *    per thread: pthread_getattr_np), and the walk only starts when our
- *    own frame lies on that stack (not on a signal stack or a fiber's);
- *    every return address must lie in a loaded module's code, else the
- *    walk ends there ("where code is" below).  So code built without frame
- *    pointers (rbp an ordinary register) can shorten or garble a stack but
- *    never make the walk read outside the thread's stack; a few ns a frame.
+ *  - fp: a frame-pointer walk from our own frame.  Return address at
+ *    fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit ARM code:
+ *    fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is checked
+ *    before it is read: word-aligned, strictly above the previous one and
+ *    below the top of the thread's stack (pthread_getattr_np, cached), and
+ *    the walk only starts when our own frame lies on that stack (not on a
+ *    signal stack or a fiber's); every return address must lie in a loaded
+ *    module's code, else the walk ends ("where code is" below).  So code
+ *    without frame pointers (rbp an ordinary register) can shorten or
+ *    garble a stack, never make the walk read outside the thread's stack.
  *    The walk can only leave the collector if the collector itself keeps
  *    frame pointers: the build adds -fno-omit-frame-pointer to libgc's
  *    CFLAGS (configure.ac); embedders compiling extra/gc.c themselves
@@ -61,7 +60,7 @@
 # define GCA_HAVE_PHDR 1
 #endif
 
-GC_INNER int gca_unwinder = GCA_UNWIND_FP;
+GC_INNER int gca_unwinder = GCA_UNWIND_AUTO;
 
 /* In one unit with sites.c (gca_amalgam.c) the guessed walk is inlined */
 /* into its callers and starts from their frame: one call and one      */
@@ -559,8 +558,7 @@ static GC_ATTR_NOINLINE unsigned unw_walk_relist(word *frames, unsigned max,
   return unw_fp(frames, max, skip, &not_code);
 }
 
-/* Everything but the steady state: first walk of a thread or of the   */
-/* process, the libgcc unwinder, a stack of unknown bounds.              */
+/* All but the steady state: a first walk, libgcc, unknown bounds.     */
 static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
                                                unsigned skip)
 {
@@ -569,7 +567,8 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
 
   if (!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE))
     gca_unwind_init();
-  if (gca_unwinder == GCA_UNWIND_LIBGCC) return unw_gcc(frames, max, skip);
+  if (GCA_UNWIND_LIBGCC == gca_unwinder || (skip & GCA_UNWIND_BY_TABLES))
+    return unw_gcc(frames, max, skip & ~GCA_UNWIND_BY_TABLES);
   if (0 == unw_stack_hi) unw_find_stack();
   if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
   if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
@@ -586,7 +585,8 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwind(word *frames, unsigned max,
   unsigned n;
 
   if (EXPECT(!__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
-             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1
+             || GCA_UNWIND_LIBGCC == gca_unwinder || unw_stack_hi <= 1
+             || (skip & GCA_UNWIND_BY_TABLES) != 0
              || NULL == __atomic_load_n(&unw_code, __ATOMIC_RELAXED), FALSE))
     return unw_walk_slow(frames, max, skip);
   n = unw_fp_from((word *)__builtin_frame_address(0), frames, max, skip,
@@ -698,7 +698,7 @@ static GC_ATTR_NOINLINE const struct gca_unw_guess *unw_guess_slow(
   const struct unw_code *code;
 
   if (__atomic_load_n(&unw_ranges_ready, __ATOMIC_ACQUIRE)
-      && GCA_UNWIND_FP == gca_unwinder && unw_stack_hi > 1
+      && gca_unwinder != GCA_UNWIND_LIBGCC && unw_stack_hi > 1
       && 1 == unw_n_ranges
       && (code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) != NULL) {
     if (t->code != code) {
@@ -725,7 +725,7 @@ GCA_UNW_GUESSED const struct gca_unw_guess *gca_unwind_guessed(
   word top, g_lo, g_size, ra, next, slot;
 
   if (EXPECT(t->code != code || NULL == code
-             || gca_unwinder != GCA_UNWIND_FP || unw_stack_hi <= 1, FALSE))
+             || GCA_UNWIND_LIBGCC == gca_unwinder || unw_stack_hi <= 1, FALSE))
     return unw_guess_slow(t, frames, max);
   top = unw_stack_hi - 2 * sizeof(word);
   if ((word)fp < unw_stack_lo || (word)fp > top

@@ -240,7 +240,8 @@ GC_API size_t GC_CALL GC_acc_get_last_grow(struct GC_acc_grow_s * /* out */,
 /* only while accounting is on.  Set it before allocating: threads keep */
 /* a countdown drawn with the previous mean until their next sample.    */
 /* The sampled profile takes each sample's stack whatever this says      */
-/* (docs/environment.md).  Returns GC_SUCCESS, GC_ERROR for an unknown   */
+/* (docs/environment.md); the other profiles keep this choice (without  */
+/* one, FULL samples stacks, TRACE takes all, OFF none).  Returns GC_SUCCESS, GC_ERROR for an unknown   */
 /* mode or a sample_bytes above 2^63 - 1, the largest number the dump's  */
 /* header can carry (with one warning; the setting is kept),             */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
@@ -254,14 +255,18 @@ GC_API int GC_CALL GC_acc_set_stacks(int /* mode */,
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 
-/* The unwinder: GC_ACC_UNWIND_FP (the default; a frame-pointer walk,   */
-/* fast, needs code built with frame pointers, never faults without     */
-/* them) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind       */
-/* tables, right without frame pointers, slower).  Equivalent to        */
-/* GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value,    */
+/* The unwinder: GC_ACC_UNWIND_AUTO (the default: sampled stacks by    */
+/* the unwind tables, as LIBGCC, where that takes no loader lock --     */
+/* glibc 2.35 and later --, stacks taken on every allocation by FP),    */
+/* GC_ACC_UNWIND_FP (a frame-pointer walk, fast, needs code built with  */
+/* frame pointers, never faults without them: one frame on code built   */
+/* without) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind     */
+/* tables, right without frame pointers, some us a stack).  Equivalent  */
+/* to GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value, */
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
 #define GC_ACC_UNWIND_FP 0
 #define GC_ACC_UNWIND_LIBGCC 1
+#define GC_ACC_UNWIND_AUTO 2
 GC_API int GC_CALL GC_acc_set_unwinder(int /* unwinder */);
 
 /* Run the sampler for an allocation of granted_bytes made here, as the */
@@ -370,7 +375,8 @@ GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
 /* (a sampled object of s bytes stands for 1 / (1 - exp(-s / R))       */
 /* objects); unsampled objects carry nothing.  Cheap enough to leave on */
 /* (bench/README.md has the figures).  FULL: a tag on every object      */
-/* (exact types, callsites per GC_ACC_STACKS, ages, frames): for        */
+/* (exact types, sampled callsites -- GC_ACC_STACKS_SAMPLE, 512 KiB --  */
+/* unless GC_acc_set_stacks or GC_ACC_STACKS chose, ages, frames): for  */
 /* development.  TRACE: FULL with a call stack for every allocation.    */
 #define GC_ACC_PROFILE_OFF 0
 #define GC_ACC_PROFILE_SAMPLED 1

@@ -11,7 +11,7 @@ set -eu
 pkgs="build-essential autoconf automake libtool pkg-config patch
       libatomic-ops-dev zlib1g-dev libjansson-dev jq ca-certificates
       clang libclang-rt-14-dev binutils
-      chromium fonts-dejavu-core sqlite3 nodejs guile-3.0"
+      chromium fonts-dejavu-core sqlite3 nodejs guile-3.0 ecl"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

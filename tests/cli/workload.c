@@ -248,7 +248,8 @@ int main(int argc, char **argv)
   }
   if (strcmp(argv[1], "typed") == 0) return typed_main();
   /* leak and steady judge size classes alone: exact tags, no stacks.   */
-  if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS) {
+  if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS
+      || GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0) != GC_SUCCESS) {
     fprintf(stderr, "workload: cannot set the full profile\n");
     return 1;
   }

@@ -94,8 +94,8 @@ GC_ACC_STACKS|sample=4x|$stacks_msg
 GC_ACC_STACK_DEPTH|0|expected a stack depth from 1 to 64
 GC_ACC_STACK_DEPTH|65|expected a stack depth from 1 to 64
 GC_ACC_STACK_DEPTH|16 |expected a stack depth from 1 to 64
-GC_ACC_UNWIND|dwarf|expected fp or libgcc
-GC_ACC_UNWIND|FP|expected fp or libgcc
+GC_ACC_UNWIND|dwarf|expected auto, fp or libgcc
+GC_ACC_UNWIND|FP|expected auto, fp or libgcc
 GC_ACC_FIRST_WORD_TYPES|normal,bogus|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|normal,,ptrfree|$kinds_msg
 GC_ACC_FIRST_WORD_TYPES|0x|$kinds_msg
@@ -141,7 +141,7 @@ run GC_ACC_DUMP="$t/bad.jsonl.gz" GC_ACC_TAGS=2 GC_ACC_DUMP_BUFFER=4095 \
   { fail "seven bad values gave $(wc -l < "$t/warn") warnings:"; cat "$t/warn" >&2; }
 grep -qx 'enabled 1' "$t/out" || fail "GC_ACC_DUMP did not turn accounting on"
 for kv in dump_buffer=67108864 stacks='"samples"' stacks_sample_bytes=0 \
-          stacks_depth=16 unwind='"fp"' type_mode='"cookies"'; do
+          stacks_depth=16 unwind='"auto"' type_mode='"cookies"'; do
   got=$(header "$t/bad.jsonl.gz" "${kv%%=*}")
   [ "$got" = "${kv#*=}" ] ||
     fail "bad values: header config.${kv%%=*} is $got, not the default ${kv#*=}"

@@ -3,7 +3,10 @@
  * tables (tables.c): the accounting's own memory at its peak (the
  * largest acc_memory_bytes of any record, and its ratio to that record's
  * heap_bytes; the format's target is at most 10%), and how many types
- * and call stacks the dump defines.
+ * and call stacks the dump defines, and the stacks' depth (median and
+ * largest frame count, the collector's own frames not counted), with a
+ * warning when most stacks have one frame: code without frame pointers
+ * under a frame-pointer walk (issue 33).
  */
 
 #include "gcacc.h"
@@ -20,7 +23,10 @@ static const char summary_usage[] =
   "Duration, collections, heap/live/reserved peaks, the worst\n"
   "fragmentation index and when, rounding waste, records dropped; the\n"
   "accounting's own memory at its peak (acc_memory_peak_bytes) and its\n"
-  "ratio to the heap then; the types and call stacks (sites) defined.\n"
+  "ratio to the heap then; the types and call stacks (sites) defined,\n"
+  "and their depth: median and largest number of frames (a warning when\n"
+  "most stacks have one frame: code built without frame pointers, whose\n"
+  "stacks GC_ACC_UNWIND=libgcc or auto's sampled stacks take deep).\n"
   "A sampled profile's figures by type and callsite are estimates: a\n"
   "note says so (--json: \"estimated\": true).\n"
   "\n"
@@ -49,6 +55,42 @@ static int summary_frame(const json_t *f, void *arg)
   return 0;
 }
 
+static int cmp_unsigned(const void *a, const void *b)
+{
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The frame counts of the defined stacks with frames (sites 2 and up): */
+/* their median (the lower one of an even count), largest, how many, how */
+/* many of one frame.                                                    */
+struct depths { u64 median, max, n, one; };
+
+static struct depths stack_depths(const struct keymap *m)
+{
+  struct depths d = { 0, 0, 0, 0 };
+  unsigned *v = malloc((keymap_count(m) + 1) * sizeof(unsigned));
+  size_t i;
+
+  if (v == NULL) abort();
+  for (i = 0; i < keymap_count(m); i++) {
+    u64 id;
+    const struct group *g = keymap_at(m, i, &id);
+
+    if (!g->defined || id < 2 || g->nframes == 0) continue;
+    v[d.n++] = g->nframes;
+    d.one += g->nframes == 1;
+    if (g->nframes > d.max) d.max = g->nframes;
+  }
+  if (d.n > 0) {
+    qsort(v, (size_t)d.n, sizeof(unsigned), cmp_unsigned);
+    d.median = v[(d.n - 1) / 2];
+  }
+  free(v);
+  return d;
+}
+
 static u64 defined(const struct keymap *m)
 {
   size_t i;
@@ -65,7 +107,8 @@ int cmd_summary(int argc, char **argv)
   struct session_info info;
   struct summary_scan ss;
   struct session_summary *sp = &ss.s;
-  u64 ntypes, nsites, acc, acc_heap, est_bytes;
+  u64 ntypes, nsites, acc, acc_heap, est_bytes, depth_setting;
+  struct depths dp;
   int estimated;
   const char *path = NULL;
   struct emit_table *t;
@@ -78,10 +121,13 @@ int cmd_summary(int argc, char **argv)
     { "acc_memory_peak_ratio", COL_PCT, 0 },
     { "types", COL_INT, 0 },
     { "sites", COL_INT, 0 },
+    { "stack_depth_median", COL_INT, 0 },
+    { "stack_depth_max", COL_INT, 0 },
   };
   static const char *const more_label[] = {
     "accounting memory, peak", "accounting memory / heap, at peak",
-    "types", "callsites",
+    "types", "callsites", "stack depth, median (frames)",
+    "stack depth, largest (frames)",
   };
   enum { NMORE = sizeof(more) / sizeof(more[0]) };
   struct emit_col cols[SESSION_SUMMARY_NFIGS + NMORE];
@@ -104,6 +150,7 @@ int cmd_summary(int argc, char **argv)
                            &ss, &info);
   ntypes = defined(ss.tb.types);
   nsites = defined(ss.tb.sites);
+  dp = stack_depths(ss.tb.sites);
   acc = ss.tb.acc_peak;
   acc_heap = ss.tb.acc_peak_heap;
   estimated = ss.tb.estimated;
@@ -114,7 +161,16 @@ int cmd_summary(int argc, char **argv)
     return rc;
   }
   start = session_summary_start(sp, info.header);
+  depth_setting = header_config(info.header, "stacks_depth", 0);
   json_decref(info.header);
+  /* Shallow: most stacks of one frame where more were allowed.         */
+  if (dp.n > 0 && 2 * dp.one > dp.n && depth_setting != 1)
+    warning("%s: %llu of %llu call stacks have one frame (median depth "
+            "%llu): the program is likely built without frame pointers; "
+            "record with GC_ACC_UNWIND=libgcc (or auto, the default, under "
+            "a sampled profile) for deeper stacks", path,
+            (unsigned long long)dp.one, (unsigned long long)dp.n,
+            (unsigned long long)dp.median);
 
   out = common_output(&o);
   if (out == NULL) return EXIT_USAGE;
@@ -135,6 +191,8 @@ int cmd_summary(int argc, char **argv)
                                             : 0.0;
   v[SESSION_SUMMARY_NFIGS + 2].u = ntypes;
   v[SESSION_SUMMARY_NFIGS + 3].u = nsites;
+  v[SESSION_SUMMARY_NFIGS + 4].u = dp.median;
+  v[SESSION_SUMMARY_NFIGS + 5].u = dp.max;
   t = emit_table_new(o.format == EMIT_TABLE ? path : "summary", cols,
                      SESSION_SUMMARY_NFIGS + NMORE);
   emit_row_cells(t, v);

@@ -17,7 +17,11 @@
  *
  * Files are looked for, in order: in each search directory (DIR/<build
  * id path>, DIR/<module basename>, DIR/<module path>), in
- * <debug dir>/.build-id/xx/yyyy.debug, then at the module's own path.
+ * <debug dir>/.build-id/xx/yyyy.debug, by the module's .gnu_debuglink
+ * (<debug dir><module dir>/NAME, <module dir>/.debug/NAME, <module
+ * dir>/NAME), then at the module's own path.  An answer without
+ * file:line (a name from a symbol table) is checked against the
+ * symbols' extents ("names that are true", below).
  * A candidate whose GNU build id differs from the header's is skipped.
  *
  * The state of one run (modules, distinct addresses) is file-static and
@@ -29,6 +33,7 @@
 #include "session.h"
 #include "symbolize.h"
 #include "tables.h"
+#include "elfsyms.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -58,6 +63,11 @@ struct module {
   FILE *results;                  /* child's answers (tmpfile)           */
   pid_t pid;
   int status, reaped;
+  /* The function symbols of file and of the module (elfsyms.h), read  */
+  /* once; names checked against them, and those outside every symbol.  */
+  struct elfsyms *syms;
+  int syms_read;
+  size_t checked, outside;
 };
 
 struct address {
@@ -254,7 +264,91 @@ static void find_file(struct module *mo, const char *const *search,
              mo->build_id, mo->build_id + 2);
     if (try_file(mo, cand)) return;
   }
-  if (mo->path[0] == '/') try_file(mo, mo->path);
+  if (mo->path[0] == '/') {
+    /* The module's .gnu_debuglink (a name, no '/'): in the debug dir  */
+    /* under the module's directory, in its .debug/, beside it.         */
+    char link[256];
+    const char *slash = strrchr(mo->path, '/');
+    int dl = (int)(slash - mo->path);
+
+    elfsyms_debuglink(mo->path, link, sizeof(link));
+    if (link[0] != '\0') {
+      snprintf(cand, sizeof(cand), "%s%.*s/%s", debug_dir, dl, mo->path,
+               link);
+      if (try_file(mo, cand)) return;
+      snprintf(cand, sizeof(cand), "%.*s/.debug/%s", dl, mo->path, link);
+      if (try_file(mo, cand)) return;
+      snprintf(cand, sizeof(cand), "%.*s/%s", dl, mo->path, link);
+      if (strcmp(cand, mo->path) != 0 && try_file(mo, cand)) return;
+    }
+    try_file(mo, mo->path);
+  }
+}
+
+/* ---- names that are true (issue 33) ----------------------------------- */
+/* Without debug information addr2line names the nearest preceding      */
+/* symbol, however far past its end the address lies: in a stripped     */
+/* library (only .dynsym) a static function gets the name of the last   */
+/* exported one before it.  An answer without file:line is checked      */
+/* against the symbols' extents (st_size): the function holding the     */
+/* address by name, else the nearest one marked as a guess              */
+/* ("name+0x30f?": nearest symbol, outside its extent), else none.      */
+
+static void module_syms(struct module *mo)
+{
+  char bid[160];
+  u64 extent;
+
+  if (mo->syms_read) return;
+  mo->syms_read = 1;
+  if (mo->file != NULL) (void)elfsyms_add(&mo->syms, mo->file);
+  /* A debug file found for the module: the module's own tables too    */
+  /* (its .dynsym), if it is the same build.                             */
+  if (mo->path[0] == '/' && (mo->file == NULL || strcmp(mo->file,
+                                                        mo->path) != 0)
+      && elf_info(mo->path, bid, sizeof(bid), &extent) == 0
+      && (mo->build_id[0] == '\0' || strcmp(bid, mo->build_id) == 0))
+    (void)elfsyms_add(&mo->syms, mo->path);
+}
+
+/* The answer for offset off of module mo as it may be shown (malloc'd). */
+static char *true_answer(struct module *mo, u64 off, const char *ans)
+{
+  const char *tab = strchr(ans, '\t');
+  const char *rest = tab != NULL ? tab : "\t??:0";
+  size_t fl = tab != NULL ? (size_t)(tab - ans) : strlen(ans);
+  const char *in, *near;
+  unsigned long long dist;
+  char *out;
+  size_t sz;
+
+  if (fl == 0 || memchr(ans, '?', fl) != NULL) return xstrdup(ans);
+  if (tab != NULL && strncmp(tab + 1, "??", 2) != 0)
+    return xstrdup(ans);          /* debug information names it        */
+  module_syms(mo);
+  if (mo->syms == NULL) {         /* nothing to check it with: marked  */
+    sz = fl + strlen(rest) + 2;
+    out = xrealloc(NULL, sz);
+    snprintf(out, sz, "%.*s?%s", (int)fl, ans, rest);
+    return out;
+  }
+  mo->checked++;
+  in = elfsyms_find(mo->syms, off, &near, &dist);
+  if (in != NULL) {
+    /* C++: addr2line's demangled name (of the nearest symbol, which    */
+    /* holds it); C: the symbol's own name.                              */
+    if (strncmp(in, "_Z", 2) == 0) return xstrdup(ans);
+    sz = strlen(in) + strlen(rest) + 1;
+    out = xrealloc(NULL, sz);
+    snprintf(out, sz, "%s%s", in, rest);
+    return out;
+  }
+  mo->outside++;
+  if (near == NULL) return xstrdup("??\t??:0");
+  sz = strlen(near) + strlen(rest) + 24;
+  out = xrealloc(NULL, sz);
+  snprintf(out, sz, "%s+0x%llx?%s", near, dist, rest);
+  return out;
 }
 
 unsigned long long symbolize_module_extent(const char *path,
@@ -718,6 +812,7 @@ static void run_reset(void)
     free(mods[i].build_id);
     free(mods[i].file);
     free(mods[i].addr_ix);
+    elfsyms_free(mods[i].syms);
   }
   free(addrs);
   free(mods);
@@ -775,7 +870,8 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
       key.off = a->addr - mo->base;
       hit = bsearch(&key, cache, ncache, sizeof(*cache), centry_cmp);
       if (hit) {
-        a->answer = xstrdup(hit->answer);
+        a->answer = o->resolve ? true_answer(mo, key.off, hit->answer)
+                               : xstrdup(hit->answer);
         (*hits)++;
         continue;
       }
@@ -862,11 +958,25 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     for (j = 0; j < mo->naddr
                 && (len = getline(&line, &lcap, mo->results)) > 0; j++) {
       if (line[len - 1] == '\n') line[len - 1] = '\0';
-      addrs[mo->addr_ix[j]].answer = xstrdup(line);
+      addrs[mo->addr_ix[j]].answer =
+        true_answer(mo, addrs[mo->addr_ix[j]].addr - mo->base, line);
     }
     free(line);
     fclose(mo->results);
   }
+
+  /* Say where there was no full symbol table nor debug file, and      */
+  /* names were guesses or offsets for want of one.                      */
+  for (m = 0; m < nmods && !o->quiet; m++)
+    if (mods[m].outside > 0 && !elfsyms_full(mods[m].syms))
+      warning("%s: no full symbol table and no debug file (build id %s): "
+              "%zu of %zu addresses lie outside every function the "
+              "module exports, shown as the nearest one marked "
+              "\"+0xN?\" (nearest symbol, outside its extent); install "
+              "its debug symbols (Debian: the -dbgsym package)",
+              mods[m].path, mods[m].build_id[0] ? mods[m].build_id
+                                                : "none",
+              mods[m].outside, mods[m].checked);
 
   /* New answers (resolved functions only) into the cache, replaced    */
   /* whole; never one that is a link or not a regular file.              */

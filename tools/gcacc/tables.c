@@ -272,6 +272,13 @@ static void apply_rows(struct tables *t, struct keymap *m,
   }
 }
 
+static size_t dump_tab_rows_of(const json_t *j, const char *key)
+{
+  const struct dump_tab rows = rec_tab(j, key);
+
+  return dump_tab_rows(&rows);
+}
+
 void tables_record(struct tables *t, const struct rec *r)
 {
   u64 acc = jnum(r->json, "acc_memory_bytes");
@@ -282,10 +289,22 @@ void tables_record(struct tables *t, const struct rec *r)
     t->acc_peak = acc;
     t->acc_peak_heap = r->heap_bytes;
   }
+  /* The sampler's mean as the record says (the header's is the one at */
+  /* the start: a program may choose its stacks after it).              */
+  if (!t->estimated && json_object_get(r->json, "stacks_sample_bytes")) {
+    u64 b = jnum(r->json, "stacks_sample_bytes");
+
+    t->sample = b != 0;
+    t->sample_bytes = (double)b;
+  }
   if (!r->collection || !r->census) return;
   t->census++;
-  if (json_object_get(r->json, "type_rows") != NULL
-      || json_object_get(r->json, "site_rows") != NULL) {
+  /* A record with rows says which kind its figures are; one without  */
+  /* (a collection before anything was allocated: GC_init's own, under */
+  /* the default profile, in a program that switches to full or trace  */
+  /* right after) says nothing.                                         */
+  if (dump_tab_rows_of(r->json, "type_rows") > 0
+      || dump_tab_rows_of(r->json, "site_rows") > 0) {
     if (json_object_get(r->json, "samples") != NULL) t->sampled_records++;
     else t->exact_records++;
     t->estimated = t->sampled_records > 0
