@@ -4,10 +4,13 @@
  * At GC_ACC_ON_COLLECTION_END (lock held, world running, the sweep only
  * started, mark bits still this collection's) the census counts, per kind
  * and size class, live objects and bytes, bytes of in-use blocks, and free
- * slots, by visiting each in-use block header once (a walk of the heap
- * sections, or of the header index as GC_apply_to_all_blocks does when
- * the tags' census rides along) and counting the set mark bits (or mark
- * bytes, 16 at a time) of its object starts.  Only the (kind, class) rows
+ * slots, by visiting each in-use block header once and counting the set
+ * mark bits (or mark bytes, 16 at a time) of its object starts.  Without
+ * tags on bdwgc 8.2.2 the visits ride upstream's own reclaim walk
+ * (GC_ACC_ON_RECLAIM_KEPT, just before the collection's end), where each
+ * header is already in cache; otherwise the census walks the heap
+ * sections itself, or the header index as GC_apply_to_all_blocks does
+ * when the tags' census rides along.  Only the (kind, class) rows
  * a census used are cleared and summed by the next (a bitmap of rows).  It never touches the
  * objects themselves: no second walk of the heap.  Blocks the collection
  * found empty were already freed by GC_start_reclaim and are free blocks
@@ -262,14 +265,13 @@ GCA_ALWAYS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
   }
 }
 
-GC_INNER void gca_census_take(void)
+/* Clear what the previous census wrote (the rows in use, the totals   */
+/* and the kinds), not the whole table: every other row is zero.       */
+static void census_clear(void)
 {
   struct gca_census *c = &gca_last_census;
-  bottom_index *index_p;
   word census_wi, census_w, r;
 
-  /* Clear what the previous census wrote (the rows in use, the totals */
-  /* and the kinds), not the whole table: every other row is zero.     */
   CENSUS_FOR_ROWS(r) {
     struct gca_class_census *cc = &c->c[0][0] + r;
 
@@ -280,6 +282,42 @@ GC_INNER void gca_census_take(void)
   }
   BZERO(census_rows, sizeof(census_rows));
   BZERO(c, offsetof(struct gca_census, c));
+}
+
+/* The census rides upstream's reclaim walk (GC_start_reclaim visits    */
+/* every in-use block, its header just loaded for hb_sz and hb_n_marks): */
+/* counting each block that stays in use there costs a few adds, where */
+/* a walk of its own waits on one cache miss per block header (most of */
+/* the census's time, 33 ms per GB of small objects).  The blocks the   */
+/* reclaim walk frees are free blocks by the census's end, not counted  */
+/* by either way.  Not with the tags (their census wants every block in */
+/* GC_apply_to_all_blocks' order, tags.c) nor in find-leak's checking   */
+/* pass (report_if_found: nothing is freed, and the real pass follows).*/
+/* census_ride_gc_no ties a ride to its collection: a ride that never */
+/* reached its census (accounting went off) is not taken for the next. */
+GC_INNER int gca_census_riding = 0;
+static word census_ride_gc_no = 0;
+
+GC_INNER void gca_census_ride_begin(int report_if_found)
+{
+  gca_census_riding = 0;
+  if (report_if_found || gca_tags_on || gca_tables_get() == 0) return;
+  census_clear();
+  census_ride_gc_no = GC_gc_no;
+  gca_census_riding = 1;
+}
+
+GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr)
+{
+  census_visit(h, hhdr, 0);
+}
+
+/* The census's own walk of the in-use blocks, when it did not ride.   */
+static void census_walk(void)
+{
+  bottom_index *index_p;
+
+  census_clear();
   /* The tags of each block (tags.c) in the same walk of the blocks.   */
   census_with_tags = gca_tags_on;
   if (census_with_tags) gca_tags_census_begin();
@@ -347,6 +385,21 @@ GC_INNER void gca_census_take(void)
     }
   }
   if (census_with_tags) gca_tags_census_end();
+}
+
+GC_INNER void gca_census_take(void)
+{
+  struct gca_census *c = &gca_last_census;
+  word census_wi, census_w, r;
+  int rode = gca_census_riding && census_ride_gc_no == GC_gc_no
+             && !gca_tags_on;
+
+  gca_census_riding = 0;
+  if (rode) {
+    census_with_tags = 0;
+  } else {
+    census_walk();
+  }
   CENSUS_FOR_ROWS(r) {
     const struct gca_class_census *cc = &c->c[0][0] + r;
 

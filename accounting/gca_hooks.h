@@ -116,6 +116,18 @@
  *   GC_ACC_ON_MARK_END(done)    alloc.c GC_stopped_mark, right after the world
  *                               restarts; done is FALSE if marking was
  *                               abandoned (incremental time limit).
+ *   GC_ACC_ON_RECLAIM_BEGIN(report_if_found)
+ *                               reclaim.c GC_start_reclaim, at entry (lock
+ *                               held, marks this collection's): the census
+ *                               starts riding the reclaim walk unless
+ *                               report_if_found (find-leak's checking
+ *                               pass) or tags are on (census.c).
+ *   GC_ACC_ON_RECLAIM_KEPT(h, hhdr)
+ *                               reclaim.c GC_reclaim_block (and the
+ *                               disclaim path it calls), for each block h
+ *                               that stays in use: the census counts its
+ *                               marks while upstream has its header in
+ *                               cache.  Only while the census rides.
  *   GC_ACC_ON_COLLECTION_END()  alloc.c GC_finish_collection, after the sweep
  *                               was started and old blocks unmapped; mark
  *                               bits are still those of this collection.
@@ -178,6 +190,8 @@
 # define GC_ACC_ON_MARK_BEGIN()                           (void)0
 # define GC_ACC_ON_MARK_END(done)                         (void)0
 # define GC_ACC_ON_COLLECTION_END()                       (void)0
+# define GC_ACC_ON_RECLAIM_BEGIN(report_if_found)         (void)0
+# define GC_ACC_ON_RECLAIM_KEPT(h, hhdr)                  (void)0
 # define GC_ACC_ON_TLFS_INIT(p)                           (void)0
 # define GC_ACC_ON_TLFS_DESTROY(p)                        (void)0
 # define GC_ACC_ON_THREAD_EXIT()                          (void)0
@@ -247,6 +261,10 @@ GCA_HOOK_FN void gca_hook_heap_grow(struct hblk *p, size_t bytes);
 GCA_HOOK_FN void gca_hook_mark_begin(void);
 GCA_HOOK_FN void gca_hook_mark_end(int done);
 GCA_HOOK_FN void gca_hook_collection_end(void);
+/* Called only where the patch series has the reclaim sites (8.2.2).  */
+GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_reclaim_begin(int report_if_found);
+GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_reclaim_kept(struct hblk *h,
+                                                     hdr *hhdr);
 GCA_HOOK_FN void gca_hook_thread_exit(void);
 struct thread_local_freelists;
 /* Called only with thread-local allocation (not in IL2CPP's build).   */
@@ -417,6 +435,13 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # define GC_ACC_ON_MARK_BEGIN() GCA_IF(gca_on, gca_hook_mark_begin())
 # define GC_ACC_ON_MARK_END(done) GCA_IF(gca_on, gca_hook_mark_end(done))
 # define GC_ACC_ON_COLLECTION_END() GCA_IF(gca_on, gca_hook_collection_end())
+/* Nonzero from a reclaim walk's start that the census rides to the     */
+/* census's end (census.c); one load and a branch per block otherwise.  */
+GC_EXTERN int gca_census_riding;
+# define GC_ACC_ON_RECLAIM_BEGIN(report_if_found) \
+        GCA_IF(gca_on, gca_hook_reclaim_begin((int)(report_if_found)))
+# define GC_ACC_ON_RECLAIM_KEPT(h, hhdr) \
+        GCA_IF(gca_census_riding, gca_hook_reclaim_kept(h, hhdr))
 /* Unconditional: a thread's counts must leave its free-list struct     */
 /* before the struct is freed, even after accounting went off.          */
 # define GC_ACC_ON_THREAD_EXIT() gca_hook_thread_exit()

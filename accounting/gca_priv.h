@@ -516,6 +516,12 @@ GC_INNER void gca_census_mark_end(int done);
 GC_INNER void gca_census_collection_end(void);   /* census, then record  */
 /* The census alone (gca_last_census); lock held, after a full mark.   */
 GC_INNER void gca_census_take(void);
+/* The census riding upstream's reclaim walk (GC_start_reclaim): begin  */
+/* clears the rows and says whether it rides; each block that stays in  */
+/* use is then counted as the walk passes it, and gca_census_take only  */
+/* finishes (no walk of its own) when the ride was this collection's.   */
+GC_INNER void gca_census_ride_begin(int report_if_found);
+GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr);
 
 /* Free-block books beyond per-list counts (freelist.c).                 */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */

@@ -222,6 +222,16 @@ GC_INNER void gca_hook_mark_end(int done)
   gca_census_mark_end(done);
 }
 
+GC_INNER void gca_hook_reclaim_begin(int report_if_found)
+{
+  gca_census_ride_begin(report_if_found);
+}
+
+GC_INNER void gca_hook_reclaim_kept(struct hblk *h, hdr *hhdr)
+{
+  gca_census_ride_block(h, hhdr);
+}
+
 GC_INNER void gca_hook_collection_end(void)
 {
   gca_collections++;

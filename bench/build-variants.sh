@@ -23,7 +23,8 @@
 # (gameloop), and gameloop-klass (gameloop.c with -DGAMELOOP_KLASS: a
 # class pointer in word 0 of every object, as IL2CPP); patched/ and
 # compiled-out/ also gameloop-typed (gameloop.c with -DGAMELOOP_TYPES) and
-# manysites (bench/manysites.c).  gameloop-klass, gameloop-typed and
+# manysites (bench/manysites.c) and censustime (bench/censustime.c);
+# every variant anchorloop (bench/anchorloop.c).  gameloop-klass, gameloop-typed and
 # manysites are built with -fno-omit-frame-pointer.  Both source trees (OUTDIR/src/{unpatched,patched}) get
 # `autoreconf -fi`, so all three use the same autotools.  Sources are
 # unpacked and configured again only when their inputs change (PIN, patch
@@ -188,10 +189,10 @@ build() {
   # frame pointers everywhere, unpatched too: its own baseline.
   # And gameloop-gcj (-DGAMELOOP_GCJ: the same, with every object that
   # holds pointers made by GC_gcj_malloc, as IL2CPP makes them).
-  targets="gameloop allocloop gameloop-klass gameloop-gcj"
+  targets="gameloop allocloop anchorloop gameloop-klass gameloop-gcj"
   case $name in
     unpatched|unpatched-notl) ;;
-    *) targets="gameloop allocloop gameloop-klass gameloop-gcj gameloop-typed manysites" ;;
+    *) targets="$targets gameloop-typed manysites censustime" ;;
   esac
   (cd "$b" && make -s -f Makefile -f - "BENCH_SRC=$here" $targets \
      >> make.log 2>&1 <<'EOF'
@@ -201,6 +202,9 @@ gameloop$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 allocloop$(EXEEXT): $(BENCH_SRC)/allocloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -o $@ $(BENCH_SRC)/allocloop.c libgc.la $(THREADDLLIBS)
+anchorloop$(EXEEXT): $(BENCH_SRC)/anchorloop.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -o $@ $(BENCH_SRC)/anchorloop.c libgc.la $(THREADDLLIBS)
 gameloop-klass$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -DGAMELOOP_KLASS -fno-omit-frame-pointer \
@@ -213,6 +217,9 @@ gameloop-typed$(EXEEXT): $(BENCH_SRC)/gameloop.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -DGAMELOOP_TYPES -fno-omit-frame-pointer \
 	  -o $@ $(BENCH_SRC)/gameloop.c libgc.la $(THREADDLLIBS)
+censustime$(EXEEXT): $(BENCH_SRC)/censustime.c libgc.la
+	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
+	  -o $@ $(BENCH_SRC)/censustime.c libgc.la $(THREADDLLIBS)
 manysites$(EXEEXT): $(BENCH_SRC)/manysites.c libgc.la
 	$(LIBTOOL) --quiet --tag=CC --mode=link $(COMPILE) -DGC_THREADS \
 	  -fno-omit-frame-pointer \
@@ -228,6 +235,14 @@ build compiled-out patched "-DGC_ACC_DISABLE"
 # object takes the global path (GC_malloc_kind_global and its hook).
 build unpatched-notl unpatched "" --disable-thread-local-alloc
 build patched-notl patched "" --disable-thread-local-alloc
+
+# The anchor loop on malloc (bench/anchor-ratios.sh preloads jemalloc and
+# tcmalloc into it), with the compiler and flags the variants got.
+if ! [ -x "$out/anchorloop-malloc" ] || [ "$here/anchorloop.c" -nt "$out/anchorloop-malloc" ]; then
+  ${CC:-cc} -g -O2 -fno-omit-frame-pointer -DANCHOR_MALLOC \
+    -o "$out/anchorloop-malloc" "$here/anchorloop.c" ||
+    die "cannot build bench/anchorloop.c with -DANCHOR_MALLOC"
+fi
 
 # The process runner the ratio script uses.
 if ! [ -x "$out/runone" ] || [ "$here/runone.c" -nt "$out/runone" ]; then

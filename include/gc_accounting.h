@@ -82,7 +82,7 @@ struct GC_acc_stats_s {
   /* Times are 64-bit on every target (a 32-bit word of nanoseconds     */
   /* wraps every 4.3 s).                                                 */
   unsigned long long mark_ns;   /* that collection's mark time          */
-  unsigned long long census_ns; /* the census's own time                */
+  unsigned long long census_ns; /* the census's time at collection end */
 };
 
 /* Fill *stats (stats_sz bytes of it, normally sizeof(*stats)) with the  */

@@ -5,13 +5,16 @@
 # the front-end tools of the browser tests (tests/browser/package.json:
 # speedscope) with `npm ci` from their lockfile, when it changed; where
 # that fails (no registry), it warns and the tests that need them skip.
+# valgrind, libjemalloc2 and libgoogle-perftools4 are for the benches
+# only (make bench-instr, make bench-anchors), never for make check.
 # Last, the ARM cross toolchains and qemu-user (tools/setup-cross.sh),
 # which `make check`'s cross subset needs.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config patch
       libatomic-ops-dev zlib1g-dev libjansson-dev jq ca-certificates
       clang libclang-rt-14-dev binutils
-      chromium fonts-dejavu-core sqlite3 nodejs guile-3.0 ecl"
+      chromium fonts-dejavu-core sqlite3 nodejs guile-3.0 ecl
+      valgrind libjemalloc2 libgoogle-perftools4"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,0 +1,135 @@
+/*
+ * censustime.c: the census's time against the size of the heap.
+ *
+ *   censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED]
+ *
+ * Builds a live heap of about MEGABYTES (default 22) MB: objects of 16 to
+ * 512 bytes (three in four under 128, as bench/anchorloop.c), a tenth of
+ * them pointer-free, each held by a pointer table, plus some garbage
+ * between them, so that the census sees many size classes and kinds and
+ * blocks with free slots.  Then makes COLLECTIONS (default 7) full
+ * collections (GC_gcollect) and reads, after each, the census's and the
+ * mark's time from GC_acc_get_stats.  Run with GC_ACC_ENABLE=1 (the
+ * default profile: what an always-on session pays).  Prints one line:
+ * heap_bytes, live_bytes, census_ns and mark_ns (medians), and the census
+ * in ms per GB of heap.  bench/census-time.sh runs it at several sizes.
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_accounting.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng;
+
+static uint32_t next(void)
+{
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return (uint32_t)((rng * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static long number(const char *opt, const char *s)
+{
+  char *end;
+  long v = strtol(s, &end, 10);
+
+  if (*s == '\0' || *end != '\0' || v <= 0) {
+    fprintf(stderr, "censustime: %s wants a positive number, not '%s'\n",
+            opt, s);
+    exit(2);
+  }
+  return v;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, long n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_u64);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+  long mb = 22, rounds = 7, seed = 1, i, n_slots;
+  uint64_t want, have = 0, *census, *mark;
+  struct GC_acc_stats_s st;
+  void **slots;
+  int a;
+
+  for (a = 1; a + 1 < argc; a += 2) {
+    if (strcmp(argv[a], "-m") == 0) mb = number("-m", argv[a + 1]);
+    else if (strcmp(argv[a], "-r") == 0) rounds = number("-r", argv[a + 1]);
+    else if (strcmp(argv[a], "-s") == 0) seed = number("-s", argv[a + 1]);
+    else break;
+  }
+  if (a != argc) {
+    fprintf(stderr, "usage: censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED]\n");
+    return 2;
+  }
+  rng = 0x9E3779B97F4A7C15ULL * (uint64_t)seed;
+  GC_INIT();
+  if (!GC_acc_is_enabled()) {
+    fprintf(stderr, "censustime: accounting is off: run with GC_ACC_ENABLE=1\n");
+    return 2;
+  }
+  want = (uint64_t)mb << 20;
+  /* About 100 bytes an object on average: a table with room for all. */
+  n_slots = (long)(want / 64) + 1024;
+  slots = GC_MALLOC_UNCOLLECTABLE((size_t)n_slots * sizeof *slots);
+  census = malloc((size_t)rounds * sizeof *census);
+  mark = malloc((size_t)rounds * sizeof *mark);
+  if (slots == NULL || census == NULL || mark == NULL) {
+    fprintf(stderr, "censustime: cannot allocate the tables\n");
+    return 1;
+  }
+  for (i = 0; i < n_slots && have < want; i++) {
+    uint32_t r = next();
+    size_t size = (r & 3) ? 16 + (r >> 8) % 112 : 128 + (r >> 8) % 385;
+    void *p = (r >> 28) == 0 ? GC_MALLOC_ATOMIC(size) : GC_MALLOC(size);
+
+    if (p == NULL) {
+      fprintf(stderr, "censustime: out of memory after %llu bytes\n",
+              (unsigned long long)have);
+      return 1;
+    }
+    if ((r & 7) == 0) {            /* garbage: a free slot next time */
+      i--;
+      continue;
+    }
+    slots[i] = p;
+    have += size;
+  }
+  for (i = 0; i < rounds; i++) {
+    GC_gcollect();
+    if (GC_acc_get_stats(&st, sizeof st) < sizeof st) {
+      fprintf(stderr, "censustime: GC_acc_get_stats gave too little\n");
+      return 1;
+    }
+    census[i] = st.census_ns;
+    mark[i] = st.mark_ns;
+  }
+  {
+    uint64_t c = median(census, rounds), m = median(mark, rounds);
+    double gb = (double)GC_get_heap_size() / (double)(1 << 30);
+
+    printf("censustime heap_bytes=%lu live_bytes=%lu census_ns=%llu"
+           " mark_ns=%llu census_ms_per_gb=%.3f collections=%ld\n",
+           (unsigned long)GC_get_heap_size(), (unsigned long)st.live_bytes,
+           (unsigned long long)c, (unsigned long long)m,
+           gb > 0 ? (double)c / 1e6 / gb : 0.0, rounds);
+  }
+  return 0;
+}
