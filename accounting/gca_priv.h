@@ -16,10 +16,12 @@
 #ifndef GC_ACC_DISABLE
 
 /* ---- portability ------------------------------------------------------ */
-/* The dump file (dumpfile.c, writer.c, header.c) needs POSIX I/O and    */
-/* threads: compiled out on Windows for now, where the API says so.      */
+/* The dump file (dumpfile.c, writer.c, header.c) uses POSIX I/O and   */
+/* threads; on Windows, Win32's (dumpfile.c's and thread.c's Win32       */
+/* parts, and gca_win.h's few POSIX names on Win32 primitives).          */
 #if defined(_WIN32) && !defined(__CYGWIN__)
-# define GCA_NO_DUMP_FILE 1
+# define GCA_WIN32 1
+# include "gca_win.h"
 #endif
 /* A function some configurations never call (in the one-file build it  */
 /* is static, and compilers warn): fork children's resets without fork, */
@@ -245,8 +247,9 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
 /* ==== thread.c: threads the collector never knows ==================== */
 /* Started with every signal blocked, through the C library's          */
 /* pthread_create (not bdwgc's wrapper); 0 or an error number.          */
-#if !(defined(_WIN32) && !defined(__CYGWIN__))
+#ifndef GCA_WIN32
 # include <pthread.h>
+#endif
   GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
                                  void *arg);
   GC_INNER int gca_thread_join(pthread_t t);
@@ -255,14 +258,17 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   /* with gca_noted_lock_bounded, which never waits on this thread and */
   /* at most ms on another; 1 if taken.                                 */
   struct gca_noted_mutex { pthread_mutex_t mu; pthread_t owner; int held; };
+#ifdef GCA_WIN32
+# define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, { 0, 0 }, 0 }
+#else
 # define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+#endif
   GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m);
   GC_INNER void gca_noted_lock(struct gca_noted_mutex *m);
   GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m,
                                       unsigned ms);
   GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m);
   GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
-#endif
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
 /* A buffer of owner's OS pages that grows by doubling; fail is set (and */
