@@ -258,6 +258,17 @@ GC_INNER uint64_t gca_now_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec
            + BASE_CLOCK_OFFSET;
+# elif defined(MSWIN32) && !defined(MSWINCE) && !defined(NO_CLOCK)
+    /* Windows: the performance counter (bdwgc's GET_TIME there is     */
+    /* GetTickCount: steps of some 16 ms, wrapping after 49 days).      */
+    static LARGE_INTEGER freq;
+    LARGE_INTEGER c;
+
+    if (0 == freq.QuadPart && !QueryPerformanceFrequency(&freq)) return 0;
+    if (!QueryPerformanceCounter(&c) || freq.QuadPart <= 0) return 0;
+    return (uint64_t)(c.QuadPart / freq.QuadPart) * 1000000000u
+           + (uint64_t)(c.QuadPart % freq.QuadPart) * 1000000000u
+             / (uint64_t)freq.QuadPart + BASE_CLOCK_OFFSET;
 # elif !defined(NO_CLOCK)
     /* Millisecond clock of the platform, from an arbitrary origin.     */
     static CLOCK_TYPE t0;

@@ -215,7 +215,7 @@ GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
 #ifndef GCA_NO_DUMP_FILE
-  GC_INNER void gca_dump_atfork_child(void);
+  GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);
 #endif
 
 /* Random draws for sampling: a 64-bit xorshift64* state per user    */
