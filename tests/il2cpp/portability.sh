@@ -5,7 +5,7 @@
 # installation ships them), compiles with no warning at all (-Wall
 # -Wextra -Werror) for every target a player is built for here: gcc and
 # clang, each for x86-64 Linux, aarch64 Linux, armhf Linux and x86-64
-# Windows (mingw-w64, where the dump file is compiled out for now).
+# Windows (mingw-w64, the dump included; tests/cross/windows.sh runs it).
 # Compile only: gcc at -O1 (its flow warnings need the optimizer), clang
 # -fsyntax-only (its warnings come from the front end).  A missing
 # compiler is reported and skipped, unless GCACC_CROSS_REQUIRED=1
