@@ -161,7 +161,9 @@ zexe=$(printf 'Z:%s' "$out/bin/gameload.exe" | tr / '\\')
   > /dev/null 2> term.err &
 tpid=$!
 i=0
-while [ ! -f ready ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -f ready ] && [ $i -lt 600 ] && kill -0 "$tpid" 2> /dev/null; do
+  sleep 0.1; i=$((i + 1))
+done
 [ -f ready ] || fail "the long game's dump never grew past 4 KiB"
 # bdwgc's warnings go to the log file next to the executable on Windows
 # (upstream's GC_write: gameload.gc.log), not to stderr.
