@@ -33,14 +33,16 @@
 #define GCA_HALF_WORDSZ (CPP_WORDSZ / 2)
 /* libgcc's unwinder (GC_ACC_UNWIND=libgcc, unwind.c) where the compiler */
 /* has <unwind.h>; MSVC has none (that unwinder then finds no frame).    */
-#if defined(__has_include)
+/* Windows: Windows' own walk under unwind.h's names (gca_win.h).       */
+#ifdef GCA_WIN32
+#elif defined(__has_include)
 # if __has_include(<unwind.h>)
 #   define GCA_HAVE_UNWIND_H 1
 # endif
 #elif defined(__GNUC__) || defined(__clang__)
 # define GCA_HAVE_UNWIND_H 1
 #endif
-#ifdef GCA_HAVE_UNWIND_H
+#if defined(GCA_HAVE_UNWIND_H) && !defined(GCA_WIN32)
 # include <unwind.h>
 #endif
 

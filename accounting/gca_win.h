@@ -109,4 +109,23 @@ GC_INLINE gca_win_thread_t gca_win_self(void)
   return t;
 }
 
+/* Stacks: Windows' own unwinder, RtlCaptureStackBackTrace (the unwind */
+/* tables, .pdata, every x64 image has, frame pointers or not), under   */
+/* the names of libgcc's <unwind.h> that unwind.c's libgcc walker       */
+/* calls, so that it serves MSVC builds (no <unwind.h>) and mingw-w64's */
+/* alike.  Both GC_ACC_UNWIND settings take it on Windows: the frame-   */
+/* pointer walk needs the thread's stack bounds, not known there.       */
+/* gca_win_backtrace (base.c) hands fn each return address, innermost   */
+/* first, until fn returns other than _URC_NO_REASON.                   */
+#define GCA_HAVE_UNWIND_H 1
+struct gca_win_unw_context { word ip; };
+typedef int (*gca_win_unw_fn)(struct gca_win_unw_context *, void *);
+#define _Unwind_Reason_Code int
+#define _URC_NO_REASON 0
+#define _URC_END_OF_STACK 5
+#define _Unwind_Context gca_win_unw_context
+#define _Unwind_GetIP(ctx) ((ctx)->ip)
+#define _Unwind_Backtrace(fn, arg) gca_win_backtrace(fn, arg)
+GC_INNER int gca_win_backtrace(gca_win_unw_fn fn, void *arg);
+
 #endif /* GCA_WIN_H */

@@ -18,7 +18,9 @@
 #   - the claim: a second process given the same dump file while the
 #     first writes it writes PATH.PID instead, with one warning;
 #   - the header's module map: the executable's PE image with its base,
-#     size and CodeView record (GUID and age; linked --build-id).
+#     size and CodeView record (GUID and age; linked --build-id);
+#   - stacks taken by Windows' unwinder: a leaking callsite, symbolized
+#     with mingw's addr2line, is the harness's call chain.
 # Exit 77 (skipped, with the reason) without mingw-w64, its zlib or
 # wine64, unless GCACC_CROSS_REQUIRED=1 (./build.sh check): then fails.
 set -u
@@ -193,6 +195,23 @@ if [ -n "$other" ] && "$GCACC" summary "$other" > second.sum 2>&1; then
 else
   fail "the second process's dump does not read: see $r/second.sum"
 fi
+# Stacks (Windows' unwinder, RtlCaptureStackBackTrace): a leaking
+# callsite of the second game, module+offset, symbolized here with
+# mingw's addr2line at the image base: the harness's own call chain.
+"$GCACC" leaks --json "$other" > leaks.json 2> /dev/null
+jq -r '.leak_sites[0].stack // ""' leaks.json | tr '<' '\n' |
+  sed -n 's/.*gameload\.exe+\(0x[0-9a-f]*\) *$/\1/p' > offs
+ib=$(x86_64-w64-mingw32-objdump -p "$out/bin/gameload.exe" |
+  awk '$1 == "ImageBase" { print "0x" $2 }')
+depth=$(jq -r '.leak_sites[0].stack // ""' leaks.json | tr '<' '\n' | grep -c .)
+chain=$(while read -r o; do printf '0x%x\n' $((ib + o - 1)); done < offs |
+  x86_64-w64-mingw32-addr2line -f -e "$out/bin/gameload.exe" |
+  sed -n 'p;n' | tr '\n' ' ')
+case $chain in
+  "new_object record_event frame_work game_loop main "*)
+    ok "stacks: a leak site $depth frames deep: $chain" ;;
+  *) fail "stacks: a leak site ($depth frames) reads: $chain" ;;
+esac
 # The terminated dump: every whole line is a record, the header first,
 # and gcacc reads it (it may say the stream was cut).
 gzip -dc t.gz > t.jsonl 2> /dev/null
