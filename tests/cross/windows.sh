@@ -8,6 +8,8 @@
 # threads, no getenv), links the il2cpp-shaped harness
 # tests/il2cpp/gameload.c and a small Win32 launcher, and under wine64
 # (a private WINEPREFIX in the build directory, booted once):
+#   - upstream's gctest (our configure's define set), accounting off and
+#     on, its dump read by gcacc;
 #   - gameload.sh's checks against the harness's own truth: class names,
 #     live objects per class, allocations per frame (exact), leaks,
 #     fragmentation, garbage in word 0; the dump written by the Windows
@@ -126,6 +128,52 @@ int main(int argc, char **argv)
 EOF
 $CCW -O1 -o "$out/bin/term.exe" "$out/bin/term.c" ||
   { fail "term.exe does not link"; exit 1; }
+
+# 0. Upstream's gctest, with our configure's define set (as cross.sh's
+# default build: parallel marking, thread-local allocation, getenv),
+# accounting off and then on with a dump that gcacc reads.  bdwgc on
+# Windows prints to gctest.gc.log beside the executable.
+ddefs="-DALL_INTERIOR_POINTERS=1 -DENABLE_DISCLAIM=1
+  -DGC_ATOMIC_UNCOLLECTABLE=1 -DGC_GCJ_SUPPORT=1 -DGC_THREADS=1
+  -DJAVA_FINALIZATION=1 -DNO_EXECUTE_PERMISSION=1 -DPARALLEL_MARK=1
+  -DTHREAD_LOCAL_ALLOC=1 -DUSE_MUNMAP=1"
+t0=$(now)
+# shellcheck disable=SC2086
+if $CCW -c $cflags -w $ddefs $inc -o "$out/bin/gc-default.o" "$up/extra/gc.c" &&
+   $CCW $cflags $ddefs $inc -o "$out/bin/gctest.exe" "$up/tests/test.c" \
+     "$out/bin/gc-default.o" -lz; then
+  printf 'compile gctest.exe (default defines): %s s\n' "$(since "$t0")"
+  for acc in off on; do
+    rm -f "$out/bin/gctest.gc.log" "$out/run/gctest.gz"
+    t0=$(now)
+    if [ $acc = on ]; then
+      (cd "$out/run" && GC_ACC_ENABLE=1 GC_ACC_DUMP=gctest.gz \
+        "$WINE" "$out/bin/gctest.exe") > "$out/gctest-$acc.log" 2>&1
+    else
+      "$WINE" "$out/bin/gctest.exe" > "$out/gctest-$acc.log" 2>&1
+    fi
+    rc=$?
+    dt=$(since "$t0")
+    cat "$out/bin/gctest.gc.log" >> "$out/gctest-$acc.log" 2> /dev/null
+    if [ $rc -eq 0 ] && grep -q 'Collector appears to work' "$out/gctest-$acc.log"; then
+      ok "gctest, accounting $acc ($dt s)"
+    else
+      fail "gctest, accounting $acc: exit $rc ($dt s); see $out/gctest-$acc.log"
+    fi
+  done
+  if "$GCACC" summary "$out/run/gctest.gz" > "$out/gctest.sum" 2>&1 &&
+     awk '$1 == "collections" && $2 > 0 { c = 1 }
+          $1 == "allocated" && $2 == "objects" && $3 > 0 { a = 1 }
+          END { exit !(c && a) }' "$out/gctest.sum"; then
+    ok "gctest's dump: $(awk '$1 == "collections" { print $2 " collections" }
+      $1 == "allocated" && $2 == "objects" { print $3 " objects" }' \
+      "$out/gctest.sum" | tr '\n' ' ')"
+  else
+    fail "gctest's dump does not read: see $out/gctest.sum"
+  fi
+else
+  fail "gctest.exe does not build"
+fi
 
 # 1. gameload.sh's checks, the dump written on Windows.
 cat > "$out/bin/gameload-api" <<EOF
