@@ -19,6 +19,8 @@
 #     to its last whole record;
 #   - the claim: a second process given the same dump file while the
 #     first writes it writes PATH.PID instead, with one warning;
+#   - a named pipe whose reader never reads: the game ends, its stop
+#     waits the bounded exit wait and warns once;
 #   - the header's module map: the executable's PE image with its base,
 #     size and CodeView record (GUID and age; linked --build-id);
 #   - stacks taken by Windows' unwinder: a leaking callsite, symbolized
@@ -175,6 +177,31 @@ else
   fail "gctest.exe does not build"
 fi
 
+# A named pipe whose reader never reads: stall NAME READY GO.
+cat > "$out/bin/stall.c" <<'EOF'
+#include <windows.h>
+int main(int argc, char **argv)
+{
+  HANDLE p;
+  int i;
+  if (argc != 4) return 2;
+  p = CreateNamedPipeA(argv[1], PIPE_ACCESS_INBOUND,
+                       PIPE_TYPE_BYTE | PIPE_WAIT, 1, 4096, 4096, 0, NULL);
+  if (INVALID_HANDLE_VALUE == p) return 3;
+  CloseHandle(CreateFileA(argv[2], GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
+                          0, NULL));
+  if (!ConnectNamedPipe(p, NULL) && GetLastError() != ERROR_PIPE_CONNECTED)
+    return 4;
+  for (i = 0; i < 2400 && GetFileAttributesA(argv[3])
+                          == INVALID_FILE_ATTRIBUTES; i++)
+    Sleep(50);
+  CloseHandle(p);
+  return 0;
+}
+EOF
+$CCW -O1 -o "$out/bin/stall.exe" "$out/bin/stall.c" ||
+  { fail "stall.exe does not link"; exit 1; }
+
 # 1. gameload.sh's checks, the dump written on Windows.
 cat > "$out/bin/gameload-api" <<EOF
 #!/bin/sh
@@ -275,6 +302,32 @@ if "$GCACC" summary t.gz > t.sum 2> t.err; then
   ok "gcacc summary reads the terminated dump"
 else
   fail "gcacc summary on the terminated dump exited $?: $(head -3 t.err)"
+fi
+
+# A reader that stops reading (a named pipe, never read): the game runs
+# to its end, its stop waits GC_ACC_DUMP_EXIT_WAIT (500 ms) and says so
+# once; nothing blocks (the pipe is written in PIPE_NOWAIT mode).
+rm -f sready sgo "$out/bin/gameload.gc.log"
+pipe='\\.\pipe\gcacc-stall'
+"$WINE" "$out/bin/stall.exe" "$pipe" sready sgo > /dev/null 2>&1 &
+spid=$!
+i=0
+while [ ! -f sready ] && [ $i -lt 600 ] && kill -0 "$spid" 2> /dev/null; do
+  sleep 0.1; i=$((i + 1))
+done
+t0=$(now)
+timeout 120 "$WINE" "$out/bin/gameload.exe" game --api "$pipe" > stalled.out 2>&1
+src=$?
+dt=$(since "$t0")
+touch sgo
+wait "$spid"
+if [ "$src" -eq 0 ] && [ "$(grep -c 'for its reader, which stopped reading' \
+     "$out/bin/gameload.gc.log" 2> /dev/null)" = 1 ]; then
+  ok "a pipe never read: the game ended in $dt s, one warning: $(grep -o \
+    '[0-9]* records ([0-9]* bytes) not written' "$out/bin/gameload.gc.log")"
+else
+  fail "a pipe never read: exit $src after $dt s; warnings:" \
+       "$(cat "$out/bin/gameload.gc.log" 2> /dev/null)"
 fi
 
 # 3. Modules: the executable's PE image, with its CodeView record.
