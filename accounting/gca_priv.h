@@ -216,9 +216,7 @@ GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
-#ifndef GCA_NO_DUMP_FILE
-  GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);
-#endif
+GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);
 
 /* Random draws for sampling: a 64-bit xorshift64* state per user    */
 /* (0: not seeded); a uniform in (0, 1]; an exponential of the given   */
@@ -366,7 +364,6 @@ GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
-#ifndef GCA_NO_DUMP_FILE
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */
 /* stream; GC_SUCCESS, or nonzero after one warning.                     */
 GC_INNER int gca_dumpfile_open(const char *tmpl);
@@ -394,7 +391,6 @@ GC_INNER const char *gca_dumpfile_stalled_on(void);
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
 /* One warning: "gcacc: dump file <path>: " and printf's fmt.            */
 GC_INNER void gca_dumpfile_note(const char *fmt, ...);
-#endif /* !GCA_NO_DUMP_FILE */
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */

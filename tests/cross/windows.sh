@@ -55,7 +55,7 @@ GCACC=${GCACC:-$(pwd)/tools/gcacc/gcacc}
 [ -x "$GCACC" ] || { echo "FAIL: windows: no host gcacc at $GCACC"; exit 1; }
 
 out=tests/cross/windows
-rm -rf "$out/bin" "$out/run"
+rm -rf "${out:?}/bin" "${out:?}/run"
 mkdir -p "$out/ao" "$out/bin" "$out/run"
 out=$(cd "$out" && pwd)
 ln -sf /usr/include/atomic_ops.h /usr/include/atomic_ops "$out/ao/"
