@@ -250,6 +250,36 @@ GC_INNER int gca_tables_get(void)
 # define BASE_CLOCK_OFFSET 0
 #endif
 
+#ifdef GCA_WIN32
+/* Windows' stack walk (gca_win.h), for unwind.c: at most               */
+/* BASE_WIN_FRAMES return addresses, this function's own skipped.        */
+/* Taken from kernel32 by name: some SDKs' headers (Wine's) do not     */
+/* declare it.  None found: no frames.                                   */
+# define BASE_WIN_FRAMES 128
+typedef WORD (WINAPI *base_capture_t)(DWORD, DWORD, PVOID *, PDWORD);
+GC_INNER GC_ATTR_NOINLINE int gca_win_backtrace(gca_win_unw_fn fn, void *arg)
+{
+  static base_capture_t capture = NULL;
+  void *ra[BASE_WIN_FRAMES];
+  struct gca_win_unw_context c;
+  WORD i, n;
+
+  if (NULL == capture) {
+    FARPROC f = GetProcAddress(GetModuleHandleW(L"kernel32.dll"),
+                               "RtlCaptureStackBackTrace");
+
+    if (NULL == f) return _URC_END_OF_STACK;
+    memcpy(&capture, &f, sizeof(capture));
+  }
+  n = capture(1, BASE_WIN_FRAMES, ra, NULL);
+  for (i = 0; i < n; i++) {
+    c.ip = (word)ra[i];
+    if (fn(&c, arg) != _URC_NO_REASON) break;
+  }
+  return _URC_END_OF_STACK;
+}
+#endif
+
 GC_INNER uint64_t gca_now_ns(void)
 {
 # if defined(CLOCK_MONOTONIC) && !defined(MSWIN32) && !defined(MSWINCE)
@@ -258,6 +288,17 @@ GC_INNER uint64_t gca_now_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec
            + BASE_CLOCK_OFFSET;
+# elif defined(MSWIN32) && !defined(MSWINCE) && !defined(NO_CLOCK)
+    /* Windows: the performance counter (bdwgc's GET_TIME there is     */
+    /* GetTickCount: steps of some 16 ms, wrapping after 49 days).      */
+    static LARGE_INTEGER freq;
+    LARGE_INTEGER c;
+
+    if (0 == freq.QuadPart && !QueryPerformanceFrequency(&freq)) return 0;
+    if (!QueryPerformanceCounter(&c) || freq.QuadPart <= 0) return 0;
+    return (uint64_t)(c.QuadPart / freq.QuadPart) * 1000000000u
+           + (uint64_t)(c.QuadPart % freq.QuadPart) * 1000000000u
+             / (uint64_t)freq.QuadPart + BASE_CLOCK_OFFSET;
 # elif !defined(NO_CLOCK)
     /* Millisecond clock of the platform, from an arbitrary origin.     */
     static CLOCK_TYPE t0;

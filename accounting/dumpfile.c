@@ -18,22 +18,24 @@
 
 #include "gca_priv.h"
 
-#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+#ifndef GC_ACC_DISABLE
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/file.h>           /* flock */
-#include <sys/resource.h>
-#include <sys/stat.h>
+#ifndef GCA_WIN32   /* Windows: the Win32 file API (the GCA_WIN32 parts) */
+# include <fcntl.h>
+# include <poll.h>
+# include <pthread.h>
+# include <signal.h>
+# include <unistd.h>
+# include <sys/file.h>           /* flock */
+# include <sys/resource.h>
+# include <sys/stat.h>
+#endif
 #include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 
 #ifndef PATH_MAX
@@ -129,6 +131,35 @@ static void dump_zfree(voidpf opaque, voidpf address)
 
 /* ---- compressing and writing ------------------------------------------- */
 
+#ifdef GCA_WIN32
+/* Windows: df.fd is 0 while df_h is open (-1 otherwise).  Written      */
+/* through WriteFile: bytes handed to it are the system's, so a process */
+/* ended by TerminateProcess leaves the file whole up to its last       */
+/* flushed record.                                                        */
+static HANDLE df_h = INVALID_HANDLE_VALUE;
+static WCHAR df_wpath[PATH_MAX + 1];
+
+/* A Win32 error as the errno our warnings print.                      */
+static int dumpfile_win_errno(DWORD e)
+{
+  switch (e) {
+  case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND:
+  case ERROR_INVALID_NAME: case ERROR_BAD_PATHNAME: return ENOENT;
+  case ERROR_ACCESS_DENIED: case ERROR_WRITE_PROTECT: return EACCES;
+  case ERROR_SHARING_VIOLATION: case ERROR_LOCK_VIOLATION:
+  case ERROR_PIPE_BUSY: return EBUSY;
+  case ERROR_DISK_FULL: case ERROR_HANDLE_DISK_FULL: return ENOSPC;
+  case ERROR_NO_DATA: case ERROR_BROKEN_PIPE: case ERROR_PIPE_NOT_CONNECTED:
+    return EPIPE;
+  case ERROR_FILENAME_EXCED_RANGE: return ENAMETOOLONG;
+  case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY: return ENOMEM;
+  default: return EIO;
+  }
+}
+#endif
+
+#ifndef GCA_WIN32
+
 /* Write all n bytes to the dump's fd; 0 or an errno.  The fd is       */
 /* non-blocking (a FIFO or socket whose reader is slow): a full pipe is  */
 /* waited for in slices of DUMP_POLL_MS, until a stop abandons the dump  */
@@ -179,6 +210,33 @@ static int dump_write_all(const unsigned char *p, size_t n,
   }
   return 0;
 }
+#else /* GCA_WIN32 */
+#define DUMP_POLL_MS 50
+/* Write all n bytes; 0 or an errno.  A pipe is in PIPE_NOWAIT mode     */
+/* (dump_open_claimed): a full one takes nothing, and is waited for in  */
+/* slices of DUMP_POLL_MS until a stop abandons the dump or deadline_ns.  */
+static int dump_write_all(const unsigned char *p, size_t n,
+                          uint64_t deadline_ns)
+{
+  while (n > 0) {
+    DWORD w = 0, m = n > 0x40000000u ? 0x40000000u : (DWORD)n;
+
+    if (!WriteFile(df_h, p, m, &w, NULL))
+      return dumpfile_win_errno(GetLastError());
+    if (0 == w) {
+      if (df.kind != GCA_DUMPFILE_PIPE) return ENOSPC;
+      if (GCA_LOAD(&df.abandoned)
+          || (deadline_ns != 0 && gca_now_ns() > deadline_ns))
+        return ETIMEDOUT;
+      Sleep(DUMP_POLL_MS);
+      continue;
+    }
+    p += w;
+    n -= w;
+  }
+  return 0;
+}
+#endif /* GCA_WIN32 */
 
 /* Compression level of the dump stream.  Records are small (a few KiB) */
 /* and flushed as they come, so the default level (6) spends most of   */
@@ -249,6 +307,7 @@ static int dump_expand_path(const char *tmpl)
   return 0;
 }
 
+#ifndef GCA_WIN32
 /* Open df.path without blocking and without truncating, and tell what */
 /* it is: a FIFO with no reader fails at once (ENXIO) rather than keep  */
 /* the program from starting; writes wait in poll() slices that the     */
@@ -289,6 +348,53 @@ static int dump_open_claimed(void)
   }
   return 1;
 }
+#else /* GCA_WIN32 */
+/* Windows: the claim is the open itself, shared for reading (a reader */
+/* may follow the dump) but not for writing: a second writer's open    */
+/* fails with a sharing violation (0: write PATH.PID), and no process   */
+/* truncates a dump another is writing.  Truncated once claimed.  The   */
+/* handle is not inherited by child processes.  A named pipe is written */
+/* in PIPE_NOWAIT mode, so a reader that stops reading never blocks a   */
+/* write (dump_write_all).  1, 0 or -1 (errno) as on POSIX.              */
+static int dump_open_claimed(void)
+{
+  DWORD type, mode = PIPE_READMODE_BYTE | PIPE_NOWAIT;
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, df.path, -1,
+                              df_wpath, PATH_MAX + 1);
+
+  if (n <= 0)   /* not UTF-8: the program's ANSI code page */
+    n = MultiByteToWideChar(CP_ACP, 0, df.path, -1, df_wpath, PATH_MAX + 1);
+  if (n <= 0) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  df_h = CreateFileW(df_wpath, GENERIC_WRITE,
+                     FILE_SHARE_READ | FILE_SHARE_DELETE, NULL, OPEN_ALWAYS,
+                     FILE_ATTRIBUTE_NORMAL, NULL);
+  if (INVALID_HANDLE_VALUE == df_h) {
+    DWORD e = GetLastError();
+
+    if (ERROR_SHARING_VIOLATION == e || ERROR_LOCK_VIOLATION == e) return 0;
+    errno = dumpfile_win_errno(e);
+    return -1;
+  }
+  df.fd = 0;
+  type = GetFileType(df_h);
+  df.regular = FILE_TYPE_DISK == type;
+  df.kind = df.regular ? GCA_DUMPFILE_REGULAR
+            : FILE_TYPE_PIPE == type ? GCA_DUMPFILE_PIPE : GCA_DUMPFILE_OTHER;
+  if (FILE_TYPE_PIPE == type)
+    (void)SetNamedPipeHandleState(df_h, &mode, NULL, NULL);
+  if (df.regular && !SetEndOfFile(df_h)) {   /* at offset 0: truncates */
+    int err = dumpfile_win_errno(GetLastError());
+
+    gca_dumpfile_close();
+    errno = err;
+    return -1;
+  }
+  return 1;
+}
+#endif /* GCA_WIN32 */
 
 GC_INNER int gca_dumpfile_open(const char *tmpl)
 {
@@ -348,6 +454,7 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
   return GC_SUCCESS;
 }
 
+#ifndef GCA_WIN32
 /* The header, from the starting thread: with SIGXFSZ and SIGPIPE       */
 /* blocked there, so a file-size limit or a closed pipe is an error     */
 /* (EFBIG, EPIPE), not the end of the program; a signal that write      */
@@ -399,5 +506,26 @@ GC_INNER void gca_dumpfile_close(void)
   if (df.fd >= 0) (void)close(df.fd);
   df.fd = -1;
 }
+#else /* GCA_WIN32 */
+/* Windows has no signals to keep off: at most DUMP_HEADER_WAIT_NS on a */
+/* pipe that does not drain.                                             */
+#define DUMP_HEADER_WAIT_NS ((word)1000000000)
+GC_INNER int gca_dumpfile_write_header(const char *p, size_t n)
+{
+  return gca_dumpfile_deflate(p, n, Z_SYNC_FLUSH,
+                              gca_now_ns() + DUMP_HEADER_WAIT_NS);
+}
+
+GC_INNER void gca_dumpfile_atfork_child(void) {}
+
+GC_INNER void gca_dumpfile_close(void)
+{
+  if (df.zs_ready) (void)deflateEnd(&df.zs);
+  df.zs_ready = 0;
+  if (df_h != INVALID_HANDLE_VALUE) (void)CloseHandle(df_h);
+  df_h = INVALID_HANDLE_VALUE;
+  df.fd = -1;
+}
+#endif /* GCA_WIN32 */
 
 #endif

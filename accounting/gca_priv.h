@@ -16,10 +16,12 @@
 #ifndef GC_ACC_DISABLE
 
 /* ---- portability ------------------------------------------------------ */
-/* The dump file (dumpfile.c, writer.c, header.c) needs POSIX I/O and    */
-/* threads: compiled out on Windows for now, where the API says so.      */
+/* The dump file (dumpfile.c, writer.c, header.c) uses POSIX I/O and   */
+/* threads; on Windows, Win32's (dumpfile.c's and thread.c's Win32       */
+/* parts, and gca_win.h's few POSIX names on Win32 primitives).          */
 #if defined(_WIN32) && !defined(__CYGWIN__)
-# define GCA_NO_DUMP_FILE 1
+# define GCA_WIN32 1
+# include "gca_win.h"
 #endif
 /* A function some configurations never call (in the one-file build it  */
 /* is static, and compilers warn): fork children's resets without fork, */
@@ -31,14 +33,16 @@
 #define GCA_HALF_WORDSZ (CPP_WORDSZ / 2)
 /* libgcc's unwinder (GC_ACC_UNWIND=libgcc, unwind.c) where the compiler */
 /* has <unwind.h>; MSVC has none (that unwinder then finds no frame).    */
-#if defined(__has_include)
+/* Windows: Windows' own walk under unwind.h's names (gca_win.h).       */
+#ifdef GCA_WIN32
+#elif defined(__has_include)
 # if __has_include(<unwind.h>)
 #   define GCA_HAVE_UNWIND_H 1
 # endif
 #elif defined(__GNUC__) || defined(__clang__)
 # define GCA_HAVE_UNWIND_H 1
 #endif
-#ifdef GCA_HAVE_UNWIND_H
+#if defined(GCA_HAVE_UNWIND_H) && !defined(GCA_WIN32)
 # include <unwind.h>
 #endif
 
@@ -212,9 +216,7 @@ GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
-#ifndef GCA_NO_DUMP_FILE
-  GC_INNER void gca_dump_atfork_child(void);
-#endif
+GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);
 
 /* Random draws for sampling: a 64-bit xorshift64* state per user    */
 /* (0: not seeded); a uniform in (0, 1]; an exponential of the given   */
@@ -245,8 +247,9 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
 /* ==== thread.c: threads the collector never knows ==================== */
 /* Started with every signal blocked, through the C library's          */
 /* pthread_create (not bdwgc's wrapper); 0 or an error number.          */
-#if !(defined(_WIN32) && !defined(__CYGWIN__))
+#ifndef GCA_WIN32
 # include <pthread.h>
+#endif
   GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *),
                                  void *arg);
   GC_INNER int gca_thread_join(pthread_t t);
@@ -255,14 +258,17 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   /* with gca_noted_lock_bounded, which never waits on this thread and */
   /* at most ms on another; 1 if taken.                                 */
   struct gca_noted_mutex { pthread_mutex_t mu; pthread_t owner; int held; };
+#ifdef GCA_WIN32
+# define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, { 0, 0 }, 0 }
+#else
 # define GCA_NOTED_MUTEX_INITIALIZER { PTHREAD_MUTEX_INITIALIZER, 0, 0 }
+#endif
   GC_INNER int gca_noted_trylock(struct gca_noted_mutex *m);
   GC_INNER void gca_noted_lock(struct gca_noted_mutex *m);
   GC_INNER int gca_noted_lock_bounded(struct gca_noted_mutex *m,
                                       unsigned ms);
   GC_INNER void gca_noted_unlock(struct gca_noted_mutex *m);
   GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
-#endif
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
 /* A buffer of owner's OS pages that grows by doubling; fail is set (and */
@@ -358,7 +364,6 @@ GC_INNER void gca_counters_debug(void *p);
 GC_INNER void gca_counters_thread_exit(void);
 
 /* ---- the dump's file (dumpfile.c: below writer.c) -------------------- */
-#ifndef GCA_NO_DUMP_FILE
 /* Expand tmpl (%p: the pid), open without blocking, set up the gzip     */
 /* stream; GC_SUCCESS, or nonzero after one warning.                     */
 GC_INNER int gca_dumpfile_open(const char *tmpl);
@@ -386,7 +391,6 @@ GC_INNER const char *gca_dumpfile_stalled_on(void);
 GC_INNER void gca_dumpfile_warn(const char *what, int err);
 /* One warning: "gcacc: dump file <path>: " and printf's fmt.            */
 GC_INNER void gca_dumpfile_note(const char *fmt, ...);
-#endif /* !GCA_NO_DUMP_FILE */
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
 /* Non-blocking: copies len bytes (one whole JSON line, newline included) */

@@ -12,13 +12,17 @@
 
 #include "gca_priv.h"
 
-#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+#ifndef GC_ACC_DISABLE
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
+#ifdef GCA_WIN32
+# include <tlhelp32.h>
+#else
+# include <unistd.h>
+#endif
 
 #include "gca_fields.h"
 #include "gca_settings.h"
@@ -158,6 +162,94 @@ static uint64_t header_realtime_ns(void)
   }
 #endif /* HEADER_HAVE_DL_ITERATE_PHDR */
 
+#ifdef GCA_WIN32
+  /* A wide path as UTF-8 into s (n bytes), "" if it does not fit.     */
+  static void header_utf8(const WCHAR *w, char *s, int n)
+  {
+    if (WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL) <= 0)
+      s[0] = '\0';
+  }
+
+  /* The CodeView record of the PE image at base (its debug directory,  */
+  /* read with gca_peek, never faulting): the PDB's GUID and age as a   */
+  /* symbol server names them (GUID's 32 hex digits, then the age's),   */
+  /* into id, and its path into pdb; "" for an image without one.       */
+  static void header_codeview(word base, char *id, char *pdb, size_t pdbsz)
+  {
+    IMAGE_DOS_HEADER dos;
+    IMAGE_NT_HEADERS nt;
+    IMAGE_DATA_DIRECTORY dd;
+    unsigned i;
+
+    id[0] = pdb[0] = '\0';
+    if (!gca_peek(&dos, base, sizeof(dos)) || dos.e_magic != IMAGE_DOS_SIGNATURE
+        || !gca_peek(&nt, base + (word)dos.e_lfanew, sizeof(nt))
+        || nt.Signature != IMAGE_NT_SIGNATURE
+        || nt.OptionalHeader.NumberOfRvaAndSizes <= IMAGE_DIRECTORY_ENTRY_DEBUG)
+      return;
+    dd = nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_DEBUG];
+    for (i = 0; i < 16 && (i + 1) * sizeof(IMAGE_DEBUG_DIRECTORY) <= dd.Size;
+         i++) {
+      IMAGE_DEBUG_DIRECTORY d;
+      struct { DWORD sig; unsigned char guid[16]; DWORD age; } cv;
+      size_t k;
+
+      if (!gca_peek(&d, base + dd.VirtualAddress
+                        + i * sizeof(IMAGE_DEBUG_DIRECTORY), sizeof(d)))
+        return;
+      if (d.Type != IMAGE_DEBUG_TYPE_CODEVIEW || d.AddressOfRawData == 0
+          || d.SizeOfData < sizeof(cv) + 1
+          || !gca_peek(&cv, base + d.AddressOfRawData, sizeof(cv))
+          || cv.sig != 0x53445352 /* "RSDS" */)
+        continue;
+      /* GUID: Data1, Data2, Data3 little-endian, then Data4's bytes.  */
+      (void)snprintf(id, 48, "%02X%02X%02X%02X%02X%02X%02X%02X", cv.guid[3],
+                     cv.guid[2], cv.guid[1], cv.guid[0], cv.guid[5], cv.guid[4],
+                     cv.guid[7], cv.guid[6]);
+      for (k = 8; k < 16; k++)
+        (void)snprintf(id + 2 * k, 3, "%02X", cv.guid[k]);
+      (void)snprintf(id + 32, 16, "%lX", (unsigned long)cv.age);
+      for (k = 0; k + 1 < pdbsz && k < d.SizeOfData - sizeof(cv); k++)
+        if (!gca_peek(&pdb[k], base + d.AddressOfRawData + sizeof(cv) + k, 1)
+            || '\0' == pdb[k])
+          break;
+      pdb[k] = '\0';
+      return;
+    }
+  }
+
+  /* The loaded PE images (a snapshot, Toolhelp32): path, base, size,  */
+  /* and the CodeView record (build_id: GUID and age; pdb: its path).   */
+  static void header_win_modules(struct gca_text *t)
+  {
+    static MODULEENTRY32W me;           /* one start at a time */
+    static char s[PATH_MAX], pdb[PATH_MAX];
+    char id[48];
+    int first = 1;
+    HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPMODULE, 0);
+
+    if (INVALID_HANDLE_VALUE == snap) return;
+    me.dwSize = sizeof(me);
+    if (Module32FirstW(snap, &me)) {
+      do {
+        header_utf8(me.szExePath, s, (int)sizeof(s));
+        if (!first) H_LIT(t, ",");
+        first = 0;
+        H_LIT(t, "{\"path\":");
+        gca_text_cstring(t, s);
+        H_LIT(t, ",\"base\":");
+        gca_text_hex(t, (word)me.modBaseAddr);
+        header_key_word(t, "size", (word)me.modBaseSize);
+        header_codeview((word)me.modBaseAddr, id, pdb, sizeof(pdb));
+        header_key_string(t, "build_id", id);
+        if (pdb[0] != '\0') header_key_string(t, "pdb", pdb);
+        H_LIT(t, "}");
+      } while (Module32NextW(snap, &me));
+    }
+    (void)CloseHandle(snap);
+  }
+#endif /* GCA_WIN32 */
+
 /* The columns of every positional table (gca_fields.h).               */
 static void header_columns(struct gca_text *t)
 {
@@ -203,7 +295,11 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
 {
   char s[PATH_MAX];
   unsigned v = GC_get_version();
-  ssize_t n;
+# ifndef GCA_WIN32
+    ssize_t n;
+# else
+    static WCHAR w[PATH_MAX];
+# endif
   struct {
     const char *path;
     size_t limit;
@@ -273,10 +369,18 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
 
   header_columns(t);
 
-  n = readlink("/proc/self/exe", s, sizeof(s) - 1);
-  s[n > 0 ? n : 0] = '\0';
+# ifndef GCA_WIN32
+    n = readlink("/proc/self/exe", s, sizeof(s) - 1);
+    s[n > 0 ? n : 0] = '\0';
+# else
+    w[GetModuleFileNameW(NULL, w, PATH_MAX - 1) % PATH_MAX] = 0;
+    header_utf8(w, s, (int)sizeof(s));
+# endif
   header_key_string(t, "executable", s);
   H_LIT(t, ",\"modules\":[");
+# ifdef GCA_WIN32
+    header_win_modules(t);
+# endif
 # ifdef HEADER_HAVE_DL_ITERATE_PHDR
     {
       struct header_modules_arg a;
@@ -291,11 +395,4 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
   return !t->fail;
 }
 
-#elif !defined(GC_ACC_DISABLE)
-  GC_INNER int gca_header_build(struct gca_text *t, const char *path,
-                                size_t buffer_limit)
-  {
-    (void)t; (void)path; (void)buffer_limit;
-    return 0;                   /* no dump files on this platform */
-  }
 #endif

@@ -30,9 +30,7 @@ static void gca_atfork_child(void)
   gca_pairs_atfork_child();
   gca_frames_atfork_child();
   gca_counters_atfork_child();
-# ifndef GCA_NO_DUMP_FILE
-    gca_dump_atfork_child();
-# endif
+  gca_dump_atfork_child();
 }
 #endif
 

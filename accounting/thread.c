@@ -14,7 +14,9 @@
 
 #include "gca_priv.h"
 
-#if !defined(GC_ACC_DISABLE) && !(defined(_WIN32) && !defined(__CYGWIN__))
+#ifndef GC_ACC_DISABLE
+
+#ifndef GCA_WIN32  /* Windows: below, and gca_win.h */
 
 #include <pthread.h>
 #include <signal.h>
@@ -98,6 +100,45 @@ GC_INNER int gca_thread_join(pthread_t t)
 {
   return thread_real_join(t, NULL);
 }
+
+#else /* GCA_WIN32 */
+
+/* Windows: bdwgc's gc.h turns CreateThread into GC_CreateThread when   */
+/* GC_THREADS is on (and _beginthreadex into GC_beginthreadex), which    */
+/* would register the writer: call kernel32's.  A thread the collector */
+/* does not know is never suspended by it, and must (and does) never   */
+/* touch the GC heap.  No signals to block.  One start at a time       */
+/* (writer.c's dump_ctl), so one slot carries the function.            */
+# undef CreateThread
+# undef _beginthreadex
+
+static struct { void *(*fn)(void *); void *arg; } thread_win_start;
+
+static DWORD WINAPI thread_win_main(LPVOID unused)
+{
+  (void)unused;
+  (void)thread_win_start.fn(thread_win_start.arg);
+  return 0;
+}
+
+GC_INNER int gca_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+  thread_win_start.fn = fn;
+  thread_win_start.arg = arg;
+  t->h = CreateThread(NULL, 0, thread_win_main, NULL, 0, &t->id);
+  if (NULL == t->h) return EAGAIN;
+  return 0;
+}
+
+GC_INNER int gca_thread_join(pthread_t t)
+{
+  DWORD r = WaitForSingleObject(t.h, INFINITE);
+
+  (void)CloseHandle(t.h);
+  return WAIT_OBJECT_0 == r ? 0 : EINVAL;
+}
+
+#endif /* GCA_WIN32 */
 
 /* ---- mutexes that note their holder ------------------------------------ */
 

@@ -24,22 +24,20 @@
 
 #include "gca_priv.h"
 
-#if !defined(GC_ACC_DISABLE) && defined(_WIN32) && !defined(__CYGWIN__)
-# define GCA_DUMP_UNSUPPORTED
-#endif
-
-#if !defined(GC_ACC_DISABLE) && !defined(GCA_DUMP_UNSUPPORTED)
+#ifndef GC_ACC_DISABLE
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/types.h>
+#ifndef GCA_WIN32     /* Windows: gca_win.h's names on Win32's primitives */
+# include <pthread.h>
+# include <signal.h>
+# include <unistd.h>
+# include <sys/types.h>
+#endif
 
 #include "gca_zlib.h"  /* il2cpp's zlib in an IL2CPP build */
 #ifdef __linux__
@@ -757,43 +755,4 @@ GC_INNER int gca_dump_is_open(void)
   return GCA_LOAD(&dump.open) && dump.pid == getpid();
 }
 
-#else /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */
-
-# ifdef GCA_DUMP_UNSUPPORTED
-    static word dump_dropped = 0;
-
-    GC_INNER int gca_dump_submit(const char *line, size_t len)
-    {
-      (void)line; (void)len;
-      dump_dropped++;
-      return 1;
-    }
-
-    GC_INNER word gca_dump_take_dropped(void)
-    {
-      word d = dump_dropped;
-
-      dump_dropped = 0;
-      return d;
-    }
-
-    GC_INNER int gca_dump_is_open(void) { return 0; }
-
-    GC_INNER int gca_dump_open(const char *path_template,
-                               gca_dump_header_fn header,
-                               gca_dump_final_fn final)
-    {
-      (void)path_template;
-      (void)header;
-      (void)final;
-      WARN("gcacc: dump files are not supported on this platform\n", 0);
-      return GC_UNIMPLEMENTED;
-    }
-
-    GC_INNER void gca_dump_set_buffer(size_t bytes) { (void)bytes; }
-    GC_INNER void gca_dump_set_exit_wait(unsigned ms) { (void)ms; }
-    GC_INNER unsigned gca_dump_exit_wait(void) { return 0; }
-    GC_INNER int gca_dump_stop(void) { return GC_SUCCESS; }
-# endif
-
-#endif /* GC_ACC_DISABLE || GCA_DUMP_UNSUPPORTED */
+#endif /* !GC_ACC_DISABLE */

@@ -4,7 +4,11 @@
 # arm-linux-gnueabihf gcc (each brings its target C library under
 # /usr/<triplet>), their binutils (addr2line for offline symbolization),
 # and qemu-user; and mingw-w64's x86-64 gcc (Windows), with which
-# tests/il2cpp/portability.sh compiles the IL2CPP drop-in.
+# tests/il2cpp/portability.sh compiles the IL2CPP drop-in, its zlib
+# (libz-mingw-w64-dev) and wine64 (/usr/lib/wine/wine64), under which
+# tests/cross/windows.sh runs the Windows build; and Wine's Windows and
+# C runtime headers (libwine-dev), with which portability.sh compiles
+# the drop-in with clang in MSVC mode.
 # The target's zlib is not installed through multiarch
 # (nor its jansson; no foreign architecture is added: on the CI image `apt-get update`
 # fails once one is): its .debs are downloaded one by one through a
@@ -23,7 +27,7 @@ dest=${1:-${GCACC_CROSS_SYSROOT_DIR:-$top/_cross}}
 pkgs="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
       binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf
       libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-user
-      gcc-mingw-w64-x86-64"
+      gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine64 libwine-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -59,8 +59,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#ifdef _WIN32
+  /* Windows (mingw-w64, run under wine: tests/cross/windows.sh): the   */
+  /* garbage's pages from VirtualAlloc.                                 */
+# include <windows.h>
+# define PROT_NONE PAGE_NOACCESS
+# define PROT_READ PAGE_READWRITE
+# define PROT_WRITE 0
+# define MAP_FAILED NULL
+# define _SC_PAGESIZE 0
+# define sysconf(x) 4096L
+# define mmap(a, n, prot, f, fd, o) VirtualAlloc(NULL, n, \
+                                     MEM_COMMIT | MEM_RESERVE, prot)
+# define munmap(p, n) VirtualFree(p, 0, MEM_RELEASE)
+# include <fcntl.h>
+# include <io.h>
+#else
+# include <sys/mman.h>
+# include <unistd.h>
+#endif
 
 #define FRAMES 300
 #define SESSION_FRAMES 3000     /* `session`: a longer, leakier game     */
@@ -349,7 +366,7 @@ static NOINLINE void garbage(void)
                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   Il2CppClass *freed;
   unsigned i, n_normal = 0, n_ptrfree = 0;
-  unsigned long seed = 12345;
+  GC_word seed = 12345;
 
   if (MAP_FAILED == gone || MAP_FAILED == dead || MAP_FAILED == none)
     exit(3);
@@ -364,7 +381,7 @@ static NOINLINE void garbage(void)
     seed = seed * 6364136223846793005UL + 1442695040888963407UL;
     switch (i % 8) {
     case 0: case 1: w = (Il2CppClass *)(seed | 1); break;       /* odd */
-    case 2: case 3: w = (Il2CppClass *)(seed & ~(unsigned long)7); break;
+    case 2: case 3: w = (Il2CppClass *)(seed & ~(GC_word)7); break;
     case 4: w = (Il2CppClass *)(void *)(gone + (i * 8) % pg); break;
     case 5: w = (Il2CppClass *)(void *)none; break;
     case 6: w = (Il2CppClass *)(GC_word)(-(long)pg * 2); break; /* kernel */
@@ -392,6 +409,9 @@ int main(int argc, char **argv)
   int id;
   static Il2CppClass class_mem[N_CLASSES];
 
+#ifdef _WIN32
+  (void)_setmode(_fileno(stdout), _O_BINARY);  /* truth lines end in \n */
+#endif
   if (strcmp(mode, "game") != 0 && strcmp(mode, "garbage") != 0
       && strcmp(mode, "session") != 0 && strcmp(mode, "session-b") != 0) {
     fprintf(stderr,
