@@ -274,6 +274,16 @@ static const char *env_parse_TYPEMODE(const char *s, struct env_value *v)
   return NULL;
 }
 
+/* type:NAME or cookie:0xHEX (retain.c checks it again).                 */
+static const char *env_parse_RETAIN(const char *s, struct env_value *v)
+{
+  if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5])
+      && (strncmp(s, "cookie:0x", 9) != 0 || '\0' == s[9]))
+    return "expected type:NAME or cookie:0xHEX";
+  v->s = s;
+  return NULL;
+}
+
 /* ---- one setter per setting of the list -------------------------------- */
 /* ENV_SET_TYPE(set, v) hands the parsed value to the list's setter.  A   */
 /* PATH (the dump) is only noted: it is opened after every other setting */
@@ -293,6 +303,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)
 #define ENV_SET_PROFILE(set, v) set((v)->i, (v)->w)
 #define ENV_SET_LIMIT(set, v) set((size_t)(v)->w)
+#define ENV_SET_RETAIN(set, v) (void)set((v)->s)
 
 #define ENV_SETTER(name, type, set) \
   static void env_set_##name(const struct env_value *v) \

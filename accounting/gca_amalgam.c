@@ -32,6 +32,7 @@
 #include "writer.c"
 #include "header.c"
 #include "record.c"
+#include "retain.c"
 #include "control.c"
 #include "env.c"
 #include "api.c"

@@ -827,6 +827,17 @@ GC_INNER word gca_types_memory_bytes(void);
 /* record (nonzero; then marked sent).                                   */
 GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
+/* retain.c's: a type's name by cookie (NULL: no such type), and the    */
+/* cookies of the types of a name (at most max; their count).           */
+GC_INNER const char *gca_types_name_of(word cookie);
+GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max);
+/* retain.c: a pending request answered at this collection's end (lock */
+/* held, after the record); the settings.                               */
+GC_INNER void gca_retain_collection_end(void);
+GC_INNER int gca_retain_env(const char *s);     /* lock NOT held      */
+GC_INNER void gca_retain_set_memory(size_t bytes);
+GC_INNER word gca_retain_memory(void);
+GC_INNER word gca_retain_requests(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
 GC_INNER word gca_counters_memory_bytes(void);

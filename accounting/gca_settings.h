@@ -33,6 +33,7 @@
  *                                              set(int: GCA_PROFILE_*,
  *                                              word bytes, 0: as it is)
  *         LIMIT   bytes, >= 64k, k/M/G suffix  set(size_t)
+ *         RETAIN  type:NAME or cookie:0xHEX    set(const char *)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -108,7 +109,14 @@
   S(GC_ACC_UNWIND, UNWIND, gca_unwinder) \
     K(GC_ACC_UNWIND, unwind, string, \
       gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" : "fp") \
-    A(GC_ACC_UNWIND, GC_acc_set_unwinder)
+    A(GC_ACC_UNWIND, GC_acc_set_unwinder) \
+  /* Why is it alive (retain.c): the walk's memory cap, then a request */ \
+  S(GC_ACC_RETAIN_MEMORY, LIMIT, gca_retain_set_memory) \
+    K(GC_ACC_RETAIN_MEMORY, retain_memory, integer, gca_retain_memory()) \
+    A(GC_ACC_RETAIN_MEMORY, GC_acc_set_retain_memory) \
+  S(GC_ACC_RETAIN, RETAIN, gca_retain_env) \
+    K(GC_ACC_RETAIN, retain_pending, integer, gca_retain_requests()) \
+    A(GC_ACC_RETAIN, GC_acc_retain_request)
 
 /* Rows a user of the list does not want.                               */
 #define GCA_S_SKIP(name, type, set)

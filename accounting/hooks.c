@@ -215,6 +215,7 @@ GC_INNER void gca_hook_collection_end(void)
   gca_collections++;
   gca_census_collection_end();
   if (gca_dump_is_open()) gca_record_emit(1);
+  gca_retain_collection_end();          /* a request (retain.c)       */
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -1,0 +1,230 @@
+/*
+ * retainload.c: the truth of tests/retain/why.sh (issue 37): objects
+ * held in known ways, a retention request per way, and on stdout what
+ * the program built, as `name value` lines, for the test to check the
+ * dump's "retain" records and `gcacc why` against.
+ *
+ * Each scenario's objects have their own type (GC_acc_malloc_typed and
+ * a namer), and the request names it; one request per collection:
+ *   T.Static   a list of LIST_N from the static `list_head`; the nodes'
+ *              next pointer at word 1.  Paths of depth 1..5.
+ *   T.Stack    one object held only by a local of a frame below which
+ *              the collection runs.
+ *   T.Deep     the end of a chain of DEEP_N - 1 "T.Link" objects from the
+ *              static `chain_head` (next at word 1): depth DEEP_N.
+ *   T.CycC     the third of a cycle A -> B -> C -> A held by `cycle_head`.
+ *   T.Precise  held by word 1 of a typed object (GC_malloc_explicitly_
+ *              typed, a bitmap descriptor) from `precise_holder`: a
+ *              precise reference; T.Cons held by word 2 of a plain
+ *              GC_malloc object from `cons_holder`: a conservative one.
+ *   T.Fin      unreachable, registered for finalization (finalization on
+ *              demand, so it waits in the queue): held by the queue.
+ *   T.Weak     reachable only through a disappearing link: not held, no
+ *              path (found 0).
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_typed.h"
+#include "gc_accounting.h"
+#include "../gc_test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+
+#define LIST_N 100
+#define DEEP_N 10000
+
+#define C_STATIC 0x7101
+#define C_STACK 0x7102
+#define C_LINK 0x7103
+#define C_DEEP 0x7104
+#define C_CYCA 0x7105
+#define C_CYCB 0x7106
+#define C_CYCC 0x7107
+#define C_PRECISE 0x7108
+#define C_CONS 0x7109
+#define C_FIN 0x710a
+#define C_WEAK 0x710b
+#define C_HOLDER 0x710c
+
+struct node {
+  GC_word pad;          /* word 0: data, never a pointer              */
+  struct node *next;    /* word 1                                     */
+  GC_word more[2];
+};
+
+/* Not static: the stores must not be optimized away.                   */
+struct node *list_head, *chain_head, *cycle_head;
+void *precise_holder, *cons_holder;
+void *weak_holder;
+
+static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
+{
+  static const char *const names[] = {
+    "T.Static", "T.Stack", "T.Link", "T.Deep", "T.CycA", "T.CycB",
+    "T.CycC", "T.Precise", "T.Cons", "T.Fin", "T.Weak", "T.Holder"
+  };
+
+  if (cookie < C_STATIC || cookie > C_HOLDER) return 0;
+  snprintf(buf, sz, "%s", names[cookie - C_STATIC]);
+  return 1;
+}
+
+static struct node *new_node(GC_word type)
+{
+  struct node *n = (struct node *)GC_acc_malloc_typed(sizeof(*n), type);
+
+  if (NULL == n) exit(1);
+  return n;
+}
+
+static void request(const char *type)
+{
+  if (GC_acc_retain_request(type, 0, 0) != GC_SUCCESS) {
+    fprintf(stderr, "retainload: request %s refused\n", type);
+    exit(1);
+  }
+}
+
+static NOINLINE void build_list(void)
+{
+  struct node *n;
+  int i;
+
+  for (i = 0; i < LIST_N; i++) {
+    n = new_node(C_STATIC);
+    n->next = list_head;
+    list_head = n;
+  }
+  printf("static_root %p\n", (void *)&list_head);
+  for (i = 0, n = list_head; i < 5; i++, n = n->next)
+    printf("static_obj %d %p\n", i + 1, (void *)n);
+}
+
+static NOINLINE void build_chain(void)
+{
+  struct node *target = new_node(C_DEEP), *p = target;
+  int i;
+
+  for (i = 1; i < DEEP_N; i++) {
+    struct node *n = new_node(C_LINK);
+
+    n->next = p;
+    p = n;
+  }
+  chain_head = p;
+  printf("deep_root %p\ndeep_target %p\ndeep_head %p\n",
+         (void *)&chain_head, (void *)target, (void *)p);
+}
+
+static NOINLINE void build_cycle(void)
+{
+  struct node *a = new_node(C_CYCA), *b = new_node(C_CYCB),
+              *c = new_node(C_CYCC);
+
+  a->next = b;
+  b->next = c;
+  c->next = a;
+  cycle_head = a;
+  printf("cycle_root %p\ncycle_a %p\ncycle_b %p\ncycle_c %p\n",
+         (void *)&cycle_head, (void *)a, (void *)b, (void *)c);
+}
+
+static NOINLINE void build_precise(void)
+{
+  GC_word bm[GC_BITMAP_SIZE(GC_word[4])] = { 0 };
+  GC_descr d;
+  void **h;
+  void *t;
+
+  GC_set_bit(bm, 1);                    /* word 1 only is a pointer   */
+  d = GC_make_descriptor(bm, 4);
+  h = (void **)GC_malloc_explicitly_typed(4 * sizeof(GC_word), d);
+  t = new_node(C_PRECISE);
+  if (NULL == h) exit(1);
+  h[1] = t;
+  precise_holder = h;
+  printf("precise_holder %p\nprecise_obj %p\n", (void *)h, t);
+  h = (void **)GC_acc_malloc_typed(4 * sizeof(GC_word), C_HOLDER);
+  t = new_node(C_CONS);
+  if (NULL == h) exit(1);
+  h[2] = t;
+  cons_holder = h;
+  printf("cons_holder %p\ncons_obj %p\n", (void *)h, t);
+}
+
+static void GC_CALLBACK fin(void *obj, void *cd)
+{
+  (void)obj; (void)cd;
+}
+
+static NOINLINE void build_fin(void)
+{
+  struct node *f = new_node(C_FIN);
+
+  GC_register_finalizer(f, fin, NULL, NULL, NULL);
+}
+
+static NOINLINE void build_weak(void)
+{
+  void **h = (void **)GC_MALLOC_ATOMIC(2 * sizeof(void *));
+  struct node *w = new_node(C_WEAK);
+
+  if (NULL == h) exit(1);
+  h[0] = NULL;
+  h[1] = w;             /* in a pointer-free object: not a reference   */
+  GC_GENERAL_REGISTER_DISAPPEARING_LINK(&h[1], w);
+  weak_holder = h;
+}
+
+/* The stack case: the object lives in this frame only, while the       */
+/* collection runs below it.                                            */
+static NOINLINE void stack_case(void)
+{
+  struct node *volatile s = new_node(C_STACK);
+
+  printf("stack_obj %p\n", (void *)s);
+  request("T.Stack");
+  collect();
+  if (NULL == s->next) s->pad = 1;      /* s stays live past collect  */
+}
+
+int main(void)
+{
+  GC_INIT();
+  GC_set_finalize_on_demand(1);
+  if (!GC_acc_is_enabled()) {
+    fprintf(stderr, "retainload: accounting is off (set GC_ACC_DUMP)\n");
+    return 1;
+  }
+  if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS) return 1;
+  GC_acc_set_type_namer(namer);
+  build_list();
+  build_chain();
+  build_cycle();
+  build_precise();
+  build_fin();
+  build_weak();
+  collect();            /* the finalizable object is queued            */
+  request("T.Static");
+  collect();
+  stack_case();
+  request("T.Deep");
+  collect();
+  request("T.CycC");
+  collect();
+  request("T.Precise");
+  collect();
+  request("T.Cons");
+  collect();
+  request("T.Fin");
+  collect();
+  request("T.Weak");
+  collect();
+  printf("list_n %d\ndeep_n %d\n", LIST_N, DEEP_N);
+  return list_head == NULL || chain_head == NULL;
+}
