@@ -1,2 +1,120 @@
 #!/bin/sh
-exit 0
+# why.sh: why is it alive (issue 37), against what retainload built (its
+# stdout), one request per scenario:
+#   - T.Static: 5 paths, depths 1..5, from the static list_head (its
+#     address, and `gcacc why` names it list_head), each step the next
+#     list node (word 1);
+#   - T.Stack: one path of one step from the main thread's stack;
+#   - T.Deep: one path of 10,000 steps from chain_head, every step the
+#     next word-1 link, ending at the target;
+#   - T.CycC: A, B, C from cycle_head, no object twice;
+#   - T.Precise: the reference from the typed holder's word 1 is precise;
+#     T.Cons: from the plain holder's word 2, conservative;
+#   - T.Fin: held by the finalization queue;
+#   - T.Weak (only a disappearing link): found 0, no path;
+#   - `gcacc why --json` and --csv carry the same paths; --type filters.
+set -u
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
+LOAD=${RETAINLOAD:-./tests/retain/retainload}
+need jq
+
+GC_ACC_DUMP=$tmp/r.gz $LOAD > "$tmp/truth" ||
+  { echo "FAIL: retainload exited $?"; exit 1; }
+val() { sed -n "s/^$1 //p" "$tmp/truth"; }
+gzip -dc "$tmp/r.gz" > "$tmp/r.jsonl"
+# The retain record of a type, one line.
+rec() { jq -c --arg t "$1" 'select(.record == "retain" and .request.type == $t)' \
+  "$tmp/r.jsonl"; }
+hex() { printf '0x%x' "$1"; }
+for t in T.Static T.Stack T.Deep T.CycC T.Precise T.Cons T.Fin T.Weak; do
+  rec "$t" > "$tmp/$t.json"
+  check "one retain record for $t" test "$(wc -l < "$tmp/$t.json")" -eq 1
+  check "$t: not partial" test "$(jq .partial "$tmp/$t.json")" = 0
+done
+
+# T.Static: the list's first five nodes, shortest first.
+S=$tmp/T.Static.json
+check "static: 5 found" test "$(jq .found "$S")" = 5
+check "static: depths 1..5" test "$(jq -c '[.paths[].depth]' "$S")" = "[1,2,3,4,5]"
+check "static: every root is list_head" test "$(jq -r '[.paths[].root |
+  select(.kind == "static") | .addr] | unique | .[]' "$S")" = \
+  "$(hex "$(val static_root)")"
+i=1
+for a in $(val static_obj | awk '{ print $2 }'); do
+  check "static: path $i ends at node $i" test "$(jq -r --argjson i $i \
+    '.paths[$i - 1].steps[-1][0]' "$S")" = "$(hex "$a")"
+  i=$((i + 1))
+done
+check "static: each step after the first is word 1" test "$(jq -r \
+  '[.paths[].steps[1:][] | .[5]] | unique | .[]' "$S")" = 1
+
+# T.Stack: the main thread's stack, one step.
+K=$tmp/T.Stack.json
+check "stack: root is a stack" test "$(jq -r '.paths[0].root.kind' "$K")" = stack
+check "stack: the main thread's" test "$(jq -r '.paths[0].root.main' "$K")" = 1
+check "stack: one step, the object" test "$(jq -r '.paths[0].steps |
+  length, .[0][0]' "$K" | tr '\n' ' ')" = "1 $(hex "$(val stack_obj)") "
+
+# T.Deep: the whole chain.
+D=$tmp/T.Deep.json
+n=$(val deep_n)
+check "deep: depth $n" test "$(jq '.paths[0].depth' "$D")" = "$n"
+check "deep: $n steps written" test "$(jq '.paths[0].steps | length' "$D")" = "$n"
+check "deep: from chain_head" test "$(jq -r '.paths[0].root.addr' "$D")" = \
+  "$(hex "$(val deep_root)")"
+check "deep: first step the head" test "$(jq -r '.paths[0].steps[0][0]' "$D")" = \
+  "$(hex "$(val deep_head)")"
+check "deep: last step the target" test "$(jq -r '.paths[0].steps[-1][0]' "$D")" = \
+  "$(hex "$(val deep_target)")"
+check "deep: every later step through word 1" test "$(jq -r \
+  '[.paths[0].steps[1:][] | .[5]] | unique | .[]' "$D")" = 1
+check "deep: no object twice" test "$(jq '.paths[0].steps | map(.[0]) | unique |
+  length' "$D")" = "$n"
+
+# T.CycC: A -> B -> C.
+C=$tmp/T.CycC.json
+check "cycle: A, B, C from cycle_head" test "$(jq -r '.paths[0].root.addr,
+  (.paths[0].steps[][0])' "$C" | tr '\n' ' ')" = "$(hex "$(val cycle_root)") \
+$(hex "$(val cycle_a)") $(hex "$(val cycle_b)") $(hex "$(val cycle_c)") "
+
+# Precise and conservative references.
+P=$tmp/T.Precise.json
+check "precise: holder, then the object" test "$(jq -r '.paths[0].steps[][0]' \
+  "$P" | tr '\n' ' ')" = "$(hex "$(val precise_holder)") $(hex "$(val precise_obj)") "
+check "precise: word 1, not conservative" test "$(jq -c '.paths[0].steps[1][5:7]' \
+  "$P")" = "[1,0]"
+N=$tmp/T.Cons.json
+check "conservative: holder, then the object" test "$(jq -r \
+  '.paths[0].steps[][0]' "$N" | tr '\n' ' ')" = \
+  "$(hex "$(val cons_holder)") $(hex "$(val cons_obj)") "
+check "conservative: word 2, conservative" test "$(jq -c \
+  '.paths[0].steps[1][5:7]' "$N")" = "[2,1]"
+
+# Finalizer and disappearing link.
+check "finalizer: held by the finalization queue" test "$(jq -r \
+  '.found, .paths[0].root.kind' "$tmp/T.Fin.json" | tr '\n' ' ')" = "1 finalizer "
+check "disappearing link: not held" test "$(jq -r '.found, (.paths | length)' \
+  "$tmp/T.Weak.json" | tr '\n' ' ')" = "0 0 "
+
+# gcacc why: names the static, and the same paths in JSON and CSV.
+$GCACC why "$tmp/r.gz" > "$tmp/why.txt" 2> "$tmp/why.err"
+check "why exits 0" test $? -eq 0
+check "why names list_head" grep -q '(list_head+0)' "$tmp/why.txt"
+check "why names chain_head" grep -q '(chain_head+0)' "$tmp/why.txt"
+check "why says the finalization queue" grep -q 'finalization queue' "$tmp/why.txt"
+$GCACC why --json --type T.Deep "$tmp/r.gz" > "$tmp/why.json"
+check "why --json --type: one request" test "$(jq '.requests | length' \
+  "$tmp/why.json")" = 1
+check "why --json: the deep path's symbol" test "$(jq -r \
+  '.requests[0].paths[0].root.symbol' "$tmp/why.json")" = chain_head
+check "why --json: $n steps" test "$(jq '.requests[0].paths[0].steps | length' \
+  "$tmp/why.json")" = "$n"
+check "why --json: the last step's type" test "$(jq -r \
+  '.requests[0].paths[0].steps[-1].type' "$tmp/why.json")" = T.Deep
+$GCACC why --csv --type T.Static "$tmp/r.gz" > "$tmp/why.csv"
+check "why --csv: 15 steps for the 5 static paths" test \
+  "$(($(wc -l < "$tmp/why.csv") - 1))" -eq 15
+check "why --csv: header" test "$(head -1 "$tmp/why.csv")" = \
+  "gc_no,request,path,depth,root,step,addr,kind,bytes,type,site,ref_word,conservative"
+
+finish
