@@ -78,6 +78,7 @@ static word retain_at_gc = 0;           /* 0: the next collection       */
 static char retain_name[RETAIN_NAME_MAX];
 static word retain_cookie = 0;          /* when retain_name is ""       */
 static word retain_memory = RETAIN_DEFAULT_MEMORY;
+static int retain_wait_type = 0;        /* GC_ACC_RETAIN: until it exists */
 
 /* The walk's state (only during a walk).                               */
 static struct rnode *rw_nodes;
@@ -632,8 +633,10 @@ GC_INNER void gca_retain_collection_end(void)
 
   if (EXPECT(!retain_pending, TRUE)) return;
   if (retain_at_gc != 0 && GC_gc_no < retain_at_gc) return;
-  retain_pending = 0;
-  if (!gca_dump_is_open()) return;
+  if (!gca_dump_is_open()) {
+    if (!retain_wait_type) retain_pending = 0;
+    return;
+  }
   rw_nodes = NULL;
   rw_hash = NULL;
   rw_n = rw_cap = rw_hmask = rw_bytes = rw_peak = rw_words = 0;
@@ -643,6 +646,10 @@ GC_INNER void gca_retain_collection_end(void)
                  ? gca_types_named(retain_name, rw_cookies,
                                    RETAIN_MAX_COOKIES)
                  : (rw_cookies[0] = retain_cookie, 1);
+  /* The environment's request waits for its type to be counted.      */
+  if (0 == rw_n_cookies && retain_wait_type) return;
+  retain_pending = 0;
+  retain_wait_type = 0;
   t0 = gca_now_ns();
   if (rw_n_cookies != 0 && rw_grow_hash() && rw_grow_nodes()) {
 #   ifdef THREADS
@@ -723,6 +730,7 @@ GC_INNER int gca_retain_env(const char *s)
 
   LOCK();
   ok = gca_retain_set(s, 0);
+  if (ok) retain_wait_type = 1;
   UNLOCK();
   return ok;
 }
@@ -759,6 +767,7 @@ GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
   }
   LOCK();
   ok = gca_retain_set(buf, (word)at_gc);
+  retain_wait_type = 0;
   UNLOCK();
   return ok ? GC_SUCCESS : GC_ERROR;
 }

@@ -176,12 +176,23 @@ static const char *base_name(const char *p)
   return s ? s + 1 : p;
 }
 
+/* The kinds' names from the last collection record's kind_names.       */
+static json_t *kind_names;
+
 static const char *kind_name(long long k)
 {
   static const char *const n[] = { "ptrfree", "normal", "uncollectable",
-                                   "atomic_uncollectable" };
-  static char buf[32];
+                                   "atomic-uncollectable" };
+  static char buf[64];
+  char key[24];
+  const char *s;
 
+  snprintf(key, sizeof(key), "%lld", k);
+  s = json_string_value(json_object_get(kind_names, key));
+  if (s != NULL) {
+    text_escape(buf, sizeof(buf), s, 0);
+    return buf;
+  }
   if (k >= 0 && k < 4) return n[k];
   snprintf(buf, sizeof(buf), "kind %lld", k);
   return buf;
@@ -363,6 +374,11 @@ int cmd_why(int argc, char **argv)
       json_decref(rec);
       continue;
     }
+    if (strcmp(rt, "collection") == 0
+        && json_is_object(json_object_get(rec, "kind_names"))) {
+      json_decref(kind_names);
+      kind_names = json_incref(json_object_get(rec, "kind_names"));
+    }
     if (strcmp(rt, "retain") != 0) {
       json_decref(rec);
       continue;
@@ -510,6 +526,8 @@ int cmd_why(int argc, char **argv)
             want_type != NULL ? " for this type" : "");
   }
   json_decref(all);
+  json_decref(kind_names);
+  kind_names = NULL;
   dump_close(r);
   common_close(&o, out);
   for (k = 0; k < c.nmods; k++) {
