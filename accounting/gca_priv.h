@@ -838,6 +838,12 @@ GC_INNER int gca_retain_env(const char *s);     /* lock NOT held      */
 GC_INNER void gca_retain_set_memory(size_t bytes);
 GC_INNER word gca_retain_memory(void);
 GC_INNER word gca_retain_requests(void);
+/* A request ("type:NAME" or "cookie:0xHEX"), answered at the first     */
+/* collection numbered at least at_gc (0: the next); 0 if malformed.    */
+/* Lock held.                                                            */
+#define GCA_RETAIN_NAME_MAX 256
+#define GCA_RETAIN_MIN_MEMORY ((word)64 << 10)
+GC_INNER int gca_retain_set(const char *what, word at_gc);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
 GC_INNER word gca_counters_memory_bytes(void);

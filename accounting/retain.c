@@ -20,21 +20,14 @@
  * collector would take it (GC_base, the valid displacements unless all
  * interior pointers are recognized; interior pointers from stacks).
  *
- * Each object reached gets a node (its base, the address of the word
- * that referred to it, its parent), in OS memory (never the GC heap),
- * found again through an open-addressed hash of node indexes.  The walk
- * stops when RETAIN_K instances of the type were reached (the first ones
- * breadth-first: shortest paths), when every marked object reachable
- * was visited, or when its memory would pass the cap (GC_ACC_RETAIN_MEMORY,
- * default 64 MiB: the record says "partial").  Then the world restarts,
- * and one "retain" record (docs/dump-format.md) gives each path from its
- * root: per step the object's address, kind, size, type cookie, site,
- * and the word offset of the reference to it in the step before.  The
- * nodes are unmapped before returning: nothing is kept between requests.
- *
- * Cost: nothing when nobody asks (one load and branch per collection);
- * a request costs at most one traversal of the live heap, world stopped,
- * bounded by the cap.
+ * Each object reached gets a node (its base, the word that referred to
+ * it, its parent) in OS memory, never the GC heap; a bitmap of granules
+ * (or, for a too wide heap, a hash of nodes) says what was reached.  The
+ * walk stops at RETAIN_K instances (the first breadth-first: shortest
+ * paths), when all was visited, or at the memory cap
+ * (GC_ACC_RETAIN_MEMORY: "partial").  The world restarts, one "retain"
+ * record (docs/dump-format.md) gives each path from its root, and all
+ * the walk's memory is unmapped.  Without a request: one load and branch.
  */
 
 #include "gca_priv.h"
@@ -45,9 +38,8 @@
 
 #define RETAIN_K 5                      /* paths per request             */
 #define RETAIN_MAX_COOKIES 32           /* types of one name             */
-#define RETAIN_NAME_MAX 256
+#define RETAIN_NAME_MAX GCA_RETAIN_NAME_MAX
 #define RETAIN_DEFAULT_MEMORY ((word)64 << 20)
-#define RETAIN_MIN_MEMORY ((word)64 << 10)
 
 /* Root kinds (the record's names in retain_root_names).                 */
 #define RK_HEAP 0               /* not a root: referred to by parent    */
@@ -93,11 +85,25 @@ static unsigned rw_n_cookies;
 static unsigned rw_targets[RETAIN_K];
 static unsigned rw_n_targets;
 static word rw_words;                   /* words scanned                */
+/* Objects reached, a bit per granule of the plausible heap, in chunks  */
+/* of RW_CHUNK_LOG bytes of address mapped when first touched (a heap's */
+/* 128th); the hash of node indexes instead when the range is too wide */
+/* for the chunks' index.                                               */
+#define RW_CHUNK_LOG 20
+#define RW_CHUNK_BYTES (((word)1 << RW_CHUNK_LOG) / GRANULE_BYTES / 8)
+#define RW_MAX_CHUNKS ((word)1 << 20)
+static word **rw_chunks;                /* NULL: the hash               */
+static word rw_lo, rw_n_chunks;
 
 GC_INLINE word rw_hash_of(word base)
 {
-  word h = (base >> 3) * (word)0x9E3779B97F4A7C15ULL;
+  /* Mixed so that the low bits (the table's index) depend on every   */
+  /* bit of the address: objects are aligned, and a plain product's    */
+  /* low bits would only take a sixteenth of the slots.                */
+  word h = base * (word)0x9E3779B97F4A7C15ULL;
 
+  h ^= h >> 32;
+  h *= (word)0xBF58476D1CE4E5B9ULL;
   return h ^ (h >> 29);
 }
 
@@ -162,6 +168,27 @@ static int rw_grow_hash(void)
   rw_hash = h;
   rw_hmask = size - 1;
   return 1;
+}
+
+/* Visited: 1 if base was reached already, else marks it.  -1: no      */
+/* memory (partial).                                                    */
+static int rw_visited(word base)
+{
+  word off = base - rw_lo, c = off >> RW_CHUNK_LOG, g, bit;
+  word *m;
+
+  if (c >= rw_n_chunks) return 1;       /* cannot be: not in the heap */
+  m = rw_chunks[c];
+  if (EXPECT(NULL == m, FALSE)) {
+    m = (word *)rw_alloc(RW_CHUNK_BYTES);
+    if (NULL == m) return -1;
+    rw_chunks[c] = m;
+  }
+  g = (off & (((word)1 << RW_CHUNK_LOG) - 1)) / GRANULE_BYTES;
+  bit = (word)1 << (g % CPP_WORDSZ);
+  if (m[g / CPP_WORDSZ] & bit) return 1;
+  m[g / CPP_WORDSZ] |= bit;
+  return 0;
 }
 
 /* The type cookie of the marked object at base (0: none known).         */
@@ -234,15 +261,24 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
 static void rw_reach(ptr_t base, hdr *hhdr, word from, unsigned parent,
                      unsigned info)
 {
-  word j;
+  word j = 0;
 
-  if ((rw_n + 1) * 2 > rw_hmask + 1 && !rw_grow_hash()) {
-    rw_stop = 1;
-    return;
-  }
-  for (j = rw_hash_of((word)base) & rw_hmask; rw_hash[j] != 0;
-       j = (j + 1) & rw_hmask) {
-    if (rw_nodes[rw_hash[j] - 1].base == (word)base) return;
+  if (rw_chunks != NULL) {
+    int v = rw_visited((word)base);
+
+    if (v != 0) {
+      if (v < 0) rw_stop = 1;
+      return;
+    }
+  } else {
+    if ((rw_n + 1) * 2 > rw_hmask + 1 && !rw_grow_hash()) {
+      rw_stop = 1;
+      return;
+    }
+    for (j = rw_hash_of((word)base) & rw_hmask; rw_hash[j] != 0;
+         j = (j + 1) & rw_hmask) {
+      if (rw_nodes[rw_hash[j] - 1].base == (word)base) return;
+    }
   }
   if (rw_n == rw_cap && !rw_grow_nodes()) {
     rw_stop = 1;
@@ -252,7 +288,7 @@ static void rw_reach(ptr_t base, hdr *hhdr, word from, unsigned parent,
   rw_nodes[rw_n].from = from;
   rw_nodes[rw_n].parent = parent;
   rw_nodes[rw_n].info = info;
-  rw_hash[j] = (unsigned)rw_n + 1;
+  if (NULL == rw_chunks) rw_hash[j] = (unsigned)rw_n + 1;
   if (rw_is_target(base, hhdr)) {
     rw_targets[rw_n_targets++] = (unsigned)rw_n;
     if (RETAIN_K == rw_n_targets) rw_stop = 1;
@@ -267,13 +303,13 @@ static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1));
 
+  if (p < e) rw_words += (word)(e - p);
   for (; p < e && !rw_stop; p++) {
     hdr *hhdr;
     ptr_t b = rw_target(*p, interior, &hhdr);
 
     if (b != NULL) rw_reach(b, hhdr, (word)p, parent, info);
   }
-  rw_words += (word)(e - p);
 }
 
 /* A static range less the exclusions (GC_excl_table, sorted).          */
@@ -430,6 +466,7 @@ static void rw_expand(unsigned i)
 
 static struct gca_text rt = { NULL, 0, 0, 0, GCA_MEM_TYPES };
 #define RT_LIT(s) GCA_TEXT_LIT(&rt, s)
+#define RT_KW(key, x) (RT_LIT(key), gca_text_word(&rt, (x)))
 
 static void rw_step(unsigned i, int first)
 {
@@ -559,10 +596,8 @@ static void rw_record(word t0, word t_stopped, word t_end)
 
   rt.len = 0;
   rt.fail = 0;
-  RT_LIT("{\"record\":\"retain\",\"gc_no\":");
-  gca_text_word(&rt, GC_gc_no);
-  RT_LIT(",\"t_ns\":");
-  gca_text_word(&rt, t0);
+  RT_KW("{\"record\":\"retain\",\"gc_no\":", GC_gc_no);
+  RT_KW(",\"t_ns\":", t0);
   RT_LIT(",\"request\":{");
   if (retain_name[0] != '\0') {
     RT_LIT("\"type\":");
@@ -571,28 +606,17 @@ static void rw_record(word t0, word t_stopped, word t_end)
     RT_LIT("\"cookie\":");
     gca_text_hex(&rt, retain_cookie);
   }
-  RT_LIT("},\"types_matched\":");
-  gca_text_word(&rt, rw_n_cookies);
-  RT_LIT(",\"pause_ns\":");
-  gca_text_word(&rt, t_end - t0);
-  RT_LIT(",\"walk_ns\":");
-  gca_text_word(&rt, t_end - t_stopped);
-  RT_LIT(",\"visited\":");
-  gca_text_word(&rt, rw_n);
-  RT_LIT(",\"words\":");
-  gca_text_word(&rt, rw_words);
-  RT_LIT(",\"memory_bytes\":");
-  gca_text_word(&rt, rw_peak);
-  RT_LIT(",\"memory_cap\":");
-  gca_text_word(&rt, retain_memory);
-  RT_LIT(",\"partial\":");
-  gca_text_word(&rt, rw_partial);
-  RT_LIT(",\"stacks\":");
-  gca_text_word(&rt, RW_STACKS);
-  RT_LIT(",\"wanted\":");
-  gca_text_word(&rt, RETAIN_K);
-  RT_LIT(",\"found\":");
-  gca_text_word(&rt, rw_n_targets);
+  RT_KW("},\"types_matched\":", rw_n_cookies);
+  RT_KW(",\"pause_ns\":", t_end - t0);
+  RT_KW(",\"walk_ns\":", t_end - t_stopped);
+  RT_KW(",\"visited\":", rw_n);
+  RT_KW(",\"words\":", rw_words);
+  RT_KW(",\"memory_bytes\":", rw_peak);
+  RT_KW(",\"memory_cap\":", retain_memory);
+  RT_KW(",\"partial\":", rw_partial);
+  RT_KW(",\"stacks\":", RW_STACKS);
+  RT_KW(",\"wanted\":", RETAIN_K);
+  RT_KW(",\"found\":", rw_n_targets);
   RT_LIT(",\"step_columns\":[\"addr\",\"kind\",\"bytes\",\"cookie\","
          "\"site\",\"ref_word\",\"conservative\"]");
   rw_names();
@@ -605,6 +629,8 @@ static void rw_record(word t0, word t_stopped, word t_end)
   }
   (void)gca_dump_submit(rt.buf, rt.len);
 }
+
+#define RW_AHEAD 16
 
 /* The walk, world stopped.                                              */
 static void rw_walk(void)
@@ -624,7 +650,18 @@ static void rw_walk(void)
                     RK_FINALIZER | RI_CONSERVATIVE, 0);
 # endif
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
-  for (i = 0; i < rw_n && !rw_stop; i++) rw_expand((unsigned)i);
+  /* Breadth first is the queue's order, not memory's: each object, and */
+  /* its header, a cache miss unless asked for some nodes ahead.        */
+  for (i = 0; i < rw_n && !rw_stop; i++) {
+#   if defined(__GNUC__) || defined(__clang__)
+      if (i + RW_AHEAD < rw_n) {
+        __builtin_prefetch((void *)rw_nodes[i + RW_AHEAD].base);
+        if (i + RW_AHEAD / 2 < rw_n)
+          __builtin_prefetch(HDR(rw_nodes[i + RW_AHEAD / 2].base));
+      }
+#   endif
+    rw_expand((unsigned)i);
+  }
 }
 
 GC_INNER void gca_retain_collection_end(void)
@@ -651,7 +688,15 @@ GC_INNER void gca_retain_collection_end(void)
   retain_pending = 0;
   retain_wait_type = 0;
   t0 = gca_now_ns();
-  if (rw_n_cookies != 0 && rw_grow_hash() && rw_grow_nodes()) {
+  rw_chunks = NULL;
+  rw_lo = (word)GC_least_plausible_heap_addr & ~(((word)1 << RW_CHUNK_LOG) - 1);
+  rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
+                 >> RW_CHUNK_LOG) + 1;
+  if (rw_n_cookies != 0 && rw_n_chunks <= RW_MAX_CHUNKS)
+    rw_chunks = (word **)rw_alloc(rw_n_chunks * sizeof(word *));
+  rw_partial = 0;                       /* the hash, if not          */
+  if (rw_n_cookies != 0 && (rw_chunks != NULL || rw_grow_hash())
+      && rw_grow_nodes()) {
 #   ifdef THREADS
       GC_stop_world();
 #   endif
@@ -666,6 +711,13 @@ GC_INNER void gca_retain_collection_end(void)
   t_end = gca_now_ns();
   rw_record(t0, t_stopped, t_end);
   rw_free(rw_nodes, rw_cap * sizeof(struct rnode));
+  if (rw_chunks != NULL) {
+    word c;
+
+    for (c = 0; c < rw_n_chunks; c++) rw_free(rw_chunks[c], RW_CHUNK_BYTES);
+    rw_free(rw_chunks, rw_n_chunks * sizeof(word *));
+    rw_chunks = NULL;
+  }
   if (rw_hash != NULL) rw_free(rw_hash, (rw_hmask + 1) * sizeof(unsigned));
   rw_nodes = NULL;
   rw_hash = NULL;
@@ -703,6 +755,7 @@ GC_INNER int gca_retain_set(const char *what, word at_gc)
   }
   retain_at_gc = at_gc;
   retain_pending = 1;
+  retain_wait_type = 0;
   return 1;
 }
 
@@ -716,8 +769,7 @@ GC_INNER word gca_retain_memory(void)
   return retain_memory;
 }
 
-/* 1 while a request waits for its collection.                           */
-GC_INNER word gca_retain_requests(void)
+GC_INNER word gca_retain_requests(void)        /* 1: one waits       */
 {
   return (word)retain_pending;
 }
@@ -733,70 +785,6 @@ GC_INNER int gca_retain_env(const char *s)
   if (ok) retain_wait_type = 1;
   UNLOCK();
   return ok;
-}
-
-GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
-                                         GC_word cookie, GC_word at_gc)
-{
-  int ok;
-  char buf[RETAIN_NAME_MAX + 8];
-  DCL_LOCK_STATE;
-
-  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
-  if (type_name != NULL) {
-    size_t n = strlen(type_name);
-
-    if (0 == n || n >= RETAIN_NAME_MAX) return GC_ERROR;
-    BCOPY("type:", buf, 5);
-    BCOPY(type_name, buf + 5, n + 1);
-  } else {
-    if (0 == cookie) return GC_ERROR;
-    BCOPY("cookie:0x", buf, 9);
-    {
-      static const char hex[] = "0123456789abcdef";
-      char b[2 * sizeof(word)];
-      int d = (int)sizeof(b), j = 9;
-
-      do {
-        b[--d] = hex[cookie & 0xf];
-        cookie >>= 4;
-      } while (cookie != 0);
-      while (d < (int)sizeof(b)) buf[j++] = b[d++];
-      buf[j] = '\0';
-    }
-  }
-  LOCK();
-  ok = gca_retain_set(buf, (word)at_gc);
-  retain_wait_type = 0;
-  UNLOCK();
-  return ok ? GC_SUCCESS : GC_ERROR;
-}
-
-GC_API int GC_CALL GC_acc_set_retain_memory(size_t bytes)
-{
-  DCL_LOCK_STATE;
-
-  if (bytes != 0 && bytes < RETAIN_MIN_MEMORY) return GC_ERROR;
-  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
-  LOCK();
-  gca_retain_set_memory(bytes);
-  UNLOCK();
-  return GC_SUCCESS;
-}
-
-#else /* GC_ACC_DISABLE */
-
-GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
-                                         GC_word cookie, GC_word at_gc)
-{
-  (void)type_name; (void)cookie; (void)at_gc;
-  return GC_UNIMPLEMENTED;
-}
-
-GC_API int GC_CALL GC_acc_set_retain_memory(size_t bytes)
-{
-  (void)bytes;
-  return GC_UNIMPLEMENTED;
 }
 
 #endif /* !GC_ACC_DISABLE */

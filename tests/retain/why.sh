@@ -55,21 +55,31 @@ check "stack: the main thread's" test "$(jq -r '.paths[0].root.main' "$K")" = 1
 check "stack: one step, the object" test "$(jq -r '.paths[0].steps |
   length, .[0][0]' "$K" | tr '\n' ' ')" = "1 $(hex "$(val stack_obj)") "
 
-# T.Deep: the whole chain.
+# T.Deep: the whole chain from chain_head; or, when the collector's own
+# static data holds a word into the chain (os_dep.c's last_addr, next to
+# a heap section: a true root the collector marks from too), the chain's
+# tail from there.  Either way the steps are the chain's last links.
 D=$tmp/T.Deep.json
 n=$(val deep_n)
-check "deep: depth $n" test "$(jq '.paths[0].depth' "$D")" = "$n"
-check "deep: $n steps written" test "$(jq '.paths[0].steps | length' "$D")" = "$n"
-check "deep: from chain_head" test "$(jq -r '.paths[0].root.addr' "$D")" = \
-  "$(hex "$(val deep_root)")"
-check "deep: first step the head" test "$(jq -r '.paths[0].steps[0][0]' "$D")" = \
-  "$(hex "$(val deep_head)")"
+d=$(jq '.paths[0].depth' "$D")
+check "deep: every step written" test "$(jq '.paths[0].steps | length' "$D")" = "$d"
 check "deep: last step the target" test "$(jq -r '.paths[0].steps[-1][0]' "$D")" = \
   "$(hex "$(val deep_target)")"
 check "deep: every later step through word 1" test "$(jq -r \
   '[.paths[0].steps[1:][] | .[5]] | unique | .[]' "$D")" = 1
 check "deep: no object twice" test "$(jq '.paths[0].steps | map(.[0]) | unique |
-  length' "$D")" = "$n"
+  length' "$D")" = "$d"
+if [ "$(jq -r '.paths[0].root.addr' "$D")" = "$(hex "$(val deep_root)")" ]; then
+  check "deep: depth $n from chain_head" test "$d" = "$n"
+  check "deep: first step the head" test "$(jq -r '.paths[0].steps[0][0]' "$D")" = \
+    "$(hex "$(val deep_head)")"
+  deep_whole=1
+else
+  echo "note: the chain is held nearer by $(jq -c '.paths[0].root' "$D")"
+  check "deep: a shorter path only from static data" test \
+    "$(jq -r '.paths[0].root.kind' "$D")" = static -a "$d" -lt "$n"
+  deep_whole=0
+fi
 
 # T.CycC: A -> B -> C.
 C=$tmp/T.CycC.json
@@ -100,15 +110,17 @@ check "disappearing link: not held" test "$(jq -r '.found, (.paths | length)' \
 $GCACC why "$tmp/r.gz" > "$tmp/why.txt" 2> "$tmp/why.err"
 check "why exits 0" test $? -eq 0
 check "why names list_head" grep -q '(list_head+0)' "$tmp/why.txt"
-check "why names chain_head" grep -q '(chain_head+0)' "$tmp/why.txt"
+[ "$deep_whole" = 1 ] &&
+  check "why names chain_head" grep -q '(chain_head+0)' "$tmp/why.txt"
 check "why says the finalization queue" grep -q 'finalization queue' "$tmp/why.txt"
 $GCACC why --json --type T.Deep "$tmp/r.gz" > "$tmp/why.json"
 check "why --json --type: one request" test "$(jq '.requests | length' \
   "$tmp/why.json")" = 1
-check "why --json: the deep path's symbol" test "$(jq -r \
-  '.requests[0].paths[0].root.symbol' "$tmp/why.json")" = chain_head
-check "why --json: $n steps" test "$(jq '.requests[0].paths[0].steps | length' \
-  "$tmp/why.json")" = "$n"
+[ "$deep_whole" = 1 ] &&
+  check "why --json: the deep path's symbol" test "$(jq -r \
+    '.requests[0].paths[0].root.symbol' "$tmp/why.json")" = chain_head
+check "why --json: $d steps" test "$(jq '.requests[0].paths[0].steps | length' \
+  "$tmp/why.json")" = "$d"
 check "why --json: the last step's type" test "$(jq -r \
   '.requests[0].paths[0].steps[-1].type' "$tmp/why.json")" = T.Deep
 $GCACC why --csv --type T.Static "$tmp/r.gz" > "$tmp/why.csv"
