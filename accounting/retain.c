@@ -133,12 +133,17 @@ static void rw_free(void *p, word bytes)
   rw_bytes -= bytes;
 }
 
+/* Double the nodes, or take what the cap leaves (the old table stays  */
+/* mapped while it is copied).                                          */
 static int rw_grow_nodes(void)
 {
   word cap = rw_cap != 0 ? 2 * rw_cap : 4096;
+  word room = retain_memory > rw_bytes ? retain_memory - rw_bytes : 0;
   struct rnode *n;
 
-  if (cap >= RNONE) {
+  if (cap * sizeof(struct rnode) > room)
+    cap = (room / sizeof(struct rnode)) & ~(word)4095;
+  if (cap <= rw_cap || cap >= RNONE) {
     rw_partial = 1;
     return 0;
   }
@@ -630,7 +635,7 @@ static void rw_record(word t0, word t_stopped, word t_end)
   (void)gca_dump_submit(rt.buf, rt.len);
 }
 
-#define RW_AHEAD 16
+#define RW_AHEAD 32
 
 /* The walk, world stopped.                                              */
 static void rw_walk(void)
@@ -638,17 +643,18 @@ static void rw_walk(void)
   word i;
   int k;
 
+  /* The finalization queue first: on Unity's fork (7.x, one-file     */
+  /* build) it is finalize.c's static, in the static data too.          */
+# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
+    rw_scan_range((ptr_t)&GC_fnlz_roots,
+                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), RNONE,
+                  RK_FINALIZER | RI_CONSERVATIVE, 0);
+# endif
   for (k = 0; k < n_root_sets && !rw_stop; k++) {
     rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
                    RK_STATIC | RI_CONSERVATIVE | ((unsigned)k << RI_SHIFT));
   }
   if (!rw_stop) rw_scan_stacks();
-# if GC_VERSION_MAJOR >= 8
-    if (!rw_stop)
-      rw_scan_range((ptr_t)&GC_fnlz_roots,
-                    (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), RNONE,
-                    RK_FINALIZER | RI_CONSERVATIVE, 0);
-# endif
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
   /* Breadth first is the queue's order, not memory's: each object, and */
   /* its header, a cache miss unless asked for some nodes ahead.        */
