@@ -274,12 +274,13 @@ static const char *env_parse_TYPEMODE(const char *s, struct env_value *v)
   return NULL;
 }
 
-/* type:NAME or cookie:0xHEX (retain.c checks it again).                 */
+/* auto, type:NAME or cookie:0xHEX (retain.c checks it again).           */
 static const char *env_parse_RETAIN(const char *s, struct env_value *v)
 {
   if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5])
-      && (strncmp(s, "cookie:0x", 9) != 0 || '\0' == s[9]))
-    return "expected type:NAME or cookie:0xHEX";
+      && (strncmp(s, "cookie:0x", 9) != 0 || '\0' == s[9])
+      && strcmp(s, "auto") != 0)
+    return "expected auto, type:NAME or cookie:0xHEX";
   v->s = s;
   return NULL;
 }

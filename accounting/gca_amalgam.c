@@ -31,6 +31,7 @@
 #include "dumpfile.c"
 #include "writer.c"
 #include "retain.c"
+#include "retain_auto.c"
 #include "header.c"
 #include "record.c"
 #include "control.c"

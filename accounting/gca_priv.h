@@ -831,6 +831,8 @@ GC_INNER unsigned gca_types_rows_n(int sites);
 /* cookies of the types of a name (at most max; their count).           */
 GC_INNER const char *gca_types_name_of(word cookie);
 GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max);
+GC_INNER unsigned gca_types_count(void);
+GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples);
 /* retain.c: a pending request answered at this collection's end (lock */
 /* held, after the record); the settings.                               */
 GC_INNER void gca_retain_collection_end(void);
@@ -839,11 +841,20 @@ GC_INNER void gca_retain_set_memory(size_t bytes);
 GC_INNER word gca_retain_memory(void);
 GC_INNER word gca_retain_requests(void);
 /* A request ("type:NAME" or "cookie:0xHEX"), answered at the first     */
-/* collection numbered at least at_gc (0: the next); 0 if malformed.    */
-/* Lock held.                                                            */
+/* collection numbered at least at_gc (0: the next), or if wait_type at */
+/* the first one after which has counted the type; 0 if malformed.      */
+/* Lock held.  gca_retain_walk: one answer (retain.c).                  */
 #define GCA_RETAIN_NAME_MAX 256
 #define GCA_RETAIN_MIN_MEMORY ((word)64 << 10)
-GC_INNER int gca_retain_set(const char *what, word at_gc);
+GC_INNER int gca_retain_set(const char *what, word at_gc, int wait_type);
+GC_INNER void gca_retain_walk(const char *name, word cookie,
+                              const word *cookies, unsigned n, int is_auto);
+GC_INNER void gca_retain_auto_collection_end(void);
+/* GC_ACC_RETAIN=auto: at the dump's stop (GC_acc_dump_stop, or exit), */
+/* the types whose live bytes grew most since the first census after   */
+/* the request.  gca_retain_at_stop: lock NOT held.                     */
+GC_INNER void gca_retain_set_auto(int on);
+GC_INNER void gca_retain_at_stop(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
 GC_INNER word gca_counters_memory_bytes(void);

@@ -94,12 +94,13 @@ static word rw_words;                   /* words scanned                */
 #define RW_MAX_CHUNKS ((word)1 << 20)
 static word **rw_chunks;                /* NULL: the hash               */
 static word rw_lo, rw_n_chunks;
+static const char *rw_name;             /* the request answered: a name */
+static word rw_req_cookie;              /* or a cookie                  */
+static int rw_auto;
 
 GC_INLINE word rw_hash_of(word base)
 {
-  /* Mixed so that the low bits (the table's index) depend on every   */
-  /* bit of the address: objects are aligned, and a plain product's    */
-  /* low bits would only take a sixteenth of the slots.                */
+  /* Mixed: the low bits (the index) depend on every address bit.     */
   word h = base * (word)0x9E3779B97F4A7C15ULL;
 
   h ^= h >> 32;
@@ -128,9 +129,7 @@ static void *rw_alloc(word bytes)
 
 static void rw_free(void *p, word bytes)
 {
-  if (NULL == p) return;
-  gca_os_free(p, (size_t)bytes);
-  rw_bytes -= bytes;
+  if (p != NULL) gca_os_free(p, (size_t)bytes), rw_bytes -= bytes;
 }
 
 /* Double the nodes, or take what the cap leaves (the old table stays  */
@@ -604,13 +603,14 @@ static void rw_record(word t0, word t_stopped, word t_end)
   RT_KW("{\"record\":\"retain\",\"gc_no\":", GC_gc_no);
   RT_KW(",\"t_ns\":", t0);
   RT_LIT(",\"request\":{");
-  if (retain_name[0] != '\0') {
+  if (rw_name != NULL) {
     RT_LIT("\"type\":");
-    gca_text_cstring(&rt, retain_name);
+    gca_text_cstring(&rt, rw_name);
   } else {
     RT_LIT("\"cookie\":");
-    gca_text_hex(&rt, retain_cookie);
+    gca_text_hex(&rt, rw_req_cookie);
   }
+  if (rw_auto) RT_LIT(",\"auto\":1");
   RT_KW("},\"types_matched\":", rw_n_cookies);
   RT_KW(",\"pause_ns\":", t_end - t0);
   RT_KW(",\"walk_ns\":", t_end - t_stopped);
@@ -672,7 +672,8 @@ static void rw_walk(void)
 
 GC_INNER void gca_retain_collection_end(void)
 {
-  word t0, t_stopped, t_end;
+  word cookies[RETAIN_MAX_COOKIES];
+  unsigned n;
 
   if (EXPECT(!retain_pending, TRUE)) return;
   if (retain_at_gc != 0 && GC_gc_no < retain_at_gc) return;
@@ -680,19 +681,35 @@ GC_INNER void gca_retain_collection_end(void)
     if (!retain_wait_type) retain_pending = 0;
     return;
   }
+  n = retain_name[0] != '\0'
+      ? gca_types_named(retain_name, cookies, RETAIN_MAX_COOKIES)
+      : (cookies[0] = retain_cookie, 1);
+  /* The environment's request waits for its type to be counted.      */
+  if (0 == n && retain_wait_type) return;
+  retain_pending = 0;
+  retain_wait_type = 0;
+  gca_retain_walk(retain_name[0] != '\0' ? retain_name : NULL,
+                  retain_cookie, cookies, n, 0);
+}
+
+/* One walk and its record: the paths to the types of cookies[0, n),   */
+/* asked for by name (NULL: by cookie); is_auto: GC_ACC_RETAIN=auto's.  */
+/* Lock held, mark bits of the last collection.                         */
+GC_INNER void gca_retain_walk(const char *name, word cookie,
+                              const word *cookies, unsigned n, int is_auto)
+{
+  word t0, t_stopped, t_end;
+
   rw_nodes = NULL;
   rw_hash = NULL;
   rw_n = rw_cap = rw_hmask = rw_bytes = rw_peak = rw_words = 0;
   rw_partial = rw_stop = 0;
   rw_n_targets = 0;
-  rw_n_cookies = retain_name[0] != '\0'
-                 ? gca_types_named(retain_name, rw_cookies,
-                                   RETAIN_MAX_COOKIES)
-                 : (rw_cookies[0] = retain_cookie, 1);
-  /* The environment's request waits for its type to be counted.      */
-  if (0 == rw_n_cookies && retain_wait_type) return;
-  retain_pending = 0;
-  retain_wait_type = 0;
+  rw_name = name;
+  rw_req_cookie = cookie;
+  rw_auto = is_auto;
+  rw_n_cookies = n < RETAIN_MAX_COOKIES ? n : RETAIN_MAX_COOKIES;
+  if (rw_n_cookies != 0) BCOPY(cookies, rw_cookies, rw_n_cookies * sizeof(word));
   t0 = gca_now_ns();
   rw_chunks = NULL;
   rw_lo = (word)GC_least_plausible_heap_addr & ~(((word)1 << RW_CHUNK_LOG) - 1);
@@ -729,8 +746,7 @@ GC_INNER void gca_retain_collection_end(void)
   rw_hash = NULL;
 }
 
-/* GC_ACC_RETAIN: type:NAME (or cookie:0x...); the next collection.      */
-GC_INNER int gca_retain_set(const char *what, word at_gc)
+GC_INNER int gca_retain_set(const char *what, word at_gc, int wait_type)
 {
   size_t n;
 
@@ -761,7 +777,7 @@ GC_INNER int gca_retain_set(const char *what, word at_gc)
   }
   retain_at_gc = at_gc;
   retain_pending = 1;
-  retain_wait_type = 0;
+  retain_wait_type = wait_type;
   return 1;
 }
 
@@ -780,17 +796,5 @@ GC_INNER word gca_retain_requests(void)        /* 1: one waits       */
   return (word)retain_pending;
 }
 
-/* The setting's parsed form, for env.c: 0 if s is none of them.         */
-GC_INNER int gca_retain_env(const char *s)
-{
-  int ok;
-  DCL_LOCK_STATE;
-
-  LOCK();
-  ok = gca_retain_set(s, 0);
-  if (ok) retain_wait_type = 1;
-  UNLOCK();
-  return ok;
-}
 
 #endif /* !GC_ACC_DISABLE */

@@ -41,9 +41,20 @@ GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
     }
   }
   LOCK();
-  ok = gca_retain_set(buf, (word)at_gc);
+  ok = gca_retain_set(buf, (word)at_gc, 0);
   UNLOCK();
   return ok ? GC_SUCCESS : GC_ERROR;
+}
+
+GC_API int GC_CALL GC_acc_retain_auto(int on)
+{
+  DCL_LOCK_STATE;
+
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  gca_retain_set_auto(on != 0);
+  UNLOCK();
+  return GC_SUCCESS;
 }
 
 GC_API int GC_CALL GC_acc_set_retain_memory(size_t bytes)
@@ -70,6 +81,12 @@ GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
 GC_API int GC_CALL GC_acc_set_retain_memory(size_t bytes)
 {
   (void)bytes;
+  return GC_UNIMPLEMENTED;
+}
+
+GC_API int GC_CALL GC_acc_retain_auto(int on)
+{
+  (void)on;
   return GC_UNIMPLEMENTED;
 }
 

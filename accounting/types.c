@@ -486,6 +486,25 @@ GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max)
   return n;
 }
 
+/* retain.c's auto request: the number of types (ids 1..n), and type */
+/* id's cookie and live bytes as the last census counted them, and its */
+/* live samples (the sampled profile) in *samples.  Lock held.          */
+GC_INNER unsigned gca_types_count(void)
+{
+  return type_count;
+}
+
+GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
+{
+  const struct types_row *r;
+
+  if (0 == id || id > type_count || id >= type_rows.cap) return 0;
+  *cookie = type_tab[id].cookie;
+  r = &type_rows.cur[id];
+  *samples = r->s_live;
+  return r->live_bytes;
+}
+
 GC_INNER unsigned gca_types_rows_n(int sites)
 {
   return sites ? site_max + 1 : type_count + 1;

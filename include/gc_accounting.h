@@ -398,6 +398,13 @@ GC_API int GC_CALL GC_acc_set_table_limit(size_t /* bytes */);
 GC_API int GC_CALL GC_acc_retain_request(const char * /* type_name */,
                                          GC_word /* cookie */,
                                          GC_word /* at_gc */);
+/* GC_ACC_RETAIN=auto (nonzero; 0: off): when the dump stops            */
+/* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types whose */
+/* live bytes grew most, by 64 KiB or more, since the first collection   */
+/* after this call, one "retain" record each ("auto":1), walked over the */
+/* last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
+/* --disable-accounting build.                                           */
+GC_API int GC_CALL GC_acc_retain_auto(int /* on */);
 /* The cap on a retention walk's memory (its nodes and their hash), in  */
 /* bytes; 0: the default, 64 MiB.  Equivalent to GC_ACC_RETAIN_MEMORY. */
 /* GC_SUCCESS, or GC_ERROR below 64 KiB.                                */

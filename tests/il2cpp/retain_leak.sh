@@ -7,7 +7,9 @@
 #   - every path ends at a Game.EventRecord and starts at static data
 #     that `gcacc why` names `g`, at one offset (leak_head) for all;
 #   - paths are 1..5 steps, each step after the first through one word
-#     (the list's next field), every step a Game.EventRecord.
+#     (the list's next field), every step a Game.EventRecord;
+#   - GC_ACC_RETAIN=auto: at the dump's end, at most 3 records marked
+#     auto, one of them the leak's, its paths from g.
 set -u
 . "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=${GAMELOAD:-./tests/il2cpp/gameload}
@@ -39,4 +41,19 @@ check "each later step through one word (next)" test "$(jq \
   "[$R.paths[].steps[1:][].ref_word] | unique | length" "$tmp/why.json")" = 1
 check "the kind is named gcj" test "$(jq -r "[$R.paths[].steps[].kind] |
   unique | .[]" "$tmp/why.json")" = gcj
+
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN=auto \
+  GC_ACC_DUMP=$tmp/a.gz $LOAD game > /dev/null ||
+  { echo "FAIL: gameload game (auto) exited $?"; exit 1; }
+$GCACC why --json "$tmp/a.gz" > "$tmp/auto.json" 2> "$tmp/auto.err"
+check "auto: 1 to 3 requests, all auto" test "$(jq '[.requests[] |
+  select(.request.auto == 1)] | length' "$tmp/auto.json")" -ge 1 -a \
+  "$(jq '.requests | length' "$tmp/auto.json")" -le 3 -a \
+  "$(jq '[.requests[] | select(.request.auto != 1)] | length' \
+  "$tmp/auto.json")" = 0
+check "auto: the leak is among them" test "$(jq -r --arg l "$leak" \
+  '[.requests[] | select(.request.type == $l)] | length' "$tmp/auto.json")" = 1
+check "auto: the leak's paths from g" test "$(jq -r --arg l "$leak" \
+  '[.requests[] | select(.request.type == $l) | .paths[].root.symbol] |
+  unique | .[]' "$tmp/auto.json")" = g
 finish

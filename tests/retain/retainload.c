@@ -13,10 +13,11 @@
  *   T.Deep     the end of a chain of DEEP_N - 1 "T.Link" objects from the
  *              static `chain_head` (next at word 1): depth DEEP_N.
  *   T.CycC     the third of a cycle A -> B -> C -> A held by `cycle_head`.
- *   T.Precise  held by word 1 of a typed object (GC_malloc_explicitly_
- *              typed, a bitmap descriptor) from `precise_holder`: a
- *              precise reference; T.Cons held by word 2 of a plain
- *              GC_malloc object from `cons_holder`: a conservative one.
+ *   T.Precise  five, held by words 1..5 of a typed object
+ *              (GC_malloc_explicitly_typed, a bitmap descriptor) from
+ *              `precise_holder`: precise references; T.Cons five, held by
+ *              words 2..6 of a plain GC_malloc object from `cons_holder`:
+ *              conservative ones.
  *   T.Fin      unreachable, registered for finalization (finalization on
  *              demand, so it waits in the queue): held by the queue.
  *   T.Weak     reachable only through a disappearing link: not held, no
@@ -134,27 +135,32 @@ static NOINLINE void build_cycle(void)
          (void *)&cycle_head, (void *)a, (void *)b, (void *)c);
 }
 
+/* HELD objects from each holder: the typed one's words 1..HELD (its  */
+/* bitmap names them), the plain one's words 2..HELD+1.  A stale copy  */
+/* of one on the stack may hold it nearer (a true, conservative root);  */
+/* the others are reached through their holder.                         */
+#define HELD 5
 static NOINLINE void build_precise(void)
 {
-  GC_word bm[GC_BITMAP_SIZE(GC_word[4])] = { 0 };
+  GC_word bm[GC_BITMAP_SIZE(GC_word[HELD + 2])] = { 0 };
   GC_descr d;
   void **h;
-  void *t;
+  int i;
 
-  GC_set_bit(bm, 1);                    /* word 1 only is a pointer   */
-  d = GC_make_descriptor(bm, 4);
-  h = (void **)GC_malloc_explicitly_typed(4 * sizeof(GC_word), d);
-  t = new_node(C_PRECISE);
+  for (i = 1; i <= HELD; i++) GC_set_bit(bm, i);
+  d = GC_make_descriptor(bm, HELD + 2);
+  h = (void **)GC_malloc_explicitly_typed((HELD + 2) * sizeof(GC_word), d);
   if (NULL == h) exit(1);
-  h[1] = t;
+  for (i = 1; i <= HELD; i++) h[i] = new_node(C_PRECISE);
   precise_holder = h;
-  printf("precise_holder %p\nprecise_obj %p\n", (void *)h, t);
-  h = (void **)GC_acc_malloc_typed(4 * sizeof(GC_word), C_HOLDER);
-  t = new_node(C_CONS);
+  printf("precise_holder %p\n", (void *)h);
+  for (i = 1; i <= HELD; i++) printf("precise_obj %p\n", h[i]);
+  h = (void **)GC_acc_malloc_typed((HELD + 2) * sizeof(GC_word), C_HOLDER);
   if (NULL == h) exit(1);
-  h[2] = t;
+  for (i = 2; i <= HELD + 1; i++) h[i] = new_node(C_CONS);
   cons_holder = h;
-  printf("cons_holder %p\ncons_obj %p\n", (void *)h, t);
+  printf("cons_holder %p\n", (void *)h);
+  for (i = 2; i <= HELD + 1; i++) printf("cons_obj %p\n", h[i]);
 }
 
 static void GC_CALLBACK fin(void *obj, void *cd)
