@@ -277,10 +277,13 @@ static const char *env_parse_TYPEMODE(const char *s, struct env_value *v)
 /* auto, type:NAME or cookie:0xHEX (retain.c checks it again).           */
 static const char *env_parse_RETAIN(const char *s, struct env_value *v)
 {
-  if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5])
-      && (strncmp(s, "cookie:0x", 9) != 0 || '\0' == s[9])
+  size_t n = strncmp(s, "cookie:0x", 9) == 0 ? strlen(s + 9) : 0;
+
+  if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5] || strlen(s) > 260)
+      && (0 == n || n > 2 * sizeof(word)
+          || strspn(s + 9, "0123456789abcdefABCDEF") != n)
       && strcmp(s, "auto") != 0)
-    return "expected auto, type:NAME or cookie:0xHEX";
+    return "expected auto, type:NAME (at most 255 bytes) or cookie:0xHEX";
   v->s = s;
   return NULL;
 }

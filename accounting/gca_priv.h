@@ -839,14 +839,18 @@ GC_INNER void gca_retain_collection_end(void);
 GC_INNER int gca_retain_env(const char *s);     /* lock NOT held      */
 GC_INNER void gca_retain_set_memory(size_t bytes);
 GC_INNER word gca_retain_memory(void);
+GC_INNER void gca_retain_set_pause(unsigned ms);  /* 0: the default */
+GC_INNER unsigned gca_retain_pause(void);
 GC_INNER word gca_retain_requests(void);
-/* A request ("type:NAME" or "cookie:0xHEX"), answered at the first     */
+/* A request (a type's name, or its cookie if name is NULL), answered   */
+/* at the first                                                          */
 /* collection numbered at least at_gc (0: the next), or if wait_type at */
 /* the first one after which has counted the type; 0 if malformed.      */
 /* Lock held.  gca_retain_walk: one answer (retain.c).                  */
 #define GCA_RETAIN_NAME_MAX 256
 #define GCA_RETAIN_MIN_MEMORY ((word)64 << 10)
-GC_INNER int gca_retain_set(const char *what, word at_gc, int wait_type);
+GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
+                            int wait_type);
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto);
 GC_INNER void gca_retain_auto_collection_end(void);

@@ -114,6 +114,9 @@
   S(GC_ACC_RETAIN_MEMORY, LIMIT, gca_retain_set_memory) \
     K(GC_ACC_RETAIN_MEMORY, retain_memory, integer, gca_retain_memory()) \
     A(GC_ACC_RETAIN_MEMORY, GC_acc_set_retain_memory) \
+  S(GC_ACC_RETAIN_PAUSE, MSEC, gca_retain_set_pause) \
+    K(GC_ACC_RETAIN_PAUSE, retain_pause_ms, integer, gca_retain_pause()) \
+    A(GC_ACC_RETAIN_PAUSE, GC_acc_set_retain_pause) \
   S(GC_ACC_RETAIN, RETAIN, gca_retain_env) \
     K(GC_ACC_RETAIN, retain_pending, integer, gca_retain_requests()) \
     A(GC_ACC_RETAIN, GC_acc_retain_request) \

@@ -40,6 +40,7 @@
 #define RETAIN_MAX_COOKIES 32           /* types of one name             */
 #define RETAIN_NAME_MAX GCA_RETAIN_NAME_MAX
 #define RETAIN_DEFAULT_MEMORY ((word)64 << 20)
+#define RETAIN_MIN_PAUSE ((word)50 * 1000000)   /* ns                   */
 
 /* Root kinds (the record's names in retain_root_names).                 */
 #define RK_HEAP 0               /* not a root: referred to by parent    */
@@ -71,6 +72,7 @@ static char retain_name[RETAIN_NAME_MAX];
 static word retain_cookie = 0;          /* when retain_name is ""       */
 static word retain_memory = RETAIN_DEFAULT_MEMORY;
 static int retain_wait_type = 0;        /* GC_ACC_RETAIN: until it exists */
+static unsigned retain_pause_ms = 0;    /* 0: twice the marking        */
 
 /* The walk's state (only during a walk).                               */
 static struct rnode *rw_nodes;
@@ -80,6 +82,8 @@ static word rw_hmask;
 static word rw_bytes;                   /* mapped now                   */
 static word rw_peak;
 static int rw_partial, rw_stop;
+static word rw_deadline, rw_budget;     /* ns (CLOCK_MONOTONIC)         */
+static int rw_timed_out;
 static word rw_cookies[RETAIN_MAX_COOKIES];
 static unsigned rw_n_cookies;
 static unsigned rw_targets[RETAIN_K];
@@ -619,6 +623,8 @@ static void rw_record(word t0, word t_stopped, word t_end)
   RT_KW(",\"memory_bytes\":", rw_peak);
   RT_KW(",\"memory_cap\":", retain_memory);
   RT_KW(",\"partial\":", rw_partial);
+  RT_KW(",\"timed_out\":", rw_timed_out);
+  RT_KW(",\"time_cap_ns\":", rw_budget);
   RT_KW(",\"stacks\":", RW_STACKS);
   RT_KW(",\"wanted\":", RETAIN_K);
   RT_KW(",\"found\":", rw_n_targets);
@@ -667,6 +673,10 @@ static void rw_walk(void)
       }
 #   endif
     rw_expand((unsigned)i);
+    if ((i & 1023) == 1023 && gca_now_ns() > rw_deadline) {
+      rw_partial = rw_timed_out = 1;    /* the pause's bound            */
+      break;
+    }
   }
 }
 
@@ -703,7 +713,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_nodes = NULL;
   rw_hash = NULL;
   rw_n = rw_cap = rw_hmask = rw_bytes = rw_peak = rw_words = 0;
-  rw_partial = rw_stop = 0;
+  rw_partial = rw_stop = rw_timed_out = 0;
   rw_n_targets = 0;
   rw_name = name;
   rw_req_cookie = cookie;
@@ -711,6 +721,12 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_n_cookies = n < RETAIN_MAX_COOKIES ? n : RETAIN_MAX_COOKIES;
   if (rw_n_cookies != 0) BCOPY(cookies, rw_cookies, rw_n_cookies * sizeof(word));
   t0 = gca_now_ns();
+  /* The pause's bound: GC_ACC_RETAIN_PAUSE, or twice what this        */
+  /* collection's marking took, at least RETAIN_MIN_PAUSE.              */
+  rw_budget = retain_pause_ms != 0 ? (word)retain_pause_ms * 1000000
+              : 2 * gca_last_census.mark_ns;
+  if (rw_budget < RETAIN_MIN_PAUSE) rw_budget = RETAIN_MIN_PAUSE;
+  rw_deadline = t0 + rw_budget;
   rw_chunks = NULL;
   rw_lo = (word)GC_least_plausible_heap_addr & ~(((word)1 << RW_CHUNK_LOG) - 1);
   rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
@@ -746,35 +762,15 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_hash = NULL;
 }
 
-GC_INNER int gca_retain_set(const char *what, word at_gc, int wait_type)
+GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
+                            int wait_type)
 {
-  size_t n;
+  size_t n = name != NULL ? strlen(name) : 0;
 
-  if (strncmp(what, "type:", 5) == 0) {
-    n = strlen(what + 5);
-    if (0 == n || n >= RETAIN_NAME_MAX) return 0;
-    BCOPY(what + 5, retain_name, n + 1);
-    retain_cookie = 0;
-  } else if (strncmp(what, "cookie:", 7) == 0) {
-    const char *s = what + 7;
-    word c = 0;
-
-    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || '\0' == s[2])
-      return 0;
-    for (s += 2; *s != '\0'; s++) {
-      int d = *s >= '0' && *s <= '9' ? *s - '0'
-              : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
-              : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
-
-      if (d < 0 || (c >> (CPP_WORDSZ - 4)) != 0) return 0;
-      c = c << 4 | (word)d;
-    }
-    if (0 == c) return 0;
-    retain_name[0] = '\0';
-    retain_cookie = c;
-  } else {
-    return 0;
-  }
+  if (name != NULL ? 0 == n || n >= RETAIN_NAME_MAX : 0 == cookie) return 0;
+  if (name != NULL) BCOPY(name, retain_name, n + 1);
+  else retain_name[0] = '\0';
+  retain_cookie = name != NULL ? 0 : cookie;
   retain_at_gc = at_gc;
   retain_pending = 1;
   retain_wait_type = wait_type;
@@ -786,10 +782,10 @@ GC_INNER void gca_retain_set_memory(size_t bytes)
   retain_memory = 0 == bytes ? RETAIN_DEFAULT_MEMORY : (word)bytes;
 }
 
-GC_INNER word gca_retain_memory(void)
-{
-  return retain_memory;
-}
+GC_INNER void gca_retain_set_pause(unsigned ms) { retain_pause_ms = ms; }
+GC_INNER unsigned gca_retain_pause(void) { return retain_pause_ms; }
+
+GC_INNER word gca_retain_memory(void) { return retain_memory; }
 
 GC_INNER word gca_retain_requests(void)        /* 1: one waits       */
 {

@@ -49,11 +49,28 @@ GC_INNER int gca_retain_env(const char *s)
   int ok = 1;
   DCL_LOCK_STATE;
 
+  word c = 0;
+
+  if (strncmp(s, "cookie:0x", 9) == 0) {
+    const char *p = s + 9;
+
+    for (; *p != '\0' && ok; p++) {
+      int d = *p >= '0' && *p <= '9' ? *p - '0'
+              : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+              : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+
+      if (d < 0 || (c >> (CPP_WORDSZ - 4)) != 0) ok = 0;
+      c = c << 4 | (word)d;
+    }
+  }
   LOCK();
   if (strcmp(s, "auto") == 0) {
     gca_retain_set_auto(1);
+  } else if (strncmp(s, "type:", 5) == 0) {
+    ok = gca_retain_set(s + 5, 0, 0, 1);
   } else {
-    ok = gca_retain_set(s, 0, 1);
+    ok = ok && strncmp(s, "cookie:0x", 9) == 0
+         && gca_retain_set(NULL, c, 0, 1);
   }
   UNLOCK();
   return ok;

@@ -405,6 +405,12 @@ GC_API int GC_CALL GC_acc_retain_request(const char * /* type_name */,
 /* last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_retain_auto(int /* on */);
+/* The bound on a retention walk's pause, in milliseconds (0: the      */
+/* default, twice the time that collection's marking took, at least 50 */
+/* ms); past it the walk stops and its record says "partial" and       */
+/* "timed_out".  Equivalent to GC_ACC_RETAIN_PAUSE.  GC_SUCCESS, or     */
+/* GC_ERROR over 60000.                                                 */
+GC_API int GC_CALL GC_acc_set_retain_pause(unsigned /* ms */);
 /* The cap on a retention walk's memory (its nodes and their hash), in  */
 /* bytes; 0: the default, 64 MiB.  Equivalent to GC_ACC_RETAIN_MEMORY. */
 /* GC_SUCCESS, or GC_ERROR below 64 KiB.                                */

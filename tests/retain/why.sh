@@ -34,7 +34,8 @@ hex() { printf '0x%x' "$1"; }
 for t in T.Static T.Stack T.Deep T.CycC T.Precise T.Cons T.Fin T.Weak; do
   rec "$t" > "$tmp/$t.json"
   check "one retain record for $t" test "$(wc -l < "$tmp/$t.json")" -eq 1
-  check "$t: not partial" test "$(jq .partial "$tmp/$t.json")" = 0
+  check "$t: not partial, not timed out" test "$(jq -c '[.partial,
+    .timed_out]' "$tmp/$t.json")" = "[0,0]"
 done
 
 # T.Static: the list's first five nodes, shortest first.

@@ -30,7 +30,7 @@ static const char why_usage[] =
   "a type, as the program asked for them (GC_ACC_RETAIN=type:NAME or\n"
   "GC_acc_retain_request): per request the collection, the instances\n"
   "found (at most 5, the nearest), whether the walk was partial (its\n"
-  "memory cap), and each path from its root: static data (module+offset\n"
+  "memory cap or time bound), and each path from its root: static data (module+offset\n"
   "and the data symbol holding it), a thread's stack, the finalization\n"
   "queue or an uncollectable object; then each object with its type\n"
   "(or kind), size, and the word of the previous one that refers to it,\n"
@@ -405,6 +405,8 @@ int cmd_why(int argc, char **argv)
     json_object_set(jr, "wanted", json_object_get(rec, "wanted"));
     json_object_set_new(jr, "partial", json_boolean(
         json_integer_value(json_object_get(rec, "partial")) != 0));
+    json_object_set_new(jr, "timed_out", json_boolean(
+        json_integer_value(json_object_get(rec, "timed_out")) != 0));
     json_object_set(jr, "visited", json_object_get(rec, "visited"));
     json_object_set(jr, "pause_ns", json_object_get(rec, "pause_ns"));
     json_object_set(jr, "memory_bytes", json_object_get(rec, "memory_bytes"));
@@ -417,8 +419,10 @@ int cmd_why(int argc, char **argv)
               " %lld objects visited, pause %.2f ms, %.1f MiB\n",
               gc_no, tb, json_integer_value(json_object_get(rec, "found")),
               json_integer_value(json_object_get(rec, "wanted")),
-              json_integer_value(json_object_get(rec, "partial"))
-                ? " (partial: the walk hit its memory cap)" : "",
+              !json_integer_value(json_object_get(rec, "partial")) ? ""
+              : json_integer_value(json_object_get(rec, "timed_out"))
+                ? " (partial: the walk hit its time bound)"
+                : " (partial: the walk hit its memory cap)",
               json_integer_value(json_object_get(rec, "visited")),
               (double)json_integer_value(json_object_get(rec, "pause_ns")) / 1e6,
               (double)json_integer_value(json_object_get(rec, "memory_bytes"))
