@@ -6,22 +6,25 @@
 # reaches, so the walk covers the live heap), the request's pause
 # (world stopped), the objects it visited, its peak memory and whether
 # it stopped at the cap; beside them the same collection's mark time and
-# the previous collection's (no request).  The far case runs with the
-# default cap (64 MiB) and with GC_ACC_RETAIN_MEMORY=2G (the whole heap).
+# the previous collection's (no request).  near and far run with the
+# defaults (64 MiB, a pause of twice the marking); full is far with
+# GC_ACC_RETAIN_MEMORY=2G and GC_ACC_RETAIN_PAUSE=60000 (the whole heap).
+# BENCH_RETAIN_CASES="near far full" chooses.
 set -u
 LOAD=${1:-./bench/retainheap}
 command -v jq > /dev/null 2>&1 || { echo "bench-retain: needs jq"; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-retain.XXXXXX")
 trap 'rm -rf "$t"' EXIT
-printf '%-8s %-5s %-6s %10s %10s %10s %9s %8s %12s %12s\n' live case cap \
-  pause_ms walk_ms visited mem_MiB partial mark_ms mark0_ms
+printf '%-8s %-5s %-6s %10s %10s %10s %9s %8s %9s %12s %12s\n' live case \
+  cap pause_ms walk_ms visited mem_MiB partial timed_out mark_ms mark0_ms
 for mb in ${BENCH_RETAIN_MB:-100 1024}; do
-  for c in near far far2g; do
+  for c in ${BENCH_RETAIN_CASES:-near far full}; do
     case $c in
-      far2g) cap=2G; mode=far ;;
-      *) cap=64M; mode=$c ;;
+      full) cap=2G; pause=60000; mode=far ;;
+      *) cap=64M; pause=0; mode=$c ;;
     esac
-    GC_ACC_PROFILE=full GC_ACC_RETAIN_MEMORY=$cap GC_ACC_DUMP=$t/d.gz \
+    GC_ACC_PROFILE=full GC_ACC_RETAIN_MEMORY=$cap GC_ACC_RETAIN_PAUSE=$pause \
+      GC_ACC_DUMP=$t/d.gz \
       "$LOAD" "$mb" "$mode" > "$t/out" || { echo "retainheap $mb $mode failed"; continue; }
     gzip -dc "$t/d.gz" > "$t/d.jsonl"
     r=$(jq -c 'select(.record == "retain")' "$t/d.jsonl")
@@ -34,10 +37,10 @@ for mb in ${BENCH_RETAIN_MB:-100 1024}; do
       --arg m "${mark:-0}" --arg m0 "${mark0:-0}" '[$mb, $c, $cap,
       (.pause_ns / 1e6 * 10 | floor / 10), (.walk_ns / 1e6 * 10 | floor / 10),
       .visited, (.memory_bytes / 1048576 * 10 | floor / 10), .partial,
+      .timed_out,
       (($m | tonumber) / 1e6 * 10 | floor / 10),
       (($m0 | tonumber) / 1e6 * 10 | floor / 10)] | @tsv' |
-      awk -F '\t' '{ printf "%-8s %-5s %-6s %10s %10s %10s %9s %8s %12s %12s\n",
-        $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
-    peak=$(sed -n 's/^maxrss_kb //p' "$t/out")
+      awk -F '\t' '{ printf "%-8s %-5s %-6s %10s %10s %10s %9s %8s %9s %12s %12s\n",
+        $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }'
   done
 done
