@@ -16,7 +16,7 @@ LOAD=${GAMELOAD:-./tests/il2cpp/gameload}
 need jq
 need nm
 
-GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN=type:Game.EventRecord \
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN_PAUSE=60000 GC_ACC_RETAIN=type:Game.EventRecord \
   GC_ACC_DUMP=$tmp/g.gz $LOAD game > "$tmp/expect" ||
   { echo "FAIL: gameload game exited $?"; exit 1; }
 leak=$(sed -n 's/^leak_class //p' "$tmp/expect")
@@ -42,7 +42,7 @@ check "each later step through one word (next)" test "$(jq \
 check "the kind is named gcj" test "$(jq -r "[$R.paths[].steps[].kind] |
   unique | .[]" "$tmp/why.json")" = gcj
 
-GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN=auto \
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN_PAUSE=60000 GC_ACC_RETAIN=auto \
   GC_ACC_DUMP=$tmp/a.gz $LOAD game > /dev/null ||
   { echo "FAIL: gameload game (auto) exited $?"; exit 1; }
 $GCACC why --json "$tmp/a.gz" > "$tmp/auto.json" 2> "$tmp/auto.err"

@@ -22,6 +22,9 @@
  *              demand, so it waits in the queue): held by the queue.
  *   T.Weak     reachable only through a disappearing link: not held, no
  *              path (found 0).
+ *   T.Thread   one object held only by a local of another thread, which
+ *              waits while the main thread collects: its stack, not the
+ *              main thread's.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -35,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <pthread.h>
+#include <semaphore.h>
 
 #define LIST_N 100
 #define DEEP_N 10000
@@ -51,6 +56,7 @@
 #define C_FIN 0x710a
 #define C_WEAK 0x710b
 #define C_HOLDER 0x710c
+#define C_THREAD 0x710d
 
 struct node {
   GC_word pad;          /* word 0: data, never a pointer              */
@@ -67,10 +73,11 @@ static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
 {
   static const char *const names[] = {
     "T.Static", "T.Stack", "T.Link", "T.Deep", "T.CycA", "T.CycB",
-    "T.CycC", "T.Precise", "T.Cons", "T.Fin", "T.Weak", "T.Holder"
+    "T.CycC", "T.Precise", "T.Cons", "T.Fin", "T.Weak", "T.Holder",
+    "T.Thread"
   };
 
-  if (cookie < C_STATIC || cookie > C_HOLDER) return 0;
+  if (cookie < C_STATIC || cookie > C_THREAD) return 0;
   snprintf(buf, sz, "%s", names[cookie - C_STATIC]);
   return 1;
 }
@@ -187,6 +194,38 @@ static NOINLINE void build_weak(void)
   weak_holder = h;
 }
 
+/* Another thread's stack: it makes its object, says so, waits.         */
+static sem_t thread_made, thread_go;
+
+static void *thread_main(void *arg)
+{
+  struct node *volatile t = new_node(C_THREAD);
+
+  (void)arg;
+  printf("thread_obj %p\n", (void *)t);
+  fflush(stdout);
+  sem_post(&thread_made);
+  while (sem_wait(&thread_go) != 0) {
+  }
+  if (NULL == t->next) t->pad = 2;      /* t stays live until here    */
+  return NULL;
+}
+
+static NOINLINE void thread_case(void)
+{
+  pthread_t th;
+
+  if (sem_init(&thread_made, 0, 0) != 0 || sem_init(&thread_go, 0, 0) != 0
+      || pthread_create(&th, NULL, thread_main, NULL) != 0)
+    exit(1);
+  while (sem_wait(&thread_made) != 0) {
+  }
+  request("T.Thread");
+  collect();
+  sem_post(&thread_go);
+  pthread_join(th, NULL);
+}
+
 /* The stack case: the object lives in this frame only, while the       */
 /* collection runs below it.                                            */
 static NOINLINE void stack_case(void)
@@ -215,6 +254,8 @@ int main(void)
   }
   if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS) return 1;
   GC_acc_set_type_namer(namer);
+  /* Truth, not time: a loaded machine must not cut a walk short.      */
+  if (GC_acc_set_retain_pause(60000) != GC_SUCCESS) return 1;
   build_list();
   build_chain();
   build_cycle();
@@ -225,6 +266,7 @@ int main(void)
   request("T.Static");
   collect();
   stack_case();
+  thread_case();
   request("T.Deep");
   collect();
   request("T.CycC");

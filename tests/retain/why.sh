@@ -5,6 +5,7 @@
 #     address, and `gcacc why` names it list_head), each step the next
 #     list node (word 1);
 #   - T.Stack: one path of one step from the main thread's stack;
+#   - T.Thread: one path of one step from another thread's stack;
 #   - T.Deep: one path of 10,000 steps from chain_head, every step the
 #     next word-1 link, ending at the target;
 #   - T.CycC: A, B, C from cycle_head, no object twice;
@@ -31,7 +32,7 @@ gzip -dc "$tmp/r.gz" > "$tmp/r.jsonl"
 rec() { jq -c --arg t "$1" 'select(.record == "retain" and .request.type == $t)' \
   "$tmp/r.jsonl"; }
 hex() { printf '0x%x' "$1"; }
-for t in T.Static T.Stack T.Deep T.CycC T.Precise T.Cons T.Fin T.Weak; do
+for t in T.Static T.Stack T.Thread T.Deep T.CycC T.Precise T.Cons T.Fin T.Weak; do
   rec "$t" > "$tmp/$t.json"
   check "one retain record for $t" test "$(wc -l < "$tmp/$t.json")" -eq 1
   check "$t: not partial, not timed out" test "$(jq -c '[.partial,
@@ -60,6 +61,15 @@ check "stack: root is a stack" test "$(jq -r '.paths[0].root.kind' "$K")" = stac
 check "stack: the main thread's" test "$(jq -r '.paths[0].root.main' "$K")" = 1
 check "stack: one step, the object" test "$(jq -r '.paths[0].steps |
   length, .[0][0]' "$K" | tr '\n' ' ')" = "1 $(hex "$(val stack_obj)") "
+
+# T.Thread: another thread's stack.
+T=$tmp/T.Thread.json
+check "thread: one path, one step, the object" test "$(jq -r '.found,
+  (.paths[0].steps | length), .paths[0].steps[0][0]' "$T" | tr '\n' ' ')" = \
+  "1 1 $(hex "$(val thread_obj)") "
+check "thread: from a stack, not the main thread's nor the collector's" \
+  test "$(jq -c '.paths[0].root | [.kind, .main, .collecting]' "$T")" = \
+  '["stack",0,0]'
 
 # T.Deep: the whole chain from chain_head; or, when the collector's own
 # static data holds a word into the chain (os_dep.c's last_addr, next to
