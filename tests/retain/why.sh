@@ -173,4 +173,23 @@ check "why --csv: 15 steps for the 5 static paths" test \
 check "why --csv: header" test "$(head -1 "$tmp/why.csv")" = \
   "gc_no,request,path,depth,root,step,addr,kind,bytes,type,site,ref_word,conservative"
 
+# Hostile retain records (nothing read from a dump is trusted): wrong
+# types everywhere, a name with control characters, a root that is not
+# an object; read without a crash, a warning for the malformed one, the
+# name escaped.
+head -n 1 "$tmp/r.jsonl" > "$tmp/h.jsonl"
+cat >> "$tmp/h.jsonl" <<'EOR'
+{"record":"retain","request":5,"paths":"x"}
+{"record":"retain","gc_no":"x","request":{"type":"A\u0001\nB"},"found":"y","paths":[{"steps":[["zz",1],[1,2,3,4,5,6,7],["0x10",-5,-1,"0x1",0,9,1]],"root":7},5,{"steps":[]},{"steps":[[]],"root":{"kind":{"a":1},"addr":"0xffffffffffffffffff"}}],"names":[[1,2],"q",["0x1","N\u0007"]]}
+EOR
+gzip -c "$tmp/h.jsonl" > "$tmp/h.gz"
+for f in "" --json --csv; do
+  $GCACC why $f "$tmp/h.gz" > "$tmp/h.out" 2> "$tmp/h.err"
+  check "hostile records ($f): exit 0" test $? -eq 0
+  check "hostile records ($f): no raw control character" test \
+    "$(tr -d '\n\t' < "$tmp/h.out" | LC_ALL=C grep -c '[[:cntrl:]]')" = 0
+done
+check "hostile records: the malformed one warned" grep -q 'retain record' \
+  "$tmp/h.err"
+
 finish
