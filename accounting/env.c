@@ -282,8 +282,11 @@ static const char *env_parse_RETAIN(const char *s, struct env_value *v)
   if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5] || strlen(s) > 260)
       && (0 == n || n > 2 * sizeof(word)
           || strspn(s + 9, "0123456789abcdefABCDEF") != n)
+      && (strncmp(s, "site:", 5) != 0 || '\0' == s[5] || strlen(s) > 14
+          || strspn(s + 5, "0123456789") != strlen(s + 5))
       && strcmp(s, "auto") != 0)
-    return "expected auto, type:NAME (at most 255 bytes) or cookie:0xHEX";
+    return "expected auto, type:NAME (at most 255 bytes), site:ID or"
+           " cookie:0xHEX";
   v->s = s;
   return NULL;
 }

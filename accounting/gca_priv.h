@@ -844,13 +844,17 @@ GC_INNER unsigned gca_retain_pause(void);
 GC_INNER word gca_retain_requests(void);
 /* A request (a type's name, or its cookie if name is NULL), answered   */
 /* at the first                                                          */
-/* collection numbered at least at_gc (0: the next), or if wait_type at */
-/* the first one after which has counted the type; 0 if malformed.      */
-/* Lock held.  gca_retain_walk: one answer (retain.c).                  */
+/* collection numbered at least at_gc (0: the next), or with           */
+/* GCA_RETAIN_WAIT at the first after which has counted the type; with  */
+/* GCA_RETAIN_SITE the instances are those of callsite cookie.  0 if    */
+/* malformed.  Lock held.  gca_retain_walk: one answer (is_auto: 1     */
+/* auto's, 2 a callsite's).                                              */
 #define GCA_RETAIN_NAME_MAX 256
 #define GCA_RETAIN_MIN_MEMORY ((word)64 << 10)
+#define GCA_RETAIN_WAIT 1       /* the environment's: until counted   */
+#define GCA_RETAIN_SITE 2       /* cookie is a callsite id            */
 GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
-                            int wait_type);
+                            int flags);
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto);
 GC_INNER void gca_retain_auto_collection_end(void);

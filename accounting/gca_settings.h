@@ -33,7 +33,8 @@
  *                                              set(int: GCA_PROFILE_*,
  *                                              word bytes, 0: as it is)
  *         LIMIT   bytes, >= 64k, k/M/G suffix  set(size_t)
- *         RETAIN  auto, type:NAME, cookie:0xHEX set(const char *)
+ *         RETAIN  auto, type:NAME, site:ID, cookie:0xHEX
+ *                                              set(const char *)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -120,7 +121,8 @@
   S(GC_ACC_RETAIN, RETAIN, gca_retain_env) \
     K(GC_ACC_RETAIN, retain_pending, integer, gca_retain_requests()) \
     A(GC_ACC_RETAIN, GC_acc_retain_request) \
-    A(GC_ACC_RETAIN, GC_acc_retain_auto)
+    A(GC_ACC_RETAIN, GC_acc_retain_auto) \
+    A(GC_ACC_RETAIN, GC_acc_retain_site)
 
 /* Rows a user of the list does not want.                               */
 #define GCA_S_SKIP(name, type, set)

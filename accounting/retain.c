@@ -72,6 +72,7 @@ static char retain_name[RETAIN_NAME_MAX];
 static word retain_cookie = 0;          /* when retain_name is ""       */
 static word retain_memory = RETAIN_DEFAULT_MEMORY;
 static int retain_wait_type = 0;        /* GC_ACC_RETAIN: until it exists */
+static int retain_site = 0;             /* retain_cookie is a site id  */
 static unsigned retain_pause_ms = 0;    /* 0: twice the marking        */
 
 /* The walk's state (only during a walk).                               */
@@ -100,7 +101,7 @@ static word **rw_chunks;                /* NULL: the hash               */
 static word rw_lo, rw_n_chunks;
 static const char *rw_name;             /* the request answered: a name */
 static word rw_req_cookie;              /* or a cookie                  */
-static int rw_auto;
+static int rw_auto, rw_site;            /* rw_cookies[0]: a site id   */
 
 GC_INLINE word rw_hash_of(word base)
 {
@@ -131,10 +132,8 @@ static void *rw_alloc(word bytes)
   return p;
 }
 
-static void rw_free(void *p, word bytes)
-{
-  if (p != NULL) gca_os_free(p, (size_t)bytes), rw_bytes -= bytes;
-}
+#define rw_free(p, bytes) \
+  ((p) != NULL ? (gca_os_free((p), (size_t)(bytes)), rw_bytes -= (bytes)) : 0)
 
 /* Double the nodes, or take what the cap leaves (the old table stays  */
 /* mapped while it is copied).                                          */
@@ -222,6 +221,7 @@ static int rw_is_target(ptr_t base, hdr *hhdr)
   unsigned i;
 
   if (0 == rw_n_cookies) return 0;
+  if (rw_site) return gca_tags_of(base, &c, &i) && i == rw_cookies[0];
   c = rw_cookie(base, hhdr);
   if (0 == c) return 0;
   for (i = 0; i < rw_n_cookies; i++) {
@@ -610,6 +610,8 @@ static void rw_record(word t0, word t_stopped, word t_end)
   if (rw_name != NULL) {
     RT_LIT("\"type\":");
     gca_text_cstring(&rt, rw_name);
+  } else if (rw_site) {
+    RT_KW("\"site\":", rw_req_cookie);
   } else {
     RT_LIT("\"cookie\":");
     gca_text_hex(&rt, rw_req_cookie);
@@ -699,7 +701,7 @@ GC_INNER void gca_retain_collection_end(void)
   retain_pending = 0;
   retain_wait_type = 0;
   gca_retain_walk(retain_name[0] != '\0' ? retain_name : NULL,
-                  retain_cookie, cookies, n, 0);
+                  retain_cookie, cookies, n, retain_site ? 2 : 0);
 }
 
 /* One walk and its record: the paths to the types of cookies[0, n),   */
@@ -717,7 +719,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_n_targets = 0;
   rw_name = name;
   rw_req_cookie = cookie;
-  rw_auto = is_auto;
+  rw_auto = is_auto & 1;
+  rw_site = (is_auto & 2) != 0;
   rw_n_cookies = n < RETAIN_MAX_COOKIES ? n : RETAIN_MAX_COOKIES;
   if (rw_n_cookies != 0) BCOPY(cookies, rw_cookies, rw_n_cookies * sizeof(word));
   t0 = gca_now_ns();
@@ -763,7 +766,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
 }
 
 GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
-                            int wait_type)
+                            int flags)
 {
   size_t n = name != NULL ? strlen(name) : 0;
 
@@ -773,7 +776,8 @@ GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
   retain_cookie = name != NULL ? 0 : cookie;
   retain_at_gc = at_gc;
   retain_pending = 1;
-  retain_wait_type = wait_type;
+  retain_wait_type = (flags & GCA_RETAIN_WAIT) != 0;
+  retain_site = (flags & GCA_RETAIN_SITE) != 0;
   return 1;
 }
 

@@ -23,6 +23,18 @@ GC_API int GC_CALL GC_acc_retain_request(const char *type_name,
   return ok ? GC_SUCCESS : GC_ERROR;
 }
 
+GC_API int GC_CALL GC_acc_retain_site(unsigned site, GC_word at_gc)
+{
+  int ok;
+  DCL_LOCK_STATE;
+
+  if (!EXPECT(GC_is_initialized, TRUE)) GC_init();
+  LOCK();
+  ok = site >= 2 && gca_retain_set(NULL, site, (word)at_gc, GCA_RETAIN_SITE);
+  UNLOCK();
+  return ok ? GC_SUCCESS : GC_ERROR;
+}
+
 GC_API int GC_CALL GC_acc_set_retain_pause(unsigned ms)
 {
   DCL_LOCK_STATE;
@@ -82,6 +94,12 @@ GC_API int GC_CALL GC_acc_retain_auto(int on)
 GC_API int GC_CALL GC_acc_set_retain_pause(unsigned ms)
 {
   (void)ms;
+  return GC_UNIMPLEMENTED;
+}
+
+GC_API int GC_CALL GC_acc_retain_site(unsigned site, GC_word at_gc)
+{
+  (void)site; (void)at_gc;
   return GC_UNIMPLEMENTED;
 }
 

@@ -67,10 +67,13 @@ GC_INNER int gca_retain_env(const char *s)
   if (strcmp(s, "auto") == 0) {
     gca_retain_set_auto(1);
   } else if (strncmp(s, "type:", 5) == 0) {
-    ok = gca_retain_set(s + 5, 0, 0, 1);
+    ok = gca_retain_set(s + 5, 0, 0, GCA_RETAIN_WAIT);
+  } else if (strncmp(s, "site:", 5) == 0) {
+    ok = gca_retain_set(NULL, (word)strtoul(s + 5, NULL, 10), 0,
+                        GCA_RETAIN_SITE);
   } else {
     ok = ok && strncmp(s, "cookie:0x", 9) == 0
-         && gca_retain_set(NULL, c, 0, 1);
+         && gca_retain_set(NULL, c, 0, GCA_RETAIN_WAIT);
   }
   UNLOCK();
   return ok;

@@ -398,6 +398,13 @@ GC_API int GC_CALL GC_acc_set_table_limit(size_t /* bytes */);
 GC_API int GC_CALL GC_acc_retain_request(const char * /* type_name */,
                                          GC_word /* cookie */,
                                          GC_word /* at_gc */);
+/* The same for the instances allocated at a callsite (site, 2 and up: */
+/* the dump's site id, or GC_acc_last_site() after the allocation), as  */
+/* their tags say (a profile with callsites: GC_ACC_STACKS or trace).   */
+/* Equivalent to GC_ACC_RETAIN=site:ID.  GC_SUCCESS, GC_ERROR for a     */
+/* site below 2, GC_UNIMPLEMENTED in a --disable-accounting build.      */
+GC_API int GC_CALL GC_acc_retain_site(unsigned /* site */,
+                                      GC_word /* at_gc */);
 /* GC_ACC_RETAIN=auto (nonzero; 0: off): when the dump stops            */
 /* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types whose */
 /* live bytes grew most, by 64 KiB or more, since the first collection   */

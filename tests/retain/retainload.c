@@ -7,19 +7,23 @@
  * Each scenario's objects have their own type (GC_acc_malloc_typed and
  * a namer), and the request names it; one request per collection:
  *   T.Static   a list of LIST_N from the static `list_head`; the nodes'
- *              next pointer at word 1.  Paths of depth 1..5.
+ *              next pointer at word 1.  Paths of depth 1..5.  Asked for
+ *              again by its callsite (GC_acc_retain_site): the same.
  *   T.Stack    one object held only by a local of a frame below which
  *              the collection runs.
- *   T.Deep     the end of a chain of DEEP_N - 1 "T.Link" objects from the
- *              static `chain_head` (next at word 1): depth DEEP_N.
- *   T.CycC     the third of a cycle A -> B -> C -> A held by `cycle_head`.
+ *   T.Deep     the ends of five chains of DEEP_N - 1 "T.Link" objects,
+ *              each from its slot of the static `chain_heads` (next at
+ *              word 1): depth DEEP_N.
+ *   T.CycC     the third of each of five cycles A -> B -> C -> A, each
+ *              held by its slot of the static `cycles`.
  *   T.Precise  five, held by words 1..5 of a typed object
  *              (GC_malloc_explicitly_typed, a bitmap descriptor) from
  *              `precise_holder`: precise references; T.Cons five, held by
  *              words 2..6 of a plain GC_malloc object from `cons_holder`:
  *              conservative ones.
- *   T.Fin      unreachable, registered for finalization (finalization on
- *              demand, so it waits in the queue): held by the queue.
+ *   T.Fin      five, unreachable, registered for finalization
+ *              (finalization on demand, so they wait in the queue): held
+ *              by the queue (or nearer by a stale copy on the stack).
  *   T.Weak     reachable only through a disappearing link: not held, no
  *              path (found 0).
  *   T.Thread   one object held only by a local of another thread, which
@@ -65,7 +69,7 @@ struct node {
 };
 
 /* Not static: the stores must not be optimized away.                   */
-struct node *list_head, *chain_head, *cycle_head;
+struct node *list_head;
 void *precise_holder, *cons_holder;
 void *weak_holder;
 
@@ -98,6 +102,8 @@ static void request(const char *type)
   }
 }
 
+static unsigned list_site;     /* the list's callsite                */
+
 static NOINLINE void build_list(void)
 {
   struct node *n;
@@ -108,38 +114,54 @@ static NOINLINE void build_list(void)
     n->next = list_head;
     list_head = n;
   }
-  printf("static_root %p\n", (void *)&list_head);
+  list_site = GC_acc_last_site();
+  printf("static_root %p\nstatic_site %u\n", (void *)&list_head, list_site);
   for (i = 0, n = list_head; i < 5; i++, n = n->next)
     printf("static_obj %d %p\n", i + 1, (void *)n);
 }
 
+/* Five chains of DEEP_N - 1 links and a target at the end, chain i    */
+/* held by chain_heads[i].                                              */
+struct node *chain_heads[5];
+
 static NOINLINE void build_chain(void)
 {
-  struct node *target = new_node(C_DEEP), *p = target;
-  int i;
+  int i, k;
 
-  for (i = 1; i < DEEP_N; i++) {
-    struct node *n = new_node(C_LINK);
+  for (k = 0; k < 5; k++) {
+    struct node *target = new_node(C_DEEP), *p = target;
 
-    n->next = p;
-    p = n;
+    for (i = 1; i < DEEP_N; i++) {
+      struct node *n = new_node(C_LINK);
+
+      n->next = p;
+      p = n;
+    }
+    chain_heads[k] = p;
+    printf("deep %p %p %p\n", (void *)&chain_heads[k], (void *)p,
+           (void *)target);
   }
-  chain_head = p;
-  printf("deep_root %p\ndeep_target %p\ndeep_head %p\n",
-         (void *)&chain_head, (void *)target, (void *)p);
 }
+
+/* HELD cycles A -> B -> C -> A, cycle i held by cycles[i].            */
+struct node *cycles[5];
 
 static NOINLINE void build_cycle(void)
 {
-  struct node *a = new_node(C_CYCA), *b = new_node(C_CYCB),
-              *c = new_node(C_CYCC);
+  int i;
 
-  a->next = b;
-  b->next = c;
-  c->next = a;
-  cycle_head = a;
-  printf("cycle_root %p\ncycle_a %p\ncycle_b %p\ncycle_c %p\n",
-         (void *)&cycle_head, (void *)a, (void *)b, (void *)c);
+  printf("cycle_root %p\n", (void *)&cycles[0]);
+  for (i = 0; i < 5; i++) {
+    struct node *a = new_node(C_CYCA), *b = new_node(C_CYCB),
+                *c = new_node(C_CYCC);
+
+    a->next = b;
+    b->next = c;
+    c->next = a;
+    cycles[i] = a;
+    printf("cycle %p %p %p %p\n", (void *)&cycles[i], (void *)a, (void *)b,
+           (void *)c);
+  }
 }
 
 /* HELD objects from each holder: the typed one's words 1..HELD (its  */
@@ -177,9 +199,10 @@ static void GC_CALLBACK fin(void *obj, void *cd)
 
 static NOINLINE void build_fin(void)
 {
-  struct node *f = new_node(C_FIN);
+  int i;
 
-  GC_register_finalizer(f, fin, NULL, NULL, NULL);
+  for (i = 0; i < HELD; i++)
+    GC_register_finalizer(new_node(C_FIN), fin, NULL, NULL, NULL);
 }
 
 static NOINLINE void build_weak(void)
@@ -256,7 +279,11 @@ int main(void)
   GC_acc_set_type_namer(namer);
   /* Truth, not time: a loaded machine must not cut a walk short.      */
   if (GC_acc_set_retain_pause(60000) != GC_SUCCESS) return 1;
+  /* The list's callsite, for the request by callsite (stacks only    */
+  /* there: capturing them leaves stale copies on the stack).           */
+  if (GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0) != GC_SUCCESS) return 1;
   build_list();
+  if (GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0) != GC_SUCCESS) return 1;
   build_chain();
   build_cycle();
   build_precise();
@@ -264,6 +291,8 @@ int main(void)
   build_weak();
   collect();            /* the finalizable object is queued            */
   request("T.Static");
+  collect();
+  if (GC_acc_retain_site(list_site, 0) != GC_SUCCESS) return 1;
   collect();
   stack_case();
   thread_case();
@@ -280,5 +309,5 @@ int main(void)
   request("T.Weak");
   collect();
   printf("list_n %d\ndeep_n %d\n", LIST_N, DEEP_N);
-  return list_head == NULL || chain_head == NULL;
+  return list_head == NULL || chain_heads[0] == NULL;
 }

@@ -4,14 +4,17 @@
 #   - T.Static: 5 paths, depths 1..5, from the static list_head (its
 #     address, and `gcacc why` names it list_head), each step the next
 #     list node (word 1);
+#   - the same list asked for by its callsite: 5 instances of that site,
+#     the list's nodes among them (where stacks are told apart);
 #   - T.Stack: one path of one step from the main thread's stack;
 #   - T.Thread: one path of one step from another thread's stack;
-#   - T.Deep: one path of 10,000 steps from chain_head, every step the
-#     next word-1 link, ending at the target;
-#   - T.CycC: A, B, C from cycle_head, no object twice;
+#   - T.Deep: five chains, at least three whole: 10,000 steps from their
+#     slot of chain_heads, every step the next word-1 link, ending at the
+#     target (the others a tail of their chain, held nearer);
+#   - T.CycC: five cycles' A, B, C, each from its static slot;
 #   - T.Precise: the reference from the typed holder's word 1 is precise;
 #     T.Cons: from the plain holder's word 2, conservative;
-#   - T.Fin: held by the finalization queue;
+#   - T.Fin: five held by the finalization queue (or a stale stack copy);
 #   - T.Weak (only a disappearing link): found 0, no path;
 #   - `gcacc why --json` and --csv carry the same paths; --type filters.
 set -u
@@ -55,6 +58,23 @@ done
 check "static: each step after the first is word 1" test "$(jq -r \
   '[.paths[].steps[1:][] | .[5]] | unique | .[]' "$S")" = 1
 
+# The same list asked for by its callsite: the same paths.
+jq -c --argjson s "$(val static_site)" 'select(.record == "retain" and
+  .request.site == $s)' "$tmp/r.jsonl" > "$tmp/site.json"
+check "site: one record for the list's callsite" test \
+  "$(wc -l < "$tmp/site.json")" -eq 1
+check "site: 5 found, each of that callsite" test "$(jq -c --argjson s \
+  "$(val static_site)" '[.found, ([.paths[].steps[-1][4]] | unique)]' \
+  "$tmp/site.json")" = "[5,[$(val static_site)]]"
+# (On Unity's fork, built without frame pointers, every allocation has
+# one stack: the site's instances are then any objects.)
+[ -n "${RETAIN_UNITY:-}" ] ||
+check "site: the list's paths among them" test "$(jq -c \
+  '[.paths[] | select(.root.kind == "static") | .steps[-1][0]]' \
+  "$tmp/site.json" | jq -r '.[]' | grep -c -F -f /dev/stdin "$S")" -ge 1
+check "site: gcacc why --site keeps them" test "$($GCACC why --json --site \
+  "$(val static_site)" "$tmp/r.gz" | jq '[.requests[].paths[]] | length')" -ge 5
+
 # T.Stack: the main thread's stack, one step.
 K=$tmp/T.Stack.json
 check "stack: root is a stack" test "$(jq -r '.paths[0].root.kind' "$K")" = stack
@@ -71,37 +91,54 @@ check "thread: from a stack, not the main thread's nor the collector's" \
   test "$(jq -c '.paths[0].root | [.kind, .main, .collecting]' "$T")" = \
   '["stack",0,0]'
 
-# T.Deep: the whole chain from chain_head; or, when the collector's own
-# static data holds a word into the chain (os_dep.c's last_addr, next to
-# a heap section: a true root the collector marks from too), the chain's
-# tail from there.  Either way the steps are the chain's last links.
+# T.Deep: five chains, each whole from its slot of chain_heads: DEEP_N
+# steps, the head first, the target last, every later step through word
+# 1, no object twice.  A stale stack copy (or the collector's own note of
+# its last mapping, static data) may hold a chain nearer: such a path is
+# the chain's tail, from a stack or static data.  At least 3 whole.
 D=$tmp/T.Deep.json
 n=$(val deep_n)
-d=$(jq '.paths[0].depth' "$D")
-check "deep: every step written" test "$(jq '.paths[0].steps | length' "$D")" = "$d"
-check "deep: last step the target" test "$(jq -r '.paths[0].steps[-1][0]' "$D")" = \
-  "$(hex "$(val deep_target)")"
-check "deep: every later step through word 1" test "$(jq -r \
-  '[.paths[0].steps[1:][] | .[5]] | unique | .[]' "$D")" = 1
-check "deep: no object twice" test "$(jq '.paths[0].steps | map(.[0]) | unique |
-  length' "$D")" = "$d"
-if [ "$(jq -r '.paths[0].root.addr' "$D")" = "$(hex "$(val deep_root)")" ]; then
-  check "deep: depth $n from chain_head" test "$d" = "$n"
-  check "deep: first step the head" test "$(jq -r '.paths[0].steps[0][0]' "$D")" = \
-    "$(hex "$(val deep_head)")"
-  deep_whole=1
-else
-  echo "note: the chain is held nearer by $(jq -c '.paths[0].root' "$D")"
-  check "deep: a shorter path only from static data" test \
-    "$(jq -r '.paths[0].root.kind' "$D")" = static -a "$d" -lt "$n"
-  deep_whole=0
-fi
+check "deep: 5 found" test "$(jq .found "$D")" = 5
+jq -r '.paths[] | [.root.kind, (.root.addr // "-"), .depth, (.steps | length),
+  .steps[0][0], .steps[-1][0], ([.steps[1:][] | .[5]] | unique | map(tostring)
+  | join(",") | if . == "" then "-" else . end),
+  (.steps | map(.[0]) | unique | length)] | join(" ")' "$D" \
+  > "$tmp/deep.got"
+val deep | while read -r slot head target; do
+  echo "static $(hex "$slot") $n $n $(hex "$head") $(hex "$target") 1 $n"
+done > "$tmp/deep.want"
+val deep | while read -r slot head target; do hex "$target"; echo; done \
+  > "$tmp/deep.targets"
+whole=$(grep -c -x -F -f "$tmp/deep.want" "$tmp/deep.got")
+check "deep: at least 3 whole chains of $n steps ($whole)" test "$whole" -ge 3
+check "deep: every other path a chain's tail from a stack or static data" \
+  test "$(grep -v -x -F -f "$tmp/deep.want" "$tmp/deep.got" |
+  while read -r k a d l first last words uniq; do
+    [ "$d" = "$l" ] && [ "$d" -lt "$n" ] && [ "$uniq" = "$d" ] &&
+    { [ "$k" = stack ] || [ "$k" = static ]; } &&
+    { [ "$d" = 1 ] || [ "$words" = 1 ]; } &&
+    grep -qx "$last" "$tmp/deep.targets" || echo bad
+  done | wc -l)" = 0
+deep_whole=$([ "$whole" -ge 1 ] && echo 1 || echo 0)
 
-# T.CycC: A -> B -> C.
+# T.CycC: five cycles, each A -> B -> C from its slot of `cycles`; a
+# stale stack copy of a C may hold it nearer (a true root, one step).
 C=$tmp/T.CycC.json
-check "cycle: A, B, C from cycle_head" test "$(jq -r '.paths[0].root.addr,
-  (.paths[0].steps[][0])' "$C" | tr '\n' ' ')" = "$(hex "$(val cycle_root)") \
-$(hex "$(val cycle_a)") $(hex "$(val cycle_b)") $(hex "$(val cycle_c)") "
+check "cycle: 5 found" test "$(jq .found "$C")" = 5
+jq -r '.paths[] | [.root.kind, .root.addr // "-", (.steps[][0])] | join(" ")' \
+  "$C" > "$tmp/cyc.got"
+val cycle | while read -r slot a b c; do
+  echo "static $(hex "$slot") $(hex "$a") $(hex "$b") $(hex "$c")"
+done > "$tmp/cyc.want"
+val cycle | while read -r slot a b c; do
+  echo "$(hex "$c")"
+done > "$tmp/cyc.c"
+check "cycle: each path a cycle's A, B, C from its slot, or a stack's C" \
+  test "$(while read -r k addr rest; do
+    if [ "$k" = stack ]; then grep -qx "$rest" "$tmp/cyc.c" && echo ok
+    else grep -qx "$k $addr $rest" "$tmp/cyc.want" && echo ok; fi
+  done < "$tmp/cyc.got" | grep -c ok)" = 5
+check "cycle: at least 3 whole" test "$(grep -c '^static' "$tmp/cyc.got")" -ge 3
 
 # Precise and conservative references: five objects from each holder;
 # a stale copy of one on the stack may hold it nearer (a stack root, one
@@ -145,8 +182,19 @@ check "conservative: through the holder, words 2..6, conservative" test \
   select(.[0] < 2 or .[0] > 6 or .[1] != 1)] | length' "$N")" = 0
 
 # Finalizer and disappearing link.
-check "finalizer: held by the finalization queue" test "$(jq -r \
-  '.found, .paths[0].root.kind' "$tmp/T.Fin.json" | tr '\n' ' ')" = "1 finalizer "
+F=$tmp/T.Fin.json
+check "finalizer: 5 found" test "$(jq .found "$F")" = 5
+# The queue is a list of the collector's entries, each holding its
+# object: an object's path is the entries before its own, then it (a
+# stale stack copy of an entry or object may start it nearer).
+check "finalizer: each from the queue or a stack" test "$(jq '[.paths[] |
+  select(.root.kind == "finalizer" or .root.kind == "stack")] | length' \
+  "$F")" = 5
+check "finalizer: untyped queue entries, then the object" test "$(jq -c \
+  '[.paths[] | (.steps[:-1][][3]), .steps[-1][3]] | unique' "$F")" = \
+  '["0x0","0x710a"]'
+check "finalizer: at least 3 from the queue" test "$(jq '[.paths[] |
+  select(.root.kind == "finalizer")] | length' "$F")" -ge 3
 check "disappearing link: not held" test "$(jq -r '.found, (.paths | length)' \
   "$tmp/T.Weak.json" | tr '\n' ' ')" = "0 0 "
 
@@ -155,18 +203,17 @@ $GCACC why "$tmp/r.gz" > "$tmp/why.txt" 2> "$tmp/why.err"
 check "why exits 0" test $? -eq 0
 check "why names list_head" grep -q '(list_head+0)' "$tmp/why.txt"
 [ "$deep_whole" = 1 ] &&
-  check "why names chain_head" grep -q '(chain_head+0)' "$tmp/why.txt"
+  check "why names chain_heads" grep -q '(chain_heads+' "$tmp/why.txt"
 check "why says the finalization queue" grep -q 'finalization queue' "$tmp/why.txt"
 $GCACC why --json --type T.Deep "$tmp/r.gz" > "$tmp/why.json"
 check "why --json --type: one request" test "$(jq '.requests | length' \
   "$tmp/why.json")" = 1
 [ "$deep_whole" = 1 ] &&
-  check "why --json: the deep path's symbol" test "$(jq -r \
-    '.requests[0].paths[0].root.symbol' "$tmp/why.json")" = chain_head
-check "why --json: $d steps" test "$(jq '.requests[0].paths[0].steps | length' \
-  "$tmp/why.json")" = "$d"
-check "why --json: the last step's type" test "$(jq -r \
-  '.requests[0].paths[0].steps[-1].type' "$tmp/why.json")" = T.Deep
+  check "why --json: a deep path from chain_heads, $n steps" test "$(jq -r \
+    '[.requests[0].paths[] | select(.root.symbol == "chain_heads") |
+    .steps | length] | unique | .[]' "$tmp/why.json")" = "$n"
+check "why --json: the last steps' type" test "$(jq -r \
+  '[.requests[0].paths[].steps[-1].type] | unique | .[]' "$tmp/why.json")" = T.Deep
 $GCACC why --csv --type T.Static "$tmp/r.gz" > "$tmp/why.csv"
 check "why --csv: 15 steps for the 5 static paths" test \
   "$(($(wc -l < "$tmp/why.csv") - 1))" -eq 15

@@ -414,7 +414,11 @@ int cmd_why(int argc, char **argv)
     if (o.format == EMIT_TABLE) {
       char tb[512];
 
-      text_escape(tb, sizeof(tb), tname != NULL ? tname : "(a cookie)", 0);
+      if (json_is_integer(json_object_get(req, "site")))
+        snprintf(tb, sizeof(tb), "callsite %lld", (long long)
+                 json_integer_value(json_object_get(req, "site")));
+      else
+        text_escape(tb, sizeof(tb), tname != NULL ? tname : "(a cookie)", 0);
       fprintf(out, "gc %lld: %s: %lld of %lld instances reached%s;"
               " %lld objects visited, pause %.2f ms, %.1f MiB\n",
               gc_no, tb, json_integer_value(json_object_get(rec, "found")),
