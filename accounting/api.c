@@ -70,6 +70,7 @@ GC_API int GC_CALL GC_acc_dump_start(const char *path)
 
 GC_API int GC_CALL GC_acc_dump_stop(void)
 {
+  gca_retain_at_stop();                 /* GC_ACC_RETAIN=auto's paths  */
   return gca_dump_stop();
 }
 

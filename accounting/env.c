@@ -304,6 +304,23 @@ static const char *env_parse_TYPEMODE(const char *s, struct env_value *v)
   return NULL;
 }
 
+/* auto, type:NAME or cookie:0xHEX (retain.c checks it again).           */
+static const char *env_parse_RETAIN(const char *s, struct env_value *v)
+{
+  size_t n = strncmp(s, "cookie:0x", 9) == 0 ? strlen(s + 9) : 0;
+
+  if ((strncmp(s, "type:", 5) != 0 || '\0' == s[5] || strlen(s) > 260)
+      && (0 == n || n > 2 * sizeof(word)
+          || strspn(s + 9, "0123456789abcdefABCDEF") != n)
+      && (strncmp(s, "site:", 5) != 0 || '\0' == s[5] || strlen(s) > 14
+          || strspn(s + 5, "0123456789") != strlen(s + 5))
+      && strcmp(s, "auto") != 0)
+    return "expected auto, type:NAME (at most 255 bytes), site:ID or"
+           " cookie:0xHEX";
+  v->s = s;
+  return NULL;
+}
+
 /* ---- one setter per setting of the list -------------------------------- */
 /* ENV_SET_TYPE(set, v) hands the parsed value to the list's setter.  A   */
 /* PATH (the dump) is only noted: it is opened after every other setting */
@@ -323,6 +340,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)
 #define ENV_SET_PROFILE(set, v) set((v)->i, (v)->w)
 #define ENV_SET_LIMIT(set, v) set((size_t)(v)->w)
+#define ENV_SET_RETAIN(set, v) (void)set((v)->s)
 
 #define ENV_SETTER(name, type, set) \
   static void env_set_##name(const struct env_value *v) \

@@ -927,6 +927,42 @@ GC_INNER word gca_types_memory_bytes(void);
 /* record (nonzero; then marked sent).                                   */
 GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
+/* retain.c's: a type's name by cookie (NULL: no such type), and the    */
+/* cookies of the types of a name (at most max; their count).           */
+GC_INNER const char *gca_types_name_of(word cookie);
+GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max);
+GC_INNER unsigned gca_types_count(void);
+GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples);
+/* retain.c: a pending request answered at this collection's end (lock */
+/* held, after the record); the settings.                               */
+GC_INNER void gca_retain_collection_end(void);
+GC_INNER int gca_retain_env(const char *s);     /* lock NOT held      */
+GC_INNER void gca_retain_set_memory(size_t bytes);
+GC_INNER word gca_retain_memory(void);
+GC_INNER void gca_retain_set_pause(unsigned ms);  /* 0: the default */
+GC_INNER unsigned gca_retain_pause(void);
+GC_INNER word gca_retain_requests(void);
+/* A request (a type's name, or its cookie if name is NULL), answered   */
+/* at the first                                                          */
+/* collection numbered at least at_gc (0: the next), or with           */
+/* GCA_RETAIN_WAIT at the first after which has counted the type; with  */
+/* GCA_RETAIN_SITE the instances are those of callsite cookie.  0 if    */
+/* malformed.  Lock held.  gca_retain_walk: one answer (is_auto: 1     */
+/* auto's, 2 a callsite's).                                              */
+#define GCA_RETAIN_NAME_MAX 256
+#define GCA_RETAIN_MIN_MEMORY ((word)64 << 10)
+#define GCA_RETAIN_WAIT 1       /* the environment's: until counted   */
+#define GCA_RETAIN_SITE 2       /* cookie is a callsite id            */
+GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
+                            int flags);
+GC_INNER void gca_retain_walk(const char *name, word cookie,
+                              const word *cookies, unsigned n, int is_auto);
+GC_INNER void gca_retain_auto_collection_end(void);
+/* GC_ACC_RETAIN=auto: at the dump's stop (GC_acc_dump_stop, or exit), */
+/* the types whose live bytes grew most since the first census after   */
+/* the request.  gca_retain_at_stop: lock NOT held.                     */
+GC_INNER void gca_retain_set_auto(int on);
+GC_INNER void gca_retain_at_stop(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows]);
 /* The rows taken went into a record the writer accepted: they become  */

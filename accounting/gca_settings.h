@@ -33,6 +33,8 @@
  *                                              set(int: GCA_PROFILE_*,
  *                                              word bytes, 0: as it is)
  *         LIMIT   bytes, >= 64k, k/M/G suffix  set(size_t)
+ *         RETAIN  auto, type:NAME, site:ID, cookie:0xHEX
+ *                                              set(const char *)
  *   K(NAME, key, JSON, expr)  once per key of the dump header's "config"
  *       object (docs/dump-format.md) that gives NAME's effective value:
  *       "key": expr, where JSON says what expr is, as jansson names
@@ -112,7 +114,19 @@
     K(GC_ACC_UNWIND, unwind, string, \
       gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" \
       : gca_unwinder == GCA_UNWIND_AUTO ? "auto" : "fp") \
-    A(GC_ACC_UNWIND, GC_acc_set_unwinder)
+    A(GC_ACC_UNWIND, GC_acc_set_unwinder) \
+  /* Why is it alive (retain.c): the walk's memory cap, then a request */ \
+  S(GC_ACC_RETAIN_MEMORY, LIMIT, gca_retain_set_memory) \
+    K(GC_ACC_RETAIN_MEMORY, retain_memory, integer, gca_retain_memory()) \
+    A(GC_ACC_RETAIN_MEMORY, GC_acc_set_retain_memory) \
+  S(GC_ACC_RETAIN_PAUSE, MSEC, gca_retain_set_pause) \
+    K(GC_ACC_RETAIN_PAUSE, retain_pause_ms, integer, gca_retain_pause()) \
+    A(GC_ACC_RETAIN_PAUSE, GC_acc_set_retain_pause) \
+  S(GC_ACC_RETAIN, RETAIN, gca_retain_env) \
+    K(GC_ACC_RETAIN, retain_pending, integer, gca_retain_requests()) \
+    A(GC_ACC_RETAIN, GC_acc_retain_request) \
+    A(GC_ACC_RETAIN, GC_acc_retain_auto) \
+    A(GC_ACC_RETAIN, GC_acc_retain_site)
 
 /* Rows a user of the list does not want.                               */
 #define GCA_S_SKIP(name, type, set)

@@ -462,6 +462,49 @@ GC_INNER unsigned gca_types_def_next(word *cookie, const char **name)
   return id;
 }
 
+/* retain.c: the name of cookie's type (named now if it was not yet), */
+/* or NULL if cookie is no type; and the cookies of the types named     */
+/* name, at most max of them into out (their count).  Lock held.        */
+GC_INNER const char *gca_types_name_of(word cookie)
+{
+  unsigned id = type_find(cookie);
+
+  if (0 == id) return NULL;
+  if (NULL == type_tab[id].name) type_name(id);
+  return type_tab[id].name;
+}
+
+GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max)
+{
+  unsigned id, n = 0;
+
+  for (id = 1; id <= type_count && n < max; id++) {
+    if (NULL == type_tab[id].name) type_name(id);
+    if (type_tab[id].name != NULL && strcmp(type_tab[id].name, name) == 0)
+      out[n++] = type_tab[id].cookie;
+  }
+  return n;
+}
+
+/* retain.c's auto request: the number of types (ids 1..n), and type */
+/* id's cookie and live bytes as the last census counted them, and its */
+/* live samples (the sampled profile) in *samples.  Lock held.          */
+GC_INNER unsigned gca_types_count(void)
+{
+  return type_count;
+}
+
+GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
+{
+  const struct types_row *r;
+
+  if (0 == id || id > type_count || id >= type_rows.cap) return 0;
+  *cookie = type_tab[id].cookie;
+  r = &type_rows.cur[id];
+  *samples = r->s_live;
+  return r->live_bytes;
+}
+
 GC_INNER unsigned gca_types_rows_n(int sites)
 {
   return sites ? site_max + 1 : type_count + 1;

@@ -405,6 +405,51 @@ GC_API int GC_CALL GC_acc_get_profile(size_t * /* sample_bytes, or NULL */);
 /* dump's header can carry).                                              */
 GC_API int GC_CALL GC_acc_set_table_limit(size_t /* bytes */);
 
+/* ---- why is it alive (docs/dump-format.md, "Retention records") --- */
+
+/* Ask for the paths that keep a type alive: at the end of the next    */
+/* collection (at_gc 0), or of the first whose number (GC_get_gc_no)   */
+/* reaches at_gc, the collector walks from its roots over the objects  */
+/* that collection marked, world stopped, until it reaches 5 instances */
+/* of the type (the nearest: shortest paths), and writes one "retain"   */
+/* record to the dump with each path from its root.  The type is named */
+/* as the dump names it (type_name, e.g. "Game.UI.EventHandler" with    */
+/* GC_ACC_TYPES=il2cpp), or given by its cookie when type_name is NULL.*/
+/* One request at a time: a new one replaces one still waiting.  The   */
+/* walk's memory is capped (GC_acc_set_retain_memory); past the cap it  */
+/* stops and the record says "partial".  Nothing is done without a     */
+/* dump open at that collection.  Equivalent to GC_ACC_RETAIN=type:NAME */
+/* (next collection).  Takes the allocation lock.  GC_SUCCESS, GC_ERROR */
+/* for an empty or too long name (255 bytes at most) or a 0 cookie,     */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
+GC_API int GC_CALL GC_acc_retain_request(const char * /* type_name */,
+                                         GC_word /* cookie */,
+                                         GC_word /* at_gc */);
+/* The same for the instances allocated at a callsite (site, 2 and up: */
+/* the dump's site id, or GC_acc_last_site() after the allocation), as  */
+/* their tags say (a profile with callsites: GC_ACC_STACKS or trace).   */
+/* Equivalent to GC_ACC_RETAIN=site:ID.  GC_SUCCESS, GC_ERROR for a     */
+/* site below 2, GC_UNIMPLEMENTED in a --disable-accounting build.      */
+GC_API int GC_CALL GC_acc_retain_site(unsigned /* site */,
+                                      GC_word /* at_gc */);
+/* GC_ACC_RETAIN=auto (nonzero; 0: off): when the dump stops            */
+/* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types whose */
+/* live bytes grew most, by 64 KiB or more, since the first collection   */
+/* after this call, one "retain" record each ("auto":1), walked over the */
+/* last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
+/* --disable-accounting build.                                           */
+GC_API int GC_CALL GC_acc_retain_auto(int /* on */);
+/* The bound on a retention walk's pause, in milliseconds (0: the      */
+/* default, twice the time that collection's marking took, at least 50 */
+/* ms); past it the walk stops and its record says "partial" and       */
+/* "timed_out".  Equivalent to GC_ACC_RETAIN_PAUSE.  GC_SUCCESS, or     */
+/* GC_ERROR over 60000.                                                 */
+GC_API int GC_CALL GC_acc_set_retain_pause(unsigned /* ms */);
+/* The cap on a retention walk's memory (its nodes and their hash), in  */
+/* bytes; 0: the default, 64 MiB.  Equivalent to GC_ACC_RETAIN_MEMORY. */
+/* GC_SUCCESS, or GC_ERROR below 64 KiB.                                */
+GC_API int GC_CALL GC_acc_set_retain_memory(size_t /* bytes */);
+
 /* The older switch, kept: nonzero is GC_ACC_PROFILE_FULL, 0 is         */
 /* GC_ACC_PROFILE_OFF.  Object tags (types, callsites, ages and frame   */
 /* counts) on (nonzero) or off (0): with them off, accounting keeps only the    */

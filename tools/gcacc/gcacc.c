@@ -23,6 +23,7 @@ int cmd_leaks(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 
 static const struct command {
   const char *name;
@@ -38,6 +39,7 @@ static const struct command {
   { "symbolize", cmd_symbolize, "resolve callsite addresses offline" },
   { "export", cmd_export, "folded stacks, Chrome trace, CSV" },
   { "report", cmd_report, "one self-contained HTML report" },
+  { "why", cmd_why, "paths from a root to what grows (retention)" },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
