@@ -108,7 +108,7 @@ GC_INLINE word rw_hash_of(word base)
   /* Mixed: the low bits (the index) depend on every address bit.     */
   word h = base * (word)0x9E3779B97F4A7C15ULL;
 
-  h ^= h >> 32;
+  h ^= h >> GCA_HALF_WORDSZ;     /* 32 on 64-bit targets */
   h *= (word)0xBF58476D1CE4E5B9ULL;
   return h ^ (h >> 29);
 }
