@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # build.sh: everything from a fresh clone, in one command.
 #
 #   ./build.sh demo    set up, build, and run the main job (the demo)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * api.c: the public GC_acc_* entry points (include/gc_accounting.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * base.c: the services every accounting module stands on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * census.c: what the mark bits say at the end of each collection.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * classes.c: IL2CPP's classes, read without ever faulting.
  *

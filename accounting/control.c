@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.c: turning accounting, tags and the dump on and off.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counters.c: exact allocation counts by kind and size class, per thread.
  *

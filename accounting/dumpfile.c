@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dumpfile.c: the dump's file: its path, descriptor and gzip stream.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * env.c: the GC_ACC_* settings, read once when the collector initializes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * frames.c: allocations per frame marker, per (type, callsite) pair.
  *

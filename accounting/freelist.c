@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * freelist.c: the free heap-block lists (GC_hblkfreelist), in books.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_amalgam.c: every accounting source, for bdwgc's one-file build.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_fields.h: the dump's positional tables and their columns, in one
  * list (docs/dump-format.md describes each).

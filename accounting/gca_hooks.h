@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_hooks.h: the contract between bdwgc and gcacc's accounting.
  *

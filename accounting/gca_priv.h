@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_priv.h: declarations shared by the accounting modules (our
  * gc_priv.h).  Every accounting .c file includes this first.  It pulls in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_settings.h: every GC_ACC_* setting, in one list (issue 19).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_tagtab.h: a block's tag table, and the slab allocator that carves
  * the tables from OS pages (tagslab.c).  Shared by tags.c and tagslab.c

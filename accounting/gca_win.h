@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_win.h: the few POSIX thread, time and process calls of the dump
  * (thread.c, writer.c, header.c), on Win32's own primitives, for

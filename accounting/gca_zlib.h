@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_zlib.h: the zlib the dump writer compiles against (dumpfile.c,
  * writer.c; docs/il2cpp.md, "zlib").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * header.c: the dump's first line (docs/dump-format.md, "The header
  * record").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * heapgrow.c: heap growth events.
  *

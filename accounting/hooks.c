@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hooks.c: the out-of-line bodies behind the GC_ACC_ON_* macros.
  *

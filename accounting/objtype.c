@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objtype.c: the type of an object, where it is known without a tag.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs.c: (type cookie, callsite) pairs, interned to 24-bit ids.
  *

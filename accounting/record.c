@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * record.c: every line of the dump after the header (docs/dump-format.md).
  *

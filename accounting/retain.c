@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retain.c: why is it alive (issue 37): paths from a root to sampled
  * instances of a type, on request.
@@ -795,6 +796,5 @@ GC_INNER word gca_retain_requests(void)        /* 1: one waits       */
 {
   return (word)retain_pending;
 }
-
 
 #endif /* !GC_ACC_DISABLE */

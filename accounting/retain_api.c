@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retain_api.c: the public functions of retention requests (issue 37;
  * the walk and its record are retain.c's).  Each takes the allocation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retain_auto.c: GC_ACC_RETAIN=auto (issue 37): when the dump stops,
  * the paths to the types that grew.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * samples.c: the sampled object profile (GC_ACC_PROFILE=sampled, the
  * default while accounting is on).

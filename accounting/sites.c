@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sites.c: callsite ids -- sampling, and interning call stacks into ids.
  *

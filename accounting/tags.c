@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tags.c: a type-and-callsite tag for every object, in side tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tagslab.c: OS pages for the tag tables of tags.c.
  *

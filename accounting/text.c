@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.c: the one writer of dump text (numbers, rows, JSON strings).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread.c: threads of accounting's own, which the collector never knows.
  *

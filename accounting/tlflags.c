@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlflags.c: the thread-local fast path's flags, one beside each list.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * types.c: type cookies, and the per-type and per-site rows.
  *

@@ -1,4 +1,4 @@
-/*
+/* SPDX-License-Identifier: MIT
  * unwind.c: the allocating call stack, as raw return addresses.
  *
  * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder; auto: sites.c's):

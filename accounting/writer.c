@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * writer.c: the dump file (docs/design.md, "Dump file and crash safety").
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fetch.sh: turn the pinned bdwgc release into the patched tree we build.
 #
 #   bdwgc/fetch.sh [--force]

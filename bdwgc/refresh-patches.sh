@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # refresh-patches.sh [--stat]
 #
 # Without arguments: regenerates bdwgc/patches/*.patch from a git history

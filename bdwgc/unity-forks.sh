@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # unity-forks.sh (sourced by bdwgc/unity.sh and tools/il2cpp-install.sh):
 # knowing Unity's bdwgc fork by the files our series changes.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unity.sh: Unity's bdwgc fork with our accounting, built as IL2CPP builds it.
 #
 #   bdwgc/unity.sh tree              unpack, check, patch, link (idempotent)

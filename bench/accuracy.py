@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """accuracy.py: the sampled profile's estimates against the exact figures.
 
     accuracy.py GCACC LABEL EXACT_DUMP SAMPLED_DUMP...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # accuracy.sh: the sampled profile's estimate error at the default rate.
 #
 #   bench/accuracy.sh [OUTDIR]              (default: _build/bench)

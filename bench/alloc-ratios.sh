@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # alloc-ratios.sh: the allocation fast path of each build, side by side.
 #
 #   bench/alloc-ratios.sh [OUTDIR]          (default: _build/bench)

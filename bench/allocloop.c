@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allocloop.c: the allocation fast path alone, timed in the process.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # anchor-ratios.sh: our default profile beside jemalloc's and tcmalloc's
 # sampled heap profiles, on one loop, in instructions per allocation.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * anchorloop.c: the one loop that the anchor bench (bench/anchor-ratios.sh)
  * runs against bdwgc and against malloc (jemalloc, tcmalloc, glibc).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # build-variants.sh: build the three collectors the benchmarks compare.
 #
 #   bench/build-variants.sh [OUTDIR]        (default: _build/bench)

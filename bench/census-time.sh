@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # census-time.sh: the census's time against the heap's size.
 #
 #   bench/census-time.sh [OUTDIR]            (default: _build/bench)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * censustime.c: the census's time against the size of the heap.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common.sh: what the bench scripts share; sourced, never run.
 #
 #   here=$(cd "$(dirname "$0")" && pwd); . "$here/common.sh"

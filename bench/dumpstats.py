@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """dumpstats.py: numbers the benchmarks take from gcacc dump files.
 
     bench/dumpstats.py DUMP.gz [DUMP.gz ...]

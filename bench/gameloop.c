@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gameloop.c: a game-loop allocation workload for the gcacc benchmarks.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # instr-ratios.sh: gcacc against unpatched bdwgc 8.2.2 in instructions.
 #
 #   bench/instr-ratios.sh [OUTDIR]          (default: _build/bench)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * manysites.c: many live callsites and types, for the size of gcacc's
  * dump records and side tables (bench/README.md, "manysites").

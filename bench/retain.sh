@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # retain.sh: what a retention request costs (issue 37), from the dump's
 # own figures: for each live heap size (BENCH_RETAIN_MB, default
 # "100 1024") and case (near: the instances 2 to 6 references from a

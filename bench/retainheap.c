@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retainheap.c: the cost of a retention request (issue 37) on a live
  * heap of a given size, for `make bench-retain` (bench/retain.sh).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-ratios.sh: time gcacc against unpatched bdwgc 8.2.2, side by side.
 #
 #   bench/run-ratios.sh [OUTDIR]            (default: _build/bench)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runone.c: run one command, report its wall time and peak RSS.
  *

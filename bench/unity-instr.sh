@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unity-instr.sh: the accounting's cost on Unity's fork, in instructions.
 #
 #   bench/unity-instr.sh [OUTDIR]       (default: _build/bench/unity)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gc_accounting.h: gcacc's public interface to the collector's own books.
  *

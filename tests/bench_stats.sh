@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_stats.sh: the statistics `make bench` prints its verdicts from.
 # median_ci_rank(n) (bench/run-ratios.sh) must give the rank of the
 # distribution-free 95% interval of a median, as published tables give it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # build_modes.sh: every accounting source (and the Unity API's) also
 # compiles on its own.
 #

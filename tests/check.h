@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h: the tiny harness of gcacc's own tests.  Each failed check
  * prints file:line and what differed; check_done() prints the count and

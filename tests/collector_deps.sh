@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # collector_deps.sh: what the collector side links, and what it exports.
 #
 # The design names bdwgc, libatomic_ops and zlib as the collector's only

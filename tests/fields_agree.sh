@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fields_agree.sh: the dump's field list is the same everywhere.  For
 # every positional table, the columns, in order, of
 #   fields  accounting/gca_fields.h (printed by a tiny program built here

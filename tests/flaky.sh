@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # flaky.sh: run each statistical test FLAKY_N times (default 50) and
 # count its failures (`make check-flaky`, issue 34).
 #

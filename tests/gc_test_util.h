@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gc_test_util.h: helpers shared by the test programs that collect and
  * then look at what the collector kept (the unit tests test_census,

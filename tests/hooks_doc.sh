@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # hooks_doc.sh: docs/hooks.md lists every GC_ACC_ON_* site in the patched
 # tree, file and macro, as many times as the tree has it; nothing more.
 # Two bases: the 8.2.2 tree (bdwgc/upstream) has the sites of the main

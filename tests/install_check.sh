@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install_check.sh: `make install` gives users a libgc they can build
 # against unchanged: bdw-gc.pc, the headers plus gc/gc_accounting.h, and a
 # shared library that exports our API as GC_acc_* and nothing internal.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # layers.sh: accounting/ calls only downward, in the order docs/design.md
 # writes down ("Layers").
 #

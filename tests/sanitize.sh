@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sanitize.sh: the reader under AddressSanitizer and UBSan (issue 25).
 #
 # Builds gcacc and the fuzz corpus's replay driver from tools/gcacc/ with

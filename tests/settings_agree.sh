@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # settings_agree.sh: the GC_ACC_* settings, named in one list
 # (accounting/gca_settings.h), and everything else that names them agree:
 #   - docs/environment.md has one "## NAME" section per setting of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stat_bound.h: how far a sampled byte estimate may fall from the truth
  * by chance, so that a test comparing the two fails by chance less than

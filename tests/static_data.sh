@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # static_data.sh: accounting keeps its tables out of static data.
 #
 # A libgc's static data (.data and .bss) is a root set: the collector

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # summary.sh BDWGC_BUILD_DIR OWN_TEST_SUITE_LOG
 # The closing lines of `make check`: upstream's passes (off, on, faults,
 # stacks-all, stacks-sample) and our tests,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # il2cpp-install.sh: add gcacc's accounting to the bdwgc of an il2cpp tree.
 #
 #   tools/il2cpp-install.sh install [--unverified] IL2CPP_DIR

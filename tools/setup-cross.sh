@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # setup-cross.sh: the cross toolchains and emulator the ARM tests use
 # (tests/cross/cross.sh): Debian's aarch64-linux-gnu and
 # arm-linux-gnueabihf gcc (each brings its target C library under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # setup-debian.sh: install the Debian packages gcacc builds and tests with.
 # Runs 'apt-get update' once, then installs what is missing.  As root it
 # installs; otherwise it says which packages to install and fails.  Then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gc_unity.h: the Unity-only entry points il2cpp calls (Unity's fork of
  * bdwgc has them; upstream 8.2.2 does not).  Included at the end of gc.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gc_vector.h: Unity's object kind for arrays of structs with references
  * ("gcj vectors"), as il2cpp (2020.1+) includes it.  Our own code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gcacc_il2cpp.h: gcacc's build-mode header.
  *

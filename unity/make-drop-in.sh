@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make-drop-in.sh: write a folder laid out like il2cpp's external/bdwgc.
 #
 #   unity/make-drop-in.sh TREE DEST [BDWGC]

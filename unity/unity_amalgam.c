@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unity_amalgam.c: the Unity API sources for bdwgc's one-file build
  * (extra/gc.c, as IL2CPP compiles it), which includes this file after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unity_api.c: the Unity-only entry points il2cpp calls, on 8.2.2's
  * collector (gc_unity.h declares them; docs/il2cpp.md describes each

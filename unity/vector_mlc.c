@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vector_mlc.c: Unity's "gcj vector" object kind (gc_vector.h) on 8.2.2,
  * our own code.  Arrays of structs with references: the class pointer in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_symbolize.sh: `gcacc symbolize` throughput.
 #
 #   bench_symbolize.sh GCACC WORKDIR

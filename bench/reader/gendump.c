@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gendump.c: writes a large synthetic gcacc dump for the reader benchmark.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh: the reader's throughput on a large synthetic dump.
 #
 #   run.sh GENDUMP GCACC WORKDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stackcost.c: what one callsite capture costs, in ns.
  *

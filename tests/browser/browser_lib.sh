@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # browser_lib.sh: what the browser tests share (report.sh,
 # report_views.sh, speedscope.sh).  Sourced from the build directory.
 #   need_tools T...   fail (exit 1) unless every T is installed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare.sh: the Compare view (`gcacc diff --html`, issue 23) renders in
 # real headless Chromium and shows what `gcacc diff --json` computes, for
 # two dumps of two processes: tests/cli/sameload a and b (b keeps 1500

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * longload.c: a long session for the report's browser test
  * (tests/browser/report_views.sh): many frames, a collection or more in

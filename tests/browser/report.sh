@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report.sh: `gcacc report` renders in real headless Chromium and shows the
 # dump's numbers.  Makes a dump with the demo, derives a second one with jq
 # (one class's live and allocated bytes raised by known amounts), writes

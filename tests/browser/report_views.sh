@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report_views.sh: the report's Frames and TopN views in real headless
 # Chromium, on a long session with known answers: tests/browser/longload
 # (5000 frames, two collections each: over 10,000 collections; 24 types,

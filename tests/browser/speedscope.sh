@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # speedscope.sh: `gcacc export --folded` opens in speedscope, a viewer
 # none of us wrote: its web app (the npm package, installed from
 # tests/browser/package-lock.json by tools/setup-debian.sh) loaded in

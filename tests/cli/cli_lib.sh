@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_lib.sh: the setup the gcacc CLI tests share (tests/cli/diff.sh,
 # export.sh, frag.sh, typed.sh; through workload_lib.sh also timeline.sh,
 # top.sh, leaks.sh, types.sh).  Sourced with the build directory as the

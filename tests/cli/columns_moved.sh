@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # columns_moved.sh: gcacc finds every column by the header's names
 # (docs/dump-format.md, "Columns"), not by position.  Real dumps of the
 # workload (leak: classes, kinds, grows, free lists; typed with sampled

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # diff.sh: `gcacc diff` on two runs of one workload (tests/cli/fragload.c
 # a and b) where b keeps 3000 more 512-byte objects: that class ranks
 # first with the expected change, and --threshold exits 1 below the

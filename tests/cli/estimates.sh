@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # estimates.sh: figures from a sampled object profile are marked as
 # estimates in `gcacc diff` (issue 22's "profile": "sampled" header, until
 # the collector writes it: hand-edited copies of two tests/cli/sameload

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # estimates_views.sh: a sampled profile's figures by type and callsite are shown
 # as estimates (docs/dump-format.md, "The sampled profile": the header's
 # config.profile "sampled" with sample_bytes R; type and site rows

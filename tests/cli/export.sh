@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # export.sh: `gcacc export`: the Chrome trace is valid JSON with one
 # counter event per collection record, folded lines have the
 # `stack value` shape and add up to the live bytes, CSV has a header and

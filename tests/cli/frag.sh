@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # frag.sh: `gcacc frag` on a planted pattern (tests/cli/fragload.c frag):
 # the 16-block holes show up at free-list index 16 (count and bytes), the
 # growth forced by a request larger than the largest free block is listed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fragload.c: workloads with known answers for the gcacc CLI tests
  * (tests/cli/frag.sh, diff.sh, export.sh).  The dump goes where

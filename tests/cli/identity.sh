@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # identity.sh: `gcacc diff` pairs one program's types and callsites across
 # two processes (issue 23), though address-space randomisation moves every
 # address.  tests/cli/sameload runs three times, as three processes: a1

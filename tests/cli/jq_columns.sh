@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # jq_columns.sh: the dump read with jq and nothing but the header's column
 # names (docs/dump-format.md, "Columns": no row position is written down
 # here) gives gcacc's numbers.  On the workload's leak dump (two kinds):

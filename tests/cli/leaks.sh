@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # leaks.sh: `gcacc leaks` on the workload's dumps (tests/cli/workload.c):
 # on `leak` exactly the leaking (kind, class) is reported, exit 1; on
 # `steady` (the same churn and sawtooth cache, no leak) nothing, exit 0;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # leaks_evidence.sh: `gcacc leaks` says how strong its evidence is
 # (issue 34): a leak is growth that goes on while the program repeats
 # the same work, not a program building its data once.  On the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # leaks_guile.sh: `gcacc leaks` on real programs (issue 34): Debian's
 # Guile 3.0 (it links libgc.so.1) run against this build's libgc, with
 # accounting on and the dump in the default profile:

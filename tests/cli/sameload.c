@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sameload.c: one workload run as two processes, for tests/cli/identity.sh
  * and tests/browser/compare.sh (issue 23: stable identity across

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # stack_depth.sh: `gcacc summary` shows the call stacks' depth (median and
 # largest frame count) and warns when most have one frame (issue 33).
 # tests/unit/test_nofp's `alloc` mode allocates through a chain of three

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # symbolize.sh: `gcacc symbolize` resolves addresses offline through the
 # dump header's module map.  Builds a tiny -g program, takes two function
 # addresses from nm, writes a minimal dump whose module map loads the

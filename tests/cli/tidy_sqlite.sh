@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tidy_sqlite.sh: `gcacc export --csv TABLE` loads into sqlite3 (Debian's
 # client, not ours) and SQL over it gives gcacc's own answers; `--jsonl`
 # gives the same rows with jq.  On the workload's typed dump (two kinds,

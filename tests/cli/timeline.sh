@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # timeline.sh: `gcacc timeline` on the workload's dumps (tests/cli/
 # workload.c): one row per collection record with the dump's own numbers,
 # CSV and JSON agreeing, the table within 80 columns, snapshots' allocations

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # top.sh: `gcacc top` on the workload's dumps (tests/cli/workload.c): the
 # leaking (kind, class) ranks first at the last collection with exactly
 # the objects the workload keeps; --at, --peak and --session against the

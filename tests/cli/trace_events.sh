@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # trace_events.sh: `gcacc export --chrome-trace` against the Trace Event
 # Format's documented fields (the JSON Object Format that Perfetto and
 # chrome://tracing load), event by event, with jq:

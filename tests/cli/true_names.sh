@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # true_names.sh: `gcacc symbolize` names a function only when the address
 # lies inside that symbol's extent (issue 33, item 2).  A test library
 # with an exported function followed by a static and a hidden one (as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # typed.sh: types and call stacks through the reader, on two runs of
 # tests/cli/typedload.c (a and b; b keeps 2500 more "Widget" objects
 # from hoard_widgets(), and uses other cookies for the same type names):

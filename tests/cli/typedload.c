@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * typedload.c: a workload with explicit types and every call stack
  * captured, with known answers, for tests/cli/typed.sh (gcacc diff per

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # types.sh: the type and callsite views on the workload's `typed` dump
 # (tests/cli/workload.c): three call paths with three explicit types, one
 # of them (typed_leak, LeakNode) keeping its objects forever.  top ranks

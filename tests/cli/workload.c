@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workload.c: a frame loop with known answers for the gcacc CLI tests
  * (tests/cli/timeline.sh, top.sh, leaks.sh).  Every frame allocates

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # workload_lib.sh: sourced by tests/cli/timeline.sh, top.sh, leaks.sh and
 # types.sh.  On top of cli_lib.sh (GCACC, $tmp, counted checks, `finish`):
 # runs tests/cli/workload (from the build directory, the cwd of `make

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cross.sh: the collector with accounting on ARM, under qemu-user.
 #
 #   tests/cross/cross.sh aarch64|armhf [quick|full]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # windows.sh: the collector with accounting and its dump on Windows,
 # built with mingw-w64 and run under wine64 (issue 35; docs/cross.md).
 #

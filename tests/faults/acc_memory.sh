@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # acc_memory.sh: the accounting's own memory stays proportional to what
 # it tracks (issue 23): in every test program that writes a dump, the
 # peak of the records' acc_memory_bytes is at most the larger of 10% of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # big_dumps.sh: the reader's memory is bounded by design (issue 25,
 # fault 6).  Dumps far beyond a session's size (tests/faults/gen_hostile:
 # 400 k distinct callsites; 200 k distinct (kind, class) rows; a record

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # dump_targets.sh: a dump target that fails never stops the program.
 #
 # The program measured is never blocked, slowed without bound or killed

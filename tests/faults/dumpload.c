@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dumpload.c: a program that writes a dump of a known size, for the
  * fault tests (tests/faults/dump_targets.sh).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # escape.sh: a module path with a newline and tabs in it (issue 25,
 # fault 7) does not forge an entry of DUMP.symbols, nor a line of
 # symbolize's output or warnings; the escaped entry is read back (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_hostile.c: dumps no session would write, for the reader's fault
  * tests (issue 25, faults 5-8; tests/faults/hostile.sh, big_dumps.sh).

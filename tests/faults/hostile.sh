@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # hostile.sh: the hostile-input corpus (tests/faults/hostile/, issue 25,
 # faults 5, 7 and 8 and the reader's half of 4) against every command.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # hostile_memory.sh: every part of a record is bounded, not only its row
 # tables (issue 38, faults 3 and 4).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # hostile_paths.sh: the files a dump names, and those its name makes
 # (issue 38, faults 1 and 2).
 #

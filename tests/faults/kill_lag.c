@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kill_lag.c: how much of its recent past a dumping program loses to
  * SIGKILL (a measurement, not a test: docs/design.md, "Dump file and

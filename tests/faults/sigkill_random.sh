@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sigkill_random.sh: a dumping program killed at random moments leaves a
 # dump that reads to its last whole record, every time, and loses no
 # record without counting it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * threads8.c: eight threads allocate through every path with a dump open
  * (tests/faults/threads_exact.sh reads the dump).

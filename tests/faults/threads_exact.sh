@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # threads_exact.sh: records' allocation deltas never wrap, and add up.
 #
 # Runs tests/faults/threads8 (eight threads allocating through the

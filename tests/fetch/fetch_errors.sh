@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fetch_errors.sh: bdwgc/fetch.sh fails clearly.
 #   - a tarball with the wrong sha256: names the file and both sums;
 #   - a patch that does not apply: names the patch and shows the hunk;

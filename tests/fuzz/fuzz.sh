@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz.sh: a bounded libFuzzer run of tests/fuzz/fuzz_dump_read.c (the
 # reader's record parser) under AddressSanitizer and UBSan.
 #

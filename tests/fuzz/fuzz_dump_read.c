@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_dump_read.c: libFuzzer target for the reader's record parser.
  *

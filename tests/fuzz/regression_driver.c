@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * regression_driver.c: replays every file of the fuzz corpus through
  * LLVMFuzzerTestOneInput without libFuzzer, so every `make check` runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # amalgam.sh: the accounting builds and counts inside IL2CPP's build mode.
 #
 # IL2CPP compiles bdwgc as the one file extra/gc.c, with Unity's define set

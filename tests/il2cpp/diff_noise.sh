@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # diff_noise.sh: `gcacc diff --threshold` as a CI gate does not fire on
 # sampling noise, and does fire on a real change (issue 34).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gameload.c: an il2cpp-shaped game for the il2cpp type mode, with its
  * own ground truth (tests/il2cpp/gameload.sh checks the dump against it).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gameload.sh: IL2CPP class names built in (GC_ACC_TYPES=il2cpp), on the
 # il2cpp-shaped harness tests/il2cpp/gameload.c, which sets no type, no
 # namer, nothing but what il2cpp itself does; the environment switches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * il2cpp_shape.h: IL2CPP's object header and class struct, as our own
  * code (no il2cpp source), for the il2cpp-shaped harness (gameload.c).

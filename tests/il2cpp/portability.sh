@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # portability.sh: the drop-in folder's extra/gc.c, with Unity's define
 # list and Unity's two include folders (`include`, `libatomic_ops/src`,
 # the latter filled with the system's libatomic_ops headers, as a real

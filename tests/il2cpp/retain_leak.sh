@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # retain_leak.sh: why is it alive (issue 37) on the il2cpp-shaped
 # harness: its leak (Game.EventRecord, a list held by the static `g`'s
 # leak_head) asked for through the environment alone

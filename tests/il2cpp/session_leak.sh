@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # session_leak.sh: the default profile, sampled, finds a leak alone.
 # gameload session (tests/il2cpp/gameload.c: 3,000 frames, one callsite,
 # record_event, leaking some 24 MiB of Game.EventRecord) runs with

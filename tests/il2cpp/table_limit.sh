@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # table_limit.sh: GC_ACC_TABLE_LIMIT bounds the side tables.  The
 # il2cpp-shaped game (tests/il2cpp/gameload.c) runs with a 64 KiB cap:
 #   - tracing (GC_ACC_PROFILE=trace: a tag on every object, a stack on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # unity_defs.sh (sourced): the defines Unity's build passes when it
 # compiles il2cpp's external/bdwgc/extra/gc.c on Linux (shared/IL2CPP.md
 # section 3: the core set with the 7/7/0 version stamp, the non-WebGL set,

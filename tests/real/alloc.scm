@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;; alloc.scm: an allocation-heavy Guile script for tests/real/real_programs.sh:
 ;; lists, bignums, strings, vectors and a hash table, with a deterministic
 ;; result printed at the end (the same whichever libgc runs it).

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;; parent.scm: a Guile script that runs a child Guile (system*) between
 ;; two rounds of allocation, for tests/real/real_programs.sh: with
 ;; GC_ACC_DUMP lacking %p both processes are given one file; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # real_programs.sh: two real bdwgc programs from Debian, Guile 3.0
 # (guile-3.0) and ECL (ecl), both linking libgc.so.1, run an
 # allocation-heavy script (alloc.scm, alloc.lsp) against our library,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retainload.c: the truth of tests/retain/why.sh (issue 37): objects
  * held in known ways, a retention request per way, and on stdout what

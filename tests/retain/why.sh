@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # why.sh: why is it alive (issue 37), against what retainload built (its
 # stdout), one request per scenario:
 #   - T.Static: 5 paths, depths 1..5, from the static list_head (its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # census_markers.sh: test_census with one marker and with two.
 #
 # The census takes each block's live count from the collector's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * collections.c: N collections (argv[1], default 6), each after some
  * allocation, then prints GC_get_gc_no().  With argv[2] a dump path, the

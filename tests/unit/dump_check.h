@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_check.h: how gcacc's own tests read a dump back: through the
  * reader's parser, tools/gcacc/dump_read.c (linked into each test, see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * env_probe.c: for tests/unit/env_warnings.sh.  Initializes the collector,
  * which reads the GC_ACC_* settings, allocates a little, and prints

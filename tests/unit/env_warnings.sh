@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # env_warnings.sh: what docs/environment.md says bad values do.
 #
 # "A bad value gives one warning naming the variable and the value

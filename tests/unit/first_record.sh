@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # first_record.sh: every collection after the dump starts has a record
 # (issue 33, item 6).  GC_init's own collection (bdwgc's "precollect")
 # came before GC_ACC_DUMP started the dump, so a program that made six

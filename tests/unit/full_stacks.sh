@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # full_stacks.sh: the full profile has callsites (issue 33, item 6):
 # README's cost table calls `full` "tags, sampled stacks", but `full`
 # alone recorded none.  GC_ACC_PROFILE=full samples stacks (the header

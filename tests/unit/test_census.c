@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_census.c: the census counts exactly the objects a collection marks.
  *

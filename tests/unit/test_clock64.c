@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_clock64.c: every time is 64-bit, on every target (issue 38).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_counters.c: every allocation path is counted exactly once.
  *

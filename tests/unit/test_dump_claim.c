@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_claim.c: no process ever damages a dump another is writing
  * (issue 38 fault 2, issue 33).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_drops.c: the dump's totals are exact whatever was dropped,
  * and every drop is counted (issue 38, fault 3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_exit.c: exit() from a signal handler never hangs on the dump
  * (issue 38, fault 1).

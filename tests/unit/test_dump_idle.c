@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_idle.c: the dump's writer thread sleeps while there is
  * nothing to write, and wakes for every record.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_ring.c: the dump's buffer grows with its records, up to its
  * limit, and what does not fit is dropped and counted, never waited for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_sigkill.c: a process killed mid-run leaves a readable dump.
  *

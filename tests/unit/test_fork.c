@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fork.c: a child forked while other threads intern callsites and
  * pairs does not hang.

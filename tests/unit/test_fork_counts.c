@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fork_counts.c: a child forked while another thread counts on its
  * thread-local free lists keeps the counts the parent last read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_frag.c: the free-block books, the largest free block, the
  * fragmentation index, and heap growth events.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_frag_churn.c: the free-block books stay exact under churn.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nofp.c: deep sampled stacks on code built without frame pointers
  * (issue 33, item 3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_profile_switch.c: the full profile tags every object, and the
  * sampled one samples at its rate, however often the profile changes

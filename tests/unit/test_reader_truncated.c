@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_reader_truncated.c: a dump cut anywhere reads back up to the cut.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sampled.c: the sampled profile's estimates against the truth.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_sampled.sh: the sampled profile's accuracy, types explicit and
 # from word 0 (tests/unit/test_sampled.c says what is judged).
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_text.c: the collector's one writer of dump text (accounting/text.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_types.c: type cookies, callsites, ages and frames, exactly.
  *

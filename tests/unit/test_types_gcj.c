@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_types_gcj.c: types that come from the objects themselves.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_unwind.c: callsite capture, interning and sampling (sites.c,
  * unwind.c).

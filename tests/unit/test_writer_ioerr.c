@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_writer_ioerr.c: a dump file that cannot be opened or written gives
  * exactly one warning and leaves the program unharmed.

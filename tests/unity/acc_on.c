@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * acc_on.c: linked into upstream's test programs by upstream_il2cpp.sh to
  * run them with accounting on in a NO_GETENV build (where GC_ACC_ENABLE=1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fork_tests.sh: Unity's fork, with our accounting, passes its own tests.
 #
 # The fork's extra/gc.c with our series is built exactly as il2cpp builds

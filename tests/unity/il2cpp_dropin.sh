@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # il2cpp_dropin.sh: the Unity API in il2cpp's build mode.  Writes the
 # drop-in folder (unity/make-drop-in.sh), compiles its extra/gc.c with
 # exactly Unity's defines (tests/il2cpp/unity_defs.sh: 7/7/0 stamp,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # install.sh: tools/il2cpp-install.sh on the layouts a Unity installation
 # has, built from the vendored fork tarballs as il2cpp/external/bdwgc:
 #   b0c6-full    b0c6e4bc (4-argument heap sections, 2023.2.10+ and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # one_folder.sh: one drop-in folder for every Unity version.
 #   - unity/make-drop-in.sh, given the installation's external/bdwgc
 #     (here a stand-in whose libatomic_ops/ is filled from the system's

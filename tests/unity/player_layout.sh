@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # player_layout.sh: the collector builds and links as in a Unity player,
 # inside a fake il2cpp installation laid out like a real one:
 #   il2cpp/external/bdwgc    the drop-in folder (unity/make-drop-in.sh),

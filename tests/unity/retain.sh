@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # retain.sh: why is it alive (issue 37) on Unity's fork: the truth tests
 # of tests/retain/why.sh (a static list, a stack, a 10,000-deep chain, a
 # cycle, precise and conservative references, a disappearing link) with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_custom_push.c: GC_push_proc, GC_custom_push_proc and
  * GC_custom_push_range, as il2cpp 2023.2.10+ pushes its registered roots:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_deinit.c: GC_deinit resets the collector so that GC_INIT starts
  * afresh in the same process (il2cpp's domain reload,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dump_end.c: how a dump ends in a build without atexit (Unity's
  * DONT_USE_ATEXIT; docs/il2cpp.md, "How a player's dump ends").

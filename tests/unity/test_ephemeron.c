@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ephemeron.c: an ephemeron table through GC_set_mark_stack_empty,
  * as il2cpp's ConditionalWeakTable uses it.  The table lives outside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_eras.cc: one drop-in folder serves both of Unity's heap-section
  * eras, from C++, as libil2cpp's gc/BoehmGC.cpp calls them (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_vector.c: the gcj-vector kind (gc_vector.h) as il2cpp uses it.
  * An array object: word 0 its class, word 1 its length, then elements of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_heap_rule.c: how GC_foreach_heap_section (4-argument era) splits
  * a block in use into USED and PADDING, on Unity's fork and on ours

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_heap_sections.c: GC_foreach_heap_section in the era the client
  * chose (gc_unity.h: GCACC_HEAP_SECTIONS_3ARG defined before gc.h for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_incremental.c: incremental collection driven by manual write
  * barriers, as il2cpp runs it (IL2CPP builds have MANUAL_VDB: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_link_il2cpp.c: every GC_* entry point libil2cpp calls (Unity
  * 2019.4 to 6000: ../shared/IL2CPP.md section 1.3 and the 6000

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_time_limit.c: GC_set_time_limit_ns / GC_get_time_limit_ns share one
  * stored limit with GC_set_time_limit (ms) and GC_set_time_limit_tv

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_vector.c: Unity's gcj-vector allocations are counted and typed.
  *

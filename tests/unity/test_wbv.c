@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_wbv.c: a write-barrier-validation build (il2cpp with
  * IL2CPP_ENABLE_WRITE_BARRIER_VALIDATION).  il2cpp's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unit.sh: our accounting's unit tests, and the vector test, on Unity's fork.
 #
 # The same tests tests/il2cpp/amalgam.sh runs on patched 8.2.2 in IL2CPP's

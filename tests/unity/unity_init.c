@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unity_init.c: linked into the fork's own test programs (gctest and
  * the rest) when tests/unity/fork_tests.sh runs them on Unity's fork.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # unity_lib.sh: what the tests on Unity's bdwgc fork share (sourced).
 #
 # Sets UNITY_SRC (the patched fork, bdwgc/unity/src), UNITY_DEFS (Unity's

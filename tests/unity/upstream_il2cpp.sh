@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # upstream_il2cpp.sh: upstream's own test programs against the IL2CPP
 # drop-in build (extra/gc.c of the drop-in folder, Unity's define list),
 # accounting off and then on (acc_on.c switches it on before main, as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-upstream.sh MODE BDWGC_BUILD_DIR
 #
 # Runs upstream bdwgc's own `make check` (every test its tests.am builds

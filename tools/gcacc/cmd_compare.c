@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_compare.c: the Compare view (issue 23), `gcacc diff --html`: two
  * sessions side by side in one self-contained HTML page (inline CSS, no

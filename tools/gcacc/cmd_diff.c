@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_diff.c: compare two sessions (two builds of a program on the same
  * level, two runs of one), per size class (kind, class), per kind, per

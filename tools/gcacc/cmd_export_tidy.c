@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_export_tidy.c: `gcacc export --csv TABLE` and `--jsonl TABLE`:
  * one table of the dump as tidy data, for sqlite3, pandas, R, jq.

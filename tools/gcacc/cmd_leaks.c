@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_leaks.c: the (kind, size class) rows whose live bytes grow steadily
  * across the session.  The rule, over the collection records with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_report.c: one self-contained HTML report of a session.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_summary.c: the session at a glance.  With the type and callsite
  * tables (tables.c): the accounting's own memory at its peak (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_symbolize.c: resolve callsite addresses offline.
  *

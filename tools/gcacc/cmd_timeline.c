@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_timeline.c: one row per collection record, in the order written:
  * when it ended (since the session's start, the header's start_mono_ns),

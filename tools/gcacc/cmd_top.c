@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_top.c: the TopN view: which keys hold the most live bytes, allocate
  * the most, or hold the most objects, at one collection (--at, --peak, the

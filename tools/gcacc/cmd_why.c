@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_why.c: `gcacc why`, the dump's retention records (issue 37,
  * docs/dump-format.md "Retention records"): for each request, the paths

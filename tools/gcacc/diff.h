@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diff.h: two sessions compared (cmd_diff.c computes, cmd_compare.c
  * draws the HTML Compare view).

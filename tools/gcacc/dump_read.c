@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_read.c: streaming reader of gcacc dump files (see dump_read.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump_read.h: streaming reader of gcacc dump files.
  *

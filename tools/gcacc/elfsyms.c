@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elfsyms.c: the function symbols of ELF files (elfsyms.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elfsyms.h: the function symbols of ELF files, with their extents, so
  * that a name is shown only for an address inside its symbol (issue 33).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emit.c: tables, CSV and JSON from one description (see emit.h).
  * JSON strings are produced by jansson (json_dumps of a json_string), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emit.h: one emitter for every view gcacc prints.
  *

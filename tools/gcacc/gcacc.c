@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gcacc.c: the reader's entry point: global options and the command table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gcacc.h: what the reader's subcommands share.
  *

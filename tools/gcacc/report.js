@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* report.js: the views of `gcacc report` (tools/gcacc/report_views.c
  * embeds this file in the page; it fetches nothing).  It reads the data
  * block the reader wrote (<script type="application/json"

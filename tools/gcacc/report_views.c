@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_views.c: the Frames and TopN views of `gcacc report` (see
  * report_views.h).  The page's script, report.js, is embedded from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_views.h: the Frames and TopN views of `gcacc report`
  * (report_views.c; the page's script is report.js, embedded).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * session.c: one streaming pass over a dump (see session.h).
  */

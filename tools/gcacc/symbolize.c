@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * symbolize.c: resolve callsite addresses offline (symbolize.h).
  *

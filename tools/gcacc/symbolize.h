@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * symbolize.h: the dump's call stacks ("sites", docs/dump-format.md),
  * resolved to modules, offsets and function names.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tables.c: the type and callsite tables of a dump (see tables.h).
  *

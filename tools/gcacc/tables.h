@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tables.h: the type and callsite tables of a dump, rebuilt while
  * scanning (docs/dump-format.md, "Types, callsites and ages", "Sampling",

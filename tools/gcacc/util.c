@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.c: messages, shared options and progress for the gcacc reader.
  */
