@@ -55,6 +55,27 @@ static inline unsigned char *dc_slurp(const char *path, size_t *len)
   return buf;
 }
 
+/* Occurrences of what in the file at path (0 when it cannot be read). */
+static inline int dc_count_in(const char *path, const char *what)
+{
+  size_t len;
+  unsigned char *buf = dc_slurp(path, &len);
+  int n = 0;
+
+  if (buf != NULL) {
+    unsigned char *z = (unsigned char *)realloc(buf, len + 1);
+    const char *p;
+
+    if (z != NULL) {
+      buf = z;
+      buf[len] = '\0';
+      for (p = (char *)buf; (p = strstr(p, what)) != NULL; p++) n++;
+    }
+    free(buf);
+  }
+  return n;
+}
+
 /* What a (possibly cut) dump holds, as dump_read.c reads it.           */
 struct dc_result {
   /* How the read ended: DUMP_END (whole: the gzip trailer seen, no     */

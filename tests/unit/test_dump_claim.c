@@ -158,27 +158,6 @@ static void check_dump(const char *path, long pid, const char *who, long n)
   CHECK_EQ(s.foreign, 0);
 }
 
-/* Occurrences of what in the file at path.                             */
-static int count_in(const char *path, const char *what)
-{
-  size_t len;
-  unsigned char *buf = dc_slurp(path, &len);
-  int n = 0;
-
-  if (buf != NULL) {
-    unsigned char *z = (unsigned char *)realloc(buf, len + 1);
-    const char *p;
-
-    if (z != NULL) {
-      buf = z;
-      buf[len] = '\0';
-      for (p = (char *)buf; (p = strstr(p, what)) != NULL; p++) n++;
-    }
-    free(buf);
-  }
-  return n;
-}
-
 static void test_child(const char *dir)
 {
   char path[512], other[600], errpath[600], want[1300];
@@ -200,8 +179,8 @@ static void test_child(const char *dir)
   check_dump(other, (long)pid, NULL, 0);
   (void)snprintf(want, sizeof(want), "gcacc: dump file %s is in use by"
                  " another process; writing %s instead", path, other);
-  CHECK_EQ(count_in(errpath, want), 1);
-  CHECK_EQ(count_in(errpath, "gcacc:"), 1);
+  CHECK_EQ(dc_count_in(errpath, want), 1);
+  CHECK_EQ(dc_count_in(errpath, "gcacc:"), 1);
   (void)unlink(path);
   (void)unlink(other);
   (void)unlink(errpath);
@@ -281,14 +260,14 @@ static void test_unrelated(const char *dir)
   check_dump(b_path, (long)b, NULL, 0);
   (void)snprintf(want, sizeof(want), "gcacc: dump file %s is in use by"
                  " another process; writing %s instead", path, b_path);
-  CHECK_EQ(count_in(b_err, want), 1);
-  CHECK_EQ(count_in(a_err, "gcacc:"), 0);
+  CHECK_EQ(dc_count_in(b_err, want), 1);
+  CHECK_EQ(dc_count_in(a_err, "gcacc:"), 0);
 
   /* The first dump stopped: its claim ended with it.                  */
   c = spawn("child", path, c_err, -1, -1);
   CHECK_EQ(wait_status(c), 0);
   check_dump(path, (long)c, NULL, 0);
-  CHECK_EQ(count_in(c_err, "gcacc:"), 0);
+  CHECK_EQ(dc_count_in(c_err, "gcacc:"), 0);
   (void)snprintf(b_path, sizeof(b_path), "%s.%ld", path, (long)c);
   CHECK(access(b_path, F_OK) != 0);
   (void)snprintf(b_path, sizeof(b_path), "%s.%ld", path, (long)b);

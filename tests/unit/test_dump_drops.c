@@ -168,27 +168,6 @@ static int run(const char *profile, const char *path, int drop_all_at_end)
   return (int)check_fail_n;
 }
 
-/* Occurrences of what in the file at path.                             */
-static int count_in(const char *path, const char *what)
-{
-  size_t len;
-  unsigned char *buf = dc_slurp(path, &len);
-  int n = 0;
-
-  if (buf != NULL) {
-    unsigned char *z = (unsigned char *)realloc(buf, len + 1);
-    const char *p;
-
-    if (z != NULL) {
-      buf = z;
-      buf[len] = '\0';
-      for (p = (char *)buf; (p = strstr(p, what)) != NULL; p++) n++;
-    }
-    free(buf);
-  }
-  return n;
-}
-
 /* Runs run() in a child, stderr to errpath; its exit status.          */
 static int in_child(const char *profile, const char *path,
                     const char *errpath, int drop_all_at_end)
@@ -232,11 +211,11 @@ int main(void)
         free(b);
       }
     }
-    CHECK_EQ(count_in(errpath, "counted in no record"), 0);
+    CHECK_EQ(dc_count_in(errpath, "counted in no record"), 0);
   }
   /* Everything to the end dropped, the stop's last record too.        */
   CHECK_EQ(in_child("off", path, errpath, 1), 0);
-  CHECK_EQ(count_in(errpath, "records were dropped (buffer full) and are"
+  CHECK_EQ(dc_count_in(errpath, "records were dropped (buffer full) and are"
                     " counted in no record"), 1);
   (void)unlink(path);
   (void)unlink(errpath);
