@@ -6,7 +6,8 @@
 # /usr/<triplet>), their binutils (addr2line for offline symbolization),
 # and qemu-user; and mingw-w64's x86-64 gcc (Windows), with which
 # tests/il2cpp/portability.sh compiles the IL2CPP drop-in, its zlib
-# (libz-mingw-w64-dev) and wine64 (/usr/lib/wine/wine64), under which
+# (libz-mingw-w64-dev), its binutils (x86_64-w64-mingw32-addr2line, with
+# which gcacc symbolize reads PE images) and wine64 (/usr/lib/wine/wine64), under which
 # tests/cross/windows.sh runs the Windows build; and Wine's Windows and
 # C runtime headers (libwine-dev), with which portability.sh compiles
 # the drop-in with clang in MSVC mode.
@@ -28,7 +29,8 @@ dest=${1:-${GCACC_CROSS_SYSROOT_DIR:-$top/_cross}}
 pkgs="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
       binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf
       libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-user
-      gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine64 libwine-dev"
+      gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev
+      wine64 libwine-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

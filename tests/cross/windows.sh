@@ -68,8 +68,8 @@ WINEDLLOVERRIDES='mscoree,mshtml='
 export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
 
 fails=0
-fail() { echo "FAIL: windows: $*"; fails=$((fails + 1)); }
-ok() { echo "PASS: windows: $*"; }
+fail() { printf 'FAIL: windows: %s\n' "$*"; fails=$((fails + 1)); }
+ok() { printf 'PASS: windows: %s\n' "$*"; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 t_all=$(now)
@@ -218,15 +218,10 @@ GAMELOAD="$out/bin/gameload-api" GCACC="$GCACC" sh \
   "$srcdir/tests/il2cpp/gameload.sh" > "$out/gameload.log" 2>&1
 rc=$?
 dt=$(since "$t0")
-# Known failure: `gcacc symbolize` does not read PE images yet, so the
-# leaking callsite cannot be named by its function (issue 35, Symbols).
-others=$(grep '^FAIL' "$out/gameload.log" |
-  grep -vc '^FAIL: leaks: a leaking callsite through record_event$')
+# gcacc symbolize reads the PE image (Z:\... mapped as wine does) with
+# mingw's addr2line: every check passes, the leak's function named.
 if [ "$rc" -eq 0 ]; then
-  fail "gameload.sh passes: symbolize now reads PE, drop the known failure"
-elif [ "$others" -eq 0 ] && tail -1 "$out/gameload.log" |
-     grep -q ': [0-9]* checks, 1 failed$'; then
-  ok "gameload.sh ($dt s): $(tail -1 "$out/gameload.log") (known: no PE symbols)"
+  ok "gameload.sh ($dt s): $(tail -1 "$out/gameload.log")"
 else
   fail "gameload.sh ($dt s): see $out/gameload.log"
   grep '^FAIL' "$out/gameload.log" | sed 's/^/  | /'
@@ -291,6 +286,23 @@ case $chain in
   "new_object record_event frame_work game_loop main "*)
     ok "stacks: a leak site $depth frames deep: $chain" ;;
   *) fail "stacks: a leak site ($depth frames) reads: $chain" ;;
+esac
+# The same leak site as gcacc names it: `gcacc symbolize` reads the
+# Windows module's PE image (its DWARF) found through its Z:\ path.
+rm -f "$other.symbols"
+"$GCACC" symbolize "$other" > sym.out 2> sym.err
+src=$?
+"$GCACC" leaks --json "$other" > leaks2.json 2> /dev/null
+site=$(jq -r '.leak_sites[0].stack // ""' leaks2.json)
+case " $site " in
+  *" new_object < record_event < "*)
+    if [ "$src" -eq 0 ] && grep -q 'gameload\.exe+0x[0-9a-f]* new_object ' sym.out
+    then
+      ok "symbolize: the Windows leak site reads: $site"
+    else
+      fail "symbolize exited $src: $(head -3 sym.err)"
+    fi ;;
+  *) fail "symbolize: the Windows leak site reads: $site; $(head -3 sym.err)" ;;
 esac
 # The terminated dump: every whole line is a record, the header first,
 # and gcacc reads it (it may say the stream was cut).

@@ -59,6 +59,10 @@ static int sym_quiet;
 struct module {
   char *path, *build_id, *file;   /* file: what addr2line reads, or NULL */
   u64 base, extent;               /* extent: 0 if unknown               */
+  /* A PE image (Windows): file is read by mingw's addr2line at the     */
+  /* image's preferred base, image_base + offset.                       */
+  int is_pe;
+  u64 image_base;
   size_t naddr, cap;
   size_t *addr_ix;                /* indexes into the address table      */
   FILE *results;                  /* child's answers (tmpfile)           */
@@ -213,12 +217,65 @@ out:
   return rc;
 }
 
+/* ---- PE: preferred image base and size of a candidate file ----------- */
+
+/* 0 if path is a PE image (MZ, then "PE\0\0" at e_lfanew, a PE32 or   */
+/* PE32+ optional header): its ImageBase and SizeOfImage.  Read through  */
+/* open_regular (a regular file, never a FIFO), a few hundred bytes.     */
+static int pe_info(const char *path, u64 *image_base, u64 *size_of_image)
+{
+  int fd = open_regular(path, 0, MAX_MODULE_FILE, NULL, NULL);
+  unsigned char h[64], o[64];
+  u64 lfa;
+  unsigned magic;
+  int rc = -1;
+
+  if (fd < 0) return -1;
+  if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h)
+      || h[0] != 'M' || h[1] != 'Z')
+    goto out;
+  lfa = (u64)h[0x3c] | (u64)h[0x3d] << 8 | (u64)h[0x3e] << 16
+        | (u64)h[0x3f] << 24;
+  if (lfa > ((u64)1 << 20)) goto out;
+  /* Signature (4), COFF header (20), the optional header's first 64.  */
+  if (pread(fd, h, 24, (off_t)lfa) != 24 || memcmp(h, "PE\0\0", 4) != 0
+      || pread(fd, o, sizeof(o), (off_t)lfa + 24) != (ssize_t)sizeof(o))
+    goto out;
+  magic = (unsigned)o[0] | (unsigned)o[1] << 8;
+  if (magic == 0x20b) {                 /* PE32+: ImageBase at 24, 8 B */
+    int i;
+
+    *image_base = 0;
+    for (i = 7; i >= 0; i--) *image_base = *image_base << 8 | o[24 + i];
+  } else if (magic == 0x10b) {          /* PE32: ImageBase at 28, 4 B  */
+    *image_base = (u64)o[28] | (u64)o[29] << 8 | (u64)o[30] << 16
+                  | (u64)o[31] << 24;
+  } else {
+    goto out;
+  }
+  *size_of_image = (u64)o[56] | (u64)o[57] << 8 | (u64)o[58] << 16
+                   | (u64)o[59] << 24;  /* SizeOfImage at 56 in both   */
+  rc = 0;
+out:
+  close(fd);
+  return rc;
+}
+
 static int try_file(struct module *mo, const char *cand)
 {
   char bid[160];
-  u64 extent;
+  u64 extent, ib;
 
   if (access(cand, R_OK) != 0) return 0;
+  if (pe_info(cand, &ib, &extent) == 0) {
+    /* The header's build id of a PE image is its CodeView GUID and age */
+    /* (not checked here: the PDB's, not the image's own).               */
+    mo->file = xstrdup(cand);
+    mo->extent = extent;
+    mo->is_pe = 1;
+    mo->image_base = ib;
+    return 1;
+  }
   if (elf_info(cand, bid, sizeof(bid), &extent) != 0) return 0;
   if (mo->build_id[0] != '\0' && bid[0] != '\0'
       && strcmp(bid, mo->build_id) != 0) {
@@ -234,6 +291,69 @@ static int try_file(struct module *mo, const char *cand)
   return 1;
 }
 
+/* ---- Windows paths (a dump written under Windows or wine) ----------- */
+
+/* "C:\\..." or "C:/...": a drive letter, then a separator.             */
+static int win_path(const char *p)
+{
+  return ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z'))
+         && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
+}
+
+/* The name after the last '\\' or '/'. */
+static const char *win_basename(const char *p)
+{
+  const char *b = p, *q;
+
+  for (q = p; *q != '\0'; q++)
+    if (*q == '\\' || *q == '/') b = q + 1;
+  return b;
+}
+
+/* A Windows path as a local one, as wine maps it: Z: is /, another     */
+/* drive $WINEPREFIX/dosdevices/x: (if WINEPREFIX is set); '\\' is '/'.  */
+/* 0 if there is none.                                                   */
+static int win_local(const char *p, char *out, size_t outsz)
+{
+  const char *pfx = getenv("WINEPREFIX");
+  char d = (char)(p[0] | 0x20);
+  size_t n, i;
+  int k;
+
+  if (d == 'z')
+    k = snprintf(out, outsz, "%s", "");
+  else if (pfx != NULL && pfx[0] == '/')
+    k = snprintf(out, outsz, "%s/dosdevices/%c:", pfx, d);
+  else
+    return 0;
+  if (k < 0 || (size_t)k >= outsz) return 0;
+  n = (size_t)k;
+  for (i = 2; p[i] != '\0'; i++) {
+    if (n + 1 >= outsz) return 0;
+    out[n++] = p[i] == '\\' ? '/' : p[i];
+  }
+  out[n] = '\0';
+  /* No way out of the drive: a ".." component is refused.             */
+  return strstr(out, "/../") == NULL
+         && (n < 3 || strcmp(out + n - 3, "/..") != 0);
+}
+
+static int try_file(struct module *mo, const char *cand);
+
+static void find_file_win(struct module *mo, const char *const *search,
+                          int nsearch)
+{
+  char cand[4096];
+  const char *bn = win_basename(mo->path);
+  int i;
+
+  for (i = 0; i < nsearch && bn[0] != '\0'; i++) {
+    snprintf(cand, sizeof(cand), "%s/%s", search[i], bn);
+    if (try_file(mo, cand)) return;
+  }
+  if (win_local(mo->path, cand, sizeof(cand))) (void)try_file(mo, cand);
+}
+
 static void find_file(struct module *mo, const char *const *search,
                       int nsearch, const char *debug_dir)
 {
@@ -242,6 +362,10 @@ static void find_file(struct module *mo, const char *const *search,
   size_t bl = strlen(mo->build_id);
   int i;
 
+  if (win_path(mo->path)) {
+    find_file_win(mo, search, nsearch);
+    return;
+  }
   bn = bn ? bn + 1 : mo->path;
   for (i = 0; i < nsearch; i++) {
     if (bl > 2) {
@@ -444,6 +568,8 @@ static const char *module_name(const struct module *mo)
 {
   const char *bn = strrchr(mo->path, '/');
 
+  if (win_path(mo->path)) return win_basename(mo->path);
+
   return bn ? bn + 1 : (mo->path[0] ? mo->path : "?");
 }
 
@@ -642,7 +768,8 @@ static int is_addr_line(const char *s)
 static int run_symbolizer(const struct module *mo, const u64 *offs,
                           size_t n, FILE *out)
 {
-  const char *prog = getenv("GCACC_ADDR2LINE");
+  const char *prog = getenv(mo->is_pe ? "GCACC_PE_ADDR2LINE"
+                                      : "GCACC_ADDR2LINE");
   int in_p[2], out_p[2];
   pid_t pid;
   char wbuf[65536], rbuf[65536];
@@ -654,7 +781,8 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
   int have = 0, status;
   struct pollfd pf[2];
 
-  if (prog == NULL || prog[0] == '\0') prog = "addr2line";
+  if (prog == NULL || prog[0] == '\0')
+    prog = mo->is_pe ? "x86_64-w64-mingw32-addr2line" : "addr2line";
   if (pipe(in_p) != 0 || pipe(out_p) != 0) return 1;
   pid = fork();
   if (pid < 0) return 1;
@@ -678,7 +806,8 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
     dup2(out_p[1], 1);
     close(in_p[0]); close(in_p[1]); close(out_p[0]); close(out_p[1]);
     execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", file, (char *)NULL);
-    error("cannot run %s: %s (install binutils)", prog, strerror(errno));
+    error("cannot run %s: %s (install %s)", prog, strerror(errno),
+          mo->is_pe ? "binutils-mingw-w64-x86-64" : "binutils");
     _exit(127);
   }
   close(in_p[0]);
@@ -940,7 +1069,7 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
       u64 *offs = xrealloc(NULL, mo->naddr * sizeof(*offs));
 
       for (j = 0; j < mo->naddr; j++)
-        offs[j] = addrs[mo->addr_ix[j]].addr - mo->base;
+        offs[j] = addrs[mo->addr_ix[j]].addr - mo->base + mo->image_base;
       _exit(run_symbolizer(mo, offs, mo->naddr, mo->results));
     }
     running++;
