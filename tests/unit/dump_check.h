@@ -55,6 +55,34 @@ static inline unsigned char *dc_slurp(const char *path, size_t *len)
   return buf;
 }
 
+/* The "test" records a test submitted (GC_acc_test_dump_submit), in   */
+/* order: next, the i expected next; gaps, records out of order; with    */
+/* who set, records of another who counted as foreign, not followed.    */
+struct dc_seq { const char *who; long next, gaps, foreign; };
+
+static inline void dc_check_seq(json_t *rec, size_t index, void *arg)
+{
+  struct dc_seq *s = (struct dc_seq *)arg;
+  json_t *r = json_object_get(rec, "record");
+  long i;
+
+  (void)index;
+  if (NULL == r || !json_is_string(r)
+      || strcmp(json_string_value(r), "test") != 0)
+    return;
+  if (s->who != NULL) {
+    const char *who = json_string_value(json_object_get(rec, "who"));
+
+    if (NULL == who || strcmp(who, s->who) != 0) {
+      s->foreign++;
+      return;
+    }
+  }
+  i = (long)json_integer_value(json_object_get(rec, "i"));
+  if (i != s->next) s->gaps++;
+  s->next = i + 1;
+}
+
 /* Occurrences of what in the file at path (0 when it cannot be read). */
 static inline int dc_count_in(const char *path, const char *what)
 {

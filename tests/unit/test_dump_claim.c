@@ -114,37 +114,16 @@ static int wait_status(pid_t pid)
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-struct seq { const char *who; long next, gaps, foreign; };
-
-static void check_seq(json_t *rec, size_t index, void *arg)
-{
-  struct seq *s = (struct seq *)arg;
-  json_t *r = json_object_get(rec, "record");
-
-  (void)index;
-  if (r != NULL && json_is_string(r)
-      && strcmp(json_string_value(r), "test") == 0) {
-    const char *who = json_string_value(json_object_get(rec, "who"));
-
-    if (NULL == who || strcmp(who, s->who) != 0) {
-      s->foreign++;
-      return;
-    }
-    if (json_integer_value(json_object_get(rec, "i")) != s->next) s->gaps++;
-    s->next = json_integer_value(json_object_get(rec, "i")) + 1;
-  }
-}
-
 /* The dump at path: whole, its header's pid, and (who != NULL) its    */
 /* test records 0 .. n-1 in order.                                       */
 static void check_dump(const char *path, long pid, const char *who, long n)
 {
-  struct seq s;
+  struct dc_seq s;
   struct dc_result r;
 
   memset(&s, 0, sizeof(s));
   s.who = who != NULL ? who : "";
-  r = dc_read_file(path, check_seq, &s);
+  r = dc_read_file(path, dc_check_seq, &s);
   if (!CHECK(r.end == DUMP_END))
     fprintf(stderr, "  %s does not read whole: %s\n", path, r.error);
   if (CHECK(r.first != NULL)) {

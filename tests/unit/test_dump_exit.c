@@ -160,40 +160,6 @@ static int wait_bounded(pid_t pid)
   return -1;
 }
 
-struct seq { long next; long gaps; };
-
-static void check_seq(json_t *rec, size_t index, void *arg)
-{
-  struct seq *s = (struct seq *)arg;
-  json_t *r = json_object_get(rec, "record");
-
-  (void)index;
-  if (r != NULL && json_is_string(r)
-      && strcmp(json_string_value(r), "test") == 0) {
-    if (json_integer_value(json_object_get(rec, "i")) != s->next) s->gaps++;
-    s->next = json_integer_value(json_object_get(rec, "i")) + 1;
-  }
-}
-
-static int file_has(const char *path, const char *what)
-{
-  size_t len;
-  unsigned char *buf = dc_slurp(path, &len);
-  int found = 0;
-
-  if (buf != NULL) {
-    unsigned char *z = (unsigned char *)realloc(buf, len + 1);
-
-    if (z != NULL) {
-      buf = z;
-      buf[len] = '\0';
-      found = strstr((char *)buf, what) != NULL;
-    }
-    free(buf);
-  }
-  return found;
-}
-
 /* Runs one case in a child with stderr to errpath; its status or -1.  */
 static int run_case(void (*fn)(const char *), const char *path,
                     const char *errpath)
@@ -217,7 +183,7 @@ static void test_copy(void)
 {
   char path[] = "/tmp/gcacc_exit_copy_XXXXXX";
   char errpath[sizeof(path) + 4];
-  struct seq s = { 0, 0 };
+  struct dc_seq s = { NULL, 0, 0, 0 };
   struct dc_result r;
   int st;
 
@@ -227,9 +193,10 @@ static void test_copy(void)
   if (!CHECK_MSG(st != -1, "exit() from a handler inside a copy into the"
                  " ring hung (killed after %d s)", HANG_S)) goto out;
   CHECK_EQ(st, EXIT_STATUS);
-  CHECK_MSG(file_has(errpath, "stopped while a record was being queued"),
+  CHECK_MSG(dc_count_in(errpath,
+                        "stopped while a record was being queued") > 0,
             "no warning that the record being queued was lost");
-  r = dc_read_file(path, check_seq, &s);
+  r = dc_read_file(path, dc_check_seq, &s);
   CHECK_MSG(r.end == DUMP_END, "the dump does not read whole: %s", r.error);
   CHECK_EQ(s.next, BEFORE);    /* every record before the signal */
   CHECK_EQ(s.gaps, 0);
@@ -243,7 +210,7 @@ static void test_stop(void)
 {
   char path[] = "/tmp/gcacc_exit_stop_XXXXXX";
   char errpath[sizeof(path) + 4];
-  struct seq s = { 0, 0 };
+  struct dc_seq s = { NULL, 0, 0, 0 };
   struct dc_result r;
   int st;
 
@@ -253,9 +220,9 @@ static void test_stop(void)
   if (!CHECK_MSG(st != -1, "exit() from a handler inside a dump stop hung"
                  " (killed after %d s)", HANG_S)) goto out;
   CHECK_EQ(st, EXIT_STATUS);
-  CHECK_MSG(file_has(errpath, "exit() while the dump was being started or"
-                     " stopped"), "no warning that the stop was cut short");
-  r = dc_read_file(path, check_seq, &s);
+  CHECK_MSG(dc_count_in(errpath, "exit() while the dump was being started"
+                        " or stopped") > 0, "no warning that the stop was cut short");
+  r = dc_read_file(path, dc_check_seq, &s);
   CHECK_MSG(r.end == DUMP_END || r.end == DUMP_TRUNCATED,
             "the dump does not read to its last whole record: %s", r.error);
   CHECK(r.records >= 1);        /* the header at least */

@@ -60,27 +60,6 @@ static void child_loop(const char *path, int ready_fd, long ready)
   }
 }
 
-struct seq { long next; long gaps; const char *who; long foreign; };
-
-static void check_seq(json_t *rec, size_t index, void *arg)
-{
-  struct seq *s = (struct seq *)arg;
-  json_t *r = json_object_get(rec, "record");
-
-  (void)index;
-  if (r != NULL && json_is_string(r)
-      && strcmp(json_string_value(r), "test") == 0) {
-    const char *who = json_string_value(json_object_get(rec, "who"));
-
-    if (NULL == who || strcmp(who, s->who) != 0) {
-      s->foreign++;
-      return;
-    }
-    if (json_integer_value(json_object_get(rec, "i")) != s->next) s->gaps++;
-    s->next = json_integer_value(json_object_get(rec, "i")) + 1;
-  }
-}
-
 static void check_header(json_t *h, long pid)
 {
   CHECK(h != NULL);
@@ -109,7 +88,7 @@ static void kill_run(const char *dir, int round, long ready, int delay_ms)
   unsigned char *buf;
   size_t len = 0;
   struct dc_result r;
-  struct seq s = { 0, 0, "child", 0 };
+  struct dc_seq s = { "child", 0, 0, 0 };
   struct timespec ts;
 
   (void)snprintf(path, sizeof(path), "%s/kill%d-%%p.gz", dir, round);
@@ -136,7 +115,7 @@ static void kill_run(const char *dir, int round, long ready, int delay_ms)
   buf = dc_slurp(path, &len);
   CHECK(buf != NULL && len > 0);
   if (NULL == buf) return;
-  r = dc_read(buf, len, check_seq, &s);
+  r = dc_read(buf, len, dc_check_seq, &s);
   /* Decompresses and every whole line is a record (no DUMP_ERROR);    */
   /* killed: no trailer, so read as cut short.                         */
   if (!CHECK(r.end != DUMP_ERROR)) fprintf(stderr, "  %s\n", r.error);
@@ -162,7 +141,7 @@ static void fork_run(const char *dir)
   unsigned char *buf;
   size_t len = 0;
   struct dc_result r;
-  struct seq s = { 0, 0, "parent", 0 };
+  struct dc_seq s = { "parent", 0, 0, 0 };
 
   (void)snprintf(path, sizeof(path), "%s/fork.gz", dir);
   CHECK_EQ(GC_acc_dump_start(path), GC_SUCCESS);
@@ -187,13 +166,13 @@ static void fork_run(const char *dir)
   CHECK(waitpid(pid, &status, 0) == pid);
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   {
-    struct seq cs = { 0, 0, "forked", 0 };
+    struct dc_seq cs = { "forked", 0, 0, 0 };
 
     (void)snprintf(path, sizeof(path), "%s/forked.gz", dir);
     buf = dc_slurp(path, &len);
     CHECK(buf != NULL);
     if (buf != NULL) {
-      r = dc_read(buf, len, check_seq, &cs);
+      r = dc_read(buf, len, dc_check_seq, &cs);
       /* Whole (trailer seen), every line a record.                    */
       if (!CHECK_EQ(r.end, DUMP_END)) fprintf(stderr, "  %s\n", r.error);
       check_header(r.first, (long)pid);
@@ -211,7 +190,7 @@ static void fork_run(const char *dir)
   buf = dc_slurp(path, &len);
   CHECK(buf != NULL);
   if (NULL == buf) return;
-  r = dc_read(buf, len, check_seq, &s);
+  r = dc_read(buf, len, dc_check_seq, &s);
   /* Stopped: decompresses, the trailer written (once), every line a   */
   /* record, nothing after the last newline: DUMP_END says all four.   */
   if (!CHECK_EQ(r.end, DUMP_END)) fprintf(stderr, "  %s\n", r.error);
