@@ -62,7 +62,7 @@ GC_INNER void gca_hook_init(void)
 /* file closed, before the collector's state is wiped.  il2cpp builds   */
 /* have no atexit (DONT_USE_ATEXIT): this is how a player's quit ends   */
 /* its dump.                                                             */
-GC_INNER GC_ATTR_UNUSED void gca_hook_deinit(void)   /* the fork calls it */
+GC_INNER void gca_hook_deinit(void)
 {
   (void)GC_acc_dump_stop();
 }
