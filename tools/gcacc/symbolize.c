@@ -25,6 +25,13 @@
  * symbols' extents ("names that are true", below).
  * A candidate whose GNU build id differs from the header's is skipped.
  *
+ * Windows modules (PE images, pefile.h): the header's build id is the
+ * image's CodeView record (PDB GUID and age); an image with another is
+ * skipped.  An image that names a PDB is read through the PDB that has
+ * the same GUID and age (by name in each search directory, beside the
+ * image, at the recorded path) by llvm-symbolizer; else through its
+ * DWARF by mingw's addr2line.  A PDB of another build is skipped.
+ *
  * The state of one run (modules, distinct addresses) is file-static and
  * freed at its end; what the caller gets is copied into the symtab.
  */
@@ -35,6 +42,7 @@
 #include "symbolize.h"
 #include "tables.h"
 #include "elfsyms.h"
+#include "pefile.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -59,10 +67,14 @@ static int sym_quiet;
 struct module {
   char *path, *build_id, *file;   /* file: what addr2line reads, or NULL */
   u64 base, extent;               /* extent: 0 if unknown               */
-  /* A PE image (Windows): file is read by mingw's addr2line at the     */
-  /* image's preferred base, image_base + offset.                       */
+  /* A PE image (Windows): file is read at the image's preferred base, */
+  /* image_base + offset: by mingw's addr2line (its DWARF), or, with    */
+  /* pdb (the PDB that matches its CodeView record), by llvm-symbolizer. */
   int is_pe;
   u64 image_base;
+  char *pdb;
+  char *pdb_name;                 /* the record's PDB name (its base)   */
+  int no_debug;                   /* neither DWARF nor a matching PDB   */
   size_t naddr, cap;
   size_t *addr_ix;                /* indexes into the address table      */
   FILE *results;                  /* child's answers (tmpfile)           */
@@ -217,65 +229,17 @@ out:
   return rc;
 }
 
-/* ---- PE: preferred image base and size of a candidate file ----------- */
-
-/* 0 if path is a PE image (MZ, then "PE\0\0" at e_lfanew, a PE32 or   */
-/* PE32+ optional header): its ImageBase and SizeOfImage.  Read through  */
-/* open_regular (a regular file, never a FIFO), a few hundred bytes.     */
-static int pe_info(const char *path, u64 *image_base, u64 *size_of_image)
-{
-  int fd = open_regular(path, 0, MAX_MODULE_FILE, NULL, NULL);
-  unsigned char h[64], o[64];
-  u64 lfa;
-  unsigned magic;
-  int rc = -1;
-
-  if (fd < 0) return -1;
-  if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h)
-      || h[0] != 'M' || h[1] != 'Z')
-    goto out;
-  lfa = (u64)h[0x3c] | (u64)h[0x3d] << 8 | (u64)h[0x3e] << 16
-        | (u64)h[0x3f] << 24;
-  if (lfa > ((u64)1 << 20)) goto out;
-  /* Signature (4), COFF header (20), the optional header's first 64.  */
-  if (pread(fd, h, 24, (off_t)lfa) != 24 || memcmp(h, "PE\0\0", 4) != 0
-      || pread(fd, o, sizeof(o), (off_t)lfa + 24) != (ssize_t)sizeof(o))
-    goto out;
-  magic = (unsigned)o[0] | (unsigned)o[1] << 8;
-  if (magic == 0x20b) {                 /* PE32+: ImageBase at 24, 8 B */
-    int i;
-
-    *image_base = 0;
-    for (i = 7; i >= 0; i--) *image_base = *image_base << 8 | o[24 + i];
-  } else if (magic == 0x10b) {          /* PE32: ImageBase at 28, 4 B  */
-    *image_base = (u64)o[28] | (u64)o[29] << 8 | (u64)o[30] << 16
-                  | (u64)o[31] << 24;
-  } else {
-    goto out;
-  }
-  *size_of_image = (u64)o[56] | (u64)o[57] << 8 | (u64)o[58] << 16
-                   | (u64)o[59] << 24;  /* SizeOfImage at 56 in both   */
-  rc = 0;
-out:
-  close(fd);
-  return rc;
-}
+static int try_pe(struct module *mo, const char *cand,
+                  const struct pe_image *pe);
 
 static int try_file(struct module *mo, const char *cand)
 {
   char bid[160];
-  u64 extent, ib;
+  u64 extent;
+  struct pe_image pe;
 
   if (access(cand, R_OK) != 0) return 0;
-  if (pe_info(cand, &ib, &extent) == 0) {
-    /* The header's build id of a PE image is its CodeView GUID and age */
-    /* (not checked here: the PDB's, not the image's own).               */
-    mo->file = xstrdup(cand);
-    mo->extent = extent;
-    mo->is_pe = 1;
-    mo->image_base = ib;
-    return 1;
-  }
+  if (pe_read(cand, &pe) == 0) return try_pe(mo, cand, &pe);
   if (elf_info(cand, bid, sizeof(bid), &extent) != 0) return 0;
   if (mo->build_id[0] != '\0' && bid[0] != '\0'
       && strcmp(bid, mo->build_id) != 0) {
@@ -336,6 +300,108 @@ static int win_local(const char *p, char *out, size_t outsz)
   /* No way out of the drive: a ".." component is refused.             */
   return strstr(out, "/../") == NULL
          && (n < 3 || strcmp(out + n - 3, "/..") != 0);
+}
+
+/* ---- PE images and their PDBs (pefile.h) --------------------------- */
+
+/* cand is a PE image: taken if its CodeView record (PDB GUID and age)  */
+/* is the one the dump's header has for the module, or either has none. */
+/* Another build's image is refused: its offsets name other code.       */
+static int try_pe(struct module *mo, const char *cand,
+                  const struct pe_image *pe)
+{
+  if (mo->build_id[0] != '\0' && pe->codeview[0] != '\0'
+      && strcmp(pe->codeview, mo->build_id) != 0) {
+    if (!sym_quiet)
+      warning("%s: PDB GUID and age %s in its CodeView record, but the "
+              "dump's %s was %s: another build of it; skipped (give the "
+              "build that ran with --search-path)", cand, pe->codeview,
+              mo->path, mo->build_id);
+    return 0;
+  }
+  mo->file = xstrdup(cand);
+  mo->extent = pe->size;
+  mo->is_pe = 1;
+  mo->image_base = pe->image_base;
+  mo->no_debug = !pe->has_dwarf;
+  if (pe->pdb[0] != '\0') {
+    /* pdb holds the record's path until find_pdb replaces it.           */
+    mo->pdb = xstrdup(pe->pdb);
+    mo->pdb_name = xstrdup(mo->pdb[0] == '/' ? strrchr(mo->pdb, '/') + 1
+                                             : win_basename(mo->pdb));
+  }
+  return 1;
+}
+
+/* cand, if it is the PDB that the image's record names (GUID and age);  */
+/* another build's PDB or no PDB is refused, with a warning.             */
+static int pdb_matches(const struct module *mo, const char *cand,
+                       const char *want)
+{
+  char id[PE_ID_MAX];
+  const char *why = NULL;
+
+  if (access(cand, F_OK) != 0) return 0;
+  if (pdb_ident(cand, id, &why) != 0) {
+    if (!sym_quiet) warning("%s: %s; skipped", cand, why);
+    return 0;
+  }
+  if (strcmp(id, want) == 0) return 1;
+  if (!sym_quiet)
+    warning("%s: PDB GUID and age %s, but %s (%s) records %s: the PDB of "
+            "another build; skipped (give the PDB built with that image "
+            "with --search-path)", cand, id, mo->file, mo->path, want);
+  return 0;
+}
+
+/* The PDB of a PE image with a CodeView record, if it matches: by its   */
+/* name in each search directory, beside the image, at the recorded     */
+/* path (a Windows one as wine maps it).  Without one, an image without */
+/* DWARF is not read (mingw's addr2line would name nothing).            */
+static void find_pdb(struct module *mo, const char *const *search,
+                     int nsearch)
+{
+  char cand[4096], want[PE_ID_MAX];
+  const char *rec = mo->pdb, *slash;
+  struct pe_image pe;
+  int i, found = 0;
+
+  if (mo->pdb == NULL || pe_read(mo->file, &pe) != 0) return;
+  snprintf(want, sizeof(want), "%s", pe.codeview);
+  for (i = 0; i < nsearch && !found; i++) {
+    snprintf(cand, sizeof(cand), "%s/%s", search[i], mo->pdb_name);
+    found = pdb_matches(mo, cand, want);
+  }
+  slash = strrchr(mo->file, '/');
+  if (!found) {
+    if (slash != NULL)
+      snprintf(cand, sizeof(cand), "%.*s/%s", (int)(slash - mo->file),
+               mo->file, mo->pdb_name);
+    else
+      snprintf(cand, sizeof(cand), "%s", mo->pdb_name);
+    found = pdb_matches(mo, cand, want);
+  }
+  if (!found && rec[0] == '/') {
+    snprintf(cand, sizeof(cand), "%s", rec);
+    found = pdb_matches(mo, cand, want);
+  }
+  if (!found && win_path(rec) && win_local(rec, cand, sizeof(cand)))
+    found = pdb_matches(mo, cand, want);
+  if (found) {
+    char *abs = realpath(cand, NULL);
+
+    free(mo->pdb);
+    mo->pdb = abs != NULL ? abs : xstrdup(cand);
+    mo->no_debug = 0;
+    return;
+  }
+  if (!sym_quiet && mo->no_debug)
+    warning("%s: no PDB %s with its GUID and age %s (looked in each "
+            "--search-path, beside the image, at %s); its functions are "
+            "not named: give the directory of the PDB built with it with "
+            "--search-path", mo->file, mo->pdb_name, want, rec);
+  free(mo->pdb);
+  mo->pdb = NULL;
 }
 
 static int try_file(struct module *mo, const char *cand);
@@ -489,6 +555,8 @@ unsigned long long symbolize_module_extent(const char *path,
   find_file(&mo, NULL, 0, "/usr/lib/debug");
   sym_quiet = quiet;
   free(mo.file);
+  free(mo.pdb);
+  free(mo.pdb_name);
   return mo.extent;
 }
 
@@ -763,16 +831,112 @@ static int is_addr_line(const char *s)
   return i > 2;
 }
 
-/* Runs in the module's child: feeds addr2line the offsets, writes one    */
-/* answer line per offset, in order, to out.  Exit status 0 on success.  */
+/* The symbolizer of a module: llvm-symbolizer for a PE image read      */
+/* through its PDB, mingw's addr2line for one with DWARF, else         */
+/* binutils' addr2line; each overridden by its environment variable.   */
+static const char *symbolizer_of(const struct module *mo, const char **pkg)
+{
+  const char *env = mo->pdb != NULL ? "GCACC_PDB_SYMBOLIZER"
+                    : mo->is_pe ? "GCACC_PE_ADDR2LINE" : "GCACC_ADDR2LINE";
+  const char *prog = getenv(env);
+
+  *pkg = mo->pdb != NULL ? "llvm"
+         : mo->is_pe ? "binutils-mingw-w64-x86-64" : "binutils";
+  if (prog != NULL && prog[0] != '\0') return prog;
+  return mo->pdb != NULL ? "llvm-symbolizer"
+         : mo->is_pe ? "x86_64-w64-mingw32-addr2line" : "addr2line";
+}
+
+/* The image as llvm-symbolizer is to read it: in a private directory  */
+/* (made here), beside the verified PDB under the name the image        */
+/* records, which is the first place llvm-symbolizer looks (LLVM's      */
+/* NativeSession::searchForPdb: the image's directory, then the         */
+/* recorded path, neither checked against the image's GUID).  Both are  */
+/* symbolic links.  0, or -1 with an error.                              */
+#define PDB_STAGE_IMAGE "image.pe"
+struct pdb_staged { char dir[512], img[544], pdb[1600]; };
+
+static int pdb_stage(const struct module *mo, struct pdb_staged *st)
+{
+  const char *tmp = getenv("TMPDIR");
+  char *abs;
+  int ok;
+
+  if (mo->pdb_name[0] == '\0' || strcmp(mo->pdb_name, ".") == 0
+      || strcmp(mo->pdb_name, "..") == 0
+      || strcmp(mo->pdb_name, PDB_STAGE_IMAGE) == 0)
+    return error("%s: its PDB's recorded name \"%s\" cannot be given to "
+                 "llvm-symbolizer; not symbolized", mo->file, mo->pdb_name);
+  if (snprintf(st->dir, sizeof(st->dir), "%s/gcacc-pdb.XXXXXX",
+               tmp != NULL && tmp[0] == '/' ? tmp : "/tmp")
+      >= (int)sizeof(st->dir) || mkdtemp(st->dir) == NULL)
+    return error("cannot create a directory %s: %s (TMPDIR)", st->dir,
+                 strerror(errno));
+  snprintf(st->img, sizeof(st->img), "%s/" PDB_STAGE_IMAGE, st->dir);
+  ok = snprintf(st->pdb, sizeof(st->pdb), "%s/%s", st->dir, mo->pdb_name)
+       < (int)sizeof(st->pdb);
+  abs = ok ? realpath(mo->file, NULL) : NULL;
+  ok = abs != NULL && symlink(abs, st->img) == 0
+       && symlink(mo->pdb, st->pdb) == 0;
+  free(abs);
+  if (ok) return 0;
+  error("%s: cannot stage it with its PDB in %s: %s", mo->file, st->dir,
+        strerror(errno));
+  (void)unlink(st->img);
+  (void)rmdir(st->dir);
+  return -1;
+}
+
+static void pdb_unstage(const struct pdb_staged *st)
+{
+  (void)unlink(st->pdb);
+  (void)unlink(st->img);
+  (void)rmdir(st->dir);
+}
+
+/* In the symbolizer's child: stdin from in_p, stdout to out_p, then    */
+/* exec it on file (the module's, or its staged link).  Never returns.  */
+static void exec_symbolizer(const struct module *mo, const char *file,
+                            int in_p[2], int out_p[2])
+{
+  const char *pkg, *prog = symbolizer_of(mo, &pkg);
+  char *arg = (char *)file;
+  /* The file once more, just before addr2line opens it: a regular     */
+  /* file still (not swapped for a FIFO that would block it), named so  */
+  /* that it cannot read as an option; no shell sees it (issue 38).     */
+  int fd = open_regular(mo->file, 0, MAX_MODULE_FILE, NULL, NULL);
+
+  if (fd < 0) {
+    error("%s: no longer a regular file; not symbolized", mo->file);
+    _exit(1);
+  }
+  close(fd);
+  if (file[0] != '/' && strncmp(file, "./", 2) != 0) {
+    arg = xrealloc(NULL, strlen(file) + 3);
+    sprintf(arg, "./%s", file);
+  }
+  dup2(in_p[0], 0);
+  dup2(out_p[1], 1);
+  close(in_p[0]); close(in_p[1]); close(out_p[0]); close(out_p[1]);
+  if (mo->pdb != NULL)    /* addr2line's output: no columns, no blanks */
+    execlp(prog, prog, "--output-style=GNU", "-f", "-C", "-i", "-a", "-e",
+           arg, (char *)NULL);
+  else
+    execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", arg, (char *)NULL);
+  error("cannot run %s: %s (install %s)", prog, strerror(errno), pkg);
+  _exit(127);
+}
+
+/* Runs in the module's child: feeds the symbolizer (addr2line's        */
+/* interface) the offsets, writes one answer line per offset, in order, */
+/* to out.  Exit status 0 on success.                                    */
 static int run_symbolizer(const struct module *mo, const u64 *offs,
                           size_t n, FILE *out)
 {
-  const char *prog = getenv(mo->is_pe ? "GCACC_PE_ADDR2LINE"
-                                      : "GCACC_ADDR2LINE");
   int in_p[2], out_p[2];
   pid_t pid;
   char wbuf[65536], rbuf[65536];
+  struct pdb_staged st;
   size_t wlen = 0, wpos = 0, next = 0, answered = 0;
   char *line = NULL;
   size_t llen = 0, lcap = 0;
@@ -781,35 +945,13 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
   int have = 0, status;
   struct pollfd pf[2];
 
-  if (prog == NULL || prog[0] == '\0')
-    prog = mo->is_pe ? "x86_64-w64-mingw32-addr2line" : "addr2line";
-  if (pipe(in_p) != 0 || pipe(out_p) != 0) return 1;
-  pid = fork();
-  if (pid < 0) return 1;
-  if (pid == 0) {
-    /* The file once more, just before addr2line opens it: a regular   */
-    /* file still (not swapped for a FIFO that would block it), named so */
-    /* that it cannot read as an option; no shell sees it (issue 38).   */
-    char *file = mo->file;
-    int fd = open_regular(file, 0, MAX_MODULE_FILE, NULL, NULL);
-
-    if (fd < 0) {
-      error("%s: no longer a regular file; not symbolized", mo->file);
-      _exit(1);
-    }
-    close(fd);
-    if (file[0] != '/' && strncmp(file, "./", 2) != 0) {
-      file = xrealloc(NULL, strlen(mo->file) + 3);
-      sprintf(file, "./%s", mo->file);
-    }
-    dup2(in_p[0], 0);
-    dup2(out_p[1], 1);
-    close(in_p[0]); close(in_p[1]); close(out_p[0]); close(out_p[1]);
-    execlp(prog, prog, "-f", "-C", "-i", "-a", "-e", file, (char *)NULL);
-    error("cannot run %s: %s (install %s)", prog, strerror(errno),
-          mo->is_pe ? "binutils-mingw-w64-x86-64" : "binutils");
-    _exit(127);
+  if (mo->pdb != NULL && pdb_stage(mo, &st) != 0) return 1;
+  if (pipe(in_p) != 0 || pipe(out_p) != 0 || (pid = fork()) < 0) {
+    if (mo->pdb != NULL) pdb_unstage(&st);
+    return 1;
   }
+  if (pid == 0) exec_symbolizer(mo, mo->pdb != NULL ? st.img : mo->file,
+                                in_p, out_p);
   close(in_p[0]);
   close(out_p[1]);
   fcntl(in_p[1], F_SETFL, O_NONBLOCK);
@@ -905,6 +1047,7 @@ static int run_symbolizer(const struct module *mo, const u64 *offs,
   if (pf[0].fd >= 0) close(pf[0].fd);
   close(out_p[0]);
   waitpid(pid, &status, 0);
+  if (mo->pdb != NULL) pdb_unstage(&st);
   fflush(out);
   free(line);
   free(acc);
@@ -941,6 +1084,8 @@ static void run_reset(void)
     free(mods[i].path);
     free(mods[i].build_id);
     free(mods[i].file);
+    free(mods[i].pdb);
+    free(mods[i].pdb_name);
     free(mods[i].addr_ix);
     elfsyms_free(mods[i].syms);
   }
@@ -953,35 +1098,70 @@ static void run_reset(void)
   naddrs = addrs_cap = nmods = nby_base = 0;
 }
 
-/* Sort and deduplicate addrs[], then answer each from the cache or from */
-/* addr2line.  *hits: answers from the cache; *unmapped: in no module.   */
-/* Returns 0, or 1 if an addr2line run failed (answers so far kept).     */
-static int run_resolve(const char *dump, const struct symbolize_opts *o,
-                       size_t *hits, size_t *unmapped)
+/* Sort addrs[] and keep one of each address.                          */
+static void dedup_addrs(void)
 {
-  struct centry *cache = NULL;
-  size_t ncache = 0, j, m, n, running = 0, maxrun, fresh = 0;
-  char *cache_path = NULL;
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  int failed = 0, refused = 0;
+  size_t j, n;
 
-  *hits = *unmapped = 0;
   if (naddrs > 0) qsort(addrs, naddrs, sizeof(*addrs), addr_cmp);
   for (j = 0, n = 0; j < naddrs; j++)
     if (n == 0 || addrs[j].addr != addrs[n - 1].addr) addrs[n++] = addrs[j];
   naddrs = n;
+}
 
-  /* Files first (their extents refine the mapping), then the mapping. */
-  if (o->resolve)
-    for (m = 0; m < nmods; m++)
-      find_file(&mods[m], o->search, o->nsearch,
-                o->debug_dir ? o->debug_dir : "/usr/lib/debug");
-  if (o->use_cache && strcmp(dump, "-") != 0) {
-    cache_path = xrealloc(NULL, strlen(dump) + 9);
-    sprintf(cache_path, "%s.symbols", dump);
-    /* A cache refused is said even when quiet: it is no file of ours. */
-    ncache = cache_load(cache_path, &cache, &refused, 0);
+/* Each module's file, and a PE image's PDB (their extents refine the  */
+/* mapping, so before it).                                              */
+static void find_files(const struct symbolize_opts *o)
+{
+  size_t m;
+
+  for (m = 0; m < nmods; m++) {
+    find_file(&mods[m], o->search, o->nsearch,
+              o->debug_dir ? o->debug_dir : "/usr/lib/debug");
+    if (mods[m].file != NULL && mods[m].is_pe)
+      find_pdb(&mods[m], o->search, o->nsearch);
   }
+}
+
+/* The cache of a run: DUMP.symbols, sorted (cache_load).               */
+struct run_cache {
+  char *path;                     /* NULL: no cache (--no-cache, stdin) */
+  struct centry *e;
+  size_t n;
+  int refused;                    /* not ours: neither read nor written */
+};
+
+static void run_cache_open(struct run_cache *c, const char *dump,
+                           const struct symbolize_opts *o)
+{
+  memset(c, 0, sizeof(*c));
+  if (!o->use_cache || strcmp(dump, "-") == 0) return;
+  c->path = xrealloc(NULL, strlen(dump) + 9);
+  sprintf(c->path, "%s.symbols", dump);
+  /* A cache refused is said even when quiet: it is no file of ours.   */
+  c->n = cache_load(c->path, &c->e, &c->refused, 0);
+}
+
+static void run_cache_free(struct run_cache *c)
+{
+  size_t j;
+
+  for (j = 0; j < c->n; j++) {
+    free(c->e[j].key);
+    free(c->e[j].answer);
+  }
+  free(c->e);
+  free(c->path);
+}
+
+/* Each address to its module; answered from the cache where it can,   */
+/* else queued on its module (addr_ix) if the module has a file to read. */
+/* *hits: answers from the cache; *unmapped: in no module.              */
+static void map_addresses(const struct run_cache *c, int resolve,
+                          size_t *hits, size_t *unmapped)
+{
+  size_t j;
+
   index_modules();
   for (j = 0; j < naddrs; j++) {
     struct address *a = &addrs[j];
@@ -993,50 +1173,59 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
       continue;
     }
     mo = &mods[a->module];
-    if (ncache) {
+    if (c->n) {
       struct centry key, *hit;
 
       key.key = (char *)cache_key(mo);
       key.off = a->addr - mo->base;
-      hit = bsearch(&key, cache, ncache, sizeof(*cache), centry_cmp);
+      hit = bsearch(&key, c->e, c->n, sizeof(*c->e), centry_cmp);
       if (hit) {
-        a->answer = o->resolve ? true_answer(mo, key.off, hit->answer)
-                               : xstrdup(hit->answer);
+        a->answer = resolve ? true_answer(mo, key.off, hit->answer)
+                            : xstrdup(hit->answer);
         (*hits)++;
         continue;
       }
     }
-    if (mo->file == NULL) continue;
+    if (mo->file == NULL || mo->no_debug) continue;
     if (mo->naddr == mo->cap) {
       mo->cap = mo->cap ? mo->cap * 2 : 256;
       mo->addr_ix = xrealloc(mo->addr_ix, mo->cap * sizeof(size_t));
     }
     mo->addr_ix[mo->naddr++] = j;
   }
-  if (o->resolve && !o->quiet) {
-    /* Modules with an address left unanswered, in one pass; told up to */
-    /* 10, then counted.                                                 */
-    unsigned char *need = xrealloc(NULL, nmods ? nmods : 1);
-    size_t told = 0;
+}
 
-    memset(need, 0, nmods ? nmods : 1);
-    for (j = 0; j < naddrs; j++)
-      if (addrs[j].module >= 0 && addrs[j].answer == NULL)
-        need[addrs[j].module] = 1;
-    for (m = 0; m < nmods; m++)
-      if (need[m] && mods[m].file == NULL && mods[m].path[0] != '\0'
-          && told++ < 10)
-        warning("no binary or debug file for %s (build id %s); "
-                "try --search-path", mods[m].path,
-                mods[m].build_id[0] ? mods[m].build_id : "none");
-    if (told > 10)
-      warning("no binary or debug file for %zu more modules", told - 10);
-    free(need);
-  }
-  if (!o->resolve) goto out;
+/* Modules with an address left unanswered and no file to read, in one  */
+/* pass; told up to 10, then counted.                                    */
+static void warn_missing_files(void)
+{
+  unsigned char *need = xrealloc(NULL, nmods ? nmods : 1);
+  size_t told = 0, j, m;
 
-  /* One child per module with work, at most 2 * CPUs at a time. */
-  maxrun = ncpu > 0 ? (size_t)ncpu * 2 : 4;
+  memset(need, 0, nmods ? nmods : 1);
+  for (j = 0; j < naddrs; j++)
+    if (addrs[j].module >= 0 && addrs[j].answer == NULL)
+      need[addrs[j].module] = 1;
+  for (m = 0; m < nmods; m++)
+    if (need[m] && mods[m].file == NULL && mods[m].path[0] != '\0'
+        && told++ < 10)
+      warning("no binary or debug file for %s (build id %s); "
+              "try --search-path", mods[m].path,
+              mods[m].build_id[0] ? mods[m].build_id : "none");
+  if (told > 10)
+    warning("no binary or debug file for %zu more modules", told - 10);
+  free(need);
+}
+
+/* One child per module with work, at most 2 * CPUs at a time, each     */
+/* writing its answers to the module's results file.  Returns 1 if one  */
+/* could not be started.                                                 */
+static int spawn_symbolizers(void)
+{
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t maxrun = ncpu > 0 ? (size_t)ncpu * 2 : 4, running = 0, j, m;
+  int failed = 0;
+
   fflush(stdout);
   fflush(stderr);
   for (m = 0; m < nmods; m++) {
@@ -1074,6 +1263,16 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     }
     running++;
   }
+  return failed;
+}
+
+/* Each child's answers, in its module's order, as they may be shown.    */
+/* Returns 1 if a child failed.                                          */
+static int collect_answers(void)
+{
+  size_t j, m;
+  int failed = 0;
+
   for (m = 0; m < nmods; m++) {
     struct module *mo = &mods[m];
     char *line = NULL;
@@ -1094,10 +1293,16 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
     free(line);
     fclose(mo->results);
   }
+  return failed;
+}
 
-  /* Say where there was no full symbol table nor debug file, and      */
-  /* names were guesses or offsets for want of one.                      */
-  for (m = 0; m < nmods && !o->quiet; m++)
+/* Say where there was no full symbol table nor debug file, and names   */
+/* were guesses or offsets for want of one.                              */
+static void warn_guesses(void)
+{
+  size_t m;
+
+  for (m = 0; m < nmods; m++)
     if (mods[m].outside > 0 && !elfsyms_full(mods[m].syms))
       warning("%s: no full symbol table and no debug file (build id %s): "
               "%zu of %zu addresses lie outside every function the "
@@ -1107,24 +1312,46 @@ static int run_resolve(const char *dump, const struct symbolize_opts *o,
               mods[m].path, mods[m].build_id[0] ? mods[m].build_id
                                                 : "none",
               mods[m].outside, mods[m].checked);
+}
 
-  /* New answers (resolved functions only) into the cache, replaced    */
-  /* whole; never one that is a link or not a regular file.              */
+/* New answers (resolved functions only) into the cache, replaced whole; */
+/* never one that is a link or not a regular file.                        */
+static void cache_update(const struct run_cache *c, int quiet)
+{
+  size_t fresh = 0, j, m;
+
   for (m = 0; m < nmods; m++)
     for (j = 0; j < mods[m].naddr; j++) {
       const char *ans = addrs[mods[m].addr_ix[j]].answer;
 
       if (ans != NULL && strncmp(ans, "??\t", 3) != 0) fresh++;
     }
-  if (cache_path != NULL && !refused && fresh > 0)
-    cache_write(cache_path, cache, ncache, o->quiet);
-out:
-  for (j = 0; j < ncache; j++) {
-    free(cache[j].key);
-    free(cache[j].answer);
+  if (c->path != NULL && !c->refused && fresh > 0)
+    cache_write(c->path, c->e, c->n, quiet);
+}
+
+/* Sort and deduplicate addrs[], then answer each from the cache or from */
+/* addr2line.  *hits: answers from the cache; *unmapped: in no module.   */
+/* Returns 0, or 1 if an addr2line run failed (answers so far kept).     */
+static int run_resolve(const char *dump, const struct symbolize_opts *o,
+                       size_t *hits, size_t *unmapped)
+{
+  struct run_cache cache;
+  int failed = 0;
+
+  *hits = *unmapped = 0;
+  dedup_addrs();
+  if (o->resolve) find_files(o);
+  run_cache_open(&cache, dump, o);
+  map_addresses(&cache, o->resolve, hits, unmapped);
+  if (o->resolve && !o->quiet) warn_missing_files();
+  if (o->resolve) {
+    failed = spawn_symbolizers();
+    failed |= collect_answers();
+    if (!o->quiet) warn_guesses();
+    cache_update(&cache, o->quiet);
   }
-  free(cache);
-  free(cache_path);
+  run_cache_free(&cache);
   return failed;
 }
 
