@@ -10,7 +10,10 @@
 # which gcacc symbolize reads PE images) and wine64 (/usr/lib/wine/wine64), under which
 # tests/cross/windows.sh runs the Windows build; and Wine's Windows and
 # C runtime headers (libwine-dev), with which portability.sh compiles
-# the drop-in with clang in MSVC mode.
+# the drop-in with clang in MSVC mode; and LLVM's linker and tools (lld:
+# lld-link; llvm: llvm-symbolizer, llvm-readobj), with which windows.sh
+# builds a DLL as MSVC does, its debug information in a PDB only, and
+# with which gcacc symbolize reads such a module through its PDB.
 # The target's zlib is not installed through multiarch
 # (nor its jansson; no foreign architecture is added: on the CI image `apt-get update`
 # fails once one is): its .debs are downloaded one by one through a
@@ -30,7 +33,7 @@ pkgs="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
       binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf
       libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-user
       gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 libz-mingw-w64-dev
-      wine64 libwine-dev"
+      wine64 libwine-dev lld llvm"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

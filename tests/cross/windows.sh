@@ -25,9 +25,17 @@
 #   - the header's module map: the executable's PE image with its base,
 #     size and CodeView record (GUID and age; linked --build-id);
 #   - stacks taken by Windows' unwinder: a leaking callsite, symbolized
-#     with mingw's addr2line, is the harness's call chain.
+#     with mingw's addr2line, is the harness's call chain;
+#   - our unit tests that read no dump (test_counters, test_frag_churn,
+#     test_frag; test_census in the il2cpp build), accounting on;
+#   - a DLL built as MSVC builds (clang-cl, lld-link), its debug
+#     information in a PDB only: the header's CodeView record is the
+#     image's (llvm-readobj), `gcacc symbolize` names its functions from
+#     the PDB (llvm-symbolizer), and refuses an image or a PDB of another
+#     build (tests/cross/win_pdbmod.c, win_pdbhost.c).
 # Exit 77 (skipped, with the reason) without mingw-w64, its zlib or
-# wine64, unless GCACC_CROSS_REQUIRED=1 (./build.sh check): then fails.
+# wine64 (without clang, lld-link or llvm-symbolizer: the PDB part
+# fails), unless GCACC_CROSS_REQUIRED=1 (./build.sh check): then fails.
 set -u
 : "${srcdir:=.}"
 srcdir=$(cd "$srcdir" && pwd)
@@ -92,7 +100,19 @@ defs="-DALL_INTERIOR_POINTERS=1 -DGC_GCJ_SUPPORT=1 -DJAVA_FINALIZATION=1
   -DGC_ASSERTIONS -DGCA_TEST_API"
 cflags="-g -O2 -fno-omit-frame-pointer"
 inc="-I$srcdir/include -I$up/include -I$out/ao"
+# Upstream's gctest (0. below) and the default build's unit tests, with
+# our configure's define set (as cross.sh's default build: parallel
+# marking, thread-local allocation, getenv): its gc-default.o compiled
+# beside gc.o, on the second core (each takes 20 to 100 s).
+ddefs="-DALL_INTERIOR_POINTERS=1 -DENABLE_DISCLAIM=1
+  -DGC_ATOMIC_UNCOLLECTABLE=1 -DGC_GCJ_SUPPORT=1 -DGC_THREADS=1
+  -DJAVA_FINALIZATION=1 -DNO_EXECUTE_PERMISSION=1 -DPARALLEL_MARK=1
+  -DTHREAD_LOCAL_ALLOC=1 -DUSE_MUNMAP=1"
 t0=$(now)
+# shellcheck disable=SC2086
+$CCW -c $cflags -w $ddefs $inc -o "$out/bin/gc-default.o" "$up/extra/gc.c" \
+  > "$out/gc-default.clog" 2>&1 &
+ddpid=$!
 # shellcheck disable=SC2086
 $CCW -c $cflags -w $defs $inc -o "$out/bin/gc.o" "$up/extra/gc.c" ||
   { fail "extra/gc.c does not compile for Windows"; exit 1; }
@@ -136,18 +156,12 @@ EOF
 $CCW -O1 -o "$out/bin/term.exe" "$out/bin/term.c" ||
   { fail "term.exe does not link"; exit 1; }
 
-# 0. Upstream's gctest, with our configure's define set (as cross.sh's
-# default build: parallel marking, thread-local allocation, getenv),
-# accounting off and then on with a dump that gcacc reads.  bdwgc on
-# Windows prints to gctest.gc.log beside the executable.
-ddefs="-DALL_INTERIOR_POINTERS=1 -DENABLE_DISCLAIM=1
-  -DGC_ATOMIC_UNCOLLECTABLE=1 -DGC_GCJ_SUPPORT=1 -DGC_THREADS=1
-  -DJAVA_FINALIZATION=1 -DNO_EXECUTE_PERMISSION=1 -DPARALLEL_MARK=1
-  -DTHREAD_LOCAL_ALLOC=1 -DUSE_MUNMAP=1"
+# 0. Upstream's gctest, with our configure's define set, accounting off
+# and then on with a dump that gcacc reads.  bdwgc on Windows prints to
+# gctest.gc.log beside the executable.
 t0=$(now)
 # shellcheck disable=SC2086
-if $CCW -c $cflags -w $ddefs $inc -o "$out/bin/gc-default.o" "$up/extra/gc.c" &&
-   $CCW $cflags $ddefs $inc -o "$out/bin/gctest.exe" "$up/tests/test.c" \
+if wait "$ddpid" && $CCW $cflags $ddefs $inc -o "$out/bin/gctest.exe" "$up/tests/test.c" \
      "$out/bin/gc-default.o" -lz; then
   printf 'compile gctest.exe (default defines): %s s\n' "$(since "$t0")"
   for acc in off on; do
@@ -358,6 +372,143 @@ else
   fail "modules: no gameload.exe image with base, size, CodeView id:" \
        "$(head -1 t.jsonl | jq -c '.modules[:2]')"
 fi
+# 4. Our unit tests that read no dump (their checks are in the process:
+# no jansson needed, which Debian has no mingw build of), accounting on:
+# the default build (GC_ACC_ENABLE=1) and the il2cpp one (no getenv;
+# GCA_TEST_API).  winpthreads linked statically (its DLL is not in the
+# prefix).  test_census is left out of the default build: its threads
+# come from winpthreads, which that build's Win32 threads (no
+# GC_WIN32_PTHREADS) do not register, and it faults in the collector's
+# thread-local allocation; Unity's players register theirs.
+t0=$(now)
+nunit=0
+for b in default il2cpp; do
+  if [ $b = default ]; then
+    units="test_counters test_frag_churn test_frag" bdefs=$ddefs
+    obj=$out/bin/gc-default.o on=GC_ACC_ENABLE=1
+  else
+    units="test_counters test_frag_churn test_census test_frag" bdefs=$defs
+    obj=$out/bin/gc.o on=
+  fi
+  for t in $units; do
+    exe=$out/bin/$t-$b.exe
+    # shellcheck disable=SC2086
+    if ! $CCW $cflags $bdefs $inc -o "$exe" "$srcdir/tests/unit/$t.c" "$obj" \
+         -lz -static -lpthread > "$out/$t-$b.clog" 2>&1; then
+      fail "unit test $t ($b build) does not build: see $out/$t-$b.clog"
+      continue
+    fi
+    (cd "$out/run" && env ${on:+"$on"} timeout 300 "$WINE" "$exe") > "$out/$t-$b.log" 2>&1
+    rc=$?
+    last=$(tail -1 "$out/$t-$b.log" | tr -d '\r')
+    case $rc:$last in
+      0:*" 0 failed") ok "unit $t ($b build): $last"; nunit=$((nunit + 1)) ;;
+      *) fail "unit $t ($b build) exited $rc: see $out/$t-$b.log"
+         grep 'check failed' "$out/$t-$b.log" | head -5 | sed 's/^/  | /' ;;
+    esac
+  done
+done
+printf 'unit tests: %d passed, %s s\n' "$nunit" "$(since "$t0")"
+
+# 5. A module built as MSVC builds Unity's (clang-cl, lld-link): its
+# debug information in a PDB only, no DWARF.  The game (mingw, the
+# collector with our configure's define set) calls win_pdbmod.dll,
+# which allocates through it; its stacks run through the DLL.
+p=$out/pdb
+rm -rf "$p"
+mkdir -p "$p/v2" "$p/good"
+pdbmod() {      # DIR [DEFINE]: pdbmod.dll and pdbmod.pdb in DIR
+  # The PDB's path as a Windows build records it (/PDBALTPATH): not
+  # there on this machine, so it is found beside the image or by name.
+  # shellcheck disable=SC2086
+  (cd "$1" && clang --driver-mode=cl --target=x86_64-pc-windows-msvc /c \
+     /Z7 /O1 /Oy- /GS- ${2:-} /Fopdbmod.obj -- "$srcdir/tests/cross/win_pdbmod.c" &&
+   lld-link /DLL /NOENTRY /NODEFAULTLIB /DEBUG /PDB:pdbmod.pdb \
+     '/PDBALTPATH:C:\build\pdbmod.pdb' /OUT:pdbmod.dll pdbmod.obj) \
+    > "$1/build.log" 2>&1
+}
+# The image's CodeView id as llvm-readobj reads it: GUID (Data1..3
+# little-endian), then its age, upper-case hex (the header's form).
+readobj_id() {
+  llvm-readobj --coff-debug-directory "$1" | awk '
+    /PDBGUID:/ { gsub(/[()]/, ""); for (i = 2; i <= 17; i++) g[i - 1] = $i }
+    /PDBAge:/ { age = $2 }
+    END { split("4 3 2 1 6 5 8 7 9 10 11 12 13 14 15 16", o, " ")
+          for (i = 1; i <= 16; i++) printf "%s", toupper(g[o[i]])
+          printf "%X\n", age }'
+}
+if ! command -v lld-link > /dev/null || ! command -v llvm-symbolizer > /dev/null ||
+   ! command -v llvm-readobj > /dev/null; then
+  fail "no lld-link, llvm-symbolizer or llvm-readobj (lld, llvm; tools/setup-cross.sh)"
+elif ! pdbmod "$p" || ! pdbmod "$p/v2" /DPDBMOD_V2 ||
+     ! $CCW $cflags $inc -DGC_THREADS=1 -o "$p/pdbhost.exe" \
+       "$srcdir/tests/cross/win_pdbhost.c" "$out/bin/gc-default.o" \
+       "$p/pdbmod.dll" -lz > "$p/host.log" 2>&1; then
+  fail "the PDB-only module or its game does not build: see $p/*.log"
+else
+  cp "$p/pdbmod.dll" "$p/pdbmod.pdb" "$p/good/"
+  t0=$(now)
+  (cd "$p" && GC_ACC_ENABLE=1 GC_ACC_DUMP=pdb.gz GC_ACC_PROFILE=full \
+    GC_ACC_STACKS=all "$WINE" "$p/pdbhost.exe" 1000) > "$p/run.log" 2>&1
+  printf 'PDB-only module game: %s s\n' "$(since "$t0")"
+  gzip -dc "$p/pdb.gz" 2> /dev/null | head -1 |
+    jq -c '.modules[] | select(.path | test("pdbmod.dll$"))' > "$p/mod.json"
+  id=$(readobj_id "$p/pdbmod.dll")
+  if [ "$(jq -r '.build_id + " " + .pdb' "$p/mod.json")" = \
+       "$id C:\\build\\pdbmod.pdb" ]; then
+    ok "PDB-only module: the header's CodeView record is the image's ($id)"
+  else
+    fail "PDB-only module: header $(cat "$p/mod.json"); llvm-readobj $id"
+  fi
+  # No DWARF: mingw's addr2line names nothing there; gcacc reads the PDB.
+  "$GCACC" symbolize --no-cache "$p/pdb.gz" > "$p/sym.out" 2> "$p/sym.err"
+  "$GCACC" symbolize --no-cache --sites "$p/pdb.gz" > "$p/sites.out" 2>&1
+  named=$(awk '$2 ~ /^pdbmod\.dll\+/ && $3 != "??" && $4 ~ /win_pdbmod\.c:/' \
+    "$p/sym.out" | wc -l)
+  chain=$(awk 'function done() { if (!f && s ~ /pdb_inner pdb_middle pdb_outer main/) {
+                 print s; f = 1 } }
+    /^site/ { done(); s = ""; next }
+    $2 ~ /^(pdbmod\.dll|pdbhost\.exe)\+/ { s = s " " $3 }
+    END { done() }' "$p/sites.out")
+  if x86_64-w64-mingw32-objdump -h "$p/pdbmod.dll" | grep -q debug_info; then
+    fail "PDB-only module: the DLL has DWARF"
+  elif [ "$named" -eq 3 ] && [ -n "$chain" ]; then
+    ok "PDB-only module: $named of its addresses named from the PDB; a site:$chain"
+  else
+    fail "PDB-only module: $named named; sites: $(head -5 "$p/sites.out" | tr '\n' ' ')"
+    sed 's/^/  | /' "$p/sym.err"
+  fi
+  # Another build's image where the dump's module was: refused, nothing
+  # named (its PDB would name other functions at those offsets).
+  cp "$p/v2/pdbmod.dll" "$p/v2/pdbmod.pdb" "$p/"
+  "$GCACC" symbolize --no-cache "$p/pdb.gz" > "$p/sym2.out" 2> "$p/sym2.err"
+  if grep -q 'in its CodeView record, but the dump.s .*pdbmod.dll was .*another build of it; skipped' \
+       "$p/sym2.err" &&
+     ! awk '$2 ~ /^pdbmod\.dll\+/ && $3 != "??"' "$p/sym2.out" | grep -q .; then
+    ok "PDB-only module: an image of another build refused, nothing named"
+  else
+    fail "PDB-only module: an image of another build: $(grep pdbmod "$p/sym2.out" |
+      tr '\n' ' '); $(head -2 "$p/sym2.err")"
+  fi
+  # The right image, another build's PDB beside it: refused; the right
+  # PDB given with --search-path is read, not the one beside the image
+  # (which llvm-symbolizer alone would read first).
+  cp "$p/good/pdbmod.dll" "$p/"
+  "$GCACC" symbolize --no-cache "$p/pdb.gz" > "$p/sym3.out" 2> "$p/sym3.err"
+  "$GCACC" symbolize --no-cache --search-path "$p/good" "$p/pdb.gz" \
+    > "$p/sym4.out" 2> "$p/sym4.err"
+  if grep -q 'the PDB of another build; skipped' "$p/sym3.err" &&
+     ! awk '$2 ~ /^pdbmod\.dll\+/ && $3 != "??"' "$p/sym3.out" | grep -q . &&
+     [ "$(awk '$2 ~ /^pdbmod\.dll\+/ && $3 ~ /^pdb_(inner|middle|outer)$/' \
+          "$p/sym4.out" | wc -l)" -eq 3 ]; then
+    ok "PDB-only module: a PDB of another build refused; the right one by --search-path"
+  else
+    fail "PDB-only module: another build's PDB: $(grep pdbmod "$p/sym3.out" |
+      tr '\n' ' '); with --search-path: $(grep pdbmod "$p/sym4.out" | tr '\n' ' ')"
+  fi
+  cp "$p/good/pdbmod.pdb" "$p/"
+fi
+
 printf 'windows: %s s in all\n' "$(since "$t_all")"
 [ "$fails" -eq 0 ] || exit 1
 echo "windows: all passed"
