@@ -32,8 +32,10 @@
  *     signal).  Two system calls; the pipe is made on first use, is
  *     non-blocking and close-on-exec, and made again in a forked child
  *     (which must not share it with its parent).
- *   Windows: ReadProcessMemory on the current process (not built or
- *     tested here).
+ *   Windows: ReadProcessMemory on the current process, which fails
+ *     (FALSE, or fewer bytes) where a load would fault (built with
+ *     mingw-w64 and run under wine64 by tests/cross/windows.sh:
+ *     gameload's garbage in word 0).
  * errno is left as it was.
  *
  * An Il2CppClass (../shared/IL2CPP.md section 4; the first 14 fields
