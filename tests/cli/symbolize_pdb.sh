@@ -37,27 +37,15 @@ __declspec(dllexport) int beta_fn(int x)
   return alpha_fn(x) * 5 - 7;
 }
 C
-build() {       # DIR [DEFINE]: DIR/mod.dll, DIR/mod.pdb
-  mkdir -p "$1"
-  # shellcheck disable=SC2086
-  (cd "$1" && clang --driver-mode=cl --target=x86_64-pc-windows-msvc /c \
-     /Z7 /O1 /GS- ${2:-} /Fomod.obj -- "$t/mod.c" &&
-   lld-link /DLL /NOENTRY /NODEFAULTLIB /DEBUG /PDB:mod.pdb \
-     '/PDBALTPATH:C:\build\mod.pdb' /OUT:mod.dll mod.obj) \
-    > "$1/build.log" 2>&1
-}
+. "${srcdir:-.}/tests/cross/msvc_dll.sh"
+build() { mkdir -p "$1" && msvc_dll "$1" "$t/mod.c" mod "${2:-}"; }
 build "$t/v1" || { cat "$t/v1/build.log"; echo "FAIL: cannot build the DLL"; exit 1; }
 build "$t/v2" /DV2 || { echo "FAIL: cannot build the second DLL"; exit 1; }
 mkdir -p "$t/game"
 cp "$t/v1/mod.dll" "$t/v1/mod.pdb" "$t/game/"
 
 # The image's CodeView id (GUID, age) as the collector's header has it.
-id=$(llvm-readobj --coff-debug-directory "$t/v1/mod.dll" | awk '
-  /PDBGUID:/ { gsub(/[()]/, ""); for (i = 2; i <= 17; i++) g[i - 1] = $i }
-  /PDBAge:/ { age = $2 }
-  END { split("4 3 2 1 6 5 8 7 9 10 11 12 13 14 15 16", o, " ")
-        for (i = 1; i <= 16; i++) printf "%s", toupper(g[o[i]])
-        printf "%X\n", age }')
+id=$(codeview_id "$t/v1/mod.dll")
 check "a CodeView id ($id)" test "${#id}" -eq 33
 rva() {
   llvm-readobj --coff-exports "$t/v1/mod.dll" |

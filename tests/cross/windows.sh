@@ -432,26 +432,8 @@ printf 'unit tests: %d passed, %s s\n' "$nunit" "$(since "$t0")"
 p=$out/pdb
 rm -rf "$p"
 mkdir -p "$p/v2" "$p/good"
-pdbmod() {      # DIR [DEFINE]: pdbmod.dll and pdbmod.pdb in DIR
-  # The PDB's path as a Windows build records it (/PDBALTPATH): not
-  # there on this machine, so it is found beside the image or by name.
-  # shellcheck disable=SC2086
-  (cd "$1" && clang --driver-mode=cl --target=x86_64-pc-windows-msvc /c \
-     /Z7 /O1 /Oy- /GS- ${2:-} /Fopdbmod.obj -- "$srcdir/tests/cross/win_pdbmod.c" &&
-   lld-link /DLL /NOENTRY /NODEFAULTLIB /DEBUG /PDB:pdbmod.pdb \
-     '/PDBALTPATH:C:\build\pdbmod.pdb' /OUT:pdbmod.dll pdbmod.obj) \
-    > "$1/build.log" 2>&1
-}
-# The image's CodeView id as llvm-readobj reads it: GUID (Data1..3
-# little-endian), then its age, upper-case hex (the header's form).
-readobj_id() {
-  llvm-readobj --coff-debug-directory "$1" | awk '
-    /PDBGUID:/ { gsub(/[()]/, ""); for (i = 2; i <= 17; i++) g[i - 1] = $i }
-    /PDBAge:/ { age = $2 }
-    END { split("4 3 2 1 6 5 8 7 9 10 11 12 13 14 15 16", o, " ")
-          for (i = 1; i <= 16; i++) printf "%s", toupper(g[o[i]])
-          printf "%X\n", age }'
-}
+. "$srcdir/tests/cross/msvc_dll.sh"
+pdbmod() { msvc_dll "$1" "$srcdir/tests/cross/win_pdbmod.c" pdbmod "${2:-}"; }
 if ! command -v lld-link > /dev/null || ! command -v llvm-symbolizer > /dev/null ||
    ! command -v llvm-readobj > /dev/null; then
   fail "no lld-link, llvm-symbolizer or llvm-readobj (lld, llvm; tools/setup-cross.sh)"
@@ -468,7 +450,7 @@ else
   printf 'PDB-only module game: %s s\n' "$(since "$t0")"
   gzip -dc "$p/pdb.gz" 2> /dev/null | head -1 |
     jq -c '.modules[] | select(.path | test("pdbmod.dll$"))' > "$p/mod.json"
-  id=$(readobj_id "$p/pdbmod.dll")
+  id=$(codeview_id "$p/pdbmod.dll")
   if [ "$(jq -r '.build_id + " " + .pdb' "$p/mod.json")" = \
        "$id C:\\build\\pdbmod.pdb" ]; then
     ok "PDB-only module: the header's CodeView record is the image's ($id)"
