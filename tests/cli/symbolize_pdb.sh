@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # symbolize_pdb.sh: `gcacc symbolize` reads a Windows module built as
 # MSVC builds (clang-cl, lld-link: its debug information in a PDB only)
 # through its PDB, and never through another build's (issue 35).  No

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # msvc_dll.sh: sourced by tests/cross/windows.sh and
 # tests/cli/symbolize_pdb.sh: a DLL built as MSVC builds, and its id.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * win_pdbhost.c: the game of tests/cross/windows.sh's PDB check, built
  * with mingw-w64 and the collector: it calls win_pdbmod.dll (an image

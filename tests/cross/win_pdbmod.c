@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * win_pdbmod.c: a DLL built as MSVC builds (clang-cl, lld-link), its
  * debug information in a PDB only, for tests/cross/windows.sh: its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pefile.c: a PE image's identity and its PDB's (pefile.h).
  *

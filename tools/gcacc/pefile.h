@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pefile.h: what `gcacc symbolize` needs of a Windows module's files,
  * a PE image and its PDB, read from their headers (a few kilobytes,
