@@ -934,6 +934,7 @@ GC_INNER const char *gca_types_name_of(word cookie);
 GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max);
 GC_INNER unsigned gca_types_count(void);
 GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples);
+GC_INNER word gca_types_site_live_of(unsigned site, word *samples);
 /* retain.c: a pending request answered at this collection's end (lock */
 /* held, after the record); the settings.                               */
 GC_INNER void gca_retain_collection_end(void);
@@ -960,8 +961,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto);
 GC_INNER void gca_retain_auto_collection_end(void);
 /* GC_ACC_RETAIN=auto: at the dump's stop (GC_acc_dump_stop, or exit), */
-/* the types whose live bytes grew most since the first census after   */
-/* the request.  gca_retain_at_stop: lock NOT held.                     */
+/* the types and the callsites whose live bytes grew most since the     */
+/* first census after the request.  gca_retain_at_stop: lock NOT held.                     */
 GC_INNER void gca_retain_set_auto(int on);
 GC_INNER void gca_retain_at_stop(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,
