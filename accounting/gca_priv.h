@@ -703,8 +703,11 @@ GC_INNER void gca_unwind_set_anchors(const struct gca_code_anchors *a);
 /* of class k into buf (0: not a readable class).  gca_class_unknown:   */
 /* the cookie of "unknown (<kind>)"; gca_class_unknown_name names it    */
 /* (0: cookie is no such cookie); gca_class_set_kind_name names a kind  */
-/* (a static string) for it.                                             */
+/* (a static string) for it.  gca_class_statics: class k's static      */
+/* fields' block, declaring type and parent (0: k is no class).          */
 GC_INNER int gca_peek(void *buf, word addr, size_t n);
+GC_INNER int gca_class_statics(word k, word *statics, word *declaring,
+                               word *parent);
 GC_INNER int gca_class_valid(word k);
 GC_INNER int gca_class_name(word k, char *buf, size_t sz);
 GC_INNER word gca_class_unknown(unsigned kind);

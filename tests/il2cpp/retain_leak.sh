@@ -9,8 +9,9 @@
 #     that `gcacc why` names `g`, at one offset (leak_head) for all;
 #   - paths are 1..5 steps, each step after the first through one word
 #     (the list's next field), every step a Game.EventRecord;
-#   - GC_ACC_RETAIN=auto: at the dump's end, at most 3 records marked
-#     auto, one of them the leak's, its paths from g;
+#   - GC_ACC_RETAIN=auto: at the dump's end, at most 3 type records
+#     marked auto, one of them the leak's, its paths from g (and the
+#     callsites the full profile samples, their paths to their own);
 #   - GC_ACC_RETAIN=auto with callsites (GC_ACC_PROFILE=trace): the types
 #     and, as `gcacc leaks` names them, the callsites: at most 3 of each,
 #     one of them the leak's callsite (its stack through leak_function,
@@ -51,9 +52,11 @@ GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN_PAUSE=60000 GC_ACC_RETAIN=
   GC_ACC_DUMP=$tmp/a.gz $LOAD game > /dev/null ||
   { echo "FAIL: gameload game (auto) exited $?"; exit 1; }
 $GCACC why --json "$tmp/a.gz" > "$tmp/auto.json" 2> "$tmp/auto.err"
-check "auto: 1 to 3 requests, all auto" test "$(jq '[.requests[] |
-  select(.request.auto == 1)] | length' "$tmp/auto.json")" -ge 1 -a \
-  "$(jq '.requests | length' "$tmp/auto.json")" -le 3 -a \
+check "auto: 1 to 3 type requests, all auto" test "$(jq '[.requests[] |
+  select(.request.auto == 1 and .request.type)] | length' \
+  "$tmp/auto.json")" -ge 1 -a \
+  "$(jq '[.requests[] | select(.request.type)] | length' \
+  "$tmp/auto.json")" -le 3 -a \
   "$(jq '[.requests[] | select(.request.auto != 1)] | length' \
   "$tmp/auto.json")" = 0
 check "auto: the leak is among them" test "$(jq -r --arg l "$leak" \
@@ -61,8 +64,9 @@ check "auto: the leak is among them" test "$(jq -r --arg l "$leak" \
 check "auto: the leak's paths from g" test "$(jq -r --arg l "$leak" \
   '[.requests[] | select(.request.type == $l) | .paths[].root.symbol] |
   unique | .[]' "$tmp/auto.json")" = g
-check "auto: no callsite without callsites (full profile)" test "$(jq \
-  '[.requests[] | select(.request.site)] | length' "$tmp/auto.json")" = 0
+check "auto: each callsite's paths end at instances of it" test "$(jq \
+  '[.requests[] | select(.request.site) | .request.site as $s |
+  .paths[].steps[-1].site | select(. != $s)] | length' "$tmp/auto.json")" = 0
 
 GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=trace GC_ACC_RETAIN_PAUSE=60000 \
   GC_ACC_RETAIN=auto GC_ACC_DUMP=$tmp/s.gz $LOAD game > /dev/null ||
