@@ -12,9 +12,9 @@
  * more and a breadth-first walk goes from the roots over the objects this
  * collection marked, as the collector's mark did: the finalization queue
  * (GC_fnlz_roots), static data and registered root ranges
- * (GC_static_roots less GC_excl_table), every thread's stack (from its
- * stopped stack pointer to its cold end), then every marked
- * uncollectable object, which the collector treats as a root too.  An
+ * (GC_static_roots less GC_excl_table), every marked uncollectable
+ * object, which the collector treats as a root too, then every thread's
+ * stack (from its stopped stack pointer to its cold end).  An
  * object's words are followed as its descriptor says: a bitmap precisely
  * (the reference is "precise"), anything else (a length, a mark
  * procedure, a normal object) every word, conservatively, as the
@@ -575,8 +575,10 @@ static void rw_walk(void)
                    GCA_RK_STATIC | GCA_RI_CONSERVATIVE
                    | ((unsigned)k << GCA_RI_SHIFT));
   }
-  if (!rw_stop) rw_scan_stacks();
+  /* Uncollectable objects before stacks: a block of class statics a  */
+  /* stale stack copy also points at is told as what it is.            */
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
+  if (!rw_stop) rw_scan_stacks();
   /* Breadth first is the queue's order, not memory's: each object, and */
   /* its header, a cache miss unless asked for some nodes ahead.        */
   for (i = 0; i < rw.nodes.n && !rw_stop; i++) {

@@ -243,7 +243,18 @@ static void root_text(struct why_ctx *c, const json_t *root, char *buf,
   } else if (strcmp(kind, "finalizer") == 0) {
     snprintf(buf, sz, "the finalization queue (waiting to be finalized)");
   } else if (strcmp(kind, "uncollectable") == 0) {
-    snprintf(buf, sz, "an uncollectable object");
+    const char *cl = json_string_value(json_object_get(root, "class"));
+
+    if (cl != NULL) {
+      char cb[512];
+
+      text_escape(cb, sizeof(cb), cl, 0);
+      snprintf(buf, sz, "the static fields of %s (an uncollectable object)",
+               cb);
+      json_object_set_new(jout, "class", json_string(cl));
+    } else {
+      snprintf(buf, sz, "an uncollectable object");
+    }
   } else {
     snprintf(buf, sz, "%s at 0x%llx", esc, addr);
   }

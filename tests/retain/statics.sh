@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# statics.sh: IL2CPP class static fields as roots (issue 37), against
+# what staticsload built (il2cpp-shaped, the il2cpp type mode):
+#   - Game.Listener: 5 paths, each from the uncollectable block of
+#     Game.World's static fields, named after that class (statics_of
+#     and "class" in the record, "the static fields of Game.World" in
+#     `gcacc why`): the block first, then through its word 1 the list's
+#     first listener, each later step through word 2 (next), the i-th
+#     path ending at the i-th listener (depths 2..6);
+#   - Game.Entry: 5 paths from Game.Registry's static fields (a static
+#     class with no instance, found through the entries' declaring
+#     type): the block, then the entry in word SLOT.
+# A stale stack copy may hold an object nearer: such a path is one step
+# from a stack to one of the objects built.
+set -u
+. "${srcdir:-.}/tests/cli/cli_lib.sh"
+LOAD=${STATICSLOAD:-./tests/retain/staticsload}
+need jq
+
+$LOAD "$tmp/s.gz" > "$tmp/truth" ||
+  { echo "FAIL: staticsload exited $?"; exit 1; }
+val() { sed -n "s/^$1 //p" "$tmp/truth"; }
+gzip -dc "$tmp/s.gz" > "$tmp/s.jsonl"
+rec() { jq -c --arg t "$1" 'select(.record == "retain" and .request.type == $t)' \
+  "$tmp/s.jsonl"; }
+
+for t in Game.Listener Game.Entry; do
+  rec "$t" > "$tmp/$t.json"
+  check "one retain record for $t" test "$(wc -l < "$tmp/$t.json")" -eq 1
+  check "$t: 5 found, not partial" test "$(jq -c '[.found, .partial]' \
+    "$tmp/$t.json")" = "[5,0]"
+done
+
+# Each path: "kind class block first_ref later_refs last depth"
+paths() {
+  jq -r '.paths[] | [.root.kind, (.root.class // "-"), .steps[0][0],
+    (.steps[1][5] // "-"), ([.steps[2:][] | .[5]] | unique | map(tostring)
+    | join(",") | if . == "" then "-" else . end), .steps[-1][0], .depth] |
+    map(tostring) | join(" ")' "$1"
+}
+stack_ok() {  # stack_ok DEPTH LAST: one step to an object built
+  [ "$1" = 1 ] && grep -q " $2\$" "$tmp/truth"
+}
+
+L=$tmp/Game.Listener.json
+ws=$(val world_statics)
+bad=0; whole=0
+paths "$L" > "$tmp/l.got"
+while read -r k c b r1 rl last d; do
+  if [ "$k" = stack ]; then stack_ok "$d" "$last" || bad=$((bad + 1)); continue; fi
+  i=$(val listener | sed -n "s/^\\([0-9]*\\) $last\$/\\1/p")
+  if [ "$k" = uncollectable ] && [ "$c" = Game.World ] && [ "$b" = "$ws" ] &&
+     [ "$r1" = 1 ] && [ -n "$i" ] && [ "$d" = $((i + 1)) ] &&
+     { [ "$i" = 1 ] || [ "$rl" = 2 ]; }; then
+    whole=$((whole + 1))
+  else
+    bad=$((bad + 1))
+  fi
+done < "$tmp/l.got"
+check "listener: every path from Game.World's static fields, or a stack" \
+  test "$bad" = 0
+check "listener: at least 3 from Game.World's static fields ($whole)" \
+  test "$whole" -ge 3
+check "listener: statics_of is Game.World's class" test "$(jq -r \
+  '[.paths[].root | select(.kind == "uncollectable") | .class] | unique |
+  .[]' "$L")" = Game.World
+
+E=$tmp/Game.Entry.json
+rs=$(val registry_statics)
+bad=0; whole=0
+paths "$E" > "$tmp/e.got"
+while read -r k c b r1 rl last d; do
+  if [ "$k" = stack ]; then stack_ok "$d" "$last" || bad=$((bad + 1)); continue; fi
+  if [ "$k" = uncollectable ] && [ "$c" = Game.Registry ] &&
+     [ "$b" = "$rs" ] && [ "$d" = 2 ] &&
+     val entry | grep -qx "$r1 $last"; then
+    whole=$((whole + 1))
+  else
+    bad=$((bad + 1))
+  fi
+done < "$tmp/e.got"
+check "entry: every path from Game.Registry's static fields, or a stack" \
+  test "$bad" = 0
+check "entry: at least 3 from Game.Registry's static fields ($whole)" \
+  test "$whole" -ge 3
+
+$GCACC why "$tmp/s.gz" > "$tmp/why.txt"
+check "gcacc why names the class whose static fields hold them" test \
+  "$(grep -c 'static fields of Game.World' "$tmp/why.txt")" -ge 3 -a \
+  "$(grep -c 'static fields of Game.Registry' "$tmp/why.txt")" -ge 3
+check "gcacc why --json: the root's class" test "$($GCACC why --json \
+  "$tmp/s.gz" | jq -r '[.requests[].paths[].root.class // empty] | unique |
+  join(" ")')" = "Game.Registry Game.World"
+finish
