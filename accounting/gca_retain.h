@@ -77,9 +77,7 @@ struct gca_rwalk {
   word t0, t_stopped, t_end;            /* ns                            */
 };
 
-/* retain_record.c: the type cookie of the marked object at base (0:    */
-/* none known), as the census types it; the walk's record.              */
-GC_INNER word gca_retain_cookie(ptr_t base, hdr *hhdr);
+/* retain_record.c: the walk's record (lock held, world running).      */
 GC_INNER void gca_retain_record(const struct gca_rwalk *w);
 
 #endif

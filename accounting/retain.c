@@ -122,11 +122,11 @@ static int rw_seg_init(struct gca_rseg *s, size_t elem)
   return s->seg != NULL;
 }
 
-static void *rw_push(struct gca_rseg *s)
+static void *rw_push_slow(struct gca_rseg *s)
 {
   word k = s->n >> GCA_RS_LOG;
 
-  if (s->n >= (word)GCA_RNONE - 1 || k >= s->max_seg) {
+  if (s->n >= (word)GCA_RNONE - ((word)2 << GCA_RS_LOG) || k >= s->max_seg) {
     rw.partial = 1;
     return NULL;
   }
@@ -136,6 +136,18 @@ static void *rw_push(struct gca_rseg *s)
   }
   k = s->n++;
   return GCA_RSEG_AT(s, k);
+}
+
+/* The next element, its segment mapped (NULL: the cap, partial).       */
+GC_INLINE void *rw_push(struct gca_rseg *s)
+{
+  word i = s->n;
+
+  if (EXPECT((i & RS_MASK) != 0, TRUE)) {
+    s->n = i + 1;
+    return GCA_RSEG_AT(s, i);
+  }
+  return rw_push_slow(s);
 }
 
 static void rw_seg_free(struct gca_rseg *s)

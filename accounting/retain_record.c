@@ -31,7 +31,9 @@ static struct gca_text rt = { NULL, 0, 0, 0, GCA_MEM_TYPES };
 #define RT_LIT(s) GCA_TEXT_LIT(&rt, s)
 #define RT_KW(key, x) (RT_LIT(key), gca_text_word(&rt, (x)))
 
-GC_INNER word gca_retain_cookie(ptr_t base, hdr *hhdr)
+/* The type cookie of the marked object at base (0: none known), as   */
+/* the census types it: its tag, or a valid word 0.                      */
+static word rr_cookie(ptr_t base, hdr *hhdr)
 {
   word cookie = 0, w;
   unsigned site;
@@ -84,7 +86,7 @@ static void rr_step(const struct gca_rwalk *w, unsigned i, int first)
 {
   const struct gca_rnode *n = GCA_RNODE(w, i);
   hdr *hhdr = HDR(n->base);
-  word cookie = gca_retain_cookie((ptr_t)n->base, hhdr), c2 = 0;
+  word cookie = rr_cookie((ptr_t)n->base, hhdr), c2 = 0;
   unsigned site = 0;
 
   (void)gca_tags_of((void *)n->base, &c2, &site);
@@ -192,7 +194,7 @@ static void rr_names(const struct gca_rwalk *w)
     unsigned i;
 
     for (i = w->targets[t]; i != GCA_RNONE; i = GCA_RNODE(w, i)->parent) {
-      word b = GCA_RNODE(w, i)->base, c = gca_retain_cookie((ptr_t)b, HDR(b));
+      word b = GCA_RNODE(w, i)->base, c = rr_cookie((ptr_t)b, HDR(b));
       const char *name;
 
       if (0 == c) continue;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bound.sh: a retention walk against its time bound (issue 37), with
-# boundload (64 MB of 128-byte objects in lists side by side, a B.Leak at
+# boundload (64 MB of 128-byte objects in lists side by side, a Leak at
 # the end of each of the last 5 lists, 66 references from the root):
 #   - a bound of 2 ms: the record says timed out and partial, its bound
 #     2 ms; the walk stopped well short of the heap (fewer than half the

@@ -5,12 +5,10 @@
  *
  *   boundload MB PAUSE_MS
  *
- * builds MB megabytes of 128-byte "B.Node" objects in lists of LIST_LEN
- * from a GC_MALLOC'd array of heads held by the static `heads` (lists
- * side by side: breadth first, each level touches a page an object),
- * appends one "B.Leak" to each of the last LEAKS lists, sets the walk's
- * bound to PAUSE_MS (GC_acc_set_retain_pause) and asks for B.Leak at the
- * next collection.  Prints, as `name value` lines, what it built:
+ * builds MB megabytes of lists side by side (lists.h), appends one
+ * "Leak" to each of the last LEAKS lists, sets the walk's bound to
+ * PAUSE_MS (GC_acc_set_retain_pause) and asks for Leak at the next
+ * collection.  Prints, as `name value` lines, what it built:
  * `heads_var` (&heads), `heads_array`, `nodes` (all objects built),
  * `list_len`, and per leak `leak LIST ADDR`.
  */
@@ -20,61 +18,18 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../gc_test_util.h"
+#include "lists.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#define NODE_BYTES 128
-#define LIST_LEN 64
 #define LEAKS 5
-#define C_NODE 0xb001
-#define C_LEAK 0xb002
-
-struct node {
-  GC_word id;
-  struct node *next;
-  GC_word data[NODE_BYTES / sizeof(GC_word) - 2];
-};
-
-struct node **heads;    /* not static: in the symbol table */
-
-static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
-{
-  if (cookie == C_NODE) snprintf(buf, sz, "B.Node");
-  else if (cookie == C_LEAK) snprintf(buf, sz, "B.Leak");
-  else return 0;
-  return 1;
-}
-
-static struct node *new_node(GC_word type, GC_word id)
-{
-  struct node *n = (struct node *)GC_acc_malloc_typed(sizeof(*n), type);
-
-  if (NULL == n) {
-    fprintf(stderr, "boundload: out of memory\n");
-    exit(1);
-  }
-  n->id = id;
-  return n;
-}
 
 static NOINLINE void build(size_t n_lists)
 {
-  size_t i, j;
+  size_t i;
 
-  heads = (struct node **)GC_MALLOC(n_lists * sizeof(*heads));
-  if (NULL == heads) exit(1);
-  for (i = 0; i < n_lists; i++) {
-    struct node *h = NULL;
-
-    for (j = 0; j < LIST_LEN; j++) {
-      struct node *n = new_node(C_NODE, i * LIST_LEN + j);
-
-      n->next = h;
-      h = n;
-    }
-    heads[i] = h;
-  }
+  build_lists(n_lists);
   for (i = n_lists - LEAKS; i < n_lists; i++) {
     struct node *n = heads[i];
 
@@ -100,7 +55,7 @@ int main(int argc, char **argv)
     return 1;
   }
   if (GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0) != GC_SUCCESS) return 1;
-  GC_acc_set_type_namer(namer);
+  GC_acc_set_type_namer(lists_namer);
   if (GC_acc_set_retain_pause(pause) != GC_SUCCESS) return 1;
   GC_expand_hp(mb << 20);
   n_lists = (mb << 20) / NODE_BYTES / LIST_LEN;
@@ -108,8 +63,8 @@ int main(int argc, char **argv)
   printf("heads_var %p\nheads_array %p\nnodes %lu\nlist_len %d\n",
          (void *)&heads, (void *)heads,
          (unsigned long)(n_lists * LIST_LEN + LEAKS), LIST_LEN);
-  collect();            /* the census counts B.Leak                    */
-  if (GC_acc_retain_request("B.Leak", 0, 0) != GC_SUCCESS) return 1;
+  collect();            /* the census counts Leak                      */
+  if (GC_acc_retain_request("Leak", 0, 0) != GC_SUCCESS) return 1;
   collect();
   return heads[0] == NULL;
 }

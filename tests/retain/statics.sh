@@ -43,21 +43,36 @@ stack_ok() {  # stack_ok DEPTH LAST: one step to an object built
   [ "$1" = 1 ] && grep -q " $2\$" "$tmp/truth"
 }
 
+# judge FILE OK: each path a stack's one step (stack_ok) or what OK
+# (kind class block first_ref later_refs last depth) accepts; sets bad
+# (neither) and whole (OK's).
+judge() {
+  bad=0; whole=0
+  paths "$1" > "$tmp/got"
+  while read -r k c b r1 rl last d; do
+    if [ "$k" = stack ]; then
+      stack_ok "$d" "$last" || bad=$((bad + 1))
+    elif "$2" "$k" "$c" "$b" "$r1" "$rl" "$last" "$d"; then
+      whole=$((whole + 1))
+    else
+      bad=$((bad + 1))
+    fi
+  done < "$tmp/got"
+}
+listener_ok() {  # from World's statics, word 1, then next (word 2)
+  i=$(val listener | sed -n "s/^\([0-9]*\) $6\$/\1/p")
+  [ "$1" = uncollectable ] && [ "$2" = Game.World ] &&
+    [ "$3" = "$(val world_statics)" ] && [ "$4" = 1 ] && [ -n "$i" ] &&
+    [ "$7" = $((i + 1)) ] && { [ "$i" = 1 ] || [ "$5" = 2 ]; }
+}
+entry_ok() {     # from Registry's statics, its word SLOT
+  [ "$1" = uncollectable ] && [ "$2" = Game.Registry ] &&
+    [ "$3" = "$(val registry_statics)" ] && [ "$7" = 2 ] &&
+    val entry | grep -qx "$4 $6"
+}
+
 L=$tmp/Game.Listener.json
-ws=$(val world_statics)
-bad=0; whole=0
-paths "$L" > "$tmp/l.got"
-while read -r k c b r1 rl last d; do
-  if [ "$k" = stack ]; then stack_ok "$d" "$last" || bad=$((bad + 1)); continue; fi
-  i=$(val listener | sed -n "s/^\\([0-9]*\\) $last\$/\\1/p")
-  if [ "$k" = uncollectable ] && [ "$c" = Game.World ] && [ "$b" = "$ws" ] &&
-     [ "$r1" = 1 ] && [ -n "$i" ] && [ "$d" = $((i + 1)) ] &&
-     { [ "$i" = 1 ] || [ "$rl" = 2 ]; }; then
-    whole=$((whole + 1))
-  else
-    bad=$((bad + 1))
-  fi
-done < "$tmp/l.got"
+judge "$L" listener_ok
 check "listener: every path from Game.World's static fields, or a stack" \
   test "$bad" = 0
 check "listener: at least 3 from Game.World's static fields ($whole)" \
@@ -66,20 +81,7 @@ check "listener: statics_of is Game.World's class" test "$(jq -r \
   '[.paths[].root | select(.kind == "uncollectable") | .class] | unique |
   .[]' "$L")" = Game.World
 
-E=$tmp/Game.Entry.json
-rs=$(val registry_statics)
-bad=0; whole=0
-paths "$E" > "$tmp/e.got"
-while read -r k c b r1 rl last d; do
-  if [ "$k" = stack ]; then stack_ok "$d" "$last" || bad=$((bad + 1)); continue; fi
-  if [ "$k" = uncollectable ] && [ "$c" = Game.Registry ] &&
-     [ "$b" = "$rs" ] && [ "$d" = 2 ] &&
-     val entry | grep -qx "$r1 $last"; then
-    whole=$((whole + 1))
-  else
-    bad=$((bad + 1))
-  fi
-done < "$tmp/e.got"
+judge "$tmp/Game.Entry.json" entry_ok
 check "entry: every path from Game.Registry's static fields, or a stack" \
   test "$bad" = 0
 check "entry: at least 3 from Game.Registry's static fields ($whole)" \

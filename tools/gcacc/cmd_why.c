@@ -25,10 +25,13 @@ static const char why_usage[] =
   "Who holds what grows: the paths from a root to sampled instances of\n"
   "a type, as the program asked for them (GC_ACC_RETAIN=type:NAME or\n"
   "GC_acc_retain_request): per request the collection, the instances\n"
-  "found (at most 5, the nearest), whether the walk was partial (its\n"
+  "found (at most 5, the nearest; past one marking's time the walk goes\n"
+  "depth first, and paths found so are marked: maybe not the shortest),\n"
+  "whether the walk was partial (its\n"
   "memory cap or time bound), and each path from its root: static data (module+offset\n"
   "and the data symbol holding it), a thread's stack, the finalization\n"
-  "queue or an uncollectable object; then each object with its type\n"
+  "queue or an uncollectable object (in IL2CPP the class whose static\n"
+  "fields it holds, when known); then each object with its type\n"
   "(or kind), size, and the word of the previous one that refers to it,\n"
   "\"conservative\" when that word was only taken to be a pointer.\n"
   "\n"
@@ -86,7 +89,9 @@ static void why_print(FILE *out, const json_t *jr, int csv, int full)
     size_t si, n = json_array_size(steps);
 
     if (!csv)
-      fprintf(out, "  path %lld, %zu steps, from %s%s\n", pno, n, rtext,
+      fprintf(out, "  path %lld, %zu steps%s, from %s%s\n", pno, n,
+              json_is_true(json_object_get(p, "shortest")) ? ""
+              : " (found depth first: maybe not the shortest)", rtext,
               json_is_true(json_object_get(root, "conservative"))
               ? " (conservative)" : "");
     for (si = 0; si < n; si++) {

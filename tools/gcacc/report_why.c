@@ -6,7 +6,8 @@
  * view needs no script but the tabs'.  Tests look for the elements'
  * classes and data- attributes: div.why-req (data-request, data-gc,
  * data-found, data-partial), table.why-path (data-path, data-depth,
- * data-root-kind, data-root-addr, data-root-symbol, data-root-class),
+ * data-root-kind, data-root-addr, data-root-symbol, data-root-class,
+ * data-shortest),
  * tr.why-step (data-step, data-addr, data-type, data-ref-word,
  * data-conservative), tr.why-elided (data-steps).
  */
@@ -104,8 +105,11 @@ static void why_path_table(FILE *out, const json_t *p)
   attr(out, "data-root-addr", json_object_get(root, "addr"));
   attr(out, "data-root-symbol", json_object_get(root, "symbol"));
   attr(out, "data-root-class", json_object_get(root, "class"));
-  fprintf(out, "><caption>path %lld, %zu steps, from ",
-          (long long)json_integer_value(json_object_get(p, "path")), n);
+  attr(out, "data-shortest", json_object_get(p, "shortest"));
+  fprintf(out, "><caption>path %lld, %zu steps%s, from ",
+          (long long)json_integer_value(json_object_get(p, "path")), n,
+          json_is_true(json_object_get(p, "shortest")) ? ""
+          : " (found depth first: maybe not the shortest)");
   html_esc(out, json_string_value(json_object_get(root, "text")));
   if (json_is_true(json_object_get(root, "conservative")))
     fputs(" (conservative)", out);

@@ -356,6 +356,10 @@ static json_t *why_path(struct why_ctx *c, const json_t *rec, const json_t *p,
   }
   jp = json_object();
   json_object_set_new(jp, "depth", json_integer((json_int_t)n));
+  /* Before "shortest" was written, every path was found breadth first. */
+  json_object_set_new(jp, "shortest", json_boolean(
+      !json_is_integer(json_object_get(p, "shortest"))
+      || json_integer_value(json_object_get(p, "shortest")) != 0));
   json_object_set_new(jp, "root", jroot);
   json_object_set_new(jp, "steps", jsteps);
   return jp;
