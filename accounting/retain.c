@@ -406,14 +406,18 @@ static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
+  word least = (word)GC_least_plausible_heap_addr;
+  word span = (word)GC_greatest_plausible_heap_addr - least;
 
   while (p < e && !rw_stop) {
     word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
 
     for (; p < lim && !rw_stop; p++) {
       hdr *hhdr;
-      ptr_t b = rw_target(*p, interior, &hhdr);
+      ptr_t b;
 
+      if (*p - least >= span) continue;         /* most words: at once */
+      b = rw_target(*p, interior, &hhdr);
       if (NULL == b) continue;
       if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
       else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
