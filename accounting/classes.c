@@ -45,7 +45,9 @@
  * 24/12 and 16/8), or "name" when the namespace is empty.  Strings are
  * read a 4 KiB-aligned chunk at a time (no chunk spans two pages, so a
  * string ending just before an unmapped page reads), at most the
- * caller's buffer.
+ * caller's buffer.  Its static fields' block (static_fields, byte 184 on
+ * 64-bit, 92 on 32-bit) names the uncollectable blocks a retention path
+ * starts from (retain_record.c).
  *
  * Words that fail count under a type of their own per kind, "unknown
  * (<kind name>)": its cookie is the address of a byte of class_unknown,
@@ -181,11 +183,17 @@ GC_INNER int gca_peek(void *buf, word addr, size_t n)
 #if CPP_WORDSZ == 64
 # define CLASS_NAME 16
 # define CLASS_NAMESPACE 24
+# define CLASS_DECLARING 80
+# define CLASS_PARENT 88
 # define CLASS_SELF 120
+# define CLASS_STATICS 184
 #else
 # define CLASS_NAME 8
 # define CLASS_NAMESPACE 12
+# define CLASS_DECLARING 40
+# define CLASS_PARENT 44
 # define CLASS_SELF 60
+# define CLASS_STATICS 92
 #endif
 
 GC_INNER int gca_class_valid(word k)
@@ -199,6 +207,29 @@ GC_INNER int gca_class_valid(word k)
 # endif
   if (!gca_peek(&self, k + CLASS_SELF, sizeof(self))) return 0;
   return self == k;
+}
+
+/* Class k's static_fields (the block il2cpp allocates for the class's */
+/* static fields: GC_MALLOC_UNCOLLECTABLE through AllocateFixed), its   */
+/* declaringType and parent, in one read of bytes CLASS_DECLARING to    */
+/* CLASS_STATICS (its self-pointer among them: 0 if k is no class).     */
+/* static_fields is the 22nd field, after klass: fields, events,        */
+/* properties, methods, nestedTypes, implementedInterfaces and          */
+/* interfaceOffsets, all pointers (il2cpp-class-internals.h, 2019.4 to  */
+/* 6000.0).                                                              */
+GC_INNER int gca_class_statics(word k, word *statics, word *declaring,
+                               word *parent)
+{
+  word w[(CLASS_STATICS - CLASS_DECLARING) / sizeof(word) + 1];
+
+  if ((k & (sizeof(word) - 1)) != 0 || k < 4096
+      || !gca_peek(w, k + CLASS_DECLARING, sizeof(w))
+      || w[(CLASS_SELF - CLASS_DECLARING) / sizeof(word)] != k)
+    return 0;
+  *declaring = w[0];
+  *parent = w[(CLASS_PARENT - CLASS_DECLARING) / sizeof(word)];
+  *statics = w[(CLASS_STATICS - CLASS_DECLARING) / sizeof(word)];
+  return 1;
 }
 
 /* The string at addr into buf[0..sz) (sz > 0), NUL-terminated and cut  */

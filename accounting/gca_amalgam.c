@@ -31,6 +31,7 @@
 #include "census.c"
 #include "dumpfile.c"
 #include "writer.c"
+#include "retain_record.c"
 #include "retain.c"
 #include "retain_auto.c"
 #include "header.c"

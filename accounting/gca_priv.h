@@ -703,8 +703,11 @@ GC_INNER void gca_unwind_set_anchors(const struct gca_code_anchors *a);
 /* of class k into buf (0: not a readable class).  gca_class_unknown:   */
 /* the cookie of "unknown (<kind>)"; gca_class_unknown_name names it    */
 /* (0: cookie is no such cookie); gca_class_set_kind_name names a kind  */
-/* (a static string) for it.                                             */
+/* (a static string) for it.  gca_class_statics: class k's static      */
+/* fields' block, declaring type and parent (0: k is no class).          */
 GC_INNER int gca_peek(void *buf, word addr, size_t n);
+GC_INNER int gca_class_statics(word k, word *statics, word *declaring,
+                               word *parent);
 GC_INNER int gca_class_valid(word k);
 GC_INNER int gca_class_name(word k, char *buf, size_t sz);
 GC_INNER word gca_class_unknown(unsigned kind);
@@ -934,6 +937,7 @@ GC_INNER const char *gca_types_name_of(word cookie);
 GC_INNER unsigned gca_types_named(const char *name, word *out, unsigned max);
 GC_INNER unsigned gca_types_count(void);
 GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples);
+GC_INNER word gca_types_site_live_of(unsigned site, word *samples);
 /* retain.c: a pending request answered at this collection's end (lock */
 /* held, after the record); the settings.                               */
 GC_INNER void gca_retain_collection_end(void);
@@ -960,8 +964,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto);
 GC_INNER void gca_retain_auto_collection_end(void);
 /* GC_ACC_RETAIN=auto: at the dump's stop (GC_acc_dump_stop, or exit), */
-/* the types whose live bytes grew most since the first census after   */
-/* the request.  gca_retain_at_stop: lock NOT held.                     */
+/* the types and the callsites whose live bytes grew most since the     */
+/* first census after the request.  gca_retain_at_stop: lock NOT held.                     */
 GC_INNER void gca_retain_set_auto(int on);
 GC_INNER void gca_retain_at_stop(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,

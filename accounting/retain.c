@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * retain.c: why is it alive (issue 37): paths from a root to sampled
- * instances of a type, on request.
+ * instances of a type or callsite, on request; the walk (its record is
+ * retain_record.c's, the automatic requests retain_auto.c's).
  *
  * A request (GC_acc_retain_request, GC_ACC_RETAIN=type:NAME) names a
  * type and the collection to answer at (the next one, or the first whose
@@ -9,62 +10,50 @@
  * (GC_ACC_ON_COLLECTION_END, lock held, after the census and its
  * record, mark bits still this collection's) the world is stopped once
  * more and a breadth-first walk goes from the roots over the objects this
- * collection marked, as the collector's mark did: static data and
- * registered root ranges (GC_static_roots less GC_excl_table), every
- * thread's stack (from its stopped stack pointer to its cold end),
- * the finalization queue (GC_fnlz_roots, 8.x), then every marked
- * uncollectable object, which the collector treats as a root too.  An
+ * collection marked, as the collector's mark did: the finalization queue
+ * (GC_fnlz_roots), static data and registered root ranges
+ * (GC_static_roots less GC_excl_table), every marked uncollectable
+ * object, which the collector treats as a root too, then every thread's
+ * stack (from its stopped stack pointer to its cold end).  An
  * object's words are followed as its descriptor says: a bitmap precisely
  * (the reference is "precise"), anything else (a length, a mark
  * procedure, a normal object) every word, conservatively, as the
  * collector does.  A word refers to a marked object only as the
- * collector would take it (GC_base, the valid displacements unless all
- * interior pointers are recognized; interior pointers from stacks).
+ * collector would take it (its block's header, the valid displacements
+ * unless all interior pointers are recognized; interior pointers from
+ * stacks).
  *
- * Each object reached gets a node (its base, the word that referred to
- * it, its parent) in OS memory, never the GC heap; a bitmap of granules
- * (or, for a too wide heap, a hash of nodes) says what was reached.  The
- * walk stops at RETAIN_K instances (the first breadth-first: shortest
- * paths), when all was visited, or at the memory cap
- * (GC_ACC_RETAIN_MEMORY: "partial").  The world restarts, one "retain"
- * record (docs/dump-format.md) gives each path from its root, and all
- * the walk's memory is unmapped.  Without a request: one load and branch.
+ * Each object reached is visited once: a bit per granule (in chunks of
+ * address mapped when first touched; a hash of nodes for a too wide
+ * heap) says it was reached, and a node of 16 bytes (its base, its
+ * parent's index, the word of the parent that refers to it: gca_retain.h)
+ * in segments of OS pages, never the GC heap, never copied, is its place
+ * in the queue and on its path.  Whether an object is an instance asked
+ * for is known by its block: the first time the walk reaches a block it
+ * reads the types of the block's marked objects in address order (their
+ * tags or word 0), and marks the block if one is an instance; the
+ * objects of other blocks are never checked one by one.  The walk stops
+ * at GCA_RETAIN_K instances (the first breadth-first: shortest paths),
+ * when all was visited, at the memory cap (GC_ACC_RETAIN_MEMORY) or at
+ * the time bound (GC_ACC_RETAIN_PAUSE; the clock read every 1024 objects
+ * and every 64 Ki words of one): "partial".  The world restarts, one
+ * "retain" record gives each path from its root, and all the walk's
+ * memory is unmapped.  Without a request: one load and branch.
  */
 
 #include "gca_priv.h"
 
 #ifndef GC_ACC_DISABLE
 
+#include "gca_retain.h"
+
 #include <string.h>
 
-#define RETAIN_K 5                      /* paths per request             */
-#define RETAIN_MAX_COOKIES 32           /* types of one name             */
 #define RETAIN_NAME_MAX GCA_RETAIN_NAME_MAX
 #define RETAIN_DEFAULT_MEMORY ((word)64 << 20)
 #define RETAIN_MIN_PAUSE ((word)50 * 1000000)   /* ns                   */
-
-/* Root kinds (the record's names in retain_root_names).                 */
-#define RK_HEAP 0               /* not a root: referred to by parent    */
-#define RK_STATIC 1
-#define RK_STACK 2
-#define RK_FINALIZER 3
-#define RK_UNCOLLECTABLE 4
-static const char *const retain_root_names[] = {
-  "heap", "static", "stack", "finalizer", "uncollectable"
-};
-#define RI_KIND(i) ((i) & 7u)
-#define RI_CONSERVATIVE 8u
-#define RI_MAIN 16u             /* stack: the main thread's            */
-#define RI_SELF 32u             /* stack: the collecting thread's      */
-#define RI_SHIFT 8              /* thread number, or root range index  */
-#define RNONE 0xffffffffu
-
-struct rnode {
-  word base;                    /* the object                           */
-  word from;                    /* address of the word referring to it  */
-  unsigned parent;              /* node index, RNONE for a root's       */
-  unsigned info;                /* RI_* bits                             */
-};
+#define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
+#define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
 /* The request; lock held.                                              */
 static int retain_pending = 0;
@@ -77,32 +66,100 @@ static int retain_site = 0;             /* retain_cookie is a site id  */
 static unsigned retain_pause_ms = 0;    /* 0: twice the marking        */
 
 /* The walk's state (only during a walk).                               */
-static struct rnode *rw_nodes;
-static word rw_n, rw_cap;
+static struct gca_rwalk rw;
 static unsigned *rw_hash;               /* node index + 1, 0: empty     */
 static word rw_hmask;
 static word rw_bytes;                   /* mapped now                   */
-static word rw_peak;
-static int rw_partial, rw_stop;
-static word rw_deadline, rw_budget;     /* ns (CLOCK_MONOTONIC)         */
-static int rw_timed_out;
-static word rw_cookies[RETAIN_MAX_COOKIES];
-static unsigned rw_n_cookies;
-static unsigned rw_targets[RETAIN_K];
-static unsigned rw_n_targets;
-static word rw_words;                   /* words scanned                */
+static int rw_stop;
+static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
+static word rw_scanned;                 /* words since the clock's read */
+static struct gca_rseg rw_stack;        /* depth first: nodes to expand */
+static word rw_switch;                  /* ns: breadth first until then */
 /* Objects reached, a bit per granule of the plausible heap, in chunks  */
 /* of RW_CHUNK_LOG bytes of address mapped when first touched (a heap's */
-/* 128th); the hash of node indexes instead when the range is too wide */
-/* for the chunks' index.                                               */
+/* 128th), each followed by two bits a block (RW_BLK_*); the hash of    */
+/* node indexes instead when the range is too wide for the chunks.      */
 #define RW_CHUNK_LOG 20
-#define RW_CHUNK_BYTES (((word)1 << RW_CHUNK_LOG) / GRANULE_BYTES / 8)
+#define RW_CHUNK_BITS (((word)1 << RW_CHUNK_LOG) / GRANULE_BYTES / 8)
+#define RW_CHUNK_BLKS (((word)1 << RW_CHUNK_LOG) / HBLKSIZE / 4)
+#define RW_CHUNK_BYTES (RW_CHUNK_BITS + RW_CHUNK_BLKS)
 #define RW_MAX_CHUNKS ((word)1 << 20)
-static word **rw_chunks;                /* NULL: the hash               */
+#define RW_BLK_SEEN 1u                  /* the block's types were read  */
+#define RW_BLK_HAS 2u                   /* it holds an instance         */
+static unsigned char **rw_chunks;       /* NULL: the hash               */
 static word rw_lo, rw_n_chunks;
-static const char *rw_name;             /* the request answered: a name */
-static word rw_req_cookie;              /* or a cookie                  */
-static int rw_auto, rw_site;            /* rw_cookies[0]: a site id   */
+
+/* Memory for a table, within the cap; NULL (and partial) if not.       */
+static void *rw_alloc(word bytes)
+{
+  void *p;
+
+  if (rw_bytes + bytes > retain_memory) {
+    rw.partial = 1;
+    return NULL;
+  }
+  p = gca_os_alloc((size_t)bytes);
+  if (NULL == p) {
+    rw.partial = 1;
+    return NULL;
+  }
+  rw_bytes += bytes;
+  if (rw_bytes > rw.peak) rw.peak = rw_bytes;
+  return p;
+}
+
+#define rw_free(p, bytes) \
+  ((p) != NULL ? (gca_os_free((p), (size_t)(bytes)), rw_bytes -= (bytes)) : 0)
+
+/* A segmented array: its table of segments (zeroed pages), each       */
+/* segment mapped when first needed.                                     */
+static int rw_seg_init(struct gca_rseg *s, size_t elem)
+{
+  s->n = 0;
+  s->elem = elem;
+  s->max_seg = retain_memory / ((word)elem << GCA_RS_LOG) + 1;
+  s->seg = (char **)rw_alloc(s->max_seg * sizeof(char *));
+  return s->seg != NULL;
+}
+
+static void *rw_push_slow(struct gca_rseg *s)
+{
+  word k = s->n >> GCA_RS_LOG;
+
+  if (s->n >= (word)GCA_RNONE - ((word)2 << GCA_RS_LOG) || k >= s->max_seg) {
+    rw.partial = 1;
+    return NULL;
+  }
+  if (NULL == s->seg[k]) {
+    s->seg[k] = (char *)rw_alloc((word)s->elem << GCA_RS_LOG);
+    if (NULL == s->seg[k]) return NULL;
+  }
+  k = s->n++;
+  return GCA_RSEG_AT(s, k);
+}
+
+/* The next element, its segment mapped (NULL: the cap, partial).       */
+GC_INLINE void *rw_push(struct gca_rseg *s)
+{
+  word i = s->n;
+
+  if (EXPECT((i & RS_MASK) != 0, TRUE)) {
+    s->n = i + 1;
+    return GCA_RSEG_AT(s, i);
+  }
+  return rw_push_slow(s);
+}
+
+static void rw_seg_free(struct gca_rseg *s)
+{
+  word k;
+
+  if (NULL == s->seg) return;
+  for (k = 0; k < s->max_seg; k++)
+    rw_free(s->seg[k], (word)s->elem << GCA_RS_LOG);
+  rw_free(s->seg, s->max_seg * sizeof(char *));
+  s->seg = NULL;
+}
 
 GC_INLINE word rw_hash_of(word base)
 {
@@ -114,60 +171,14 @@ GC_INLINE word rw_hash_of(word base)
   return h ^ (h >> 29);
 }
 
-/* Memory for a table, within the cap; NULL (and partial) if not.       */
-static void *rw_alloc(word bytes)
-{
-  void *p;
-
-  if (rw_bytes + bytes > retain_memory) {
-    rw_partial = 1;
-    return NULL;
-  }
-  p = gca_os_alloc((size_t)bytes);
-  if (NULL == p) {
-    rw_partial = 1;
-    return NULL;
-  }
-  rw_bytes += bytes;
-  if (rw_bytes > rw_peak) rw_peak = rw_bytes;
-  return p;
-}
-
-#define rw_free(p, bytes) \
-  ((p) != NULL ? (gca_os_free((p), (size_t)(bytes)), rw_bytes -= (bytes)) : 0)
-
-/* Double the nodes, or take what the cap leaves (the old table stays  */
-/* mapped while it is copied).                                          */
-static int rw_grow_nodes(void)
-{
-  word cap = rw_cap != 0 ? 2 * rw_cap : 4096;
-  word room = retain_memory > rw_bytes ? retain_memory - rw_bytes : 0;
-  struct rnode *n;
-
-  if (cap * sizeof(struct rnode) > room)
-    cap = (room / sizeof(struct rnode)) & ~(word)4095;
-  if (cap <= rw_cap || cap >= RNONE) {
-    rw_partial = 1;
-    return 0;
-  }
-  n = (struct rnode *)rw_alloc(cap * sizeof(struct rnode));
-  if (NULL == n) return 0;
-  if (rw_n != 0) BCOPY(rw_nodes, n, rw_n * sizeof(struct rnode));
-  rw_free(rw_nodes, rw_cap * sizeof(struct rnode));
-  rw_nodes = n;
-  rw_cap = cap;
-  return 1;
-}
-
 static int rw_grow_hash(void)
 {
-  word size = rw_hmask != 0 ? 2 * (rw_hmask + 1) : 8192;
+  word size = rw_hmask != 0 ? 2 * (rw_hmask + 1) : 8192, i;
   unsigned *h = (unsigned *)rw_alloc(size * sizeof(unsigned));
-  word i;
 
   if (NULL == h) return 0;
-  for (i = 0; i < rw_n; i++) {
-    word j = rw_hash_of(rw_nodes[i].base) & (size - 1);
+  for (i = 0; i < rw.nodes.n; i++) {
+    word j = rw_hash_of(GCA_RNODE(&rw, i)->base) & (size - 1);
 
     while (h[j] != 0) j = (j + 1) & (size - 1);
     h[j] = (unsigned)i + 1;
@@ -178,82 +189,136 @@ static int rw_grow_hash(void)
   return 1;
 }
 
-/* Visited: 1 if base was reached already, else marks it.  -1: no      */
-/* memory (partial).                                                    */
-static int rw_visited(word base)
+/* The chunk of address a, mapped now if new; NULL if a is beyond the  */
+/* heap's range, or no memory (then the walk stops).                    */
+static unsigned char *rw_chunk(word a)
 {
-  word off = base - rw_lo, c = off >> RW_CHUNK_LOG, g, bit;
-  word *m;
+  word c = (a - rw_lo) >> RW_CHUNK_LOG;
+  unsigned char *m;
 
-  if (c >= rw_n_chunks) return 1;       /* cannot be: not in the heap */
+  if (c >= rw_n_chunks) return NULL;
   m = rw_chunks[c];
   if (EXPECT(NULL == m, FALSE)) {
-    m = (word *)rw_alloc(RW_CHUNK_BYTES);
-    if (NULL == m) return -1;
+    m = (unsigned char *)rw_alloc(RW_CHUNK_BYTES);
+    if (NULL == m) {
+      rw_stop = 1;
+      return NULL;
+    }
     rw_chunks[c] = m;
   }
-  g = (off & (((word)1 << RW_CHUNK_LOG) - 1)) / GRANULE_BYTES;
-  bit = (word)1 << (g % CPP_WORDSZ);
-  if (m[g / CPP_WORDSZ] & bit) return 1;
-  m[g / CPP_WORDSZ] |= bit;
-  return 0;
+  return m;
 }
 
-/* The type cookie of the marked object at base (0: none known).         */
-static word rw_cookie(ptr_t base, hdr *hhdr)
+/* Work done (words read, objects taken): past the time bound the walk */
+/* stops, the clock read every 64 Ki of it.                             */
+static void rw_clock(word work)
 {
-  word cookie = 0, w;
-  unsigned site;
-
-  if (gca_tags_of(base, &cookie, &site) && cookie != 0) return cookie;
-  if (hhdr->hb_obj_kind >= MAXOBJKINDS
-      || 0 == gca_objtype_how(hhdr->hb_obj_kind))
-    return 0;
-  w = *(word *)base;
-  if (0 == w || HDR(w) != 0) return 0;          /* none, or a link      */
-  if (GCA_TYPES_IL2CPP == gca_objtype_mode() && !gca_class_valid(w))
-    return 0;
-  return w;
+  rw_scanned += work;
+  if (rw_scanned < 65536) return;
+  rw_scanned = 0;
+  if (gca_now_ns() > rw_deadline) {
+    rw.partial = rw.timed_out = 1;      /* the pause's bound            */
+    rw_stop = 1;
+  }
 }
 
+/* Whether the marked object at base is an instance asked for.          */
 static int rw_is_target(ptr_t base, hdr *hhdr)
 {
-  word c;
-  unsigned i;
+  word c = 0;
+  unsigned i, site = 0;
+  int tagged = gca_tags_of(base, &c, &site);
 
-  if (0 == rw_n_cookies) return 0;
-  if (rw_site) return gca_tags_of(base, &c, &i) && i == rw_cookies[0];
-  c = rw_cookie(base, hhdr);
-  if (0 == c) return 0;
-  for (i = 0; i < rw_n_cookies; i++) {
-    if (rw_cookies[i] == c) return 1;
+  if (rw.site) return tagged && site == rw.cookies[0];
+  if (!tagged || 0 == c) {
+    if (hhdr->hb_obj_kind >= MAXOBJKINDS
+        || 0 == gca_objtype_how(hhdr->hb_obj_kind))
+      return 0;
+    c = *(word *)base;          /* a class the census knew: no check   */
+  }
+  for (i = 0; c != 0 && i < rw.n_cookies; i++) {
+    if (rw.cookies[i] == c) return 1;
   }
   return 0;
+}
+
+/* Whether base's block holds a marked instance: its marked objects   */
+/* read once, in address order, the first time the walk reaches it.    */
+static int rw_block_has(ptr_t base, hdr *hhdr)
+{
+  struct hblk *h = HBLKPTR(base);
+  unsigned char *m, *p;
+  unsigned sh;
+  word b;
+
+  if (NULL == rw_chunks) return 1;      /* no table: each object       */
+  m = rw_chunk((word)h);
+  if (NULL == m) return 0;
+  b = (((word)h - rw_lo) & (((word)1 << RW_CHUNK_LOG) - 1)) / HBLKSIZE;
+  p = m + RW_CHUNK_BITS + (b >> 2);
+  sh = (unsigned)(b & 3) * 2;
+  if (0 == ((*p >> sh) & RW_BLK_SEEN)) {
+    word sz = hhdr->hb_sz, i;
+    unsigned v = RW_BLK_SEEN;
+
+    if (sz > MAXOBJBYTES) {
+      if (rw_is_target((ptr_t)h, hhdr)) v |= RW_BLK_HAS;
+    } else {
+      for (i = 0; i + sz <= HBLKSIZE; i += sz) {
+        if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz))
+            && rw_is_target((ptr_t)h + i, hhdr)) {
+          v |= RW_BLK_HAS;
+          break;
+        }
+      }
+      rw_clock(i / sz * 16);            /* a tag or word 0 each        */
+    }
+    *p |= (unsigned char)(v << sh);
+  }
+  return (*p >> sh) & RW_BLK_HAS;
 }
 
 /* The base of the marked object w refers to, as the collector takes     */
 /* references (interior ones from stacks; elsewhere only at valid       */
-/* displacements unless all interior pointers are recognized); 0 if     */
-/* none.                                                                 */
+/* displacements unless all interior pointers are recognized); NULL if  */
+/* none.  From the header, as the marker finds it (GC_base only past a  */
+/* large object's first block).                                          */
 static ptr_t rw_target(word w, int interior, hdr **hh)
 {
   ptr_t base;
   hdr *hhdr;
-  word off;
+  word off, sz;
 
   if (w < (word)GC_least_plausible_heap_addr
       || w >= (word)GC_greatest_plausible_heap_addr)
     return NULL;
   hhdr = HDR(w);
   if (NULL == hhdr) return NULL;
-  base = (ptr_t)GC_base((void *)w);
-  if (NULL == base) return NULL;
-  off = w - (word)base;
+  if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+    base = (ptr_t)GC_base((void *)w);
+    if (NULL == base) return NULL;
+    hhdr = HDR(base);
+    if (NULL == hhdr || IS_FORWARDING_ADDR_OR_NIL(hhdr)) return NULL;
+    off = w - (word)base;
+  } else {
+    ptr_t h = (ptr_t)HBLKPTR(w);
+
+    off = w - (word)h;
+    sz = hhdr->hb_sz;
+    if (sz > MAXOBJBYTES) {
+      if (off >= sz) return NULL;
+      base = h;
+    } else {
+      word k = off / sz;
+
+      if ((k + 1) * sz > HBLKSIZE) return NULL;
+      base = h + k * sz;
+      off -= k * sz;
+    }
+  }
+  if (HBLK_IS_FREE(hhdr)) return NULL;
   if (off != 0 && !interior && !GC_all_interior_pointers
       && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
-    return NULL;
-  hhdr = HDR(base);
-  if (NULL == hhdr || IS_FORWARDING_ADDR_OR_NIL(hhdr) || HBLK_IS_FREE(hhdr))
     return NULL;
   if (hhdr->hb_sz > MAXOBJBYTES) {
     if (!mark_bit_from_hdr(hhdr, 0)) return NULL;
@@ -265,59 +330,100 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
   return base;
 }
 
-/* A reference from the word at from (of node parent, or a root's) to  */
-/* the object at base: a new node unless it was reached already.        */
-static void rw_reach(ptr_t base, hdr *hhdr, word from, unsigned parent,
-                     unsigned info)
+/* A reference to the marked object at base from word ref of node      */
+/* parent (GCA_RNONE: a root, ref its index): 1 and a new node unless  */
+/* it was reached already (0).                                           */
+static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent, unsigned ref)
 {
+  struct gca_rnode *n;
   word j = 0;
 
   if (rw_chunks != NULL) {
-    int v = rw_visited((word)base);
+    word off = (word)base - rw_lo, g, c = off >> RW_CHUNK_LOG;
+    unsigned char *m = c < rw_n_chunks ? rw_chunks[c] : NULL, bit;
 
-    if (v != 0) {
-      if (v < 0) rw_stop = 1;
-      return;
+    if (EXPECT(NULL == m, FALSE)) {
+      m = rw_chunk((word)base);
+      if (NULL == m) return 0;
     }
+    g = (off & (((word)1 << RW_CHUNK_LOG) - 1)) / GRANULE_BYTES;
+    bit = (unsigned char)(1u << (g & 7));
+    if (m[g >> 3] & bit) return 0;
+    m[g >> 3] |= bit;
   } else {
-    if ((rw_n + 1) * 2 > rw_hmask + 1 && !rw_grow_hash()) {
+    if ((rw.nodes.n + 1) * 2 > rw_hmask + 1 && !rw_grow_hash()) {
       rw_stop = 1;
-      return;
+      return 0;
     }
     for (j = rw_hash_of((word)base) & rw_hmask; rw_hash[j] != 0;
          j = (j + 1) & rw_hmask) {
-      if (rw_nodes[rw_hash[j] - 1].base == (word)base) return;
+      if (GCA_RNODE(&rw, rw_hash[j] - 1)->base == (word)base) return 0;
     }
   }
-  if (rw_n == rw_cap && !rw_grow_nodes()) {
+  n = (struct gca_rnode *)rw_push(&rw.nodes);
+  if (NULL == n) {
+    rw_stop = 1;
+    return 0;
+  }
+  n->base = (word)base;
+  n->parent = parent;
+  n->ref = ref;
+  if (NULL == rw_chunks) rw_hash[j] = (unsigned)rw.nodes.n;
+  if (rw.depth_first) {
+    unsigned *q = (unsigned *)rw_push(&rw_stack);
+
+    if (NULL == q) rw_stop = 1;
+    else *q = (unsigned)(rw.nodes.n - 1);
+  }
+  if (rw_block_has(base, hhdr) && rw_is_target(base, hhdr)) {
+    rw.targets[rw.n_targets++] = (unsigned)(rw.nodes.n - 1);
+    if (GCA_RETAIN_K == rw.n_targets) rw_stop = 1;
+  }
+  return 1;
+}
+
+/* A root's reference (from: the word holding it; 0 for an object that */
+/* is a root itself).                                                    */
+static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
+{
+  struct gca_rroot *r = (struct gca_rroot *)rw_push(&rw.roots);
+
+  if (NULL == r) {
     rw_stop = 1;
     return;
   }
-  rw_nodes[rw_n].base = (word)base;
-  rw_nodes[rw_n].from = from;
-  rw_nodes[rw_n].parent = parent;
-  rw_nodes[rw_n].info = info;
-  if (NULL == rw_chunks) rw_hash[j] = (unsigned)rw_n + 1;
-  if (rw_is_target(base, hhdr)) {
-    rw_targets[rw_n_targets++] = (unsigned)rw_n;
-    if (RETAIN_K == rw_n_targets) rw_stop = 1;
-  }
-  rw_n++;
+  r->from = from;
+  r->info = info;
+  if (!rw_reach(base, hhdr, GCA_RNONE, (unsigned)(rw.roots.n - 1)))
+    rw.roots.n--;
 }
 
-/* Words [lo, hi) (word aligned inward), each a possible reference.      */
+/* Words [lo, hi) (word aligned inward), each a possible reference: of  */
+/* a root (parent GCA_RNONE, info its kind) or of node parent's object  */
+/* at obj, conservatively.                                              */
 static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
                           unsigned info, int interior)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
-  word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1));
+  word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
+  word least = (word)GC_least_plausible_heap_addr;
+  word span = (word)GC_greatest_plausible_heap_addr - least;
 
-  if (p < e) rw_words += (word)(e - p);
-  for (; p < e && !rw_stop; p++) {
-    hdr *hhdr;
-    ptr_t b = rw_target(*p, interior, &hhdr);
+  while (p < e && !rw_stop) {
+    word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
 
-    if (b != NULL) rw_reach(b, hhdr, (word)p, parent, info);
+    for (; p < lim && !rw_stop; p++) {
+      hdr *hhdr;
+      ptr_t b;
+
+      if (*p - least >= span) continue;         /* most words: at once */
+      b = rw_target(*p, interior, &hhdr);
+      if (NULL == b) continue;
+      if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
+      else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
+    }
+    rw.words += (word)(p - p0);
+    rw_clock((word)(p - p0));
   }
 }
 
@@ -337,16 +443,14 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
         resume = ee;
       }
     }
-    rw_scan_range(lo, next, RNONE, info, 0);
+    rw_scan_range(lo, next, GCA_RNONE, info, 0);
     lo = resume;
   }
 }
 
 /* Threads' stacks.                                                      */
-#if defined(GC_PTHREADS) && !defined(GC_DARWIN_THREADS) \
-    && !defined(GC_WIN32_THREADS) && !defined(NACL) && !defined(SN_TARGET_PS3)
+#ifdef GCA_RETAIN_PTHREADS
 # include "private/pthread_support.h"
-# define RW_STACKS 1
   static GC_ATTR_NOINLINE void rw_scan_stacks(void)
   {
     int i;
@@ -358,41 +462,40 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
     for (i = 0; i < THREAD_TABLE_SZ && !rw_stop; i++) {
       for (p = GC_threads[i]; p != 0 && !rw_stop; p = p->next) {
         ptr_t lo, hi;
-        unsigned info = RK_STACK | RI_CONSERVATIVE;
+        unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE;
 
         if (p->flags & FINISHED) continue;
         if (THREAD_EQUAL(p->id, self)) {
           lo = GC_approx_sp();
-          info |= RI_SELF;
+          info |= GCA_RI_SELF;
         } else {
           lo = (ptr_t)p->stop_info.stack_ptr;
         }
         if ((p->flags & MAIN_THREAD) != 0) {
           hi = GC_stackbottom;
-          info |= RI_MAIN;
+          info |= GCA_RI_MAIN;
         } else {
           hi = p->stack_end;
         }
         if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        rw_scan_range(lo, hi, RNONE, info | (t << RI_SHIFT), 1);
+        rw_scan_range(lo, hi, GCA_RNONE, info | (t << GCA_RI_SHIFT), 1);
         t++;
       }
     }
   }
-#elif !defined(THREADS)
-# define RW_STACKS 1
+#elif GCA_RETAIN_STACKS
   static GC_ATTR_NOINLINE void rw_scan_stacks(void)
   {
 #   if defined(__GNUC__) || defined(__clang__)
       __builtin_unwind_init();
 #   endif
     if ((word)GC_approx_sp() < (word)GC_stackbottom)
-      rw_scan_range(GC_approx_sp(), GC_stackbottom, RNONE,
-                    RK_STACK | RI_CONSERVATIVE | RI_MAIN | RI_SELF, 1);
+      rw_scan_range(GC_approx_sp(), GC_stackbottom, GCA_RNONE,
+                    GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
+                    | GCA_RI_SELF, 1);
   }
 #else
-# define RW_STACKS 0    /* not walked on this platform (the record says) */
-  static void rw_scan_stacks(void) {}
+  static void rw_scan_stacks(void) {}   /* not walked: the record says */
 #endif
 
 /* Marked uncollectable objects: roots too.                              */
@@ -408,30 +511,28 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
   sz = hhdr->hb_sz;
   if (sz > MAXOBJBYTES) {
     if (mark_bit_from_hdr(hhdr, 0))
-      rw_reach((ptr_t)h, hhdr, 0, RNONE, RK_UNCOLLECTABLE);
+      rw_root((ptr_t)h, hhdr, 0, GCA_RK_UNCOLLECTABLE);
     return;
   }
   lim = HBLKSIZE - sz;
   for (i = 0; i <= lim && !rw_stop; i += sz) {
     if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz)))
-      rw_reach((ptr_t)h + i, hhdr, 0, RNONE, RK_UNCOLLECTABLE);
+      rw_root((ptr_t)h + i, hhdr, 0, GCA_RK_UNCOLLECTABLE);
   }
 }
 
 /* The references of node i's object, as its descriptor says.           */
 static void rw_expand(unsigned i)
 {
-  ptr_t base = (ptr_t)rw_nodes[i].base;
+  ptr_t base = (ptr_t)GCA_RNODE(&rw, i)->base;
   hdr *hhdr = HDR(base);
   word sz = hhdr->hb_sz, descr = hhdr->hb_descr;
-  int again = 1;
 
-  while (again) {
-    again = 0;
+  for (;;) {
     switch (descr & GC_DS_TAGS) {
     case GC_DS_LENGTH:
       if (descr > sz) descr = sz;
-      rw_scan_range(base, base + descr, i, RK_HEAP | RI_CONSERVATIVE, 0);
+      rw_scan_range(base, base + descr, i, 0, 0);
       return;
     case GC_DS_BITMAP: {
       word bm = descr & ~(word)GC_DS_TAGS, j;
@@ -439,14 +540,14 @@ static void rw_expand(unsigned i)
       for (j = 0; bm != 0 && j < sz / sizeof(word) && !rw_stop;
            j++, bm <<= 1) {
         if ((signed_word)bm < 0) {
-          word *p = (word *)base + j;
           hdr *th;
-          ptr_t b = rw_target(*p, 0, &th);
+          ptr_t b = rw_target(((word *)base)[j], 0, &th);
 
-          if (b != NULL) rw_reach(b, th, (word)p, i, RK_HEAP);
+          if (b != NULL) rw_reach(b, th, i, (unsigned)j);
         }
       }
-      rw_words += sz / sizeof(word);
+      rw.words += sz / sizeof(word);
+      rw_clock(sz / sizeof(word));
       return;
     }
     case GC_DS_PER_OBJECT:
@@ -462,186 +563,12 @@ static void rw_expand(unsigned i)
       }
       if (0 == descr) return;
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
-      again = 1;
       break;
     default:            /* a mark procedure: every word, conservatively */
-      rw_scan_range(base, base + sz, i, RK_HEAP | RI_CONSERVATIVE, 0);
+      rw_scan_range(base, base + sz, i, 0, 0);
       return;
     }
   }
-}
-
-/* ---- the record -------------------------------------------------------- */
-
-static struct gca_text rt = { NULL, 0, 0, 0, GCA_MEM_TYPES };
-#define RT_LIT(s) GCA_TEXT_LIT(&rt, s)
-#define RT_KW(key, x) (RT_LIT(key), gca_text_word(&rt, (x)))
-
-static void rw_step(unsigned i, int first)
-{
-  const struct rnode *n = &rw_nodes[i];
-  hdr *hhdr = HDR(n->base);
-  word cookie = rw_cookie((ptr_t)n->base, hhdr), c2 = 0;
-  unsigned site = 0;
-  word ref = n->parent != RNONE
-             ? (n->from - rw_nodes[n->parent].base) / sizeof(word) : 0;
-
-  (void)gca_tags_of((void *)n->base, &c2, &site);
-  if (!first) RT_LIT(",");
-  RT_LIT("[");
-  gca_text_hex(&rt, n->base);
-  RT_LIT(",");
-  gca_text_word(&rt, hhdr->hb_obj_kind);
-  RT_LIT(",");
-  gca_text_word(&rt, hhdr->hb_sz > MAXOBJBYTES
-                     ? OBJ_SZ_TO_BLOCKS(hhdr->hb_sz) * HBLKSIZE
-                     : hhdr->hb_sz);
-  RT_LIT(",");
-  gca_text_hex(&rt, cookie);
-  RT_LIT(",");
-  gca_text_word(&rt, site);
-  RT_LIT(",");
-  if (n->parent != RNONE) gca_text_word(&rt, ref);
-  else RT_LIT("-1");
-  RT_LIT(",");
-  gca_text_word(&rt, (n->info & RI_CONSERVATIVE) != 0);
-  RT_LIT("]");
-}
-
-/* Steps root first: collect them into a side array (OS memory).        */
-static void rw_path_all(unsigned t, int first)
-{
-  unsigned depth = 0, i, root = t, *ch, d;
-  const struct rnode *r;
-  word bytes;
-
-  for (i = t; i != RNONE; i = rw_nodes[i].parent) {
-    root = i;
-    depth++;
-  }
-  bytes = ((word)depth * sizeof(unsigned) + GC_page_size - 1)
-          & ~(word)(GC_page_size - 1);
-  ch = (unsigned *)gca_os_alloc((size_t)bytes);
-  if (NULL == ch) {             /* no memory: the path untold        */
-    if (!first) RT_LIT(",");
-    RT_LIT("{\"depth\":");
-    gca_text_word(&rt, depth);
-    RT_LIT(",\"steps\":[]}");
-    return;
-  }
-  for (i = t, d = depth; i != RNONE; i = rw_nodes[i].parent) ch[--d] = i;
-  r = &rw_nodes[root];
-  if (!first) RT_LIT(",");
-  RT_LIT("{\"depth\":");
-  gca_text_word(&rt, depth);
-  RT_LIT(",\"root\":{\"kind\":");
-  gca_text_cstring(&rt, retain_root_names[RI_KIND(r->info)]);
-  RT_LIT(",\"conservative\":");
-  gca_text_word(&rt, (r->info & RI_CONSERVATIVE) != 0);
-  if (r->from != 0) {
-    RT_LIT(",\"addr\":");
-    gca_text_hex(&rt, r->from);
-  }
-  if (RK_STACK == RI_KIND(r->info)) {
-    RT_LIT(",\"thread\":");
-    gca_text_word(&rt, r->info >> RI_SHIFT);
-    RT_LIT(",\"main\":");
-    gca_text_word(&rt, (r->info & RI_MAIN) != 0);
-    RT_LIT(",\"collecting\":");
-    gca_text_word(&rt, (r->info & RI_SELF) != 0);
-  } else if (RK_STATIC == RI_KIND(r->info)) {
-    int k = (int)(r->info >> RI_SHIFT);
-
-    RT_LIT(",\"range\":[");
-    gca_text_hex(&rt, (word)GC_static_roots[k].r_start);
-    RT_LIT(",");
-    gca_text_hex(&rt, (word)GC_static_roots[k].r_end);
-    RT_LIT("]");
-  }
-  RT_LIT("},\"steps\":[");
-  for (d = 0; d < depth; d++) rw_step(ch[d], 0 == d);
-  RT_LIT("]}");
-  gca_os_free(ch, (size_t)bytes);
-}
-
-/* The names of the types the paths' steps have (each once).           */
-static void rw_names(void)
-{
-  word seen[256];
-  unsigned n_seen = 0, t, k;
-  int first = 1;
-
-  RT_LIT(",\"names\":[");
-  for (t = 0; t < rw_n_targets; t++) {
-    unsigned i;
-
-    for (i = rw_targets[t]; i != RNONE; i = rw_nodes[i].parent) {
-      word c = rw_cookie((ptr_t)rw_nodes[i].base, HDR(rw_nodes[i].base));
-      const char *name;
-
-      if (0 == c) continue;
-      for (k = 0; k < n_seen && seen[k] != c; k++) {
-      }
-      if (k < n_seen) continue;
-      if (n_seen < 256) seen[n_seen++] = c;
-      name = gca_types_name_of(c);
-      if (NULL == name) continue;
-      if (!first) RT_LIT(",");
-      first = 0;
-      RT_LIT("[");
-      gca_text_hex(&rt, c);
-      RT_LIT(",");
-      gca_text_cstring(&rt, name);
-      RT_LIT("]");
-      if (n_seen >= 256) break;
-    }
-  }
-  RT_LIT("]");
-}
-
-static void rw_record(word t0, word t_stopped, word t_end)
-{
-  unsigned t;
-
-  rt.len = 0;
-  rt.fail = 0;
-  RT_KW("{\"record\":\"retain\",\"gc_no\":", GC_gc_no);
-  RT_KW(",\"t_ns\":", t0);
-  RT_LIT(",\"request\":{");
-  if (rw_name != NULL) {
-    RT_LIT("\"type\":");
-    gca_text_cstring(&rt, rw_name);
-  } else if (rw_site) {
-    RT_KW("\"site\":", rw_req_cookie);
-  } else {
-    RT_LIT("\"cookie\":");
-    gca_text_hex(&rt, rw_req_cookie);
-  }
-  if (rw_auto) RT_LIT(",\"auto\":1");
-  RT_KW("},\"types_matched\":", rw_n_cookies);
-  RT_KW(",\"pause_ns\":", t_end - t0);
-  RT_KW(",\"walk_ns\":", t_end - t_stopped);
-  RT_KW(",\"visited\":", rw_n);
-  RT_KW(",\"words\":", rw_words);
-  RT_KW(",\"memory_bytes\":", rw_peak);
-  RT_KW(",\"memory_cap\":", retain_memory);
-  RT_KW(",\"partial\":", rw_partial);
-  RT_KW(",\"timed_out\":", rw_timed_out);
-  RT_KW(",\"time_cap_ns\":", rw_budget);
-  RT_KW(",\"stacks\":", RW_STACKS);
-  RT_KW(",\"wanted\":", RETAIN_K);
-  RT_KW(",\"found\":", rw_n_targets);
-  RT_LIT(",\"step_columns\":[\"addr\",\"kind\",\"bytes\",\"cookie\","
-         "\"site\",\"ref_word\",\"conservative\"]");
-  rw_names();
-  RT_LIT(",\"paths\":[");
-  for (t = 0; t < rw_n_targets; t++) rw_path_all(rw_targets[t], 0 == t);
-  RT_LIT("]}\n");
-  if (rt.fail) {
-    (void)gca_dump_submit(NULL, 0);     /* lost: counted as a drop      */
-    return;
-  }
-  (void)gca_dump_submit(rt.buf, rt.len);
 }
 
 #define RW_AHEAD 32
@@ -649,43 +576,70 @@ static void rw_record(word t0, word t_stopped, word t_end)
 /* The walk, world stopped.                                              */
 static void rw_walk(void)
 {
-  word i;
+  word i, k2;
   int k;
 
   /* The finalization queue first: on Unity's fork (7.x, one-file     */
   /* build) it is finalize.c's static, in the static data too.          */
 # if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
     rw_scan_range((ptr_t)&GC_fnlz_roots,
-                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), RNONE,
-                  RK_FINALIZER | RI_CONSERVATIVE, 0);
+                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
+                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0);
 # endif
   for (k = 0; k < n_root_sets && !rw_stop; k++) {
     rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
-                   RK_STATIC | RI_CONSERVATIVE | ((unsigned)k << RI_SHIFT));
+                   GCA_RK_STATIC | GCA_RI_CONSERVATIVE
+                   | ((unsigned)k << GCA_RI_SHIFT));
   }
-  if (!rw_stop) rw_scan_stacks();
+  /* Uncollectable objects before stacks: a block of class statics a  */
+  /* stale stack copy also points at is told as what it is.            */
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
+  if (!rw_stop) rw_scan_stacks();
   /* Breadth first is the queue's order, not memory's: each object, and */
   /* its header, a cache miss unless asked for some nodes ahead.        */
-  for (i = 0; i < rw_n && !rw_stop; i++) {
+  for (i = 0; i < rw.nodes.n && !rw_stop; i++) {
 #   if defined(__GNUC__) || defined(__clang__)
-      if (i + RW_AHEAD < rw_n) {
-        __builtin_prefetch((void *)rw_nodes[i + RW_AHEAD].base);
-        if (i + RW_AHEAD / 2 < rw_n)
-          __builtin_prefetch(HDR(rw_nodes[i + RW_AHEAD / 2].base));
+      if (i + RW_AHEAD < rw.nodes.n) {
+        __builtin_prefetch((void *)GCA_RNODE(&rw, i + RW_AHEAD)->base);
+        __builtin_prefetch(HDR(GCA_RNODE(&rw, i + RW_AHEAD / 2)->base));
       }
 #   endif
     rw_expand((unsigned)i);
-    if ((i & 1023) == 1023 && gca_now_ns() > rw_deadline) {
-      rw_partial = rw_timed_out = 1;    /* the pause's bound            */
+    rw_clock(64);
+    if ((i & 1023) == 1023 && gca_now_ns() > rw_switch) {
+      i++;
       break;
     }
+  }
+  rw.n_shortest = rw.n_targets;
+  if (rw_stop || i >= rw.nodes.n) return;
+  /* Past one marking's time breadth first (each level of a heap of    */
+  /* lists built side by side touches a page an object), on depth first */
+  /* as the marker goes, along the lists: the queue's rest, then what   */
+  /* each expansion reaches, last first.  Paths found so are true, not  */
+  /* always the shortest (the record says which).                       */
+  if (!rw_seg_init(&rw_stack, sizeof(unsigned))) {
+    rw_stop = 1;
+    return;
+  }
+  rw.depth_first = 1;
+  for (k2 = rw.nodes.n; k2 > i && !rw_stop; k2--) {
+    unsigned *q = (unsigned *)rw_push(&rw_stack);
+
+    if (NULL == q) rw_stop = 1;
+    else *q = (unsigned)(k2 - 1);
+  }
+  while (rw_stack.n != 0 && !rw_stop) {
+    word top = --rw_stack.n;
+
+    rw_expand(*(unsigned *)GCA_RSEG_AT(&rw_stack, top));
+    rw_clock(64);
   }
 }
 
 GC_INNER void gca_retain_collection_end(void)
 {
-  word cookies[RETAIN_MAX_COOKIES];
+  word cookies[GCA_RETAIN_MAX_COOKIES];
   unsigned n;
 
   if (EXPECT(!retain_pending, TRUE)) return;
@@ -695,7 +649,7 @@ GC_INNER void gca_retain_collection_end(void)
     return;
   }
   n = retain_name[0] != '\0'
-      ? gca_types_named(retain_name, cookies, RETAIN_MAX_COOKIES)
+      ? gca_types_named(retain_name, cookies, GCA_RETAIN_MAX_COOKIES)
       : (cookies[0] = retain_cookie, 1);
   /* The environment's request waits for its type to be counted.      */
   if (0 == n && retain_wait_type) return;
@@ -711,58 +665,65 @@ GC_INNER void gca_retain_collection_end(void)
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto)
 {
-  word t0, t_stopped, t_end;
-
-  rw_nodes = NULL;
+  memset(&rw, 0, sizeof(rw));
   rw_hash = NULL;
-  rw_n = rw_cap = rw_hmask = rw_bytes = rw_peak = rw_words = 0;
-  rw_partial = rw_stop = rw_timed_out = 0;
-  rw_n_targets = 0;
-  rw_name = name;
-  rw_req_cookie = cookie;
-  rw_auto = is_auto & 1;
-  rw_site = (is_auto & 2) != 0;
-  rw_n_cookies = n < RETAIN_MAX_COOKIES ? n : RETAIN_MAX_COOKIES;
-  if (rw_n_cookies != 0) BCOPY(cookies, rw_cookies, rw_n_cookies * sizeof(word));
-  t0 = gca_now_ns();
+  rw_hmask = rw_bytes = rw_scanned = 0;
+  rw_stop = 0;
+  rw.name = name;
+  rw.req_cookie = cookie;
+  rw.is_auto = is_auto & 1;
+  rw.site = (is_auto & 2) != 0;
+  rw.cap = retain_memory;
+  rw.n_cookies = n < GCA_RETAIN_MAX_COOKIES ? n : GCA_RETAIN_MAX_COOKIES;
+  if (rw.n_cookies != 0) BCOPY(cookies, rw.cookies, rw.n_cookies * sizeof(word));
+  rw.t0 = gca_now_ns();
   /* The pause's bound: GC_ACC_RETAIN_PAUSE, or twice what this        */
-  /* collection's marking took, at least RETAIN_MIN_PAUSE.              */
-  rw_budget = retain_pause_ms != 0 ? (word)retain_pause_ms * 1000000
-              : 2 * gca_last_census.mark_ns;
-  if (rw_budget < RETAIN_MIN_PAUSE) rw_budget = RETAIN_MIN_PAUSE;
-  rw_deadline = t0 + rw_budget;
+  /* collection's marking took, then at least RETAIN_MIN_PAUSE.         */
+  rw.budget = 2 * gca_last_census.mark_ns;
+  if (rw.budget < RETAIN_MIN_PAUSE) rw.budget = RETAIN_MIN_PAUSE;
+  if (retain_pause_ms != 0) rw.budget = (word)retain_pause_ms * 1000000;
+  rw_deadline = rw.t0 + rw.budget;
+  /* Breadth first for one marking's time (at least RETAIN_MIN_BFS,    */
+  /* at most half the bound), then depth first.                        */
+  rw_switch = gca_last_census.mark_ns > RETAIN_MIN_BFS
+              ? gca_last_census.mark_ns : RETAIN_MIN_BFS;
+  if (rw_switch > rw.budget / 2) rw_switch = rw.budget / 2;
+  memset(&rw_stack, 0, sizeof(rw_stack));
   rw_chunks = NULL;
   rw_lo = (word)GC_least_plausible_heap_addr & ~(((word)1 << RW_CHUNK_LOG) - 1);
   rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
                  >> RW_CHUNK_LOG) + 1;
-  if (rw_n_cookies != 0 && rw_n_chunks <= RW_MAX_CHUNKS)
-    rw_chunks = (word **)rw_alloc(rw_n_chunks * sizeof(word *));
-  rw_partial = 0;                       /* the hash, if not          */
-  if (rw_n_cookies != 0 && (rw_chunks != NULL || rw_grow_hash())
-      && rw_grow_nodes()) {
+  if (rw.n_cookies != 0 && rw_n_chunks <= RW_MAX_CHUNKS)
+    rw_chunks = (unsigned char **)rw_alloc(rw_n_chunks * sizeof(void *));
+  rw.partial = 0;                       /* the hash, if not          */
+  if (rw.n_cookies != 0 && (rw_chunks != NULL || rw_grow_hash())
+      && rw_seg_init(&rw.nodes, sizeof(struct gca_rnode))
+      && rw_seg_init(&rw.roots, sizeof(struct gca_rroot))) {
 #   ifdef THREADS
       GC_stop_world();
 #   endif
-    t_stopped = gca_now_ns();
+    rw.t_stopped = gca_now_ns();
+    rw_switch += rw.t_stopped;
     rw_walk();
 #   ifdef THREADS
       GC_start_world();
 #   endif
   } else {
-    t_stopped = t0;
+    rw.t_stopped = rw.t0;
   }
-  t_end = gca_now_ns();
-  rw_record(t0, t_stopped, t_end);
-  rw_free(rw_nodes, rw_cap * sizeof(struct rnode));
+  rw.t_end = gca_now_ns();
+  gca_retain_record(&rw);
+  rw_seg_free(&rw.nodes);
+  rw_seg_free(&rw.roots);
+  rw_seg_free(&rw_stack);
   if (rw_chunks != NULL) {
     word c;
 
     for (c = 0; c < rw_n_chunks; c++) rw_free(rw_chunks[c], RW_CHUNK_BYTES);
-    rw_free(rw_chunks, rw_n_chunks * sizeof(word *));
+    rw_free(rw_chunks, rw_n_chunks * sizeof(void *));
     rw_chunks = NULL;
   }
   if (rw_hash != NULL) rw_free(rw_hash, (rw_hmask + 1) * sizeof(unsigned));
-  rw_nodes = NULL;
   rw_hash = NULL;
 }
 

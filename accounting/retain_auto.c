@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * retain_auto.c: GC_ACC_RETAIN=auto (issue 37): when the dump stops,
- * the paths to the types that grew.
+ * the paths to the types and the callsites that grew (what gcacc leaks
+ * names: both).
  *
  * At the first collection end after the request (lock held, the type
- * rows just folded by that collection's record) each type's live bytes
- * are kept as the baseline (OS memory, one word pair per type).  When
- * the dump stops (GC_acc_dump_stop, or the program's exit: an atexit
- * handler registered at that first collection, after the writer's, so
- * that it runs first), the AUTO_N types whose live bytes grew most since
- * (by at least AUTO_MIN_GROWTH bytes) get one walk each over the last
+ * and site rows just folded by that collection's record) each type's and
+ * each callsite's live bytes are kept as the baseline (OS memory, one
+ * word pair per row).  When the dump stops (GC_acc_dump_stop, or the
+ * program's exit: an atexit handler registered at that first
+ * collection, after the writer's, so that it runs first), the AUTO_N
+ * types and the AUTO_N callsites whose live bytes grew most since (by at
+ * least AUTO_MIN_GROWTH bytes) get one walk each over the last
  * collection's marks (retain.c), each with its own "retain" record
- * ("auto":1).  gcacc leaks judges growth over every census; this asks
- * only the first and the last, in the process, where the walk must run.
+ * ("auto":1; a callsite's {"site":ID}).  Callsites exist where tags
+ * carry them (GC_ACC_PROFILE=trace, GC_ACC_STACKS).  gcacc leaks judges
+ * growth over every census; this asks only the first and the last, in
+ * the process, where the walk must run.
  * Objects allocated since the last collection are not marked and not
  * walked; the paths are those of the objects live at that collection.
  */
@@ -35,7 +39,8 @@ static int auto_on = 0;                 /* lock held                    */
 static int auto_done = 0;               /* answered (once per request)  */
 static int auto_exit_set = 0;
 static struct auto_base *auto_base = NULL;
-static word auto_n = 0, auto_bytes = 0;
+static word auto_n = 0, auto_bytes = 0;  /* rows: types, then sites  */
+static unsigned auto_n_types = 0;
 
 GC_INNER void gca_retain_set_auto(int on)
 {
@@ -80,12 +85,19 @@ GC_INNER int gca_retain_env(const char *s)
   return ok;
 }
 
-/* A type's live bytes: the census's, or its live samples weighed by  */
+/* Row i's live bytes (types: ids 1..n, *key its cookie; sites: ids    */
+/* 0..n-1, *key the id): the census's, or its live samples weighed by   */
 /* their mean (the sampled profile).                                     */
-static word auto_live(unsigned id, word *cookie)
+static word auto_live(int sites, unsigned i, word *key)
 {
-  word samples = 0, live = gca_types_live_of(id, cookie, &samples);
+  word samples = 0, live;
 
+  if (sites) {
+    live = gca_types_site_live_of(i, &samples);
+    *key = i;
+  } else {
+    live = gca_types_live_of(i, key, &samples);
+  }
   return live + samples * gca_sample_bytes;
 }
 
@@ -94,32 +106,78 @@ static void auto_exit(void)
   gca_retain_at_stop();
 }
 
+/* Rows of types (1..n) then sites (0..n-1) in the baseline.            */
+#define AUTO_ROWS(sites) ((sites) ? gca_types_rows_n(1) : gca_types_count())
+#define AUTO_FIRST(sites) ((sites) ? 0u : 1u)
+
 /* The baseline, at the first collection end with a dump open.          */
 GC_INNER void gca_retain_auto_collection_end(void)
 {
-  unsigned id, n;
+  unsigned i, n;
+  int sites;
 
   if (EXPECT(!auto_on, TRUE) || auto_base != NULL || auto_done
       || !gca_dump_is_open())
     return;
-  n = gca_types_count();
+  auto_n_types = gca_types_count();
+  n = auto_n_types + gca_types_rows_n(1);
   auto_bytes = ((word)(n + 1) * sizeof(struct auto_base) + GC_page_size - 1)
                & ~(word)(GC_page_size - 1);
   auto_base = (struct auto_base *)gca_os_alloc((size_t)auto_bytes);
   if (NULL == auto_base) return;
-  for (id = 1; id <= n; id++)
-    auto_base[id - 1].live = auto_live(id, &auto_base[id - 1].cookie);
-  auto_n = n;
+  auto_n = 0;
+  for (sites = 0; sites < 2; sites++) {
+    unsigned lim = sites ? n - auto_n_types : auto_n_types;
+
+    for (i = 0; i < lim; i++) {
+      struct auto_base *b = &auto_base[auto_n++];
+
+      b->live = auto_live(sites, i + AUTO_FIRST(sites), &b->cookie);
+    }
+  }
   if (!auto_exit_set) {
     auto_exit_set = 1;
     (void)atexit(auto_exit);
   }
 }
 
+/* The AUTO_N rows of types (or sites) that grew most, into best (keys; */
+/* their count).                                                        */
+static unsigned auto_top(int sites, word best[AUTO_N])
+{
+  word growth[AUTO_N];
+  unsigned i, j, n_best = 0, id, n = AUTO_ROWS(sites);
+  unsigned off = sites ? auto_n_types : 0;
+  unsigned n_base = sites ? (unsigned)auto_n - auto_n_types : auto_n_types;
+
+  for (id = AUTO_FIRST(sites); id < n + AUTO_FIRST(sites); id++) {
+    word key = 0, live = auto_live(sites, id, &key), base = 0, g;
+    unsigned bi = id - AUTO_FIRST(sites);
+
+    if (bi < n_base && auto_base[off + bi].cookie == key)
+      base = auto_base[off + bi].live;
+    if (live < base + AUTO_MIN_GROWTH) continue;
+    if (sites ? key < 2 : 0 == key) continue;   /* sites 0, 1: none   */
+    g = live - base;
+    for (i = 0; i < n_best && growth[i] >= g; i++) {
+    }
+    if (i >= AUTO_N) continue;
+    if (n_best < AUTO_N) n_best++;
+    for (j = n_best - 1; j > i; j--) {
+      growth[j] = growth[j - 1];
+      best[j] = best[j - 1];
+    }
+    growth[i] = g;
+    best[i] = key;
+  }
+  return n_best;
+}
+
 GC_INNER void gca_retain_at_stop(void)
 {
-  word best_cookie[AUTO_N], best_growth[AUTO_N];
-  unsigned id, n, i, j, n_best = 0;
+  word best[AUTO_N];
+  unsigned i, n;
+  int sites;
   DCL_LOCK_STATE;
 
   if (!GC_is_initialized) return;
@@ -130,29 +188,17 @@ GC_INNER void gca_retain_at_stop(void)
     return;
   }
   auto_done = 1;
-  n = gca_types_count();
-  for (id = 1; id <= n; id++) {
-    word cookie = 0, live = auto_live(id, &cookie), base = 0, g;
+  for (sites = 0; sites < 2; sites++) {
+    n = auto_top(sites, best);
+    for (i = 0; i < n; i++) {
+      if (sites) {
+        gca_retain_walk(NULL, best[i], &best[i], 1, 1 | 2);
+      } else {
+        const char *name = gca_types_name_of(best[i]);
 
-    if (id <= auto_n && auto_base[id - 1].cookie == cookie)
-      base = auto_base[id - 1].live;
-    if (live < base + AUTO_MIN_GROWTH || 0 == cookie) continue;
-    g = live - base;
-    for (i = 0; i < n_best && best_growth[i] >= g; i++) {
+        gca_retain_walk(name, best[i], &best[i], 1, 1);
+      }
     }
-    if (i >= AUTO_N) continue;
-    if (n_best < AUTO_N) n_best++;
-    for (j = n_best - 1; j > i; j--) {
-      best_growth[j] = best_growth[j - 1];
-      best_cookie[j] = best_cookie[j - 1];
-    }
-    best_growth[i] = g;
-    best_cookie[i] = cookie;
-  }
-  for (i = 0; i < n_best; i++) {
-    const char *name = gca_types_name_of(best_cookie[i]);
-
-    gca_retain_walk(name, best_cookie[i], &best_cookie[i], 1, 1);
   }
   gca_os_free(auto_base, (size_t)auto_bytes);
   auto_base = NULL;

@@ -506,6 +506,14 @@ GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
   return r->live_bytes;
 }
 
+/* The same of callsite site (its live bytes; 0 past the rows).        */
+GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
+{
+  if (site >= site_rows.cap) return 0;
+  *samples = site_rows.cur[site].s_live;
+  return site_rows.cur[site].live_bytes;
+}
+
 GC_INNER unsigned gca_types_rows_n(int sites)
 {
   return sites ? site_max + 1 : type_count + 1;

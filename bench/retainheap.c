@@ -22,44 +22,12 @@
 #endif
 #include "gc.h"
 #include "gc_accounting.h"
+#include "../tests/retain/lists.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define NODE_BYTES 128
-#define LIST_LEN 64
-#define C_NODE 0x9001
-#define C_LEAK 0x9002
-
-struct node {
-  GC_word id;
-  struct node *next;
-  GC_word data[NODE_BYTES / sizeof(GC_word) - 2];
-};
-
-struct node **heads;    /* not static: kept */
-
-static int GC_CALLBACK namer(GC_word cookie, char *buf, size_t sz)
-{
-  if (cookie == C_NODE) snprintf(buf, sz, "Node");
-  else if (cookie == C_LEAK) snprintf(buf, sz, "Leak");
-  else return 0;
-  return 1;
-}
-
-static struct node *new_node(GC_word type, GC_word id)
-{
-  struct node *n = (struct node *)GC_acc_malloc_typed(sizeof(*n), type);
-
-  if (NULL == n) {
-    fprintf(stderr, "retainheap: out of memory\n");
-    exit(1);
-  }
-  n->id = id;
-  return n;
-}
 
 static double now_ms(void)
 {
@@ -71,7 +39,7 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
-  size_t mb, n_nodes, n_lists, i, j;
+  size_t mb, n_nodes, n_lists, j;
   int far;
   double t0, t1, t2;
 
@@ -86,23 +54,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "retainheap: accounting is off (set GC_ACC_DUMP)\n");
     return 1;
   }
-  GC_acc_set_type_namer(namer);
+  GC_acc_set_type_namer(lists_namer);
   GC_expand_hp(mb << 20);
   n_nodes = (mb << 20) / NODE_BYTES;
   n_lists = (n_nodes + LIST_LEN - 1) / LIST_LEN;
-  heads = (struct node **)GC_MALLOC(n_lists * sizeof(*heads));
-  if (NULL == heads) return 1;
-  for (i = 0; i < n_lists; i++) {
-    struct node *h = NULL;
-
-    for (j = 0; j < LIST_LEN; j++) {
-      struct node *n = new_node(C_NODE, i * LIST_LEN + j);
-
-      n->next = h;
-      h = n;
-    }
-    heads[i] = h;
-  }
+  build_lists(n_lists);
   if (far) {
     struct node *n = heads[n_lists - 1];
 

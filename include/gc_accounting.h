@@ -434,10 +434,10 @@ GC_API int GC_CALL GC_acc_retain_request(const char * /* type_name */,
 GC_API int GC_CALL GC_acc_retain_site(unsigned /* site */,
                                       GC_word /* at_gc */);
 /* GC_ACC_RETAIN=auto (nonzero; 0: off): when the dump stops            */
-/* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types whose */
-/* live bytes grew most, by 64 KiB or more, since the first collection   */
-/* after this call, one "retain" record each ("auto":1), walked over the */
-/* last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
+/* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types and  */
+/* the (at most 3) callsites whose live bytes grew most, by 64 KiB or    */
+/* more, since the first collection after this call, one "retain" record */
+/* each ("auto":1), walked over the last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_retain_auto(int /* on */);
 /* The bound on a retention walk's pause, in milliseconds (0: the      */

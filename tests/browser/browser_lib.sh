@@ -13,6 +13,19 @@
 #                     $chromium_extra more flags (none)
 #   attr FILE ELEMENT-PATTERN NAME
 #                     NAME="..." of the first element matching
+#   ok MSG, fail MSG, check_eq WHAT GOT WANT
+#                     a check passed or failed, counted in $checks and
+#                     $fails (report_views.sh, report_why.sh,
+#                     speedscope.sh)
+: "${fails:=0}" "${checks:=0}"
+# A test's own (report.sh's) are kept.
+command -v fail >/dev/null 2>&1 ||
+  fail() { echo "FAIL: $*"; fails=$((fails + 1)); checks=$((checks + 1)); }
+command -v ok >/dev/null 2>&1 ||
+  ok() { echo "ok: $*"; checks=$((checks + 1)); }
+# shellcheck disable=SC2015
+check_eq() { [ "$2" = "$3" ] && ok "$1: $2" || fail "$1: got '$2', want '$3'"; }
+
 need_tools() {
   for t in "$@"; do
     command -v "$t" >/dev/null 2>&1 || {

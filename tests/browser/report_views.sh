@@ -35,11 +35,6 @@ gcacc=./tools/gcacc/gcacc
 load=./tests/browser/longload
 out=tests/browser/report_views.out
 frames=5000
-fails=0
-checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); checks=$((checks + 1)); }
-ok() { echo "ok: $*"; checks=$((checks + 1)); }
-check_eq() { [ "$2" = "$3" ] && ok "$1: $2" || fail "$1: got '$2', want '$3'"; }
 
 . "$srcdir/tests/browser/browser_lib.sh"
 need_tools jq zcat

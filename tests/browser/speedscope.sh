@@ -21,10 +21,6 @@ gcacc=./tools/gcacc/gcacc
 demo=./tools/gcacc-demo
 out=tests/browser/speedscope.out
 ss=$srcdir/tests/browser/node_modules/speedscope/dist/release/index.html
-fails=0
-checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); checks=$((checks + 1)); }
-ok() { echo "ok: $*"; checks=$((checks + 1)); }
 
 if [ ! -f "$ss" ]; then
   echo "SKIP: speedscope not installed ($ss): tools/setup-debian.sh" \

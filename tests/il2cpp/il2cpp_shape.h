@@ -7,7 +7,9 @@
  * with its class pointer (word 0) and a monitor (word 1); Il2CppClass
  * keeps IL2CPP's field order for its first 14 fields, with the gcj
  * descriptor at word 1, name and namespaze at words 2 and 3 and the
- * self-pointer `klass` at byte 120 on 64-bit, 60 on 32-bit.  The C types
+ * self-pointer `klass` at byte 120 on 64-bit, 60 on 32-bit, then the
+ * seven pointers before `static_fields` (byte 184 on 64-bit, 92 on
+ * 32-bit: the block of the class's static fields).  The C types
  * give both layouts; the static asserts check the host's.  Allocation
  * goes through three macros shaped like il2cpp's (gc/GarbageCollector,
  * vm/Object): ALLOC_PTRFREE and ALLOC_OBJECT store the class after the
@@ -43,6 +45,14 @@ typedef struct Il2CppClass {
   const void *typeMetadataHandle;
   const void *interopData;
   struct Il2CppClass *klass;    /* self-pointer ("MonoVTable")          */
+  const void *fields;
+  const void *events;
+  const void *properties;
+  const void **methods;
+  struct Il2CppClass **nestedTypes;
+  struct Il2CppClass **implementedInterfaces;
+  void *interfaceOffsets;
+  void *static_fields;          /* AllocateFixed: uncollectable         */
   /* The rest of IL2CPP's fields differ by version; the harness keeps   */
   /* only what it needs.                                                 */
   uint32_t instance_size;
@@ -77,6 +87,8 @@ IL2CPP_SHAPE_ASSERT(offsetof(Il2CppClass, element_class)
                     == (IL2CPP_W64 ? 64 : 32), element_class);
 IL2CPP_SHAPE_ASSERT(offsetof(Il2CppClass, klass) == (IL2CPP_W64 ? 120 : 60),
                     klass);
+IL2CPP_SHAPE_ASSERT(offsetof(Il2CppClass, static_fields)
+                    == (IL2CPP_W64 ? 184 : 92), static_fields);
 IL2CPP_SHAPE_ASSERT(sizeof(Il2CppArray) == (IL2CPP_W64 ? 32 : 16), vector);
 IL2CPP_SHAPE_ASSERT(offsetof(Il2CppString, chars) == (IL2CPP_W64 ? 20 : 12),
                     chars);

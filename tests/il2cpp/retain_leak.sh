@@ -9,8 +9,13 @@
 #     that `gcacc why` names `g`, at one offset (leak_head) for all;
 #   - paths are 1..5 steps, each step after the first through one word
 #     (the list's next field), every step a Game.EventRecord;
-#   - GC_ACC_RETAIN=auto: at the dump's end, at most 3 records marked
-#     auto, one of them the leak's, its paths from g.
+#   - GC_ACC_RETAIN=auto: at the dump's end, at most 3 type records
+#     marked auto, one of them the leak's, its paths from g (and the
+#     callsites the full profile samples, their paths to their own);
+#   - GC_ACC_RETAIN=auto with callsites (GC_ACC_PROFILE=trace): the types
+#     and, as `gcacc leaks` names them, the callsites: at most 3 of each,
+#     one of them the leak's callsite (its stack through leak_function,
+#     after symbolize), its paths from g to Game.EventRecord instances.
 set -u
 . "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=${GAMELOAD:-./tests/il2cpp/gameload}
@@ -47,9 +52,11 @@ GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=full GC_ACC_RETAIN_PAUSE=60000 GC_ACC_RETAIN=
   GC_ACC_DUMP=$tmp/a.gz $LOAD game > /dev/null ||
   { echo "FAIL: gameload game (auto) exited $?"; exit 1; }
 $GCACC why --json "$tmp/a.gz" > "$tmp/auto.json" 2> "$tmp/auto.err"
-check "auto: 1 to 3 requests, all auto" test "$(jq '[.requests[] |
-  select(.request.auto == 1)] | length' "$tmp/auto.json")" -ge 1 -a \
-  "$(jq '.requests | length' "$tmp/auto.json")" -le 3 -a \
+check "auto: 1 to 3 type requests, all auto" test "$(jq '[.requests[] |
+  select(.request.auto == 1 and .request.type)] | length' \
+  "$tmp/auto.json")" -ge 1 -a \
+  "$(jq '[.requests[] | select(.request.type)] | length' \
+  "$tmp/auto.json")" -le 3 -a \
   "$(jq '[.requests[] | select(.request.auto != 1)] | length' \
   "$tmp/auto.json")" = 0
 check "auto: the leak is among them" test "$(jq -r --arg l "$leak" \
@@ -57,4 +64,34 @@ check "auto: the leak is among them" test "$(jq -r --arg l "$leak" \
 check "auto: the leak's paths from g" test "$(jq -r --arg l "$leak" \
   '[.requests[] | select(.request.type == $l) | .paths[].root.symbol] |
   unique | .[]' "$tmp/auto.json")" = g
+check "auto: each callsite's paths end at instances of it" test "$(jq \
+  '[.requests[] | select(.request.site) | .request.site as $s |
+  .paths[].steps[-1].site | select(. != $s)] | length' "$tmp/auto.json")" = 0
+
+GC_ACC_TYPES=il2cpp GC_ACC_PROFILE=trace GC_ACC_RETAIN_PAUSE=60000 \
+  GC_ACC_RETAIN=auto GC_ACC_DUMP=$tmp/s.gz $LOAD game > /dev/null ||
+  { echo "FAIL: gameload game (auto, trace) exited $?"; exit 1; }
+$GCACC symbolize "$tmp/s.gz" > /dev/null 2>&1
+$GCACC why --json "$tmp/s.gz" > "$tmp/sites.json"
+fn=$(sed -n 's/^leak_function //p' "$tmp/expect")
+site=$($GCACC top --group site --json "$tmp/s.gz" | jq -r --arg f "$fn" \
+  '[.top[] | select(.stack | split(" < ") | index($f))][0].id')
+check "auto, trace: the leak's callsite is known ($site)" test -n "$site" -a \
+  "$site" != null
+check "auto, trace: 1 to 3 callsite requests, all auto" test "$(jq \
+  '[.requests[] | select(.request.site and .request.auto == 1)] | length' \
+  "$tmp/sites.json")" -ge 1 -a "$(jq '[.requests[] | select(.request.site)]
+  | length' "$tmp/sites.json")" -le 3 -a "$(jq '[.requests[] |
+  select(.request.type)] | length' "$tmp/sites.json")" -le 3
+check "auto, trace: the leak's type among them" test "$(jq -r --arg l \
+  "$leak" '[.requests[] | select(.request.type == $l)] | length' \
+  "$tmp/sites.json")" = 1
+S=".requests[] | select(.request.site == $site)"
+check "auto, trace: the leak's callsite among them" test "$(jq "[$S] |
+  length" "$tmp/sites.json")" = 1
+check "auto, trace: its 5 paths end at $leak instances of that site" test \
+  "$(jq -c "[$S | .found, ([.paths[].steps[-1] | [.type, .site]] | unique)]" \
+  "$tmp/sites.json")" = "[5,[[\"$leak\",$site]]]"
+check "auto, trace: its paths from g" test "$(jq -r "[$S | .paths[].root.symbol]
+  | unique | .[]" "$tmp/sites.json")" = g
 finish

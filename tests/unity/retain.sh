@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # retain.sh: why is it alive (issue 37) on Unity's fork: the truth tests
 # of tests/retain/why.sh (a static list, a stack, a 10,000-deep chain, a
-# cycle, precise and conservative references, a disappearing link) with
-# retainload built against the fork's extra/gc.c as il2cpp builds it
+# cycle, precise and conservative references, a disappearing link) and
+# of tests/retain/bound.sh (the walk's time bound) and statics.sh (IL2CPP
+# class statics as roots) with retainload, boundload and staticsload
+# built against the fork's extra/gc.c as il2cpp builds it
 # (Unity's define set), the dump started through the C API
 # (unity_init.c).  The fork keeps its finalization queue in finalize.c's
 # own static, which the one-file build puts in sight of retain.c.
@@ -16,4 +18,18 @@ unity_build gc
 $CC -O1 -g -w -o "$OUT/retainload" -I "$UNITY_SRC/include" -I "$srcdir/include" \
   $UNITY_DEFS -DGCACC_UNITY_ACC "$srcdir/tests/retain/retainload.c" \
   "$srcdir/tests/unity/unity_init.c" "$OUT/gc.o" -lpthread -lz
-RETAIN_UNITY=1 RETAINLOAD="$OUT/retainload" exec sh "$srcdir/tests/retain/why.sh"
+# shellcheck disable=SC2086
+$CC -O1 -g -w -o "$OUT/boundload" -I "$UNITY_SRC/include" -I "$srcdir/include" \
+  $UNITY_DEFS -DGCACC_UNITY_ACC "$srcdir/tests/retain/boundload.c" \
+  "$srcdir/tests/unity/unity_init.c" "$OUT/gc.o" -lpthread -lz
+# shellcheck disable=SC2086
+$CC -O1 -g -w -o "$OUT/staticsload" -I "$UNITY_SRC/include" -I "$srcdir/include" \
+  $UNITY_DEFS -DGCACC_UNITY_ACC "$srcdir/tests/retain/staticsload.c" \
+  "$srcdir/tests/unity/unity_init.c" "$OUT/gc.o" -lpthread -lz
+rc=0
+STATICSLOAD="$OUT/staticsload" sh "$srcdir/tests/retain/statics.sh" || rc=1
+RETAIN_UNITY=1 RETAINLOAD="$OUT/retainload" sh "$srcdir/tests/retain/why.sh" ||
+  rc=1
+RETAIN_UNITY=1 BOUNDLOAD="$OUT/boundload" sh "$srcdir/tests/retain/bound.sh" ||
+  rc=1
+exit $rc

@@ -99,6 +99,7 @@ struct report {
   struct tables_view pt, ps;    /* their copies at the peak-live record   */
   struct tables_view ft, fs;    /* and at the first census (TopN growth)  */
   struct rv_frames *rvf;        /* frame records (the Frames view)        */
+  struct rv_why *rvw;           /* retain records (the Why view)          */
   u64 alloc_out_of_range;       /* rows whose kind/class do not fit       */
 };
 
@@ -270,9 +271,15 @@ static int report_frame(const json_t *fr, void *arg)
   return 0;
 }
 
+static int report_other(const json_t *rec, void *arg)
+{
+  return rv_why_record(rec, ((struct report *)arg)->rvw);
+}
+
 static void report_free(struct report *rp)
 {
   if (rp == NULL) return;
+  rv_why_free(rp->rvw);
   tables_view_free(&rp->pt);
   tables_view_free(&rp->ps);
   tables_view_free(&rp->ft);
@@ -299,10 +306,11 @@ static struct report *report_scan(const char *path, int progress, int *rc)
   rp->path = path;
   rp->span = 1;
   rp->rvf = rv_frames_new();
+  rp->rvw = rv_why_new();
   memset(&info, 0, sizeof(info));
   tables_init(&rp->tb, &info);
-  *rc = session_scan_frames(path, progress, report_visit, report_frame, rp,
-                            &info);
+  *rc = session_scan_all(path, progress, report_visit, report_frame,
+                         report_other, rp, &info);
   rp->tb.info = NULL;                   /* info ends with this function */
   if (*rc != EXIT_OK) {
     json_decref(info.header);
@@ -323,7 +331,7 @@ static struct report *report_scan(const char *path, int progress, int *rc)
 /* ---- HTML helpers --------------------------------------------------- */
 
 /* Write s with & < > " ' escaped (text and attribute values alike). */
-static void html_esc(FILE *f, const char *s)
+void html_esc(FILE *f, const char *s)
 {
   if (s == NULL) return;
   for (; *s != '\0'; s++) {
@@ -1032,6 +1040,7 @@ static void page(FILE *f, const struct report *a, const struct report *b)
   if (b != NULL) page_diff(f, a, b);
   fputs("</section>\n", f);
   rv_write_data(f, a->rvf, &a->tb, &a->ft, &a->fs, a->start);
+  rv_write_why(f, a->rvw, a->header);
   rv_write_views(f, &a->tb);
   fputs("<p class=\"note\">Written by gcacc report; self-contained: its "
         "data and script are in this file, nothing is fetched.</p>\n"

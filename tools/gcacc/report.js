@@ -10,7 +10,9 @@
  *           types and callsites (a dump without kind rows, written
  *           before them, stacks by type only);
  *   TopN    types or callsites by live, allocated or freed bytes, count
- *           or growth, sortable by any column and filtered by name.
+ *           or growth, sortable by any column and filtered by name;
+ *   Why     the retention records' paths (drawn by the reader, in the
+ *           page: only shown and hidden here), #view=why.
  * The state (view, selection, table, sort, filter) lives in the URL's
  * hash, so a view can be linked to: #view=frames&sel=120-180&stack=types,
  * #view=topn&table=sites&sort=alloc_bytes&q=Leak.  Long sessions stay
@@ -117,7 +119,7 @@
   }
 
   /* ---- tabs -------------------------------------------------------- */
-  var VIEWS = ['overview', 'frames', 'topn'];
+  var VIEWS = ['overview', 'frames', 'topn', 'why'];
   function show(v) {
     if (VIEWS.indexOf(v) < 0) v = 'overview';
     state.view = v;

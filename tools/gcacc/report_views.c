@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_views.c: the Frames and TopN views of `gcacc report` (see
- * report_views.h).  The page's script, report.js, is embedded from the
+ * report_views.h; the Why view is report_why.c's).  The page's script, report.js, is embedded from the
  * header the build makes of it (report_js.h).
  */
 
@@ -509,7 +509,8 @@ void rv_write_tabs(FILE *out)
         "<button type=\"button\" role=\"tab\" id=\"tab-overview\">Overview"
         "</button><button type=\"button\" role=\"tab\" id=\"tab-frames\">"
         "Frames</button><button type=\"button\" role=\"tab\" "
-        "id=\"tab-topn\">TopN</button></nav>\n", out);
+        "id=\"tab-topn\">TopN</button><button type=\"button\" role=\"tab\" "
+        "id=\"tab-why\">Why</button></nav>\n", out);
 }
 
 /* The note an estimated dump's type and callsite figures carry.        */

@@ -44,6 +44,21 @@ void rv_write_data(FILE *out, const struct rv_frames *f,
 /* The tab bar (before the overview) and the two views with the script. */
 void rv_write_tabs(FILE *out);
 void rv_write_views(FILE *out, const struct tables *tb);
+/* The Why view (report_why.c): the dump's retention records (at most   */
+/* RV_WHY_RECORDS; paths over RV_WHY_LONG steps shown by their first and */
+/* last RV_WHY_ENDS), each path from its root named as `gcacc why` names */
+/* it.  rv_why_record takes any record the scan hands over and keeps the */
+/* "retain" ones.                                                        */
+#define RV_WHY_RECORDS 64
+#define RV_WHY_LONG 16
+#define RV_WHY_ENDS 6
+struct rv_why;
+struct rv_why *rv_why_new(void);
+void rv_why_free(struct rv_why *w);
+int rv_why_record(const json_t *rec, struct rv_why *w);
+void rv_write_why(FILE *out, const struct rv_why *w, const json_t *header);
+/* Text and attribute values with & < > " ' escaped (cmd_report.c).     */
+void html_esc(FILE *f, const char *s);
 /* CSS the views need (inside the page's <style>).                      */
 extern const char rv_css[];
 

@@ -259,6 +259,13 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
                         frame_visitor ffn, void *arg,
                         struct session_info *info)
 {
+  return session_scan_all(path, progress, fn, ffn, NULL, arg, info);
+}
+
+int session_scan_all(const char *path, int progress, rec_visitor fn,
+                     frame_visitor ffn, frame_visitor ofn, void *arg,
+                     struct session_info *info)
+{
   const char *err = NULL;
   struct dump_reader *d = dump_open(path, &err);
   json_t *v;
@@ -305,7 +312,9 @@ int session_scan_frames(const char *path, int progress, rec_visitor fn,
     } else if (strcmp(kind, "frame") == 0) {
       kind_names_note(v);
       stop = ffn != NULL && ffn(v, arg);
-    }     /* other record types: from a newer writer; ignored */
+    } else if (ofn != NULL) {   /* retain, ...; or from a newer writer */
+      stop = ofn(v, arg);
+    }
     json_decref(v);
     progress_update(progress, dump_name(d), dump_compressed_offset(d),
                     dump_compressed_size(d));

@@ -67,6 +67,11 @@ int session_scan(const char *path, int progress, rec_visitor fn, void *arg,
 int session_scan_frames(const char *path, int progress, rec_visitor fn,
                         frame_visitor ffn, void *arg,
                         struct session_info *info);
+/* The same, also handing every other record (but the header) to ofn,  */
+/* raw ("retain" records, or a newer writer's kinds).                    */
+int session_scan_all(const char *path, int progress, rec_visitor fn,
+                     frame_visitor ffn, frame_visitor ofn, void *arg,
+                     struct session_info *info);
 
 /* Lean scans (dump_read.h, "lean records"): every scan reads the row   */
 /* tables of a record (SESSION_LEAN_TABLES: the top-level ones) compactly,*/

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gca_retain.h: a retention walk's outcome (issue 37), shared by the
+ * walk (retain.c) and its record (retain_record.c) only.
+ *
+ * Nodes and roots live in segmented arrays of OS pages (segments of
+ * 2^GCA_RS_LOG elements, 64 KiB of nodes: never copied).  A node is an
+ * object reached: its base, the node that refers to it (GCA_RNONE: a
+ * root's, then ref is its index in the roots) and the word of that node
+ * that refers to it (GCA_RREF_CONS set: conservatively).  A root is the
+ * address of the word that held the reference (0: the object itself is
+ * the root, an uncollectable one) and its GCA_RI_* bits.
+ */
+#ifndef GCA_RETAIN_H
+#define GCA_RETAIN_H
+
+#define GCA_RETAIN_K 5                  /* paths per request             */
+#define GCA_RETAIN_MAX_COOKIES 32       /* types of one name             */
+#define GCA_RNONE 0xffffffffu
+#define GCA_RREF_CONS 0x80000000u
+
+/* Root kinds (the record's names: retain_record.c).                     */
+#define GCA_RK_STATIC 1
+#define GCA_RK_STACK 2
+#define GCA_RK_FINALIZER 3
+#define GCA_RK_UNCOLLECTABLE 4
+#define GCA_RI_KIND(i) ((i) & 7u)
+#define GCA_RI_CONSERVATIVE 8u
+#define GCA_RI_MAIN 16u                 /* stack: the main thread's      */
+#define GCA_RI_SELF 32u                 /* stack: the collecting thread's */
+#define GCA_RI_SHIFT 8                  /* thread number, or range index */
+
+struct gca_rnode {
+  word base;
+  unsigned parent, ref;
+};
+
+struct gca_rroot {
+  word from;
+  unsigned info;
+};
+
+/* Where thread stacks are walked (the record says: "stacks").           */
+#if defined(GC_PTHREADS) && !defined(GC_DARWIN_THREADS) \
+    && !defined(GC_WIN32_THREADS) && !defined(NACL) && !defined(SN_TARGET_PS3)
+# define GCA_RETAIN_STACKS 1
+# define GCA_RETAIN_PTHREADS 1          /* GC_threads' stacks            */
+#elif !defined(THREADS)
+# define GCA_RETAIN_STACKS 1
+#else
+# define GCA_RETAIN_STACKS 0
+#endif
+
+#define GCA_RS_LOG 12
+struct gca_rseg {
+  char **seg;                           /* the segments' table           */
+  word n, max_seg;                      /* elements; table's length      */
+  size_t elem;                          /* bytes an element              */
+};
+#define GCA_RSEG_AT(s, i) ((void *)((s)->seg[(word)(i) >> GCA_RS_LOG] \
+  + ((word)(i) & (((word)1 << GCA_RS_LOG) - 1)) * (s)->elem))
+#define GCA_RNODE(w, i) ((struct gca_rnode *)GCA_RSEG_AT(&(w)->nodes, (i)))
+#define GCA_RROOT(w, i) ((struct gca_rroot *)GCA_RSEG_AT(&(w)->roots, (i)))
+
+struct gca_rwalk {
+  struct gca_rseg nodes, roots;
+  const char *name;                     /* the request: a type's name    */
+  word req_cookie;                      /* or a cookie, or a site id     */
+  int is_auto, site;                    /* cookies[0]: a site id         */
+  word cookies[GCA_RETAIN_MAX_COOKIES];
+  unsigned n_cookies;
+  unsigned targets[GCA_RETAIN_K], n_targets;
+  unsigned n_shortest;                  /* targets found breadth first   */
+  int depth_first;                      /* the walk went on depth first  */
+  word words, peak, cap, budget;        /* read; bytes; bytes; ns        */
+  int partial, timed_out;
+  word t0, t_stopped, t_end;            /* ns                            */
+};
+
+/* retain_record.c: the walk's record (lock held, world running).      */
+GC_INNER void gca_retain_record(const struct gca_rwalk *w);
+
+#endif
