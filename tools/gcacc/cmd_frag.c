@@ -346,11 +346,8 @@ int cmd_frag(int argc, char **argv)
       i++;
       continue;
     }
-    c = view_arg(&o, frag_usage, argc, argv, &i);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) { free(f); return c; }
-    if (path != NULL) { free(f); return usage_error("one dump at a time"); }
-    path = argv[i];
+    c = view_dump_arg(&o, frag_usage, argc, argv, &i, &path);
+    if (c != ARG_TAKEN) { free(f); return c; }
   }
   if (path == NULL) { free(f); return usage_error("no dump given"); }
 
