@@ -178,6 +178,7 @@ static int diff_args(struct diff_opts *p, struct diff *d, int argc,
   size_t k;
 
   for (i = 1; i < argc; i++) {
+    const char *v;
     int r;
 
     for (k = 0; k < sizeof(diff_opts_table) / sizeof(diff_opts_table[0]);
@@ -189,9 +190,8 @@ static int diff_args(struct diff_opts *p, struct diff *d, int argc,
         *(int *)(void *)((char *)p + op->flag) = 1;
         break;
       }
-      if (i + 1 >= argc)
-        return usage_error("option '%s' needs a value", op->name);
-      r = op->set(p, d, argv[++i]);
+      if ((v = opt_value(argc, argv, &i)) == NULL) return EXIT_USAGE;
+      r = op->set(p, d, v);
       if (r != EXIT_OK) return r;
       break;
     }
