@@ -350,7 +350,9 @@ int cmd_leaks(int argc, char **argv)
   }
   leaks_judge(&l, path, min_coll, &rep);
   out = common_output(&o);
-  if (out != NULL) {
+  if (out == NULL) {
+    rc = EXIT_USAGE;
+  } else {
     print_leaks(&l, &rep, info.header, min_coll, o.format, out);
     common_close(&o, out);
     rc = rep.nstrong ? EXIT_FINDING : EXIT_OK;
