@@ -58,6 +58,11 @@ run "$GCACC" leaks --min-collections 2 "$tmp/leak.gz"
 check_eq "--min-collections 2: exit" "$rc" 2
 run "$GCACC" leaks - <"$tmp/leak.gz"
 check_eq "standard input: exit" "$rc" 2
+# An output that cannot be written: exit 2 with the error, as every view
+# (not 0 as if nothing leaked).
+run "$GCACC" leaks -o "$tmp/no-such-dir/leaks.txt" "$tmp/leak.gz"
+check_eq "unwritable -o: exit" "$rc" 2
+check_grep "unwritable -o: message" "$tmp/err" "cannot write"
 check_usage leaks
 
 # A truncated dump: the first 60% still shows the leak, with a warning

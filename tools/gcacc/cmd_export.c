@@ -406,11 +406,8 @@ int cmd_export(int argc, char **argv)
     if (strcmp(a, "--json") == 0)
       return usage_error("--json does not apply: choose --folded, "
                          "--chrome-trace or --csv <table>");
-    c = view_arg(&o, export_usage, argc, argv, &i);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = a;
+    c = view_dump_arg(&o, export_usage, argc, argv, &i, &path);
+    if (c != ARG_TAKEN) return c;
   }
   if (e.mode == M_NONE)
     return usage_error("choose --folded, --chrome-trace or --csv <table>");

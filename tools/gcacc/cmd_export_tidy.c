@@ -411,11 +411,8 @@ int cmd_export_tidy(int argc, char **argv)
     if (strcmp(a, "--json") == 0)
       return usage_error("--json does not apply here: --jsonl <table> "
                          "writes JSON Lines");
-    c = view_arg(&o, tidy_usage, argc, argv, &i);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = a;
+    c = view_dump_arg(&o, tidy_usage, argc, argv, &i, &path);
+    if (c != ARG_TAKEN) return c;
   }
   if (table == NULL)
     return usage_error("choose --csv <table> or --jsonl <table>");

@@ -257,34 +257,89 @@ static void print_one(struct emit_table *t, const struct common_opts *o,
   emit_print(t, o->format, out);
 }
 
-int cmd_frag(int argc, char **argv)
-{
-  struct common_opts o = { EMIT_TABLE, NULL, -1 };
-  struct session_info info;
-  const struct dump_cols *cols = &info.cols;    /* once scanned         */
-  struct frag *f;
-  struct pick p[3];
-  const char *path = NULL;
-  const json_t *focus, *row;
-  struct emit_table *t;
-  struct cls_row *cr = NULL;
+/* What every table of the story needs.                                 */
+struct frag_out {
+  const struct common_opts *o;
   FILE *out;
-  int i, rc, np, first_table = 1;
-  unsigned long top = 10;
-  size_t j, ncr = 0;
-  u64 hblk, nfls;
-  char b1[32], b2[32];
+  int first_table;
+  const json_t *header;
+  const struct dump_cols *cols;
+};
+
+#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define TITLE(human, key) (fo->o->format == EMIT_TABLE ? (human) : (key))
+
+/* 1. The selected collections.                                          */
+static void print_collections(struct frag_out *fo, const struct pick *p,
+                              int np)
+{
   static const struct emit_col c_coll[] = {
     { "role", COL_STR, 0 }, { "gc_no", COL_INT, 0 },
     { "heap_bytes", COL_BYTES, 0 }, { "total_free_bytes", COL_BYTES, 0 },
     { "largest_free_bytes", COL_BYTES, 0 }, { "frag_index", COL_RATIO, 0 },
   };
+  struct emit_table *t;
+  int i;
+
+  t = emit_table_new(TITLE("Selected collections", "collections"), c_coll,
+                     NC(c_coll));
+  for (i = 0; i < np; i++) {
+    const json_t *fl = json_object_get(p[i].rec, "freelists");
+    const json_t *fi = json_object_get(fl, "frag_index");
+
+    emit_row(t, p[i].role, jnum(p[i].rec, "gc_no"),
+             jnum(p[i].rec, "heap.heap_bytes"),
+             jnum(fl, "total_free_bytes"), jnum(fl, "largest_free_bytes"),
+             json_is_number(fi) ? json_number_value(fi) : 0.0);
+  }
+  print_one(t, fo->o, fo->out, &fo->first_table);
+}
+
+/* 2. Free blocks by free-list index, per selected collection.           */
+static void print_free_blocks(struct frag_out *fo, const struct pick *p,
+                              int np)
+{
   static const struct emit_col c_fl[] = {
     { "gc_no", COL_INT, 0 }, { "fl_index", COL_INT, 0 },
     { "size_blocks", COL_STR, 0 }, { "min_size_bytes", COL_BYTES, 0 },
     { "blocks", COL_INT, 0 }, { "bytes", COL_BYTES, 0 },
     { "unmapped_bytes", COL_BYTES, 0 },
   };
+  const struct dump_cols *cols = fo->cols;
+  u64 hblk = header_config(fo->header, "hblksize", 4096);
+  u64 nfls = header_config(fo->header, "n_hblk_fls", 60);
+  struct emit_table *t;
+  const json_t *row;
+  size_t j;
+  int i;
+  char b1[32];
+
+  if (nfls <= FRAG_UNIQUE) nfls = 60;
+  t = emit_table_new(TITLE("Free heap blocks by size (bdwgc free-list "
+                           "index; size in blocks)", "free_blocks"),
+                     c_fl, NC(c_fl));
+  for (i = 0; i < np; i++) {
+    const json_t *lists = json_object_get(
+        json_object_get(p[i].rec, "freelists"), "lists");
+
+    json_array_foreach(lists, j, row) {
+      u64 idx = jcol(row, cols, lists, index), lo, hi;
+
+      fl_range(idx, nfls, &lo, &hi);
+      emit_row(t, jnum(p[i].rec, "gc_no"), idx, fl_label(lo, hi, b1),
+               lo * hblk, jcol(row, cols, lists, blocks),
+               jcol(row, cols, lists, bytes),
+               jcol(row, cols, lists, unmapped_bytes));
+    }
+  }
+  print_one(t, fo->o, fo->out, &fo->first_table);
+}
+
+/* 3. Heap growth against the largest free block, and the growths       */
+/* although enough was free.                                             */
+static void print_growth(struct frag_out *fo, const struct frag *f,
+                         const json_t *focus)
+{
   static const struct emit_col c_grow[] = {
     { "heap_growths", COL_INT, 0 },
     { "growths_for_a_request", COL_INT, 0 },
@@ -305,119 +360,18 @@ int cmd_frag(int argc, char **argv)
     { "largest_free_bytes", COL_BYTES, 0 }, { "grow_bytes", COL_BYTES, 0 },
     { "fits", COL_STR, 0 },
   };
-  static const struct emit_col c_cls[] = {
-    { "kind", COL_STR, 0 }, { "class", COL_STR, 0 },
-    { "reserved_bytes", COL_BYTES, 0 }, { "live_bytes", COL_BYTES, 0 },
-    { "unused_bytes", COL_BYTES, 0 }, { "unused", COL_PCT, 0 },
-  };
-  static const struct emit_col c_kind[] = {
-    { "kind", COL_STR, 0 }, { "classes", COL_INT, 0 },
-    { "reserved_bytes", COL_BYTES, 0 }, { "live_bytes", COL_BYTES, 0 },
-    { "unused_bytes", COL_BYTES, 0 }, { "unused", COL_PCT, 0 },
-  };
-#define NC(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TITLE(human, key) (o.format == EMIT_TABLE ? (human) : (key))
+  FILE *out = fo->out;
+  struct emit_table *t;
+  size_t j;
+  char b1[32], b2[32];
 
-  f = calloc(1, sizeof(*f));
-  if (f == NULL) abort();
-  for (i = 1; i < argc; i++) {
-    int c;
-
-    if (strcmp(argv[i], "--at") == 0 || strcmp(argv[i], "--top") == 0) {
-      char *end;
-      unsigned long long v;
-
-      if (i + 1 >= argc) {
-        free(f);
-        return usage_error("option '%s' needs a number", argv[i]);
-      }
-      v = strtoull(argv[i + 1], &end, 10);
-      if (argv[i + 1][0] == '\0' || argv[i + 1][0] == '-' || *end != '\0') {
-        free(f);
-        return usage_error("option '%s': bad number '%s'", argv[i],
-                           argv[i + 1]);
-      }
-      if (argv[i][2] == 'a') {
-        f->have_at = 1;
-        f->at = v;
-      } else {
-        top = (unsigned long)v;
-      }
-      i++;
-      continue;
-    }
-    c = view_arg(&o, frag_usage, argc, argv, &i);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) { free(f); return c; }
-    if (path != NULL) { free(f); return usage_error("one dump at a time"); }
-    path = argv[i];
-  }
-  if (path == NULL) { free(f); return usage_error("no dump given"); }
-
-  rc = session_scan(path, o.progress, frag_visit, f, &info);
-  if (rc != EXIT_OK) goto done;
-  if (f->have_at && f->atrec == NULL) {
-    error("%s: no collection with gc_no %llu", path, f->at);
-    rc = EXIT_USAGE;
-    goto done;
-  }
-  if (!f->have_at && f->first == NULL) {
-    error("%s: no collection with a census in the dump", path);
-    rc = EXIT_USAGE;
-    goto done;
-  }
-  hblk = header_config(info.header, "hblksize", 4096);
-  nfls = header_config(info.header, "n_hblk_fls", 60);
-  if (nfls <= FRAG_UNIQUE) nfls = 60;
-  np = picks(f, p);
-  focus = f->have_at ? f->atrec : f->worst;
-
-  out = common_output(&o);
-  if (out == NULL) { rc = EXIT_USAGE; goto done; }
-  if (o.format == EMIT_JSON) emit_json_begin(out);
-
-  /* 1. The selected collections. */
-  t = emit_table_new(TITLE("Selected collections", "collections"), c_coll,
-                     NC(c_coll));
-  for (i = 0; i < np; i++) {
-    const json_t *fl = json_object_get(p[i].rec, "freelists");
-    const json_t *fi = json_object_get(fl, "frag_index");
-
-    emit_row(t, p[i].role, jnum(p[i].rec, "gc_no"),
-             jnum(p[i].rec, "heap.heap_bytes"),
-             jnum(fl, "total_free_bytes"), jnum(fl, "largest_free_bytes"),
-             json_is_number(fi) ? json_number_value(fi) : 0.0);
-  }
-  print_one(t, &o, out, &first_table);
-
-  /* 2. Free blocks by free-list index, per selected collection. */
-  t = emit_table_new(TITLE("Free heap blocks by size (bdwgc free-list "
-                           "index; size in blocks)", "free_blocks"),
-                     c_fl, NC(c_fl));
-  for (i = 0; i < np; i++) {
-    const json_t *lists = json_object_get(
-        json_object_get(p[i].rec, "freelists"), "lists");
-
-    json_array_foreach(lists, j, row) {
-      u64 idx = jcol(row, cols, lists, index), lo, hi;
-
-      fl_range(idx, nfls, &lo, &hi);
-      emit_row(t, jnum(p[i].rec, "gc_no"), idx, fl_label(lo, hi, b1),
-               lo * hblk, jcol(row, cols, lists, blocks),
-               jcol(row, cols, lists, bytes),
-               jcol(row, cols, lists, unmapped_bytes));
-    }
-  }
-  print_one(t, &o, out, &first_table);
-
-  /* 3. Heap growth against the largest free block. */
   t = emit_table_new(TITLE("Heap growth", "growth"), c_grow, NC(c_grow));
   emit_row(t, f->grows, f->grows_req, f->max_req, f->max_req_gc,
            f->max_req_free, f->max_req_largest, f->despite,
            f->despite_fragmented, f->despite_grow_bytes,
            jnum(focus, "gc_no"),
            jnum(focus, "freelists.largest_free_bytes"), f->grows_lost);
-  print_one(t, &o, out, &first_table);
+  print_one(t, fo->o, out, &fo->first_table);
 
   snprintf(b2, sizeof(b2), "%u", FRAG_MAX_EVENTS);
   t = emit_table_new(TITLE("Growths although free_bytes >= req_bytes "
@@ -431,60 +385,159 @@ int cmd_frag(int argc, char **argv)
              e->free, e->largest, e->grow, e->largest >= e->req ? "yes"
                                                                 : "no");
   }
-  if (o.format == EMIT_TABLE && emit_nrows(t) == 0) {
+  if (fo->o->format == EMIT_TABLE && emit_nrows(t) == 0) {
     emit_free(t);
-    if (!first_table) fputc('\n', out);
+    if (!fo->first_table) fputc('\n', out);
     fputs("No heap growth happened while enough memory was free.\n", out);
   } else {
-    print_one(t, &o, out, &first_table);
-    if (o.format == EMIT_TABLE && f->despite > f->nev)
+    print_one(t, fo->o, out, &fo->first_table);
+    if (fo->o->format == EMIT_TABLE && f->despite > f->nev)
       fprintf(out, "(%llu more not listed: the first %s are)\n",
               f->despite - f->nev, b2);
   }
-  /* 4. Size classes by reserved-but-unused bytes at the focus. */
-  {
-    u64 k_res[SESSION_MAX_KINDS] = { 0 }, k_live[SESSION_MAX_KINDS] = { 0 };
-    u64 k_n[SESSION_MAX_KINDS] = { 0 };
-    unsigned k;
-    char title[96];
+}
 
-    cr = f->cr;
-    ncr = f->ncr;
-    for (j = 0; j < ncr; j++) {
-      const struct cls_row *c = &cr[j];
+/* 4. Size classes by reserved-but-unused bytes at the focus (at most   */
+/* top, 0: all); 5. the same per kind.                                   */
+static void print_unused(struct frag_out *fo, struct frag *f,
+                         const json_t *focus, unsigned long top)
+{
+  static const struct emit_col c_cls[] = {
+    { "kind", COL_STR, 0 }, { "class", COL_STR, 0 },
+    { "reserved_bytes", COL_BYTES, 0 }, { "live_bytes", COL_BYTES, 0 },
+    { "unused_bytes", COL_BYTES, 0 }, { "unused", COL_PCT, 0 },
+  };
+  static const struct emit_col c_kind[] = {
+    { "kind", COL_STR, 0 }, { "classes", COL_INT, 0 },
+    { "reserved_bytes", COL_BYTES, 0 }, { "live_bytes", COL_BYTES, 0 },
+    { "unused_bytes", COL_BYTES, 0 }, { "unused", COL_PCT, 0 },
+  };
+  u64 k_res[SESSION_MAX_KINDS] = { 0 }, k_live[SESSION_MAX_KINDS] = { 0 };
+  u64 k_n[SESSION_MAX_KINDS] = { 0 };
+  struct cls_row *cr = f->cr;
+  size_t j, ncr = f->ncr;
+  struct emit_table *t;
+  unsigned k;
+  char title[96], b1[32], b2[32];
 
-      if (c->kind < SESSION_MAX_KINDS) {
-        k_res[c->kind] += c->reserved;
-        k_live[c->kind] += c->live;
-        k_n[c->kind]++;
-      }
+  for (j = 0; j < ncr; j++) {
+    const struct cls_row *c = &cr[j];
+
+    if (c->kind < SESSION_MAX_KINDS) {
+      k_res[c->kind] += c->reserved;
+      k_live[c->kind] += c->live;
+      k_n[c->kind]++;
     }
-    if (ncr > 0) qsort(cr, ncr, sizeof(*cr), cmp_unused);
-    snprintf(title, sizeof(title), "Size classes by reserved-but-unused "
-             "bytes at gc_no %llu", jnum(focus, "gc_no"));
-    t = emit_table_new(TITLE(title, "classes"), c_cls, NC(c_cls));
-    for (j = 0; j < ncr && (top == 0 || j < top); j++)
-      emit_row(t, kind_label(cr[j].kind, b1),
-               class_label(info.header, cr[j].cls, b2), cr[j].reserved,
-               cr[j].live, cr[j].unused,
-               (double)cr[j].unused / (double)cr[j].reserved);
-    print_one(t, &o, out, &first_table);
-
-    /* 5. Kinds (the types and callsites that fill them come later). */
-    t = emit_table_new(TITLE("Kinds filling them (types and callsites: "
-                             "not in dumps yet)", "kinds"),
-                       c_kind, NC(c_kind));
-    for (k = 0; k < SESSION_MAX_KINDS; k++) {
-      u64 un = k_res[k] > k_live[k] ? k_res[k] - k_live[k] : 0;
-
-      if (k_n[k] == 0) continue;
-      emit_row(t, kind_label(k, b1), k_n[k], k_res[k], k_live[k], un,
-               k_res[k] ? (double)un / (double)k_res[k] : 0.0);
-    }
-    print_one(t, &o, out, &first_table);
   }
-  if (o.format == EMIT_JSON) emit_json_end(out);
-  common_close(&o, out);
+  if (ncr > 0) qsort(cr, ncr, sizeof(*cr), cmp_unused);
+  snprintf(title, sizeof(title), "Size classes by reserved-but-unused "
+           "bytes at gc_no %llu", jnum(focus, "gc_no"));
+  t = emit_table_new(TITLE(title, "classes"), c_cls, NC(c_cls));
+  for (j = 0; j < ncr && (top == 0 || j < top); j++)
+    emit_row(t, kind_label(cr[j].kind, b1),
+             class_label(fo->header, cr[j].cls, b2), cr[j].reserved,
+             cr[j].live, cr[j].unused,
+             (double)cr[j].unused / (double)cr[j].reserved);
+  print_one(t, fo->o, fo->out, &fo->first_table);
+
+  /* 5. Kinds (the types and callsites that fill them come later). */
+  t = emit_table_new(TITLE("Kinds filling them (types and callsites: "
+                           "not in dumps yet)", "kinds"),
+                     c_kind, NC(c_kind));
+  for (k = 0; k < SESSION_MAX_KINDS; k++) {
+    u64 un = k_res[k] > k_live[k] ? k_res[k] - k_live[k] : 0;
+
+    if (k_n[k] == 0) continue;
+    emit_row(t, kind_label(k, b1), k_n[k], k_res[k], k_live[k], un,
+             k_res[k] ? (double)un / (double)k_res[k] : 0.0);
+  }
+  print_one(t, fo->o, fo->out, &fo->first_table);
+}
+
+/* EXIT_OK to go on; ARG_TAKEN stands for --help (done, exit 0).        */
+static int frag_args(struct common_opts *o, int *have_at, u64 *at,
+                     unsigned long *top, const char **path, int argc,
+                     char **argv)
+{
+  int i, c;
+
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--at") == 0 || strcmp(argv[i], "--top") == 0) {
+      char *end;
+      unsigned long long v;
+
+      if (i + 1 >= argc)
+        return usage_error("option '%s' needs a number", argv[i]);
+      v = strtoull(argv[i + 1], &end, 10);
+      if (argv[i + 1][0] == '\0' || argv[i + 1][0] == '-' || *end != '\0')
+        return usage_error("option '%s': bad number '%s'", argv[i],
+                           argv[i + 1]);
+      if (argv[i][2] == 'a') {
+        *have_at = 1;
+        *at = v;
+      } else {
+        *top = (unsigned long)v;
+      }
+      i++;
+      continue;
+    }
+    c = view_dump_arg(o, frag_usage, argc, argv, &i, path);
+    if (c == EXIT_OK) return ARG_TAKEN;
+    if (c != ARG_TAKEN) return c;
+  }
+  if (*path == NULL) return usage_error("no dump given");
+  return EXIT_OK;
+}
+
+int cmd_frag(int argc, char **argv)
+{
+  struct common_opts o = { EMIT_TABLE, NULL, -1 };
+  struct session_info info;
+  struct frag_out fo;
+  struct frag *f;
+  struct pick p[3];
+  const char *path = NULL;
+  const json_t *focus;
+  int rc, np, have_at = 0;
+  unsigned long top = 10;
+  u64 at = 0;
+
+  rc = frag_args(&o, &have_at, &at, &top, &path, argc, argv);
+  if (rc == ARG_TAKEN) return EXIT_OK;
+  if (rc != EXIT_OK) return rc;
+  f = calloc(1, sizeof(*f));
+  if (f == NULL) abort();
+  f->have_at = have_at;
+  f->at = at;
+
+  rc = session_scan(path, o.progress, frag_visit, f, &info);
+  if (rc != EXIT_OK) goto done;
+  if (f->have_at && f->atrec == NULL) {
+    error("%s: no collection with gc_no %llu", path, f->at);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  if (!f->have_at && f->first == NULL) {
+    error("%s: no collection with a census in the dump", path);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  np = picks(f, p);
+  focus = f->have_at ? f->atrec : f->worst;
+
+  fo.o = &o;
+  fo.out = common_output(&o);
+  fo.first_table = 1;
+  fo.header = info.header;
+  fo.cols = &info.cols;
+  if (fo.out == NULL) { rc = EXIT_USAGE; goto done; }
+  if (o.format == EMIT_JSON) emit_json_begin(fo.out);
+  print_collections(&fo, p, np);
+  print_free_blocks(&fo, p, np);
+  print_growth(&fo, f, focus);
+  print_unused(&fo, f, focus, top);
+  if (o.format == EMIT_JSON) emit_json_end(fo.out);
+  common_close(&o, fo.out);
 
 done:
   free(f->cr);

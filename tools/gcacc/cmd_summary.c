@@ -135,12 +135,9 @@ int cmd_summary(int argc, char **argv)
   union emit_cell v[SESSION_SUMMARY_NFIGS + NMORE];
 
   for (i = 1; i < argc; i++) {
-    int c = view_arg(&o, summary_usage, argc, argv, &i);
+    int c = view_dump_arg(&o, summary_usage, argc, argv, &i, &path);
 
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = argv[i];
+    if (c != ARG_TAKEN) return c;
   }
   if (path == NULL) return usage_error("no dump given");
 

@@ -257,11 +257,8 @@ int cmd_timeline(int argc, char **argv)
 
     if (strcmp(argv[i], "--frames") == 0) { frames = 1; continue; }
     if (strcmp(argv[i], "--wide") == 0) { wide = 1; continue; }
-    c = view_arg(&o, timeline_usage, argc, argv, &i);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = argv[i];
+    c = view_dump_arg(&o, timeline_usage, argc, argv, &i, &path);
+    if (c != ARG_TAKEN) return c;
   }
   if (path == NULL) return usage_error("no dump given");
   if (frames) return list_frames(&o, path);

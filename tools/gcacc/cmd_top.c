@@ -349,32 +349,187 @@ static int parse_u64(const char *s, u64 *out)
   return errno || *end != '\0' ? -1 : 0;
 }
 
-int cmd_top(int argc, char **argv)
+/* The command line, beside what goes in struct top (mode, --at, group). */
+struct top_opts {
+  struct common_opts o;
+  const char *path, *by;
+  u64 limit, frames;
+  int symbolize;
+};
+
+/* A top option of argv[*a] into p or t; 1 if it was one, 0 if not, or  */
+/* EXIT_USAGE (negated: -EXIT_USAGE) after a usage error.                 */
+static int top_opt(struct top_opts *p, struct top *t, int *modes, int argc,
+                   char **argv, int *a)
 {
-  struct common_opts o = { EMIT_TABLE, NULL, -1 };
-  struct session_info info;
-  struct top t;
-  const char *path = NULL, *by = "live";
-  struct emit_table *tab;
-  FILE *out;
-  size_t i, n, *idx;
-  u64 limit = 10, total = 0, frames = 3;
-  int a, rc, modes = 0, symbolize = 0;
-  char title[160], la[32], lb[32], *stack = NULL;
-  struct emit_col cols[] = {
-    { "kind", COL_STR, 0 },
-    { "class", COL_STR, 0 },
-    { "live_objs", COL_INT, 0 },
-    { "live_bytes", COL_BYTES, 0 },
-    { "reserved_bytes", COL_BYTES, 0 },
-    { "alloc_objs", COL_INT, 0 },
-    { "alloc_bytes", COL_BYTES, 0 },
-    { "share", COL_PCT, 0 },
+  const char *arg = argv[*a], *v;
+
+  if (strcmp(arg, "-n") == 0 || strcmp(arg, "--by") == 0
+      || strcmp(arg, "--at") == 0) {
+    if ((v = opt_value(argc, argv, a)) == NULL) return -EXIT_USAGE;
+    if (arg[1] == 'n') {
+      if (parse_u64(v, &p->limit) != 0)
+        return -usage_error("-n needs a number, not '%s'", v);
+    } else if (arg[2] == 'b') {
+      p->by = v;
+    } else {
+      if (parse_u64(v, &t->at_gc) != 0)
+        return -usage_error("--at needs a collection number, not '%s'", v);
+      t->mode = AT_GC;
+      (*modes)++;
+    }
+    return 1;
+  }
+  if (strncmp(arg, "--by=", 5) == 0) { p->by = arg + 5; return 1; }
+  if (strcmp(arg, "--group") == 0 || strcmp(arg, "--frames") == 0) {
+    if ((v = opt_value(argc, argv, a)) == NULL) return -EXIT_USAGE;
+    if (arg[2] == 'f') {
+      if (parse_u64(v, &p->frames) != 0)
+        return -usage_error("--frames needs a number, not '%s'", v);
+    } else if (strcmp(v, "class") == 0) {
+      t->group = G_CLASS;
+    } else if (strcmp(v, "type") == 0) {
+      t->group = G_TYPE;
+    } else if (strcmp(v, "site") == 0) {
+      t->group = G_SITE;
+    } else {
+      return -usage_error("unknown group '%s'; expected class, type or "
+                          "site", v);
+    }
+    return 1;
+  }
+  if (strcmp(arg, "--symbolize") == 0) { p->symbolize = 1; return 1; }
+  if (strcmp(arg, "--peak") == 0 || strcmp(arg, "--session") == 0) {
+    t->mode = arg[2] == 'p' ? AT_PEAK : SESSION;
+    (*modes)++;
+    return 1;
+  }
+  return 0;
+}
+
+/* EXIT_OK to go on; ARG_TAKEN stands for --help (done, exit 0).        */
+static int top_args(struct top_opts *p, struct top *t, int argc,
+                    char **argv)
+{
+  int a, c, modes = 0;
+
+  for (a = 1; a < argc; a++) {
+    c = top_opt(p, t, &modes, argc, argv, &a);
+    if (c < 0) return -c;
+    if (c > 0) continue;
+    c = view_dump_arg(&p->o, top_usage, argc, argv, &a, &p->path);
+    if (c == EXIT_OK) return ARG_TAKEN;
+    if (c != ARG_TAKEN) return c;
+  }
+  if (strcmp(p->by, "live") == 0) sort_by = BY_LIVE;
+  else if (strcmp(p->by, "alloc") == 0) sort_by = BY_ALLOC;
+  else if (strcmp(p->by, "count") == 0) sort_by = BY_COUNT;
+  else
+    return usage_error("unknown sort key '%s'; expected live, alloc or count",
+                       p->by);
+  if (modes > 1)
+    return usage_error("--at, --peak and --session exclude each other");
+  if (p->path == NULL) return usage_error("no dump given");
+  return EXIT_OK;
+}
+
+/* Read the dump; t->m then holds the rows to show (classes, or the     */
+/* group's), per key.  EXIT_OK, or EXIT_USAGE with the error printed.    */
+static int top_scan(struct top *t, const char *path, int progress,
+                    struct session_info *info)
+{
+  int rc;
+
+  t->m = keymap_new(sizeof(struct top_vals));
+  tables_init(&t->tb, info);
+  rc = session_scan_frames(path, progress, top_visit, top_frame, t, info);
+  if (rc != EXIT_OK) return rc;
+  if (t->group == G_DEFAULT)
+    t->group = t->tb.has_type_rows ? G_TYPE : G_CLASS;
+  if (t->mode != SESSION && t->group != G_CLASS && !t->captured) {
+    tables_capture(&t->tb, 0, &t->vt);    /* the state at the stop     */
+    tables_capture(&t->tb, 1, &t->vs);
+  }
+  if (t->mode != SESSION && t->chosen == NULL) {
+    if (t->mode == AT_GC)
+      error("%s: no collection %llu with a census in this dump", path,
+            t->at_gc);
+    else
+      error("%s: no collection with a census in this dump", path);
+    return EXIT_USAGE;
+  }
+  if (t->group != G_CLASS) {
+    /* Class rows not shown: the chosen record's are not folded.  (Those */
+    /* --session folded stay counted, as they always were.)              */
+    if (t->mode != SESSION) keymap_clear(t->m);
+    keymap_free(t->m);
+    t->m = keymap_new(sizeof(struct top_vals));
+    group_rows(t);
+  }
+  return EXIT_OK;
+}
+
+/* The rows of t->m in the order shown (sort_by), all n of them (the   */
+/* caller cuts); *total: the sort column's total over every row.        */
+static size_t *top_sort(struct top *t, size_t *n, u64 *total)
+{
+  size_t i, *idx;
+
+  *n = keymap_count(t->m);
+  idx = malloc((*n ? *n : 1) * sizeof(*idx));
+  if (idx == NULL) abort();
+  *total = 0;
+  for (i = 0; i < *n; i++) {
+    idx[i] = i;
+    *total += metric(keymap_at(t->m, i, NULL), sort_by);
+  }
+  sort_map = t->m;
+  if (*n > 0) qsort(idx, *n, sizeof(*idx), cmp_rows);
+  return idx;
+}
+
+/* The table's title (for CSV and JSON: "top"); in a table, t->src is  */
+/* then the group's (its name in the title).                             */
+static void top_title(struct top *t, const struct top_opts *p, char *title,
+                      size_t sz)
+{
+  if (p->o.format != EMIT_TABLE) {
+    snprintf(title, sz, "top");
+    return;
+  }
+  if (t->group == G_TYPE) t->src = &source_types;
+  if (t->group == G_SITE) t->src = &source_sites;
+  if (t->mode == SESSION)
+    snprintf(title, sz, "top %s by %s over the session (%llu records)",
+             t->src->what, p->by, t->records);
+  else
+    snprintf(title, sz, "top %s by %s at gc %llu (%s)", t->src->what, p->by,
+             t->chosen_gc, t->mode == AT_PEAK ? "peak live bytes"
+             : t->mode == AT_LAST ? "last collection" : "--at");
+}
+
+/* --json: the chosen collection, the object's first member.            */
+static void top_print_at(const struct top *t, FILE *out)
+{
+  static const struct emit_col at_cols[] = {
+    { "mode", COL_STR, 0 },
+    { "gc_no", COL_INT, 0 },
+    { "total_live_bytes", COL_BYTES, 0 },
   };
-  /* The table's headers: short, so that it fits 80 columns.             */
-  static const char *short_names[] = { NULL, NULL, "objs", "live",
-                                       "reserved", "allocs", "alloc",
-                                       "share" };
+  static const char *mode_names[] = { "last", "at", "peak", "session" };
+  struct emit_table *tab = emit_table_new("at", at_cols, 3);
+
+  emit_row(tab, mode_names[t->mode], t->mode == SESSION ? 0ULL : t->chosen_gc,
+           t->mode == SESSION ? 0ULL : t->chosen_live);
+  emit_print(tab, EMIT_JSON, out);
+}
+
+/* The type or callsite rows idx[0 .. n): exact, or estimates with the  */
+/* samples behind them.                                                  */
+static void top_print_groups(struct top *t, const struct top_opts *p,
+                             const char *title, const size_t *idx, size_t n,
+                             u64 total, FILE *out)
+{
   struct emit_col gcols[] = {
     { "id", COL_INT, 0 },
     { "type", COL_STR, 0 },
@@ -411,238 +566,167 @@ int cmd_top(int argc, char **argv)
                                         "\xc2\xb1", "allocs", "alloc", "n",
                                         "\xc2\xb1", "freed", "old", "share" };
   union emit_cell cells[sizeof(ecols) / sizeof(ecols[0])];
-  static const struct emit_col at_cols[] = {
-    { "mode", COL_STR, 0 },
-    { "gc_no", COL_INT, 0 },
-    { "total_live_bytes", COL_BYTES, 0 },
-  };
+  enum emit_format f = p->o.format;
+  int est = t->tb.estimated;
+  size_t i, ssz = 4096;
+  char *stack = malloc(ssz);
+  struct emit_table *tab;
 
+  if (stack == NULL) abort();
+  if (t->group == G_SITE) gcols[1].name = ecols[1].name = "stack";
+  if (f == EMIT_TABLE) {
+    for (i = 2; i < sizeof(gcols) / sizeof(gcols[0]); i++)
+      gcols[i].name = gshort_names[i];
+    for (i = 2; i < sizeof(ecols) / sizeof(ecols[0]); i++)
+      ecols[i].name = eshort_names[i];
+  }
+  if (est)
+    tab = emit_table_new(title, ecols,
+                         (int)(sizeof(ecols) / sizeof(ecols[0])));
+  else
+    tab = emit_table_new(title, gcols,
+                         (int)(sizeof(gcols) / sizeof(gcols[0])));
+  for (i = 0; i < n; i++) {
+    u64 key;
+    const struct top_vals *v = keymap_at(t->m, idx[i], &key);
+    int k = 0;
+
+    if (t->group == G_TYPE)
+      tables_type_label(&t->tb, key, stack, ssz);
+    else
+      tables_site_label(&t->tb, key, f == EMIT_TABLE ? (unsigned)p->frames
+                                                     : 0, stack, ssz);
+    cells[k++].u = key;
+    cells[k++].s = stack;
+    cells[k++].u = v->live_objs;
+    cells[k++].u = v->live_bytes;
+    if (est) {
+      cells[k++].u = v->samples_live;
+      cells[k++].d = tables_sample_error(v->samples_live);
+    }
+    cells[k++].u = v->alloc_objs;
+    cells[k++].u = v->alloc_bytes;
+    if (est) {
+      cells[k++].u = v->samples_alloc;
+      cells[k++].d = tables_sample_error(v->samples_alloc);
+    }
+    cells[k++].u = v->reserved_bytes;
+    cells[k++].u = v->old_objs;
+    cells[k++].d = total ? (double)metric(v, sort_by) / (double)total : 0.0;
+    emit_row_cells(tab, cells);
+  }
+  emit_print(tab, f, out);
+  if (f == EMIT_TABLE && est) samples_line(out, t->tb.estimate_bytes);
+  if (f == EMIT_TABLE)
+    emit_estimate_line(out, t->tb.estimated, t->tb.estimate_bytes);
+  free(stack);
+}
+
+/* The (kind, size class) rows idx[0 .. n).                             */
+static void top_print_classes(const struct top *t, const struct top_opts *p,
+                              const json_t *header, const char *title,
+                              const size_t *idx, size_t n, u64 total,
+                              FILE *out)
+{
+  struct emit_col cols[] = {
+    { "kind", COL_STR, 0 },
+    { "class", COL_STR, 0 },
+    { "live_objs", COL_INT, 0 },
+    { "live_bytes", COL_BYTES, 0 },
+    { "reserved_bytes", COL_BYTES, 0 },
+    { "alloc_objs", COL_INT, 0 },
+    { "alloc_bytes", COL_BYTES, 0 },
+    { "share", COL_PCT, 0 },
+  };
+  /* The table's headers: short, so that it fits 80 columns.             */
+  static const char *short_names[] = { NULL, NULL, "objs", "live",
+                                       "reserved", "allocs", "alloc",
+                                       "share" };
+  struct emit_table *tab;
+  size_t i;
+  char la[32], lb[32];
+
+  cols[0].name = t->src->label_a;
+  cols[1].name = t->src->label_b;
+  if (p->o.format == EMIT_TABLE)
+    for (i = 2; i < sizeof(cols) / sizeof(cols[0]); i++)
+      cols[i].name = short_names[i];
+  tab = emit_table_new(title, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+  for (i = 0; i < n; i++) {
+    u64 key;
+    const struct top_vals *v = keymap_at(t->m, idx[i], &key);
+
+    t->src->label(header, key, la, lb);
+    emit_row(tab, la, lb, v->live_objs, v->live_bytes, v->reserved_bytes,
+             v->alloc_objs, v->alloc_bytes,
+             total ? (double)metric(v, sort_by) / (double)total : 0.0);
+  }
+  emit_print(tab, p->o.format, out);
+}
+
+/* The rows idx[0 .. n) as a table, CSV or JSON.                         */
+static void top_print(struct top *t, const struct top_opts *p,
+                      const json_t *header, const size_t *idx, size_t n,
+                      u64 total, FILE *out)
+{
+  char title[160];
+
+  top_title(t, p, title, sizeof(title));
+  if (p->o.format == EMIT_JSON) {
+    emit_json_begin(out);
+    top_print_at(t, out);
+    emit_json_estimated(t->group != G_CLASS && t->tb.estimated,
+                        t->tb.estimate_bytes);
+  }
+  if (t->group != G_CLASS)
+    top_print_groups(t, p, title, idx, n, total, out);
+  else
+    top_print_classes(t, p, header, title, idx, n, total, out);
+  if (p->o.format == EMIT_JSON) emit_json_end(out);
+}
+
+int cmd_top(int argc, char **argv)
+{
+  struct top_opts p;
+  struct session_info info;
+  struct top t;
+  FILE *out;
+  size_t n, *idx;
+  u64 total;
+  int rc;
+
+  memset(&p, 0, sizeof(p));
+  p.o.format = EMIT_TABLE;
+  p.o.progress = -1;
+  p.by = "live";
+  p.limit = 10;
+  p.frames = 3;
   memset(&t, 0, sizeof(t));
   t.src = &source_classes;
   t.mode = AT_LAST;
   t.group = G_DEFAULT;
   memset(&info, 0, sizeof(info));
-  for (a = 1; a < argc; a++) {
-    int c;
-    const char *v;
+  rc = top_args(&p, &t, argc, argv);
+  if (rc == ARG_TAKEN) return EXIT_OK;
+  if (rc != EXIT_OK) return rc;
 
-    if (strcmp(argv[a], "-n") == 0 || strcmp(argv[a], "--by") == 0
-        || strcmp(argv[a], "--at") == 0) {
-      if (a + 1 >= argc)
-        return usage_error("option '%s' needs a value", argv[a]);
-      v = argv[a + 1];
-      if (argv[a][1] == 'n') {
-        if (parse_u64(v, &limit) != 0)
-          return usage_error("-n needs a number, not '%s'", v);
-      } else if (argv[a][2] == 'b') {
-        by = v;
-      } else {
-        if (parse_u64(v, &t.at_gc) != 0)
-          return usage_error("--at needs a collection number, not '%s'", v);
-        t.mode = AT_GC;
-        modes++;
-      }
-      a++;
-      continue;
-    }
-    if (strncmp(argv[a], "--by=", 5) == 0) { by = argv[a] + 5; continue; }
-    if (strcmp(argv[a], "--group") == 0 || strcmp(argv[a], "--frames") == 0) {
-      if (a + 1 >= argc)
-        return usage_error("option '%s' needs a value", argv[a]);
-      v = argv[++a];
-      if (argv[a - 1][2] == 'f') {
-        if (parse_u64(v, &frames) != 0)
-          return usage_error("--frames needs a number, not '%s'", v);
-      } else if (strcmp(v, "class") == 0) {
-        t.group = G_CLASS;
-      } else if (strcmp(v, "type") == 0) {
-        t.group = G_TYPE;
-      } else if (strcmp(v, "site") == 0) {
-        t.group = G_SITE;
-      } else {
-        return usage_error("unknown group '%s'; expected class, type or "
-                           "site", v);
-      }
-      continue;
-    }
-    if (strcmp(argv[a], "--symbolize") == 0) { symbolize = 1; continue; }
-    if (strcmp(argv[a], "--peak") == 0) {
-      t.mode = AT_PEAK;
-      modes++;
-      continue;
-    }
-    if (strcmp(argv[a], "--session") == 0) {
-      t.mode = SESSION;
-      modes++;
-      continue;
-    }
-    c = view_arg(&o, top_usage, argc, argv, &a);
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = argv[a];
-  }
-  if (strcmp(by, "live") == 0) sort_by = BY_LIVE;
-  else if (strcmp(by, "alloc") == 0) sort_by = BY_ALLOC;
-  else if (strcmp(by, "count") == 0) sort_by = BY_COUNT;
-  else
-    return usage_error("unknown sort key '%s'; expected live, alloc or count",
-                       by);
-  if (modes > 1)
-    return usage_error("--at, --peak and --session exclude each other");
-  if (path == NULL) return usage_error("no dump given");
-
-  t.m = keymap_new(sizeof(struct top_vals));
-  tables_init(&t.tb, &info);
-  rc = session_scan_frames(path, o.progress, top_visit, top_frame, &t,
-                           &info);
+  rc = top_scan(&t, p.path, p.o.progress, &info);
   if (rc != EXIT_OK) goto done;
-  if (t.group == G_DEFAULT) t.group = t.tb.has_type_rows ? G_TYPE : G_CLASS;
-  if (t.mode != SESSION && t.group != G_CLASS && !t.captured) {
-    tables_capture(&t.tb, 0, &t.vt);      /* the state at the stop     */
-    tables_capture(&t.tb, 1, &t.vs);
-  }
-  if (t.mode != SESSION && t.chosen == NULL) {
-    if (t.mode == AT_GC)
-      error("%s: no collection %llu with a census in this dump", path,
-            t.at_gc);
-    else
-      error("%s: no collection with a census in this dump", path);
-    rc = EXIT_USAGE;
-    goto done;
-  }
-  if (t.group != G_CLASS) {
-    /* Class rows not shown: the chosen record's are not folded.  (Those */
-    /* --session folded stay counted, as they always were.)              */
-    if (t.mode != SESSION) keymap_clear(t.m);
-    keymap_free(t.m);
-    t.m = keymap_new(sizeof(struct top_vals));
-    group_rows(&t);
-  }
-
-  n = keymap_count(t.m);
-  idx = malloc((n ? n : 1) * sizeof(*idx));
-  if (idx == NULL) abort();
-  for (i = 0; i < n; i++) {
-    idx[i] = i;
-    total += metric(keymap_at(t.m, i, NULL), sort_by);
-  }
-  sort_map = t.m;
-  if (n > 0) qsort(idx, n, sizeof(*idx), cmp_rows);
-  if (limit != 0 && limit < n) n = (size_t)limit;
+  idx = top_sort(&t, &n, &total);
+  if (p.limit != 0 && p.limit < n) n = (size_t)p.limit;
   if (t.group == G_SITE) {
-    if (symbolize) symbolize_sites(&t, path, idx, n);
-    tables_load_symbols(&t.tb, path);
+    if (p.symbolize) symbolize_sites(&t, p.path, idx, n);
+    tables_load_symbols(&t.tb, p.path);
   }
-
-  out = common_output(&o);
+  out = common_output(&p.o);
   if (out == NULL) {
-    free(idx);
     rc = EXIT_USAGE;
-    goto done;
-  }
-  cols[0].name = t.src->label_a;
-  cols[1].name = t.src->label_b;
-  if (t.group == G_SITE) gcols[1].name = ecols[1].name = "stack";
-  if (o.format == EMIT_TABLE) {
-    for (i = 2; i < sizeof(cols) / sizeof(cols[0]); i++)
-      cols[i].name = short_names[i];
-    for (i = 2; i < sizeof(gcols) / sizeof(gcols[0]); i++)
-      gcols[i].name = gshort_names[i];
-    for (i = 2; i < sizeof(ecols) / sizeof(ecols[0]); i++)
-      ecols[i].name = eshort_names[i];
-    if (t.group == G_TYPE) t.src = &source_types;
-    if (t.group == G_SITE) t.src = &source_sites;
-    if (t.mode == SESSION)
-      snprintf(title, sizeof(title), "top %s by %s over the session "
-               "(%llu records)", t.src->what, by, t.records);
-    else
-      snprintf(title, sizeof(title), "top %s by %s at gc %llu (%s)",
-               t.src->what, by, t.chosen_gc,
-               t.mode == AT_PEAK ? "peak live bytes"
-               : t.mode == AT_LAST ? "last collection" : "--at");
   } else {
-    snprintf(title, sizeof(title), "top");
+    top_print(&t, &p, info.header, idx, n, total, out);
+    common_close(&p.o, out);
   }
-  if (o.format == EMIT_JSON) {
-    static const char *mode_names[] = { "last", "at", "peak", "session" };
-
-    emit_json_begin(out);
-    tab = emit_table_new("at", at_cols, 3);
-    emit_row(tab, mode_names[t.mode],
-             t.mode == SESSION ? 0ULL : t.chosen_gc,
-             t.mode == SESSION ? 0ULL : t.chosen_live);
-    emit_print(tab, o.format, out);
-  }
-  if (o.format == EMIT_JSON)
-    emit_json_estimated(t.group != G_CLASS && t.tb.estimated,
-                        t.tb.estimate_bytes);
-  if (t.group != G_CLASS) {
-    size_t ssz = 4096;
-
-    stack = malloc(ssz);
-    if (stack == NULL) abort();
-    int est = t.tb.estimated;
-
-    if (est)
-      tab = emit_table_new(title, ecols,
-                           (int)(sizeof(ecols) / sizeof(ecols[0])));
-    else
-      tab = emit_table_new(title, gcols,
-                           (int)(sizeof(gcols) / sizeof(gcols[0])));
-    for (i = 0; i < n; i++) {
-      u64 key;
-      const struct top_vals *v = keymap_at(t.m, idx[i], &key);
-      int k = 0;
-
-      if (t.group == G_TYPE)
-        tables_type_label(&t.tb, key, stack, ssz);
-      else
-        tables_site_label(&t.tb, key, o.format == EMIT_TABLE
-                          ? (unsigned)frames : 0, stack, ssz);
-      cells[k++].u = key;
-      cells[k++].s = stack;
-      cells[k++].u = v->live_objs;
-      cells[k++].u = v->live_bytes;
-      if (est) {
-        cells[k++].u = v->samples_live;
-        cells[k++].d = tables_sample_error(v->samples_live);
-      }
-      cells[k++].u = v->alloc_objs;
-      cells[k++].u = v->alloc_bytes;
-      if (est) {
-        cells[k++].u = v->samples_alloc;
-        cells[k++].d = tables_sample_error(v->samples_alloc);
-      }
-      cells[k++].u = v->reserved_bytes;
-      cells[k++].u = v->old_objs;
-      cells[k++].d = total ? (double)metric(v, sort_by) / (double)total : 0.0;
-      emit_row_cells(tab, cells);
-    }
-    emit_print(tab, o.format, out);
-    if (o.format == EMIT_TABLE && est)
-      samples_line(out, t.tb.estimate_bytes);
-    if (o.format == EMIT_TABLE)
-      emit_estimate_line(out, t.tb.estimated, t.tb.estimate_bytes);
-    goto printed;
-  }
-  tab = emit_table_new(title, cols, (int)(sizeof(cols) / sizeof(cols[0])));
-  for (i = 0; i < n; i++) {
-    u64 key;
-    const struct top_vals *v = keymap_at(t.m, idx[i], &key);
-
-    t.src->label(info.header, key, la, lb);
-    emit_row(tab, la, lb, v->live_objs, v->live_bytes, v->reserved_bytes,
-             v->alloc_objs, v->alloc_bytes,
-             total ? (double)metric(v, sort_by) / (double)total : 0.0);
-  }
-  emit_print(tab, o.format, out);
-printed:
-  if (o.format == EMIT_JSON) emit_json_end(out);
-  common_close(&o, out);
   free(idx);
 done:
-  free(stack);
   tables_view_free(&t.vt);
   tables_view_free(&t.vs);
   tables_free(&t.tb);

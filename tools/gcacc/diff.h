@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diff.h: two sessions compared (cmd_diff.c computes, cmd_compare.c
- * draws the HTML Compare view).
+ * diff.h: two sessions compared.  diff.c computes; the two forms are
+ * drawn from what it gives, and never call each other: cmd_diff.c
+ * (`gcacc diff`: text, CSV, JSON and the threshold) and diff_html.c
+ * (the HTML Compare view, `diff --html`).
  *
  * diff_compute reads both dumps (one lean pass each, session_lean) and
  * gives, per size class, kind, type and callsite, the live bytes at each
@@ -57,7 +59,7 @@ struct diff_side {
   struct session_info info;
   struct tables tb;             /* types and sites                       */
   struct session_summary sum;   /* headline figures                      */
-  struct keymap *vtypes, *vsites;   /* live bytes, versioned (cmd_diff.c) */
+  struct keymap *vtypes, *vsites;   /* live bytes, versioned (diff.c)  */
   struct keymap *addr_keys;     /* id -> char *: types named by address  */
   u64 *live;                    /* [DIFF_NK * DIFF_NCL] at the compared  */
   u64 *alloc;                   /* collection; granted, over the session */
@@ -98,7 +100,18 @@ const char *diff_estimate_note(const struct diff *d, char *buf, size_t sz);
 const char *diff_row_label(const struct diff *d, int kinds,
                            const struct diff_row *r, char *buf, size_t sz);
 
-/* The HTML Compare view of d (cmd_compare.c): one self-contained page, */
+/* |x|, as an unsigned figure (a change's magnitude).                   */
+static inline u64 diff_mag(long long x)
+{
+  return x < 0 ? 0ULL - (u64)x : (u64)x;
+}
+
+/* v as a size, as every form prints it: "1.2 MiB"; sign: v is a       */
+/* change, "+1.2 MiB", "-512 B", "0 B"; est: an estimate, "~" first.     */
+/* buf of sz bytes.                                                      */
+const char *diff_size_text(u64 v, int sign, int est, char *buf, size_t sz);
+
+/* The HTML Compare view of d (diff_html.c): one self-contained page,   */
 /* rows per table at most top (0: all).  0, or -1 on a write error.      */
 int compare_write_html(FILE *out, const struct diff *d, unsigned long top);
 

@@ -46,6 +46,14 @@ int common_opt(struct common_opts *o, int argc, char **argv, int *i);
 enum { ARG_TAKEN = -1, ARG_OPERAND = -2 };
 int view_arg(struct common_opts *o, const char *usage, int argc, char **argv,
              int *i);
+/* view_arg for a view of one dump: an operand is the dump, set in      */
+/* *path (a second one is a usage error, "one dump at a time").          */
+/* ARG_TAKEN: go on; else what view_arg said (EXIT_OK after --help).     */
+int view_dump_arg(struct common_opts *o, const char *usage, int argc,
+                  char **argv, int *i, const char **path);
+/* The value of the option argv[*i] (*i moves past it), or NULL with    */
+/* "option '...' needs a value" printed when argv[*i] is the last.       */
+const char *opt_value(int argc, char **argv, int *i);
 FILE *common_output(const struct common_opts *o);   /* NULL on error */
 void common_close(const struct common_opts *o, FILE *f);
 

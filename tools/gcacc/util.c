@@ -176,6 +176,26 @@ int view_arg(struct common_opts *o, const char *usage, int argc, char **argv,
   return ARG_OPERAND;
 }
 
+int view_dump_arg(struct common_opts *o, const char *usage, int argc,
+                  char **argv, int *i, const char **path)
+{
+  int c = view_arg(o, usage, argc, argv, i);
+
+  if (c != ARG_OPERAND) return c;
+  if (*path != NULL) return usage_error("one dump at a time");
+  *path = argv[*i];
+  return ARG_TAKEN;
+}
+
+const char *opt_value(int argc, char **argv, int *i)
+{
+  if (*i + 1 >= argc) {
+    usage_error("option '%s' needs a value", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
 FILE *common_output(const struct common_opts *o)
 {
   FILE *f;

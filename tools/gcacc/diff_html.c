@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_compare.c: the Compare view (issue 23), `gcacc diff --html`: two
+ * diff_html.c: the Compare view (issue 23), `gcacc diff --html`: two
  * sessions side by side in one self-contained HTML page (inline CSS, no
  * script, nothing fetched).
  *
@@ -45,24 +45,15 @@ static void put_html(FILE *f, const char *s)
   free(e);
 }
 
-static u64 umag(long long x) { return x < 0 ? 0ULL - (u64)x : (u64)x; }
-
 /* "+1.2 MiB", "-512 B", "0 B"; "~" first for an estimate.              */
 static const char *signed_size(long long v, int est, char *buf)
 {
-  char sz[16];
-
-  snprintf(buf, 32, "%s%s%s", est ? "~" : "", v < 0 ? "-" : v > 0 ? "+" : "",
-           emit_size(umag(v), sz));
-  return buf;
+  return diff_size_text((u64)v, 1, est, buf, 32);
 }
 
 static const char *size_of(u64 v, int est, char *buf)
 {
-  char sz[16];
-
-  snprintf(buf, 32, "%s%s", est ? "~" : "", emit_size(v, sz));
-  return buf;
+  return diff_size_text(v, 0, est, buf, 32);
 }
 
 static const char *change_class(long long v)
@@ -237,7 +228,8 @@ static void page_table(FILE *f, const struct diff *d, enum cmp_table which,
     return;
   }
   for (i = 0; i < shown; i++)
-    if (umag(l->r[i].d_live) > scale) scale = umag(l->r[i].d_live);
+    if (diff_mag(l->r[i].d_live) > scale)
+      scale = diff_mag(l->r[i].d_live);
   if (est)
     fprintf(f, "<p class=\"more\" id=\"cmp-%s-noise\">A change shown "
             "in grey and parentheses is within sampling noise: no larger "
@@ -252,7 +244,8 @@ static void page_table(FILE *f, const struct diff *d, enum cmp_table which,
           heads[which]);
   for (i = 0; i < shown; i++) {
     const struct diff_row *r = &l->r[i];
-    double w = scale ? 100.0 * (double)umag(r->d_live) / (double)scale : 0;
+    double w = scale ? 100.0 * (double)diff_mag(r->d_live) / (double)scale
+                     : 0;
 
     row_label(d, which, r, label, sizeof(label));
     fputs("<tr class=\"cmp-row\" data-key=\"", f);
