@@ -645,43 +645,53 @@ GC_INNER void gca_counters_many_begin(void **result)
 
 GC_INNER void gca_counters_many_end(void **result, size_t lb)
 {
-  struct gca_thread *t = counters_get_self();
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
   void *list = *result;
   void *q;
   word n = 0;
   hdr *hhdr;
   word granted;
 
-  if (NULL == t || !t->in_many) return;
-  t->in_many = 0;
-  if (NULL == list) {
-    counters_many_req(t);
-    return;
-  }
-  if (list == t->last_p && NULL == obj_link(list)) {
-    /* A single object from a fallback allocation, already counted (and */
-    /* tagged) by the path that made it, at its true size: for one of   */
-    /* the thread's own lists that can be a granule more than the       */
-    /* list's (the fallback asks for the list's bytes, plus the extra    */
-    /* byte), so its pop, which comes next, must not count it again by   */
-    /* the list's size.  The pop reaches the hook function: in_many is   */
-    /* nonzero and the inline counting is off until it has.             */
-    if (t->many_to_tl) {
-      t->in_many = COUNTERS_PENDING;
-#     ifdef THREAD_LOCAL_ALLOC
-        if (t->tlfs != NULL) {
-          int m = (int)GCA_LOAD(&gca_tl_mode);
-
-          gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
-        }
-#     endif
-    } else {
-      counters_many_req(t);     /* the list is the caller's, as made   */
+  if (EXPECT(NULL == t || t->in_many != 1, TRUE)) {
+    /* No object was made inside (GC_ACC_ON_ALLOC_MANY_BEGIN comes only */
+    /* before one is; on bdwgc 8.2.2 a refill of a block's worth, the   */
+    /* common case, passes none): a list for one of the thread's own    */
+    /* lists is counted object by object on pop; any other, here.       */
+    if (NULL == list || counters_is_own_tl_list(result)) return;
+    t = counters_get(me);
+    if (NULL == t) return;
+  } else {
+    t->in_many = 0;
+    if (NULL == list) {
+      counters_many_req(t);
+      return;
     }
-    return;
+    if (list == t->last_p && NULL == obj_link(list)) {
+      /* A single object from a fallback allocation, already counted   */
+      /* (and tagged) by the path that made it, at its true size: for  */
+      /* one of the thread's own lists that can be a granule more than */
+      /* the list's (the fallback asks for the list's bytes, plus the   */
+      /* extra byte), so its pop, which comes next, must not count it   */
+      /* again by the list's size.  The pop reaches the hook function:  */
+      /* in_many is nonzero and the inline counting is off until it has.*/
+      if (t->many_to_tl) {
+        t->in_many = COUNTERS_PENDING;
+#       ifdef THREAD_LOCAL_ALLOC
+          if (t->tlfs != NULL) {
+            int m = (int)GCA_LOAD(&gca_tl_mode);
+
+            gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
+          }
+#       endif
+      } else {
+        counters_many_req(t);   /* the list is the caller's, as made   */
+      }
+      return;
+    }
+    counters_many_req(t);
+    if (t->many_to_tl) return;  /* counted object by object on pop     */
   }
-  counters_many_req(t);
-  if (t->many_to_tl) return;    /* counted object by object on pop     */
   hhdr = HDR(list);
   granted = counters_granted(hhdr);
   for (q = list; q != NULL; q = obj_link(q)) n++;

@@ -80,8 +80,11 @@
  *                               the two macros above add to (below).
  *   GC_ACC_ON_ALLOC_MANY_BEGIN(result)
  *   GC_ACC_ON_ALLOC_MANY_END(result, lb, k)
- *                               mallocx.c GC_generic_malloc_many, at entry
- *                               and at every exit.  *result is the list
+ *                               mallocx.c GC_generic_malloc_many: BEGIN
+ *                               before it makes an object that
+ *                               GC_ACC_ON_ALLOC counts (8.2.2: before its
+ *                               two allocations; Unity's fork: at entry),
+ *                               END at every exit.  *result is the list
  *                               handed out.  A list for the calling thread's
  *                               own thread-local free lists is not counted
  *                               (each object is counted when popped); any
