@@ -643,22 +643,20 @@ GC_INNER void gca_counters_many_begin(void **result)
   t->many_to_tl = counters_is_own_tl_list(result);
 }
 
-GC_INNER void gca_counters_many_end(void **result, size_t lb)
+/* gca_counters_many_end past its common case: a list to count, or an  */
+/* object made inside (t, in_many 1).                                   */
+static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
+                                                    void **result,
+                                                    size_t lb)
 {
   struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t = me->counters;
   void *list = *result;
   void *q;
   word n = 0;
   hdr *hhdr;
   word granted;
 
-  if (EXPECT(NULL == t || t->in_many != 1, TRUE)) {
-    /* No object was made inside (GC_ACC_ON_ALLOC_MANY_BEGIN comes only */
-    /* before one is; on bdwgc 8.2.2 a refill of a block's worth, the   */
-    /* common case, passes none): a list for one of the thread's own    */
-    /* lists is counted object by object on pop; any other, here.       */
-    if (NULL == list || counters_is_own_tl_list(result)) return;
+  if (NULL == t || t->in_many != 1) {
     t = counters_get(me);
     if (NULL == t) return;
   } else {
@@ -704,6 +702,21 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   }
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);
+}
+
+GC_INNER void gca_counters_many_end(void **result, size_t lb)
+{
+  struct gca_thread *t = gca_tl_self.counters;
+
+  /* The common case: no object was made inside (GC_ACC_ON_ALLOC_MANY_  */
+  /* BEGIN comes only before one is; on bdwgc 8.2.2 a refill of a       */
+  /* block's worth passes none), and the list is for one of the        */
+  /* thread's own lists, counted object by object on pop.  No frame:   */
+  /* anything else is a tail call.                                      */
+  if (EXPECT((NULL == t || t->in_many != 1)
+             && (NULL == *result || counters_is_own_tl_list(result)), TRUE))
+    return;
+  counters_many_end_slow(t, result, lb);
 }
 
 GC_INNER void gca_counters_debug(void *p)
