@@ -643,45 +643,53 @@ GC_INNER void gca_counters_many_begin(void **result)
   t->many_to_tl = counters_is_own_tl_list(result);
 }
 
-GC_INNER void gca_counters_many_end(void **result, size_t lb)
+/* gca_counters_many_end past its common case: a list to count, or an  */
+/* object made inside (t, in_many 1).                                   */
+static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
+                                                    void **result,
+                                                    size_t lb)
 {
-  struct gca_thread *t = counters_get_self();
+  struct gca_tl *me = &gca_tl_self;
   void *list = *result;
   void *q;
   word n = 0;
   hdr *hhdr;
   word granted;
 
-  if (NULL == t || !t->in_many) return;
-  t->in_many = 0;
-  if (NULL == list) {
-    counters_many_req(t);
-    return;
-  }
-  if (list == t->last_p && NULL == obj_link(list)) {
-    /* A single object from a fallback allocation, already counted (and */
-    /* tagged) by the path that made it, at its true size: for one of   */
-    /* the thread's own lists that can be a granule more than the       */
-    /* list's (the fallback asks for the list's bytes, plus the extra    */
-    /* byte), so its pop, which comes next, must not count it again by   */
-    /* the list's size.  The pop reaches the hook function: in_many is   */
-    /* nonzero and the inline counting is off until it has.             */
-    if (t->many_to_tl) {
-      t->in_many = COUNTERS_PENDING;
-#     ifdef THREAD_LOCAL_ALLOC
-        if (t->tlfs != NULL) {
-          int m = (int)GCA_LOAD(&gca_tl_mode);
-
-          gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
-        }
-#     endif
-    } else {
-      counters_many_req(t);     /* the list is the caller's, as made   */
+  if (NULL == t || t->in_many != 1) {
+    t = counters_get(me);
+    if (NULL == t) return;
+  } else {
+    t->in_many = 0;
+    if (NULL == list) {
+      counters_many_req(t);
+      return;
     }
-    return;
+    if (list == t->last_p && NULL == obj_link(list)) {
+      /* A single object from a fallback allocation, already counted   */
+      /* (and tagged) by the path that made it, at its true size: for  */
+      /* one of the thread's own lists that can be a granule more than */
+      /* the list's (the fallback asks for the list's bytes, plus the   */
+      /* extra byte), so its pop, which comes next, must not count it   */
+      /* again by the list's size.  The pop reaches the hook function:  */
+      /* in_many is nonzero and the inline counting is off until it has.*/
+      if (t->many_to_tl) {
+        t->in_many = COUNTERS_PENDING;
+#       ifdef THREAD_LOCAL_ALLOC
+          if (t->tlfs != NULL) {
+            int m = (int)GCA_LOAD(&gca_tl_mode);
+
+            gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
+          }
+#       endif
+      } else {
+        counters_many_req(t);   /* the list is the caller's, as made   */
+      }
+      return;
+    }
+    counters_many_req(t);
+    if (t->many_to_tl) return;  /* counted object by object on pop     */
   }
-  counters_many_req(t);
-  if (t->many_to_tl) return;    /* counted object by object on pop     */
   hhdr = HDR(list);
   granted = counters_granted(hhdr);
   for (q = list; q != NULL; q = obj_link(q)) n++;
@@ -694,6 +702,21 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   }
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);
+}
+
+GC_INNER void gca_counters_many_end(void **result, size_t lb)
+{
+  struct gca_thread *t = gca_tl_self.counters;
+
+  /* The common case: no object was made inside (GC_ACC_ON_ALLOC_MANY_  */
+  /* BEGIN comes only before one is; on bdwgc 8.2.2 a refill of a       */
+  /* block's worth passes none), and the list is for one of the        */
+  /* thread's own lists, counted object by object on pop.  No frame:   */
+  /* anything else is a tail call.                                      */
+  if (EXPECT((NULL == t || t->in_many != 1)
+             && (NULL == *result || counters_is_own_tl_list(result)), TRUE))
+    return;
+  counters_many_end_slow(t, result, lb);
 }
 
 GC_INNER void gca_counters_debug(void *p)

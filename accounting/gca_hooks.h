@@ -80,8 +80,11 @@
  *                               the two macros above add to (below).
  *   GC_ACC_ON_ALLOC_MANY_BEGIN(result)
  *   GC_ACC_ON_ALLOC_MANY_END(result, lb, k)
- *                               mallocx.c GC_generic_malloc_many, at entry
- *                               and at every exit.  *result is the list
+ *                               mallocx.c GC_generic_malloc_many: BEGIN
+ *                               before it makes an object that
+ *                               GC_ACC_ON_ALLOC counts (8.2.2: before its
+ *                               two allocations; Unity's fork: at entry),
+ *                               END at every exit.  *result is the list
  *                               handed out.  A list for the calling thread's
  *                               own thread-local free lists is not counted
  *                               (each object is counted when popped); any
@@ -215,9 +218,17 @@
 /* offset from the thread pointer instead of calling __tls_get_addr.     */
 /* Static TLS fits it even when libgc is dlopen'ed (glibc keeps spare   */
 /* static TLS for such small variables); define GCA_NO_IE_TLS to opt out.*/
+/* Code built for an executable (a static libgc, position-dependent or  */
+/* PIE: it can never be part of a shared object) takes local-exec: the  */
+/* offset is an operand, not a load from the GOT, one instruction fewer */
+/* at each use (the countdown on every allocation path among them).     */
 #if defined(THREADS) && !defined(_MSC_VER) && !defined(GCA_NO_IE_TLS) \
     && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__)
-# define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("initial-exec")))
+# if defined(__PIE__) || !defined(__PIC__)
+#   define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("local-exec")))
+# else
+#   define GCA_TLS_FAST GCA_TLS __attribute__((tls_model("initial-exec")))
+# endif
 #else
 # define GCA_TLS_FAST GCA_TLS
 #endif
