@@ -277,6 +277,24 @@ static const char *env_parse_MSEC(const char *s, struct env_value *v)
   return "expected milliseconds from 0 to 60000";
 }
 
+/* A count of records, 1 to GCA_KEYFRAME_MAX, digits only.              */
+static const char *env_parse_KEYFRAME(const char *s, struct env_value *v)
+{
+  word n = 0;
+
+  if (*s >= '0' && *s <= '9') {
+    for (; *s >= '0' && *s <= '9'; s++) {
+      n = n * 10 + (word)(*s - '0');
+      if (n > GCA_KEYFRAME_MAX) break;
+    }
+    if ('\0' == *s && n >= 1 && n <= GCA_KEYFRAME_MAX) {
+      v->w = n;
+      return NULL;
+    }
+  }
+  return "expected a count of records from 1 to 1000000";
+}
+
 /* auto, fp or libgcc.                                                    */
 static const char *env_parse_UNWIND(const char *s, struct env_value *v)
 {
@@ -338,6 +356,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
 #define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
 #define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
+#define ENV_SET_KEYFRAME(set, v) set((unsigned)(v)->w)
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)
 #define ENV_SET_PROFILE(set, v) set((v)->i, (v)->w)
 #define ENV_SET_LIMIT(set, v) set((size_t)(v)->w)

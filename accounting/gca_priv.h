@@ -449,6 +449,15 @@ GC_INNER void gca_record_emit(int with_census);
 GC_INNER int gca_record_final(void);
 /* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
 GC_INNER void gca_record_frame(word n);
+/* Delta records (docs/dump-format.md, "Delta records"): every how many */
+/* collection records one is whole (a key frame); 1: every one.  The   */
+/* first collection record of a dump always is (gca_record_dump_begins,*/
+/* from the header's build, lock held).                                 */
+#define GCA_KEYFRAME_DEFAULT 64u
+#define GCA_KEYFRAME_MAX 1000000u
+GC_INNER void gca_record_set_keyframe(unsigned every);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_record_keyframe(void);
+GC_INNER void gca_record_dump_begins(void);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
                               size_t buffer_limit);
 
@@ -505,6 +514,10 @@ struct gca_tables {
   struct gca_census census;                             /* census.c   */
   struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES]; /* record.c  */
   struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
+  /* The census of the last collection record the writer took: the     */
+  /* base of a delta record's rows (record.c).                          */
+  struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];
+  struct gca_class_census rec_sent[MAXOBJKINDS][GCA_N_CLASSES];
   struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
   /* counters.c: gca_locked_rows points here; the large classes' rows  */
   /* of gca_counters_alloc_large, summed the same way.                  */
