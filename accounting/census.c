@@ -7,7 +7,7 @@
  * and size class, live objects and bytes, bytes of in-use blocks, and free
  * slots, by visiting each in-use block header once and counting the set
  * mark bits (or mark bytes, 16 at a time) of its object starts.  Without
- * tags on bdwgc 8.2.2 the visits ride upstream's own reclaim walk
+ * tags the visits ride the collector's own reclaim walk
  * (GC_ACC_ON_RECLAIM_KEPT, just before the collection's end), where each
  * header is already in cache; otherwise the census walks the heap
  * sections itself, or the header index as GC_apply_to_all_blocks does
