@@ -94,6 +94,21 @@ check "one collection record in 5 is whole ($keys of $all)" \
 GC_ACC_DUMP_KEYFRAME=1 GC_ACC_DUMP="$tmp/one.gz" "$LOAD" >/dev/null
 check "GC_ACC_DUMP_KEYFRAME=1: no delta record" \
   [ "$(gzip -dc "$tmp/one.gz" | grep -c '"delta_of"')" -eq 0 ]
+# The C API: GC_acc_set_dump_keyframe, as the setting.
+"$LOAD" -k 0 "$tmp/api0.gz" > "$tmp/api0.out" 2> "$tmp/api0.err"
+check "GC_acc_set_dump_keyframe(0) is GC_ERROR" \
+  grep -q '^keyframe_api -1$' "$tmp/api0.out"
+check "GC_acc_set_dump_keyframe(0) warns" \
+  grep -q 'GC_acc_set_dump_keyframe' "$tmp/api0.err"
+"$LOAD" -k 3 "$tmp/api3.gz" > "$tmp/api3.out"
+check "GC_acc_set_dump_keyframe(3) is GC_SUCCESS" \
+  grep -q '^keyframe_api 0$' "$tmp/api3.out"
+keys3=$(gzip -dc "$tmp/api3.gz" | jq -s '[.[] | select(.record == "collection"
+          and .census == 1 and (has("delta_of") | not))] | length')
+all3=$(gzip -dc "$tmp/api3.gz" | jq -s '[.[] | select(.record == "collection"
+          and .census == 1)] | length')
+check "GC_acc_set_dump_keyframe(3): one record in 3 whole ($keys3 of $all3)" \
+  [ "$keys3" -eq $(((all3 + 2) / 3)) ]
 check "the header says dump_keyframe" \
   [ "$(gzip -dc "$tmp/d/x.gz" | head -n 1 | jq .config.dump_keyframe)" = 5 ]
 

@@ -2,7 +2,7 @@
  * deltaload.c: a dump whose census rows mostly stay as they were, for
  * tests/cli/delta.sh (delta records, docs/dump-format.md).
  *
- *   deltaload [dump]
+ *   deltaload [-k N] [dump]
  *
  * First fills many size classes of two kinds (and a few large objects)
  * and keeps them; then, for COLLECTIONS collections, allocates in a few
@@ -14,6 +14,8 @@
  * `census GC_NO KIND CLASS LIVE_OBJS LIVE_BYTES RESERVED_BYTES FREE_SLOTS`,
  * the truth the dump's rebuilt tables are checked against.
  * The dump goes where GC_ACC_DUMP says, or to the optional argument.
+ * -k N first calls GC_acc_set_dump_keyframe(N) and prints
+ * `keyframe_api RESULT` (GC_SUCCESS 0, GC_ERROR -1).
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -23,6 +25,7 @@
 #include "../gc_test_util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define CLASSES 60              /* sizes 16, 32, ... kept               */
 #define PER_CLASS 40
@@ -56,10 +59,15 @@ static void census(void)
 
 int main(int argc, char **argv)
 {
-  int k, c, i, n;
+  int k, c, i, n, a = 1;
 
   GC_INIT();
-  if (argc > 1 && GC_acc_dump_start(argv[1]) != GC_SUCCESS) return 1;
+  if (argc > 2 && argv[1][0] == '-' && argv[1][1] == 'k') {
+    printf("keyframe_api %d\n",
+           GC_acc_set_dump_keyframe((unsigned)atoi(argv[2])));
+    a = 3;
+  }
+  if (argc > a && GC_acc_dump_start(argv[a]) != GC_SUCCESS) return 1;
   for (k = 0; k < 2; k++)
     for (c = 0; c < CLASSES; c++)
       for (i = 0; i < PER_CLASS; i++)
