@@ -112,7 +112,7 @@ GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
                      "a count of records from 1 to", GCA_KEYFRAME_MAX);
     return GC_ERROR;
   }
-  gca_record_set_keyframe(every);
+  gca_dump_set_keyframe(every);
   return GC_SUCCESS;
 }
 

@@ -438,6 +438,15 @@ GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* Ring buffer size for the next dump (0: the default, growing from     */
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
+/* Delta records (docs/dump-format.md, "Delta records"): every how many */
+/* collection records one is whole (a key frame); 1: every one.  The   */
+/* first collection record of a dump always is: gca_dump_generation     */
+/* changes with every dump started (lock held).                         */
+#define GCA_KEYFRAME_DEFAULT 64u
+#define GCA_KEYFRAME_MAX 1000000u
+GC_INNER void gca_dump_set_keyframe(unsigned every);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_keyframe(void);
+GC_INNER word gca_dump_generation(void);
 
 /* ---- records (record.c) and the header (header.c) -------------------- */
 /* Build one record and submit it.  with_census: after a collection, with  */
@@ -449,15 +458,6 @@ GC_INNER void gca_record_emit(int with_census);
 GC_INNER int gca_record_final(void);
 /* A frame marker (GC_acc_frame): the frame record.  Lock held.            */
 GC_INNER void gca_record_frame(word n);
-/* Delta records (docs/dump-format.md, "Delta records"): every how many */
-/* collection records one is whole (a key frame); 1: every one.  The   */
-/* first collection record of a dump always is (gca_record_dump_begins,*/
-/* from the header's build, lock held).                                 */
-#define GCA_KEYFRAME_DEFAULT 64u
-#define GCA_KEYFRAME_MAX 1000000u
-GC_INNER void gca_record_set_keyframe(unsigned every);
-GC_INNER GCA_MAYBE_UNUSED unsigned gca_record_keyframe(void);
-GC_INNER void gca_record_dump_begins(void);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
                               size_t buffer_limit);
 

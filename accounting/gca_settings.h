@@ -89,8 +89,8 @@
       gca_dump_exit_wait()) \
     A(GC_ACC_DUMP_EXIT_WAIT, GC_acc_set_dump_exit_wait) \
   /* Delta records: one whole record (key frame) in every N.           */ \
-  S(GC_ACC_DUMP_KEYFRAME, KEYFRAME, gca_record_set_keyframe) \
-    K(GC_ACC_DUMP_KEYFRAME, dump_keyframe, integer, gca_record_keyframe()) \
+  S(GC_ACC_DUMP_KEYFRAME, KEYFRAME, gca_dump_set_keyframe) \
+    K(GC_ACC_DUMP_KEYFRAME, dump_keyframe, integer, gca_dump_keyframe()) \
     A(GC_ACC_DUMP_KEYFRAME, GC_acc_set_dump_keyframe) \
   S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_objtype_set_first_word_kinds) \
     K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \

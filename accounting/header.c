@@ -308,7 +308,6 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
 
   /* 2: collection records may be deltas ("delta_of", record.c).      */
   H_LIT(t, "{\"record\":\"header\",\"format_version\":2");
-  gca_record_dump_begins();     /* its first collection record is whole */
   (void)snprintf(s, sizeof(s), "%u.%u.%u", GC_ACC_VERSION / 10000,
                  GC_ACC_VERSION / 100 % 100, GC_ACC_VERSION % 100);
   header_key_string(t, "gcacc_version", s);

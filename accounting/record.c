@@ -48,36 +48,16 @@ static word rec_took_grows_lost = 0;
 
 /* Delta records: the census columns of "classes" and "kinds" rows are  */
 /* written only where they changed since the last collection record the */
-/* writer took (rec_sent_seq; its census is gca_tables->rec_sent*), one */
-/* record in rec_keyframe_every whole (a key frame), and the first of  */
-/* each dump.  rec_delta_now: the record being built is a delta.        */
+/* writer took (rec_sent_seq, of the dump rec_sent_gen; its census is  */
+/* gca_tables->rec_sent*), one record in gca_dump_keyframe() whole (a   */
+/* key frame), and the first of each dump.  rec_delta_now: the record  */
+/* being built is a delta.                                               */
 #define rec_sent (gca_tables->rec_sent)
 #define rec_sent_kinds (gca_tables->rec_sent_kinds)
-static unsigned rec_keyframe_every = GCA_KEYFRAME_DEFAULT;
-static word rec_sent_seq = 0;           /* 0: no base in this dump      */
+static word rec_sent_seq = 0;           /* 0: no base                   */
+static word rec_sent_gen = 0;
 static unsigned rec_since_key = 0;      /* deltas since the key frame   */
 static int rec_delta_now = 0;
-
-GC_INNER void gca_record_set_keyframe(unsigned every)
-{
-  DCL_LOCK_STATE;
-
-  if (every < 1) every = 1;
-  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
-  LOCK();
-  rec_keyframe_every = every;
-  UNLOCK();
-}
-
-GC_INNER unsigned gca_record_keyframe(void)
-{
-  return rec_keyframe_every;
-}
-
-GC_INNER void gca_record_dump_begins(void)
-{
-  rec_sent_seq = 0;
-}
 
 #define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
 
@@ -450,6 +430,7 @@ static void rec_commit(int rows, int census)
     BCOPY(c->c, rec_sent, sizeof(rec_sent));
     rec_since_key = rec_delta_now ? rec_since_key + 1 : 0;
     rec_sent_seq = rec_seq;
+    rec_sent_gen = gca_dump_generation();
   }
 
   for (k = 0; k < MAXOBJKINDS; k++)
@@ -495,7 +476,8 @@ GC_INNER void gca_record_emit(int with_census)
   REC_KEY_WORD(",\"census\":", (word)use_census);
   /* A delta on the last collection record taken, or a key frame.      */
   rec_delta_now = use_census && rec_sent_seq != 0
-                  && rec_since_key + 1 < rec_keyframe_every;
+                  && rec_sent_gen == gca_dump_generation()
+                  && rec_since_key + 1 < gca_dump_keyframe();
   if (rec_delta_now) REC_KEY_WORD(",\"delta_of\":", rec_sent_seq);
   REC_KEY_U64(",\"t_start_ns\":", use_census ? c->t_start_ns : now);
   REC_KEY_U64(",\"t_end_ns\":", use_census ? c->t_end_ns : now);

@@ -557,6 +557,11 @@ static void dump_atexit(void)
 #endif
 
 /* dump_ctl held, no dump running.                                      */
+/* Delta records (record.c): the key frames' spacing, and which dump is */
+/* open (a new one's first collection record is whole).                 */
+static unsigned dump_keyframe_every = GCA_KEYFRAME_DEFAULT;
+static word dump_generation = 0;
+
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
   struct gca_text h = { NULL, 0, 0, 0, GCA_MEM_DUMP };
@@ -568,6 +573,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   if ((err = gca_dumpfile_open(tmpl)) != GC_SUCCESS) return err;
+  dump_generation++;            /* (lock held) */
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
   dump.cap = dump_buffer_setting ? dump_buffer_setting
              : gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile
@@ -653,6 +659,23 @@ GC_INNER int gca_dump_stop(void)
 
 GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
 GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
+
+GC_INNER void gca_dump_set_keyframe(unsigned every)
+{
+  if (every < 1) every = 1;
+  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
+  GCA_STORE(&dump_keyframe_every, every);
+}
+
+GC_INNER unsigned gca_dump_keyframe(void)
+{
+  return GCA_LOAD(&dump_keyframe_every);
+}
+
+GC_INNER word gca_dump_generation(void)
+{
+  return dump_generation;
+}
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
 {

@@ -109,6 +109,13 @@ all3=$(gzip -dc "$tmp/api3.gz" | jq -s '[.[] | select(.record == "collection"
           and .census == 1)] | length')
 check "GC_acc_set_dump_keyframe(3): one record in 3 whole ($keys3 of $all3)" \
   [ "$keys3" -eq $(((all3 + 2) / 3)) ]
+# A second dump of the same process starts with a whole record.
+GC_ACC_DUMP_KEYFRAME=4 "$LOAD" "$tmp/first.gz" "$tmp/second.gz" >/dev/null
+first2=$(gzip -dc "$tmp/second.gz" |
+         jq -s '[.[] | select(.record == "collection")][0] | has("delta_of")')
+check "a second dump's first collection record is whole" [ "$first2" = false ]
+check "gcacc reads the second dump" \
+  "$GCACC" summary --no-progress "$tmp/second.gz" > /dev/null
 check "the header says dump_keyframe" \
   [ "$(gzip -dc "$tmp/d/x.gz" | head -n 1 | jq .config.dump_keyframe)" = 5 ]
 

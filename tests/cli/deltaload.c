@@ -2,7 +2,7 @@
  * deltaload.c: a dump whose census rows mostly stay as they were, for
  * tests/cli/delta.sh (delta records, docs/dump-format.md).
  *
- *   deltaload [-k N] [dump]
+ *   deltaload [-k N] [dump [second-dump]]
  *
  * First fills many size classes of two kinds (and a few large objects)
  * and keeps them; then, for COLLECTIONS collections, allocates in a few
@@ -14,6 +14,8 @@
  * `census GC_NO KIND CLASS LIVE_OBJS LIVE_BYTES RESERVED_BYTES FREE_SLOTS`,
  * the truth the dump's rebuilt tables are checked against.
  * The dump goes where GC_ACC_DUMP says, or to the optional argument.
+ * With a second dump, the first is stopped after half the collections
+ * and the second started (its first collection record must be whole).
  * -k N first calls GC_acc_set_dump_keyframe(N) and prints
  * `keyframe_api RESULT` (GC_SUCCESS 0, GC_ERROR -1).
  */
@@ -81,6 +83,11 @@ int main(int argc, char **argv)
       for (i = 0; i < PER_CLASS; i++) kept[n % 2][(n * 5) % CLASSES][i] = 0;
     }
     if (n % 9 == 5) large[(n / 9) % LARGE] = 0;
+    if (n == COLLECTIONS / 2 && argc > a + 1) {
+      if (GC_acc_dump_stop() != GC_SUCCESS
+          || GC_acc_dump_start(argv[a + 1]) != GC_SUCCESS)
+        return 1;
+    }
     collect();
     census();
   }
