@@ -398,6 +398,10 @@ GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 /* into the writer's bounded buffer and returns 0, or returns nonzero and */
 /* counts a drop if the buffer is full or no dump is open.  Never waits.  */
 GC_INNER int gca_dump_submit(const char *line, size_t len);
+/* The same, but only into the dump of generation gen (gca_dump_generation;*/
+/* 0: any): a delta record built while its dump was stopped and another   */
+/* started must not be the new dump's first (it is dropped instead).     */
+GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen);
 /* Drops since the previous call (the next record reports them).          */
 GC_INNER word gca_dump_take_dropped(void);
 /* Nonzero while a dump file is open for writing.                         */

@@ -210,7 +210,9 @@ static int rec_finish(int with_census)
     (void)gca_dump_submit(NULL, 0);
     return 0;
   }
-  return gca_dump_submit(rec.buf, rec.len) == 0;
+  /* A delta goes only into the dump its base is in.                   */
+  return gca_dump_submit_in(rec.buf, rec.len,
+                            rec_delta_now ? rec_sent_gen : 0) == 0;
 }
 
 static void rec_freelists(void)
@@ -427,7 +429,8 @@ static void rec_commit(int rows, int census)
     const struct gca_census *c = &gca_last_census;
 
     BCOPY(c->kinds, rec_sent_kinds, sizeof(rec_sent_kinds));
-    BCOPY(c->c, rec_sent, sizeof(rec_sent));
+    /* The kinds the record wrote (rows of later kinds are zero).       */
+    BCOPY(c->c, rec_sent, rec_cur_kinds * sizeof(rec_sent[0]));
     rec_since_key = rec_delta_now ? rec_since_key + 1 : 0;
     rec_sent_seq = rec_seq;
     rec_sent_gen = gca_dump_generation();

@@ -556,12 +556,14 @@ static void dump_atexit(void)
 }
 #endif
 
-/* dump_ctl held, no dump running.                                      */
 /* Delta records (record.c): the key frames' spacing, and which dump is */
-/* open (a new one's first collection record is whole).                 */
+/* open (a new one's first collection record is whole).  The generation */
+/* changes under dump_ctl before the new dump is published under         */
+/* dump_prod_mu, so a producer holding dump_prod_mu sees it.            */
 static unsigned dump_keyframe_every = GCA_KEYFRAME_DEFAULT;
 static word dump_generation = 0;
 
+/* dump_ctl held, no dump running.                                      */
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
   struct gca_text h = { NULL, 0, 0, 0, GCA_MEM_DUMP };
@@ -573,7 +575,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   if ((err = gca_dumpfile_open(tmpl)) != GC_SUCCESS) return err;
-  dump_generation++;            /* (lock held) */
+  GCA_STORE(&dump_generation, dump_generation + 1);
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
   dump.cap = dump_buffer_setting ? dump_buffer_setting
              : gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile
@@ -674,7 +676,7 @@ GC_INNER unsigned gca_dump_keyframe(void)
 
 GC_INNER word gca_dump_generation(void)
 {
-  return dump_generation;
+  return GCA_LOAD(&dump_generation);
 }
 
 GC_INNER void gca_dump_set_buffer(size_t bytes)
@@ -715,6 +717,11 @@ static void dump_grow(size_t len)
 /* to build it): counted as a drop, so its seq gap is explained.        */
 GC_INNER int gca_dump_submit(const char *line, size_t len)
 {
+  return gca_dump_submit_in(line, len, 0);
+}
+
+GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen)
+{
   size_t off, first, tail, head;
 
   dump_report_pending();
@@ -735,6 +742,10 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
       && head == tail)
     dump_grow(len);
+  if (gen != 0 && gen != GCA_LOAD(&dump_generation)) {     /* (dump_prod_mu held) */
+    gca_noted_unlock(&dump_prod_mu);
+    goto drop;
+  }
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
     gca_noted_unlock(&dump_prod_mu);
