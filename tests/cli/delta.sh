@@ -187,6 +187,9 @@ hostile "a row of an unknown class" \
   '.[2].classes += [[1, 99999, 1, 16, 4096, 1, 0, 0, 0]]' 'beyond the header' 2
 hostile "a row given twice" \
   '.[2].classes += [.[2].classes[0]]' 'given twice' 2
+hostile "more rows than keys" \
+  '.[2].classes += [range(0; 3000) | [0, 1, 1, 16, 4096, 1, 0, 0, 0]]' \
+  'more rows than the header' 2
 hostile "delta_of on a snapshot" \
   '.[2].record = "snapshot"' '"delta_of" must be' 2
 hostile "delta_of not below its own seq" \

@@ -923,6 +923,18 @@ static int delta_read(struct dump_reader *r, const json_t *rec,
 
   *why = NULL;
   out->nrows = 0;
+  if (n > r->dmax_kinds * (dd->nkey > 1 ? r->dmax_classes : 1)) {
+    /* More rows than keys: some out of bounds or twice (not read).     */
+    *why = "more rows than the header's max_obj_kinds and n_classes allow";
+    if (check) {
+      snprintf(r->err, sizeof(r->err),
+               "corrupt record in %s at byte %llu (record %lu): delta "
+               "record: %s has %zu rows, %s; nothing of it is used",
+               r->name, at, r->records, dd->key, n, *why);
+      return 1;
+    }
+    return 0;
+  }
   if (delta_reserve(out, n, dd->ncols) != 0) return -1;
   for (i = 0; i < n; i++) {
     unsigned long long *v = out->v + i * dd->ncols;
@@ -989,7 +1001,7 @@ static int delta_put(struct dump_reader *r, json_t *rec,
 
   for (k = 0; k < dd->ncols; k++)
     if (pos[k] != DUMP_COL_ABSENT && pos[k] + 1 > width) width = pos[k] + 1;
-  if (width > 64) return -1;            /* (a header's columns, bounded) */
+  if (width > 64) return -2;            /* (a header's columns, bounded) */
   if (t.lean) {
     struct lean_tab *l = &r->ltab[t.lean - 1];
     size_t row0 = r->nlrow;
@@ -1134,7 +1146,12 @@ static int delta_apply(struct dump_reader *r, json_t *rec,
     res = delta_read(r, rec, dd, &in, 1, at, &why);
     if (res == 0) res = delta_merge(&r->dstate[d], &in, &out, dd);
     if (res == 0) res = delta_put(r, rec, dd, out.v, out.nrows);
-    if (res < 0)
+    if (res == -2)
+      snprintf(r->err, sizeof(r->err), "corrupt record in %s at byte %llu "
+               "(record %lu): a delta record's %s cannot be rebuilt: the "
+               "header puts its columns beyond the 64th", r->name, at,
+               r->records, dd->key);
+    else if (res < 0)
       snprintf(r->err, sizeof(r->err), "out of memory reading %s (record "
                "%lu, a delta record's %s)", r->name, r->records, dd->key);
   }
