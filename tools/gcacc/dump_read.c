@@ -841,7 +841,6 @@ static const struct delta_desc {
   { "kinds", GCA_TABLE_kinds, GCA_NCOLS_kinds, 1,
     GCA_COL_kinds_large_live_objs, GCA_COL_kinds_large_reserved_bytes + 1 }
 };
-#define DELTA_MAX_NCOLS GCA_NCOLS_classes
 
 static unsigned long long delta_config(const json_t *header, const char *key,
                                        unsigned long long dflt,
