@@ -954,7 +954,7 @@ static int delta_read(struct dump_reader *r, const json_t *rec,
   }
   out->nrows = n;
   delta_sort_nkey = dd->nkey;
-  qsort(out->v, n, dd->ncols * sizeof(*out->v), delta_cmp);
+  if (n > 1) qsort(out->v, n, dd->ncols * sizeof(*out->v), delta_cmp);
   for (i = 1; i < n; i++) {
     if (delta_cmp_key(out->v + (i - 1) * dd->ncols, out->v + i * dd->ncols,
                       dd->nkey) == 0) {
@@ -1050,9 +1050,11 @@ static int delta_merge(struct delta_tab *st, const struct delta_tab *in,
   out->nrows = 0;
   if (delta_reserve(out, st->nrows + in->nrows, nc) != 0) return -1;
   while (a < st->nrows || b < in->nrows) {
-    const unsigned long long *sa = st->v + a * nc, *ib = in->v + b * nc;
+    /* (no pointer into a table that has no rows: it may be NULL)      */
+    const unsigned long long *sa = a < st->nrows ? st->v + a * nc : NULL;
+    const unsigned long long *ib = b < in->nrows ? in->v + b * nc : NULL;
     unsigned long long *o = out->v + out->nrows * nc;
-    int c = a == st->nrows ? 1 : b == in->nrows ? -1
+    int c = sa == NULL ? 1 : ib == NULL ? -1
             : delta_cmp_key(sa, ib, dd->nkey);
 
     if (c < 0) {                /* unchanged: the census, no allocation */
