@@ -35,6 +35,11 @@ GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
   (void)ms;
   return GC_UNIMPLEMENTED;
 }
+GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
+{
+  (void)every;
+  return GC_UNIMPLEMENTED;
+}
 GC_API int GC_CALL GC_acc_is_enabled(void) { return 0; }
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
@@ -97,6 +102,17 @@ GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned ms)
     return GC_ERROR;
   }
   gca_dump_set_exit_wait(ms);
+  return GC_SUCCESS;
+}
+
+GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
+{
+  if (every < 1 || every > GCA_KEYFRAME_MAX) {
+    gca_env_warn_api("GC_acc_set_dump_keyframe", every,
+                     "a count of records from 1 to", GCA_KEYFRAME_MAX);
+    return GC_ERROR;
+  }
+  gca_dump_set_keyframe(every);
   return GC_SUCCESS;
 }
 

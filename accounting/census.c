@@ -7,7 +7,7 @@
  * and size class, live objects and bytes, bytes of in-use blocks, and free
  * slots, by visiting each in-use block header once and counting the set
  * mark bits (or mark bytes, 16 at a time) of its object starts.  Without
- * tags on bdwgc 8.2.2 the visits ride upstream's own reclaim walk
+ * tags the visits ride the collector's own reclaim walk
  * (GC_ACC_ON_RECLAIM_KEPT, just before the collection's end), where each
  * header is already in cache; otherwise the census walks the heap
  * sections itself, or the header index as GC_apply_to_all_blocks does
@@ -202,10 +202,19 @@ static int census_with_tags = 0;
 /* in step by GC_set_fl_marks / GC_clear_fl_marks), exactly while one   */
 /* thread marks; with parallel markers its count may lose increments,  */
 /* so the census then sums the mark bits instead.                       */
+#ifdef PARALLEL_MARK
+  /* Out of line: the sum's registers would cost every block's visit a */
+  /* longer prologue.                                                   */
+  static GC_ATTR_NOINLINE word census_count_marks_par(hdr *hhdr, word sz)
+  {
+    return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+  }
+#endif
+
 GC_INLINE word census_marks(hdr *hhdr, word sz)
 {
 # ifdef PARALLEL_MARK
-    if (GC_parallel) return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+    if (EXPECT(GC_parallel, FALSE)) return census_count_marks_par(hhdr, sz);
 # else
     (void)sz;
 # endif
@@ -231,39 +240,59 @@ GC_INLINE word census_marks(hdr *hhdr, word sz)
 # define CENSUS_PREFETCH(hh) (void)0
 #endif
 
-/* Inlined into each of the two walks (one call per in-use block).       */
+/* A large object's block (fewer than one block in a hundred, mostly).  */
+static GC_ATTR_NOINLINE void census_visit_large(hdr *hhdr, unsigned k,
+                                                word sz)
+{
+  word bytes = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
+  struct gca_class_census *cc = census_row(k, gca_class_of(bytes));
+  struct gca_kind_census *kc = &gca_last_census.kinds[k];
+
+  cc->reserved_bytes += bytes;
+  kc->large_reserved_bytes += bytes;
+  if (mark_bit_from_hdr(hhdr, 0)) {
+    cc->live_objs++;
+    cc->live_bytes += bytes;
+    kc->large_live_objs++;
+    kc->large_live_bytes += bytes;
+  }
+}
+
+/* Inlined into each of the walks (one call per in-use block).          */
 GCA_ALWAYS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
 {
   word sz = hhdr->hb_sz;
   unsigned k = hhdr->hb_obj_kind;
-  struct gca_census *c = &gca_last_census;
 
   if (with_tags) gca_tags_census_block(h, hhdr);
   if (EXPECT(k >= MAXOBJKINDS, FALSE)) return;
-  if (sz > MAXOBJBYTES) {
-    word bytes = OBJ_SZ_TO_BLOCKS(sz) * HBLKSIZE;
-    struct gca_class_census *cc = census_row(k, gca_class_of(bytes));
-    struct gca_kind_census *kc = &c->kinds[k];
-
-    cc->reserved_bytes += bytes;
-    kc->large_reserved_bytes += bytes;
-    if (mark_bit_from_hdr(hhdr, 0)) {
-      cc->live_objs++;
-      cc->live_bytes += bytes;
-      kc->large_live_objs++;
-      kc->large_live_bytes += bytes;
-    }
+  if (EXPECT(sz > MAXOBJBYTES, FALSE)) {
+    census_visit_large(hhdr, k, sz);
   } else {
-    word n_objs = HBLK_OBJS(sz);
+    /* Two adds a block: the marked objects and the block.  The bytes  */
+    /* and free slots follow from the class's size once per row, at the */
+    /* census's end (census_finish_small), not a division per block.    */
+    word r = (word)k * GCA_N_CLASSES + BYTES_TO_GRANULES(sz);
+    struct gca_class_census *cc = &gca_last_census.c[0][0] + r;
     word marked = census_marks(hhdr, sz);
-    struct gca_class_census *cc = census_row(k, (unsigned)BYTES_TO_GRANULES(sz));
 
-    if (marked > n_objs) marked = n_objs;   /* cannot happen */
+    census_rows[r / CPP_WORDSZ] |= (word)1 << (r % CPP_WORDSZ);
     cc->live_objs += marked;
-    cc->live_bytes += marked * sz;
     cc->reserved_bytes += HBLKSIZE;
-    cc->free_slots += n_objs - marked;
   }
+}
+
+/* A small class's row from its marked objects and blocks (census_visit */
+/* counts no more per block): live bytes, and the free slots of its     */
+/* blocks.  Classes below GCA_LARGE0 are small (size: class granules).  */
+GC_INLINE void census_finish_small(struct gca_class_census *cc, word cls)
+{
+  word sz = GRANULES_TO_BYTES(cls);
+  word slots = cls != 0 ? cc->reserved_bytes / HBLKSIZE * HBLK_OBJS(sz) : 0;
+
+  if (cc->live_objs > slots) cc->live_objs = slots;     /* cannot happen */
+  cc->live_bytes = cc->live_objs * sz;
+  cc->free_slots = slots - cc->live_objs;
 }
 
 /* Clear what the previous census wrote (the rows in use, the totals   */
@@ -402,8 +431,10 @@ GC_INNER void gca_census_take(void)
     census_walk();
   }
   CENSUS_FOR_ROWS(r) {
-    const struct gca_class_census *cc = &c->c[0][0] + r;
+    struct gca_class_census *cc = &c->c[0][0] + r;
 
+    if (r % GCA_N_CLASSES < GCA_LARGE0)
+      census_finish_small(cc, r % GCA_N_CLASSES);
     c->live_objs += cc->live_objs;
     c->live_bytes += cc->live_bytes;
     c->reserved_bytes += cc->reserved_bytes;

@@ -241,40 +241,40 @@ static const char *env_parse_LIMIT(const char *s, struct env_value *v)
   return NULL;
 }
 
+/* Digits only, a number from lo to hi into *out: 0, else -1.          */
+static int env_digits(const char *s, word lo, word hi, word *out)
+{
+  word n = 0;
+
+  if (*s < '0' || *s > '9') return -1;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    n = n * 10 + (word)(*s - '0');
+    if (n > hi) return -1;
+  }
+  if (*s != '\0' || n < lo) return -1;
+  *out = n;
+  return 0;
+}
+
 /* 1..GCA_STACKS_MAX_DEPTH.                                               */
 static const char *env_parse_DEPTH(const char *s, struct env_value *v)
 {
-  unsigned d = 0;
-
-  if (*s >= '0' && *s <= '9') {
-    for (; *s >= '0' && *s <= '9'; s++) {
-      d = d * 10 + (unsigned)(*s - '0');
-      if (d > GCA_STACKS_MAX_DEPTH) break;
-    }
-    if ('\0' == *s && d >= 1 && d <= GCA_STACKS_MAX_DEPTH) {
-      v->w = d;
-      return NULL;
-    }
-  }
-  return "expected a stack depth from 1 to 64";
+  return env_digits(s, 1, GCA_STACKS_MAX_DEPTH, &v->w) == 0 ? NULL
+         : "expected a stack depth from 1 to 64";
 }
 
-/* Milliseconds, 0 to GCA_DUMP_MAX_EXIT_WAIT_MS, digits only.           */
+/* Milliseconds, 0 to GCA_DUMP_MAX_EXIT_WAIT_MS.                         */
 static const char *env_parse_MSEC(const char *s, struct env_value *v)
 {
-  word ms = 0;
+  return env_digits(s, 0, GCA_DUMP_MAX_EXIT_WAIT_MS, &v->w) == 0 ? NULL
+         : "expected milliseconds from 0 to 60000";
+}
 
-  if (*s >= '0' && *s <= '9') {
-    for (; *s >= '0' && *s <= '9'; s++) {
-      ms = ms * 10 + (word)(*s - '0');
-      if (ms > GCA_DUMP_MAX_EXIT_WAIT_MS) break;
-    }
-    if ('\0' == *s && ms <= GCA_DUMP_MAX_EXIT_WAIT_MS) {
-      v->w = ms;
-      return NULL;
-    }
-  }
-  return "expected milliseconds from 0 to 60000";
+/* A count of records, 1 to GCA_KEYFRAME_MAX.                            */
+static const char *env_parse_KEYFRAME(const char *s, struct env_value *v)
+{
+  return env_digits(s, 1, GCA_KEYFRAME_MAX, &v->w) == 0 ? NULL
+         : "expected a count of records from 1 to 1000000";
 }
 
 /* auto, fp or libgcc.                                                    */
@@ -338,6 +338,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
 #define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
 #define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
+#define ENV_SET_KEYFRAME(set, v) set((unsigned)(v)->w)
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)
 #define ENV_SET_PROFILE(set, v) set((v)->i, (v)->w)
 #define ENV_SET_LIMIT(set, v) set((size_t)(v)->w)

@@ -398,6 +398,10 @@ GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 /* into the writer's bounded buffer and returns 0, or returns nonzero and */
 /* counts a drop if the buffer is full or no dump is open.  Never waits.  */
 GC_INNER int gca_dump_submit(const char *line, size_t len);
+/* The same, but only into the dump of generation gen (gca_dump_generation;*/
+/* 0: any): a delta record built while its dump was stopped and another   */
+/* started must not be the new dump's first (it is dropped instead).     */
+GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen);
 /* Drops since the previous call (the next record reports them).          */
 GC_INNER word gca_dump_take_dropped(void);
 /* Nonzero while a dump file is open for writing.                         */
@@ -438,6 +442,15 @@ GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* Ring buffer size for the next dump (0: the default, growing from     */
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
+/* Delta records (docs/dump-format.md, "Delta records"): every how many */
+/* collection records one is whole (a key frame); 1: every one.  The   */
+/* first collection record of a dump always is: gca_dump_generation     */
+/* changes with every dump started (lock held).                         */
+#define GCA_KEYFRAME_DEFAULT 64u
+#define GCA_KEYFRAME_MAX 1000000u
+GC_INNER void gca_dump_set_keyframe(unsigned every);
+GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_keyframe(void);
+GC_INNER word gca_dump_generation(void);
 
 /* ---- records (record.c) and the header (header.c) -------------------- */
 /* Build one record and submit it.  with_census: after a collection, with  */
@@ -505,6 +518,10 @@ struct gca_tables {
   struct gca_census census;                             /* census.c   */
   struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES]; /* record.c  */
   struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
+  /* The census of the last collection record the writer took: the     */
+  /* base of a delta record's rows (record.c).                          */
+  struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];
+  struct gca_class_census rec_sent[MAXOBJKINDS][GCA_N_CLASSES];
   struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
   /* counters.c: gca_locked_rows points here; the large classes' rows  */
   /* of gca_counters_alloc_large, summed the same way.                  */

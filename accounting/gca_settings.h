@@ -29,6 +29,8 @@
  *         DEPTH   1 to 64                      set(unsigned)
  *         UNWIND  auto, fp or libgcc       set = the int variable
  *         MSEC    milliseconds, 0 to 60000     set(unsigned)
+ *         KEYFRAME a count of records, 1 to 1000000
+ *                                              set(unsigned)
  *         TYPEMODE cookies or il2cpp           set(int: GCA_TYPES_*)
  *         PROFILE off, sampled[=BYTES], full, trace
  *                                              set(int: GCA_PROFILE_*,
@@ -86,6 +88,10 @@
     K(GC_ACC_DUMP_EXIT_WAIT, dump_exit_wait_ms, integer, \
       gca_dump_exit_wait()) \
     A(GC_ACC_DUMP_EXIT_WAIT, GC_acc_set_dump_exit_wait) \
+  /* Delta records: one whole record (key frame) in every N.           */ \
+  S(GC_ACC_DUMP_KEYFRAME, KEYFRAME, gca_dump_set_keyframe) \
+    K(GC_ACC_DUMP_KEYFRAME, dump_keyframe, integer, gca_dump_keyframe()) \
+    A(GC_ACC_DUMP_KEYFRAME, GC_acc_set_dump_keyframe) \
   S(GC_ACC_FIRST_WORD_TYPES, KINDS, gca_objtype_set_first_word_kinds) \
     K(GC_ACC_FIRST_WORD_TYPES, first_word_types, integer, \
       gca_objtype_first_word_kinds()) \

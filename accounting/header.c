@@ -306,7 +306,8 @@ GC_INNER int gca_header_build(struct gca_text *t, const char *path,
     size_t limit;
   } dump;
 
-  H_LIT(t, "{\"record\":\"header\",\"format_version\":1");
+  /* 2: collection records may be deltas ("delta_of", record.c).      */
+  H_LIT(t, "{\"record\":\"header\",\"format_version\":2");
   (void)snprintf(s, sizeof(s), "%u.%u.%u", GC_ACC_VERSION / 10000,
                  GC_ACC_VERSION / 100 % 100, GC_ACC_VERSION % 100);
   header_key_string(t, "gcacc_version", s);

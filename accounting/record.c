@@ -46,6 +46,19 @@ static unsigned rec_took_grows = 0;
 static int rec_busy = 0;        /* a record is being built (lock held) */
 static word rec_took_grows_lost = 0;
 
+/* Delta records: the census columns of "classes" and "kinds" rows are  */
+/* written only where they changed since the last collection record the */
+/* writer took (rec_sent_seq, of the dump rec_sent_gen; its census is  */
+/* gca_tables->rec_sent*), one record in gca_dump_keyframe() whole (a   */
+/* key frame), and the first of each dump.  rec_delta_now: the record  */
+/* being built is a delta.                                               */
+#define rec_sent (gca_tables->rec_sent)
+#define rec_sent_kinds (gca_tables->rec_sent_kinds)
+static word rec_sent_seq = 0;           /* 0: no base                   */
+static word rec_sent_gen = 0;
+static unsigned rec_since_key = 0;      /* deltas since the key frame   */
+static int rec_delta_now = 0;
+
 #define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
 
 /* The growth of a cumulative count since the record before (*prev),   */
@@ -197,7 +210,9 @@ static int rec_finish(int with_census)
     (void)gca_dump_submit(NULL, 0);
     return 0;
   }
-  return gca_dump_submit(rec.buf, rec.len) == 0;
+  /* A delta goes only into the dump its base is in.                   */
+  return gca_dump_submit_in(rec.buf, rec.len,
+                            rec_delta_now ? rec_sent_gen : 0) == 0;
 }
 
 static void rec_freelists(void)
@@ -343,7 +358,15 @@ static void rec_kinds(int use_census)
     row[GCA_COL_kinds_large_live_bytes] = use_census ? kc->large_live_bytes : 0;
     row[GCA_COL_kinds_large_reserved_bytes] =
                                 use_census ? kc->large_reserved_bytes : 0;
-    if (!rec_any(row, GCA_COL_kinds_debug_objs, GCA_NCOLS_kinds)) continue;
+    if (rec_delta_now) {
+      /* A delta: the rows whose census changed, or that count debug    */
+      /* allocations (a row that went to zero is written, with zeros).  */
+      if (0 == row[GCA_COL_kinds_debug_objs]
+          && 0 == memcmp(kc, &rec_sent_kinds[k], sizeof(*kc)))
+        continue;
+    } else if (!rec_any(row, GCA_COL_kinds_debug_objs, GCA_NCOLS_kinds)) {
+      continue;
+    }
     gca_text_row(&rec, first, row, GCA_NCOLS_kinds);
     first = 0;
   }
@@ -381,8 +404,14 @@ static void rec_classes(int use_census)
                                 rec_growth(cur->req_bytes, prev->req_bytes);
       row[GCA_COL_classes_alloc_granted_bytes] =
                         rec_growth(cur->granted_bytes, prev->granted_bytes);
-      if (!rec_any(row, GCA_COL_classes_live_objs, GCA_NCOLS_classes))
+      if (rec_delta_now) {
+        if (!rec_any(row, GCA_COL_classes_alloc_objs, GCA_NCOLS_classes)
+            && 0 == memcmp(cc, &rec_sent[k][cls], sizeof(*cc)))
+          continue;
+      } else if (!rec_any(row, GCA_COL_classes_live_objs,
+                          GCA_NCOLS_classes)) {
         continue;
+      }
       gca_text_row(&rec, first, row, GCA_NCOLS_classes);
       first = 0;
     }
@@ -390,10 +419,22 @@ static void rec_classes(int use_census)
   REC_LIT("]");
 }
 
-/* The writer took the record: its counts are the base of the next.    */
-static void rec_commit(int rows)
+/* The writer took the record: its counts are the base of the next,   */
+/* and a collection record's census the base of the next delta.        */
+static void rec_commit(int rows, int census)
 {
   unsigned k, cls;
+
+  if (census) {
+    const struct gca_census *c = &gca_last_census;
+
+    BCOPY(c->kinds, rec_sent_kinds, sizeof(rec_sent_kinds));
+    /* The kinds the record wrote (rows of later kinds are zero).       */
+    BCOPY(c->c, rec_sent, rec_cur_kinds * sizeof(rec_sent[0]));
+    rec_since_key = rec_delta_now ? rec_since_key + 1 : 0;
+    rec_sent_seq = rec_seq;
+    rec_sent_gen = gca_dump_generation();
+  }
 
   for (k = 0; k < MAXOBJKINDS; k++)
     rec_raise(&rec_prev_debug[k], rec_cur_debug[k]);
@@ -436,6 +477,11 @@ GC_INNER void gca_record_emit(int with_census)
   REC_KEY_WORD(",\"seq\":", rec_seq);
   REC_KEY_WORD(",\"gc_no\":", use_census ? c->gc_no : GC_gc_no);
   REC_KEY_WORD(",\"census\":", (word)use_census);
+  /* A delta on the last collection record taken, or a key frame.      */
+  rec_delta_now = use_census && rec_sent_seq != 0
+                  && rec_sent_gen == gca_dump_generation()
+                  && rec_since_key + 1 < gca_dump_keyframe();
+  if (rec_delta_now) REC_KEY_WORD(",\"delta_of\":", rec_sent_seq);
   REC_KEY_U64(",\"t_start_ns\":", use_census ? c->t_start_ns : now);
   REC_KEY_U64(",\"t_end_ns\":", use_census ? c->t_end_ns : now);
   REC_KEY_U64(",\"mark_ns\":", use_census ? c->mark_ns : 0);
@@ -470,7 +516,8 @@ GC_INNER void gca_record_emit(int with_census)
   rec_classes(use_census);
   if (rec_finish(use_census)) {
     rec_commit(use_census && (gca_tags_on
-                              || GCA_PROFILE_SAMPLED == gca_profile));
+                              || GCA_PROFILE_SAMPLED == gca_profile),
+               use_census);
   } else {
     /* Dropped: its definitions go again, its heap growths count as   */
     /* lost, and its counts stay in the next record's deltas.          */
@@ -478,6 +525,7 @@ GC_INNER void gca_record_emit(int with_census)
     gca_sites_take_rewind(sites_mark);
     gca_heapgrow_untake(rec_took_grows, rec_took_grows_lost);
   }
+  rec_delta_now = 0;
   rec_busy = 0;
 }
 

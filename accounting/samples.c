@@ -447,6 +447,7 @@ GC_INNER void gca_samples_frame_types(void)
   samples_frame_from = samples_n;
 }
 
+#define SAMPLES_AHEAD 8
 GC_INNER void gca_samples_census(void)
 {
   word i, j = 0, now = GC_gc_no, frame_from = ~(word)0;
@@ -462,6 +463,12 @@ GC_INNER void gca_samples_census(void)
     ptr_t p;
 
     if (i == samples_frame_from) frame_from = j;  /* order is kept     */
+#   if defined(__GNUC__) || defined(__clang__)
+      /* The samples lie scattered in OS memory: a cache miss each,     */
+      /* asked for a few samples ahead so that the misses overlap.      */
+      if (i + SAMPLES_AHEAD < samples_n && samples_tab[i + SAMPLES_AHEAD])
+        __builtin_prefetch(samples_tab[i + SAMPLES_AHEAD]);
+#   endif
     if (NULL == s) continue;            /* GC_free'd                    */
     if (s->birth == now) {              /* born after this mark         */
       samples_tab[j++] = s;

@@ -556,6 +556,13 @@ static void dump_atexit(void)
 }
 #endif
 
+/* Delta records (record.c): the key frames' spacing, and which dump is */
+/* open (a new one's first collection record is whole).  The generation */
+/* changes under dump_ctl before the new dump is published under         */
+/* dump_prod_mu, so a producer holding dump_prod_mu sees it.            */
+static unsigned dump_keyframe_every = GCA_KEYFRAME_DEFAULT;
+static word dump_generation = 0;
+
 /* dump_ctl held, no dump running.                                      */
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
@@ -568,6 +575,7 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
     return GC_ERROR;
   }
   if ((err = gca_dumpfile_open(tmpl)) != GC_SUCCESS) return err;
+  GCA_STORE(&dump_generation, dump_generation + 1);
   dump.limit = dump_buffer_setting ? dump_buffer_setting : DUMP_MAX_BUFFER;
   dump.cap = dump_buffer_setting ? dump_buffer_setting
              : gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile
@@ -654,6 +662,23 @@ GC_INNER int gca_dump_stop(void)
 GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
 GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
 
+GC_INNER void gca_dump_set_keyframe(unsigned every)
+{
+  if (every < 1) every = 1;
+  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
+  GCA_STORE(&dump_keyframe_every, every);
+}
+
+GC_INNER unsigned gca_dump_keyframe(void)
+{
+  return GCA_LOAD(&dump_keyframe_every);
+}
+
+GC_INNER word gca_dump_generation(void)
+{
+  return GCA_LOAD(&dump_generation);
+}
+
 GC_INNER void gca_dump_set_buffer(size_t bytes)
 {
   if (bytes != 0 && bytes < GCA_DUMP_MIN_BUFFER) bytes = GCA_DUMP_MIN_BUFFER;
@@ -692,6 +717,11 @@ static void dump_grow(size_t len)
 /* to build it): counted as a drop, so its seq gap is explained.        */
 GC_INNER int gca_dump_submit(const char *line, size_t len)
 {
+  return gca_dump_submit_in(line, len, 0);
+}
+
+GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen)
+{
   size_t off, first, tail, head;
 
   dump_report_pending();
@@ -712,6 +742,10 @@ GC_INNER int gca_dump_submit(const char *line, size_t len)
   if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
       && head == tail)
     dump_grow(len);
+  if (gen != 0 && gen != GCA_LOAD(&dump_generation)) {     /* (dump_prod_mu held) */
+    gca_noted_unlock(&dump_prod_mu);
+    goto drop;
+  }
   if (!dump.open || dump.cap - (tail - head) < len) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
     gca_noted_unlock(&dump_prod_mu);

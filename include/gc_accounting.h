@@ -158,6 +158,16 @@ GC_API int GC_CALL GC_acc_set_dump_buffer_size(size_t /* bytes */);
 /* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
 GC_API int GC_CALL GC_acc_set_dump_exit_wait(unsigned /* ms */);
 
+/* Every how many collection records of a dump one is whole (a key      */
+/* frame; the first always is): the others carry only the census rows  */
+/* that changed since the record before (docs/dump-format.md, "Delta    */
+/* records"), and gcacc rebuilds the rest.  1 makes every record whole, */
+/* as dumps were before.  Default 64, at most 1000000.  Equal to        */
+/* GC_ACC_DUMP_KEYFRAME in the environment.  GC_SUCCESS, or GC_ERROR    */
+/* (the setting unchanged, one warning) for 0 or a value over 1000000;  */
+/* GC_UNIMPLEMENTED in a --disable-accounting build.                    */
+GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned /* every */);
+
 /* ---- census, fragmentation, heap growth (docs/dump-format.md) ------ */
 
 /* Write one record now, between collections: allocation counts since   */

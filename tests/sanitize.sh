@@ -11,7 +11,8 @@
 #     gcacc: a sanitizer report exits 99, which those scripts fail on;
 #   - big_dumps.sh at a smaller size (120 k sites: beyond the key cap),
 #     without its address-space limit (ASan reserves terabytes);
-#   - hostile_paths.sh and hostile_memory.sh (issue 38), without it too.
+#   - hostile_paths.sh and hostile_memory.sh (issue 38), without it too;
+#   - tests/cli/delta.sh: delta records rebuilt, hostile ones refused.
 # Run by `make check` (GCACC_TESTS) and on its own by `make
 # check-sanitize`; from the build directory, srcdir and CC set.
 set -u
@@ -60,6 +61,12 @@ for t in hostile escape; do
       failed=1; }
   tail -1 "$work/$t.log" | sed "s/^/$me: /"
 done
+# Delta records rebuilt, and hostile ones refused (tests/cli/delta.sh).
+GCACC_BIN=$work/gcacc sh "$srcdir/tests/cli/delta.sh" >"$work/delta.log" 2>&1 ||
+  { echo "$me: FAIL: tests/cli/delta.sh under ASan+UBSan" >&2
+    grep -E 'FAIL|ERROR|runtime error' "$work/delta.log" | head -20 >&2
+    failed=1; }
+tail -1 "$work/delta.log" | sed "s/^/$me: /"
 GCACC_BIN=$work/gcacc GCACC_BIG_SITES=120000 GCACC_BIG_CLASSES=120000 \
   GCACC_BIG_VMEM_KB=unlimited GCACC_BIG_SECS=120 \
   sh "$srcdir/tests/faults/big_dumps.sh" >"$work/big.log" 2>&1 ||

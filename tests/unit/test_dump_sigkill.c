@@ -66,7 +66,7 @@ static void check_header(json_t *h, long pid)
   if (NULL == h) return;
   CHECK(strcmp(json_string_value(json_object_get(h, "record")), "header")
         == 0);
-  CHECK_EQ(json_integer_value(json_object_get(h, "format_version")), 1);
+  CHECK_EQ(json_integer_value(json_object_get(h, "format_version")), 2);
   CHECK_EQ(json_integer_value(json_object_get(h, "pid")), pid);
   CHECK(strcmp(json_string_value(json_object_get(h, "bdwgc_version")),
                "8.2.2") == 0);

@@ -116,6 +116,16 @@ struct dump_reader {
   size_t nlbig, lbig_cap;
   char *lpool;                            /* strings, NUL-terminated   */
   size_t lpool_len, lpool_cap;
+  /* Delta records (delta_apply): the census tables as the last         */
+  /* collection record left them, and the bounds of their keys.         */
+  struct delta_tab {
+    unsigned long long *v;      /* rows of GCA_NCOLS_* known columns,   */
+    size_t nrows, cap;          /* sorted by key                        */
+  } dstate[2];
+  int dhave;                    /* dstate holds a record's census       */
+  unsigned long long dseq;      /* its seq                              */
+  unsigned long long dmax_kinds, dmax_classes;
+  int dskipped;                 /* a record was skipped since           */
 };
 
 
@@ -807,6 +817,357 @@ json_t *dump_tab_cell(const struct dump_tab *t, size_t i, size_t k)
   }
 }
 
+/* ---- delta records (docs/dump-format.md, "Delta records") ------------- */
+/* A collection record with "delta_of": S carries, in "classes" and       */
+/* "kinds", only the rows whose census columns changed since the          */
+/* collection record of seq S (the one before it with a census), or that */
+/* counted allocations.  The reader keeps the census tables of the last   */
+/* collection record and hands every delta record on whole, its tables   */
+/* rebuilt: each row of the delta as written, each other row of the      */
+/* record before with its allocation columns 0, rows all 0 left out, in  */
+/* (kind, class) order, as the writer writes a whole record.  Nothing of */
+/* a delta is taken on trust: one without the record it names as its    */
+/* base (no whole record before it, a record between missing), a row     */
+/* whose key is out of the header's bounds or given twice, is an error.  */
+
+static const struct delta_desc {
+  const char *key;
+  int table;                    /* GCA_TABLE_*                          */
+  size_t ncols, nkey;           /* known columns; the first nkey: key   */
+  size_t state0, state1;        /* census columns [state0, state1)      */
+} delta_descs[2] = {
+  { "classes", GCA_TABLE_classes, GCA_NCOLS_classes, 2,
+    GCA_COL_classes_live_objs, GCA_COL_classes_free_slots + 1 },
+  { "kinds", GCA_TABLE_kinds, GCA_NCOLS_kinds, 1,
+    GCA_COL_kinds_large_live_objs, GCA_COL_kinds_large_reserved_bytes + 1 }
+};
+
+static unsigned long long delta_config(const json_t *header, const char *key,
+                                       unsigned long long dflt,
+                                       unsigned long long max)
+{
+  const json_t *v = json_object_get(json_object_get(header, "config"), key);
+  json_int_t n = json_is_integer(v) ? json_integer_value(v) : 0;
+
+  if (n <= 0) return dflt;
+  return (unsigned long long)n < max ? (unsigned long long)n : max;
+}
+
+static void delta_init(struct dump_reader *r, const json_t *header)
+{
+  r->dmax_kinds = delta_config(header, "max_obj_kinds", 64, 256);
+  r->dmax_classes = delta_config(header, "n_classes", 4096, 65536);
+  r->dhave = 0;
+}
+
+/* Row i of table t into v (the known columns, gca_fields.h's order), as */
+/* the commands read cells (tab_u64: 0 unless a positive integer).        */
+static void delta_row(const struct dump_tab *t, const size_t *pos,
+                      size_t ncols, size_t i, unsigned long long *v)
+{
+  size_t k;
+
+  for (k = 0; k < ncols; k++) {
+    long long x;
+
+    v[k] = pos[k] != DUMP_COL_ABSENT && dump_tab_int(t, i, pos[k], &x)
+           && x > 0 ? (unsigned long long)x : 0;
+  }
+}
+
+static int delta_cmp_key(const unsigned long long *a,
+                         const unsigned long long *b, size_t nkey)
+{
+  size_t k;
+
+  for (k = 0; k < nkey; k++)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
+static size_t delta_sort_nkey;
+static int delta_cmp(const void *a, const void *b)
+{
+  return delta_cmp_key(a, b, delta_sort_nkey);
+}
+
+static int delta_any(const unsigned long long *v, size_t from, size_t to)
+{
+  for (; from < to; from++)
+    if (v[from] != 0) return 1;
+  return 0;
+}
+
+static int delta_reserve(struct delta_tab *d, size_t rows, size_t ncols)
+{
+  unsigned long long *p;
+
+  if (rows <= d->cap) return 0;
+  p = realloc(d->v, rows * ncols * sizeof(*p));
+  if (p == NULL) return -1;
+  d->v = p;
+  d->cap = rows;
+  return 0;
+}
+
+/* The rows of a table of rec, sorted, into out; an error in r->err (a */
+/* key out of bounds or twice, when check) or -1 without memory.        */
+static int delta_read(struct dump_reader *r, const json_t *rec,
+                      const struct delta_desc *dd, struct delta_tab *out,
+                      int check, unsigned long long at, const char **why)
+{
+  const struct dump_tab t = dump_tab(r, rec, dd->key);
+  const size_t *pos = dump_cols_table(&r->cols, dd->table);
+  size_t n = dump_tab_rows(&t), i;
+
+  *why = NULL;
+  out->nrows = 0;
+  if (n > r->dmax_kinds * (dd->nkey > 1 ? r->dmax_classes : 1)) {
+    /* More rows than keys: some out of bounds or twice (not read).     */
+    *why = "more rows than the header's max_obj_kinds and n_classes allow";
+    if (check) {
+      snprintf(r->err, sizeof(r->err),
+               "corrupt record in %s at byte %llu (record %lu): delta "
+               "record: %s has %zu rows, %s; nothing of it is used",
+               r->name, at, r->records, dd->key, n, *why);
+      return 1;
+    }
+    return 0;
+  }
+  if (delta_reserve(out, n, dd->ncols) != 0) return -1;
+  for (i = 0; i < n; i++) {
+    unsigned long long *v = out->v + i * dd->ncols;
+
+    delta_row(&t, pos, dd->ncols, i, v);
+    if (v[0] >= r->dmax_kinds
+        || (dd->nkey > 1 && v[1] >= r->dmax_classes)) {
+      *why = "a kind or class beyond the header's max_obj_kinds or"
+             " n_classes";
+      if (check) {
+        snprintf(r->err, sizeof(r->err),
+                 "corrupt record in %s at byte %llu (record %lu): delta "
+                 "record: %s row %zu has %s; nothing of it is used",
+                 r->name, at, r->records, dd->key, i, *why);
+        return 1;
+      }
+    }
+  }
+  out->nrows = n;
+  delta_sort_nkey = dd->nkey;
+  if (n > 1) qsort(out->v, n, dd->ncols * sizeof(*out->v), delta_cmp);
+  for (i = 1; i < n; i++) {
+    if (delta_cmp_key(out->v + (i - 1) * dd->ncols, out->v + i * dd->ncols,
+                      dd->nkey) == 0) {
+      *why = "a row given twice";
+      if (check) {
+        snprintf(r->err, sizeof(r->err),
+                 "corrupt record in %s at byte %llu (record %lu): delta "
+                 "record: %s has a row given twice (key %llu%s); nothing "
+                 "of it is used", r->name, at, r->records, dd->key,
+                 out->v[i * dd->ncols], dd->nkey > 1 ? ", ..." : "");
+        return 1;
+      }
+      break;
+    }
+  }
+  return 0;
+}
+
+/* Keep, of the rows of in, those with a census, as the state.          */
+static void delta_keep(struct delta_tab *st, const struct delta_tab *in,
+                       const struct delta_desc *dd)
+{
+  size_t i;
+
+  st->nrows = 0;
+  for (i = 0; i < in->nrows; i++) {
+    const unsigned long long *v = in->v + i * dd->ncols;
+
+    if (!delta_any(v, dd->state0, dd->state1)) continue;
+    memcpy(st->v + st->nrows++ * dd->ncols, v, dd->ncols * sizeof(*v));
+  }
+}
+
+/* Put rows (n of them) in place of rec's table: lean if it is lean,   */
+/* else as JSON.  Each row as wide as the header's columns need.        */
+static int delta_put(struct dump_reader *r, json_t *rec,
+                     const struct delta_desc *dd,
+                     const unsigned long long *rows, size_t n)
+{
+  const size_t *pos = dump_cols_table(&r->cols, dd->table);
+  struct dump_tab t = dump_tab(r, rec, dd->key);
+  size_t width = 0, i, k;
+
+  for (k = 0; k < dd->ncols; k++)
+    if (pos[k] != DUMP_COL_ABSENT && pos[k] + 1 > width) width = pos[k] + 1;
+  if (width > 64) return -2;            /* (a header's columns, bounded) */
+  if (t.lean) {
+    struct lean_tab *l = &r->ltab[t.lean - 1];
+    size_t row0 = r->nlrow;
+
+    for (i = 0; i < n; i++) {
+      unsigned long long cell[64];
+
+      memset(cell, 0, width * sizeof(*cell));
+      for (k = 0; k < dd->ncols; k++)
+        if (pos[k] != DUMP_COL_ABSENT) cell[pos[k]] = rows[i * dd->ncols + k];
+      if (!lean_row_start(r)) return -1;
+      for (k = 0; k < width; k++)
+        if (!lean_cell(r, LEAN_INT, (long long)cell[k])) return -1;
+    }
+    if (!lean_row_start(r)) return -1;
+    l->row0 = row0;
+    l->nrows = n;
+    return 0;
+  } else {
+    json_t *arr = json_array();
+
+    if (arr == NULL) return -1;
+    for (i = 0; i < n; i++) {
+      json_t *row = json_array();
+
+      if (row == NULL || json_array_append_new(arr, row) != 0) {
+        json_decref(arr);
+        return -1;
+      }
+      for (k = 0; k < width; k++) json_array_append_new(row, json_integer(0));
+      for (k = 0; k < dd->ncols; k++)
+        if (pos[k] != DUMP_COL_ABSENT)
+          json_array_set_new(row, pos[k],
+                             json_integer((json_int_t)rows[i * dd->ncols + k]));
+    }
+    return json_object_set_new(rec, dd->key, arr) != 0 ? -1 : 0;
+  }
+}
+
+/* The rows of the record before (st) merged with the delta's (in), into */
+/* out; the state becomes out's rows with a census.                      */
+static int delta_merge(struct delta_tab *st, const struct delta_tab *in,
+                       struct delta_tab *out, const struct delta_desc *dd)
+{
+  size_t a = 0, b = 0, nc = dd->ncols;
+
+  out->nrows = 0;
+  if (delta_reserve(out, st->nrows + in->nrows, nc) != 0) return -1;
+  while (a < st->nrows || b < in->nrows) {
+    /* (no pointer into a table that has no rows: it may be NULL)      */
+    const unsigned long long *sa = a < st->nrows ? st->v + a * nc : NULL;
+    const unsigned long long *ib = b < in->nrows ? in->v + b * nc : NULL;
+    unsigned long long *o = out->v + out->nrows * nc;
+    int c = sa == NULL ? 1 : ib == NULL ? -1
+            : delta_cmp_key(sa, ib, dd->nkey);
+
+    if (c < 0) {                /* unchanged: the census, no allocation */
+      memset(o, 0, nc * sizeof(*o));
+      memcpy(o, sa, dd->nkey * sizeof(*o));
+      memcpy(o + dd->state0, sa + dd->state0,
+             (dd->state1 - dd->state0) * sizeof(*o));
+      a++;
+    } else {
+      memcpy(o, ib, nc * sizeof(*o));
+      b++;
+      if (c == 0) a++;
+    }
+    if (delta_any(o, dd->nkey, nc)) out->nrows++;
+  }
+  if (delta_reserve(st, out->nrows, nc) != 0) return -1;
+  delta_keep(st, out, dd);
+  return 0;
+}
+
+static int delta_apply(struct dump_reader *r, json_t *rec,
+                       unsigned long long at)
+{
+  const char *type = json_string_value(json_object_get(rec, "record"));
+  const json_t *of = json_object_get(rec, "delta_of");
+  const json_t *seq = json_object_get(rec, "seq");
+  const json_t *census = json_object_get(rec, "census");
+  struct delta_tab in = { NULL, 0, 0 }, out = { NULL, 0, 0 };
+  const char *why = NULL;
+  int d, res = 0;
+
+  if (of == NULL) {
+    /* A whole record: its census is the base of the deltas after it.  */
+    if (type == NULL || strcmp(type, "collection") != 0
+        || !json_is_integer(census) || json_integer_value(census) != 1)
+      return 0;
+    r->dhave = 0;
+    r->dskipped = 0;
+    for (d = 0; d < 2; d++) {
+      if (delta_read(r, rec, &delta_descs[d], &in, 0, at, &why) != 0)
+        break;
+      if (why != NULL) break;           /* no deltas on it, but readable */
+      if (delta_reserve(&r->dstate[d], in.nrows, delta_descs[d].ncols) != 0)
+        break;
+      delta_keep(&r->dstate[d], &in, &delta_descs[d]);
+    }
+    free(in.v);
+    if (d == 2 && json_is_integer(seq) && json_integer_value(seq) > 0) {
+      r->dhave = 1;
+      r->dseq = (unsigned long long)json_integer_value(seq);
+    }
+    return 0;
+  }
+  if (type == NULL || strcmp(type, "collection") != 0
+      || !json_is_integer(census) || json_integer_value(census) != 1
+      || !json_is_integer(of) || json_integer_value(of) <= 0
+      || !json_is_integer(seq)
+      || json_integer_value(seq) <= json_integer_value(of)) {
+    snprintf(r->err, sizeof(r->err),
+             "corrupt record in %s at byte %llu (record %lu): \"delta_of\" "
+             "must be a positive seq, below the record's own, of a "
+             "collection record with \"census\":1; nothing of it is used",
+             r->name, at, r->records);
+    return 1;
+  }
+  if (!r->dhave || r->dseq != (unsigned long long)json_integer_value(of)) {
+    if (!r->dhave)
+      snprintf(r->err, sizeof(r->err),
+               "corrupt record in %s at byte %llu (record %lu): a delta "
+               "record on record seq %lld, but %s; its rows cannot be "
+               "rebuilt: nothing of it is used (records before it were "
+               "read)", r->name, at, r->records,
+               (long long)json_integer_value(of),
+               r->dskipped ? "a record before it was skipped"
+               : "no whole collection record (key frame) came before it");
+    else
+      snprintf(r->err, sizeof(r->err),
+               "corrupt record in %s at byte %llu (record %lu): a delta "
+               "record on record seq %lld, but the collection record "
+               "before it is seq %llu%s; its rows cannot be rebuilt: "
+               "nothing of it is used (records before it were read)",
+               r->name, at, r->records, (long long)json_integer_value(of),
+               r->dseq, r->dskipped ? " (a record between was skipped)"
+               : "");
+    return 1;
+  }
+  for (d = 0; d < 2 && res == 0; d++) {
+    const struct delta_desc *dd = &delta_descs[d];
+
+    res = delta_read(r, rec, dd, &in, 1, at, &why);
+    if (res == 0) res = delta_merge(&r->dstate[d], &in, &out, dd);
+    if (res == 0) res = delta_put(r, rec, dd, out.v, out.nrows);
+    if (res == -2)
+      snprintf(r->err, sizeof(r->err), "corrupt record in %s at byte %llu "
+               "(record %lu): a delta record's %s cannot be rebuilt: the "
+               "header puts its columns beyond the 64th", r->name, at,
+               r->records, dd->key);
+    else if (res < 0)
+      snprintf(r->err, sizeof(r->err), "out of memory reading %s (record "
+               "%lu, a delta record's %s)", r->name, r->records, dd->key);
+  }
+  free(in.v);
+  free(out.v);
+  if (res != 0) {
+    r->dhave = 0;
+    return 1;
+  }
+  r->dseq = (unsigned long long)json_integer_value(seq);
+  /* Handed on as the whole record it stands for.                     */
+  json_object_del(rec, "delta_of");
+  return 0;
+}
+
 /* A skipped record's note goes with the next record returned, or the  */
 /* end.                                                                  */
 static void deliver_note(struct dump_reader *r)
@@ -1360,6 +1721,7 @@ take:
       r->offset += r->skip_len + 1;
       r->records++;
       r->skipping = 0;
+      r->dskipped = 1;
       continue;
     }
     if (nl != NULL) {
@@ -1408,6 +1770,7 @@ take:
                  MAX_RECORD_COST >> 20);
         note_add(r, msg);
         r->records++;
+        r->dskipped = 1;
         continue;
       }
       v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
@@ -1459,8 +1822,17 @@ take:
         return st;
       }
       r->records++;
-      if (r->records == 1) dump_cols_init(&r->cols, v);
+      if (r->records == 1) {
+        dump_cols_init(&r->cols, v);
+        delta_init(r, v);
+      }
       r->lean_rec = v;
+      if (r->records > 1 && delta_apply(r, v, at) != 0) {
+        r->lean_rec = NULL;
+        r->nltab = 0;
+        json_decref(v);
+        return DUMP_ERROR;
+      }
       deliver_note(r);
       *out = v;
       return DUMP_RECORD;
@@ -1504,5 +1876,7 @@ void dump_close(struct dump_reader *r)
   free(r->lbig);
   free(r->lpool);
   free(r->bstack);
+  free(r->dstate[0].v);
+  free(r->dstate[1].v);
   free(r);
 }
