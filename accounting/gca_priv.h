@@ -153,6 +153,9 @@ struct gca_tl {
   word c_cookie;
   unsigned c_site, c_pair;
   struct frame_tl_ent *c_ent;
+  /* tags.c: the last tag this thread stored and its palette entry in  */
+  /* that block's table (checked against the table before use).        */
+  unsigned t_tag, t_idx;
   struct frame_tl *frame_tl;    /* frames.c per-thread frame counts      */
   /* sites.c: bytes to this thread's next sample point (sample=BYTES),  */
   /* so that an unsampled allocation costs a subtraction and a branch;  */
@@ -752,6 +755,7 @@ GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_alloc(struct hblk *h,
 GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_free(struct hblk *h,
                                                   hdr *hhdr);
 GC_INNER void gca_tags_free(void *p);            /* GC_free              */
+GC_INNER void gca_tags_atfork_child(void);
 GC_INNER void gca_tags_reset_all(int first);     /* on enable            */
 /* The census of the tags (census.c drives it, one visit per block).    */
 GC_INNER void gca_tags_census_begin(void);

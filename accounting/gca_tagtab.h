@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gca_tagtab.h: a block's tag table, and the slab allocator that carves
- * the tables from OS pages (tagslab.c).  Shared by tags.c and tagslab.c
+ * the tables from OS memory (tagslab.c).  Shared by tags.c and tagslab.c
  * only.
  */
 #ifndef GCA_TAGTAB_H
@@ -10,18 +10,17 @@
 typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 
 /* ---- the table of a block ------------------------------------------------ */
-/* A table is a header, one hint byte per group of TAB_GROUP slots      */
-/* (nonzero: a slot of the group may be tagged), padded to a word, then */
-/* the tags.  The allocation path stores the tag, then the hint (plain  */
-/* byte stores: idempotent, so threads sharing a block never lose one); */
-/* the census and block frees visit only groups whose hint is set, a    */
-/* word of hints at a time, so their cost follows the tagged objects    */
-/* (live ones, and those allocated since the previous census), not the  */
-/* slots of the heap.                                                    */
-#define TAB_GROUP_LOG 3
-#define TAB_GROUP ((word)1 << TAB_GROUP_LOG)
-#define TAB_HINT_BYTES(n) (((((n) + TAB_GROUP - 1) >> TAB_GROUP_LOG) \
-                            + sizeof(word) - 1) & ~(word)(sizeof(word) - 1))
+/* A table is a header with the block's palette of TAB_PAL tags, then  */
+/* one byte per slot: 0 untagged, e + 1 the tag pal[e], TAB_ESC the   */
+/* slot's tag in the block's wide table (made when the palette was    */
+/* full).  The objects of a block share few tags (a tag is its pair,   */
+/* its birth and OLD: one entry per type, callsite and collection they */
+/* were made in), so a byte an object is enough where 4 bytes were 25% */
+/* of a 16-byte object (issue 33).  A table is zeroed when made; the   */
+/* slot bytes are read a word at a time, so the census and block frees */
+/* skip eight untagged slots a load.                                   */
+#define TAB_PAL 10
+#define TAB_ESC 0xffu
 /* Slot of an object from its offset in the block: granule index times  */
 /* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
 /* below 2^12 granules (the error stays under 2^-12, the gap to the     */
@@ -31,29 +30,31 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 #define SLAB_MAX_SLOTS (HBLKSIZE / GRANULE_BYTES)
 
 struct tag_slab;
+/* The tags of a block's escaped slots (TAB_ESC), n of them.            */
+struct tag_wide {
+  struct tag_slab *slab;
+  gca_tag_t t[1];               /* [n]                                  */
+};
+#define TAB_WIDE_BYTES(n) (offsetof(struct tag_wide, t) \
+                           + (n) * sizeof(gca_tag_t))
+
 struct tag_tab {
   struct tag_slab *slab;
-  gca_tag_t *tags;
+  struct tag_wide *wide;        /* NULL until the palette overflowed    */
   unsigned n;                   /* slots                                */
   unsigned inv;
-  /* unsigned char hint[TAB_HINT_BYTES(n)]; gca_tag_t tags[n];           */
+  gca_tag_t pal[TAB_PAL];       /* 0: a free entry                      */
+  /* unsigned char idx[n], zero up to a word past n;                    */
 };
-
-#define TAB_HINTS(tb) ((unsigned char *)((tb) + 1))
+#define TAB_IDX(tb) ((unsigned char *)((tb) + 1))
+#define TAB_BYTES(n) (sizeof(struct tag_tab) + (((n) + sizeof(word) - 1) \
+                                               & ~(word)(sizeof(word) - 1)))
 
 GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 {
   return (BYTES_TO_GRANULES((word)p & (HBLKSIZE - 1)) * (word)tb->inv)
          >> TAB_INV_SHIFT;
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-# define HINT_SET(h) __atomic_store_n((h), (unsigned char)1, __ATOMIC_RELEASE)
-# define TAGS_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#else
-# define HINT_SET(h) (void)(*(volatile unsigned char *)(h) = 1)
-# define TAGS_FENCE() AO_nop_full()
-#endif
 
 
 /* ---- tagslab.c --------------------------------------------------------- */
@@ -64,11 +65,14 @@ GC_INLINE word gca_tags_n_slots(hdr *hhdr)
 
   return sz > MAXOBJBYTES ? 1 : HBLK_OBJS(sz);
 }
-/* A zeroed table of n_slots tags (tb->slab, ->n, ->tags set), or NULL. */
-GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots);
-GC_INNER void gca_tagslab_release(struct tag_tab *tb);
-/* Return empty slabs to the OS beyond a slack.  Lock held.             */
+/* A zeroed chunk of bytes (at most TAB_WIDE_BYTES(SLAB_MAX_SLOTS)),    */
+/* its first word the slab's pointer, or NULL.  Any thread: the slabs  */
+/* have a lock of their own.                                            */
+GC_INNER void *gca_tagslab_alloc(size_t bytes);
+GC_INNER void gca_tagslab_release(void *chunk);
+/* Return empty slabs to the OS beyond a slack.                         */
 GC_INNER void gca_tagslab_trim(void);
+GC_INNER void gca_tagslab_atfork_child(void);
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 

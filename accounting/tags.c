@@ -2,11 +2,12 @@
 /*
  * tags.c: a type-and-callsite tag for every object, in side tables.
  *
- * Each in-use heap block set up while accounting is on gets a table of
- * one 32-bit tag per object slot (one for a large object), carved from
- * OS memory by a small slab allocator; the block header points to it
- * (hblkhdr.hb_acc, patch 0002).  Objects themselves, their size, layout
- * and size class are never touched.  A tag is
+ * Each in-use heap block set up while accounting is on gets a table
+ * (gca_tagtab.h) of one byte per object slot (one for a large object)
+ * indexing the block's palette of 32-bit tags, carved from OS memory by
+ * a small slab allocator; the block header points to it (hblkhdr.hb_acc,
+ * patch 0002).  Objects themselves, their size, layout and size class
+ * are never touched.  A tag is
  *
  *     pair id (24 bits) << 8 | OLD (1 bit) << 7 | birth (7 bits)
  *
@@ -57,6 +58,191 @@
 
 static word tags_prev_census_gc_no = 0;
 
+/* ---- the palettes ------------------------------------------------------ */
+/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
+/* added under pal_spin by any thread (a thread-local pop holds no      */
+/* lock) and freed only by the census (lock held), without it: an entry */
+/* whose slots are all gone and whose tag can no longer be stored (OLD, */
+/* or born two collections ago or more: tags_store writes this          */
+/* collection's birth).  So a thread that found its entry may store its */
+/* byte without a lock: the entry stays until a census finds no byte    */
+/* for it.  A palette full of live entries sends the block's new tags   */
+/* to its wide table, 32 bits a slot, as all tables were before.        */
+#ifdef THREADS
+  static volatile AO_TS_t pal_spin = AO_TS_INITIALIZER;
+# define PAL_LOCK() \
+        while (AO_test_and_set_acquire(&pal_spin) == AO_TS_SET) { }
+# define PAL_UNLOCK() AO_CLEAR(&pal_spin)
+#else
+# define PAL_LOCK() (void)0
+# define PAL_UNLOCK() (void)0
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+# define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
+                                            __ATOMIC_RELEASE)
+#else
+# define IDX_SET_REL(p, v) GCA_STORE((p), (unsigned char)(v))
+#endif
+#define IDX_SET(p, v) GCA_STORE((p), (unsigned char)(v))
+
+GC_INNER void gca_tags_atfork_child(void)
+{
+  PAL_UNLOCK();
+  gca_tagslab_atfork_child();
+}
+
+/* The entry of t in tb's palette, or TAB_PAL.                           */
+GC_INLINE unsigned pal_find(const struct tag_tab *tb, gca_tag_t t)
+{
+  unsigned e;
+
+  for (e = 0; e < TAB_PAL; e++)
+    if (GCA_LOAD(&tb->pal[e]) == t) break;
+  return e;
+}
+
+/* The entry of t, added if it was not there; TAB_PAL if the palette    */
+/* is full.  Any thread.                                                 */
+static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
+{
+  unsigned e = pal_find(tb, t), f = TAB_PAL;
+
+  if (e < TAB_PAL) return e;
+  PAL_LOCK();
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = GCA_LOAD(&tb->pal[e]);
+
+    if (v == t) break;
+    if (0 == v && TAB_PAL == f) f = e;
+  }
+  if (TAB_PAL == e && f < TAB_PAL) {
+    GCA_STORE(&tb->pal[f], t);
+    e = f;
+  }
+  PAL_UNLOCK();
+  return e;
+}
+
+/* The tag of slot s, whose byte is b (nonzero); 0 for an entry freed   */
+/* under a store that raced with its census (the next census sees it).  */
+GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
+{
+  if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
+  return GCA_LOAD(&((struct tag_wide *)ACQ_LOADP(&tb->wide))->t[s]);
+}
+
+/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
+/* thread.  At the side tables' cap the slot is left untagged.          */
+static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
+{
+  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+
+  if (NULL == w) {
+    struct tag_wide *nw
+        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
+
+    if (NULL == nw) {
+      IDX_SET(&TAB_IDX(tb)[i], 0);
+      return;
+    }
+    PAL_LOCK();
+    w = tb->wide;
+    if (NULL == w) {
+      REL_STOREP(&tb->wide, nw);
+      w = nw;
+      nw = NULL;
+    }
+    PAL_UNLOCK();
+    if (nw != NULL) gca_tagslab_release(nw);
+  }
+  GCA_STORE(&w->t[i], t);
+  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+}
+
+/* Slot i of tb gets tag t (any thread): its palette entry (remembered */
+/* in me, if any), or the wide table.                                   */
+static GC_ATTR_NOINLINE void tab_put(struct gca_tl *me, struct tag_tab *tb,
+                                     word i, gca_tag_t t)
+{
+  unsigned e = pal_add(tb, t);
+
+  if (EXPECT(e < TAB_PAL, TRUE)) {
+    if (me != NULL) {
+      me->t_tag = t;
+      me->t_idx = e;
+    }
+    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
+  } else {
+    tab_put_wide(tb, i, t);
+  }
+}
+
+/* The palette bit of a slot byte (none for the wide table).           */
+#define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
+
+/* Free the entries of tb's palette that no slot uses (used: a bit per */
+/* entry) and no thread can store any more (OLD, or born before the    */
+/* previous collection).  Lock held.                                     */
+static void pal_reclaim(struct tag_tab *tb, unsigned used)
+{
+  unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
+
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = tb->pal[e];
+
+    if (0 == v || (used & (1u << e)) != 0) continue;
+    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
+      GCA_STORE(&tb->pal[e], 0);
+  }
+}
+
+/* The palette entries that tb's slots use now.  Lock held.             */
+static unsigned pal_used(const struct tag_tab *tb)
+{
+  const unsigned char *idx = TAB_IDX(tb);
+  unsigned used = 0;
+  word s;
+
+  for (s = 0; s < tb->n; s++) {
+    unsigned b = GCA_LOAD(&idx[s]);
+
+    if (b != 0) used |= PAL_BIT(b);
+  }
+  return used;
+}
+
+/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
+/* its new byte.  A full palette frees what no slot uses first.  Lock   */
+/* held.                                                                  */
+static unsigned tab_set(struct tag_tab *tb, word s, unsigned b,
+                        gca_tag_t nt)
+{
+  unsigned e;
+
+  if (TAB_ESC == b) {
+    GCA_STORE(&tb->wide->t[s], nt);
+    return b;
+  }
+  e = pal_add(tb, nt);
+  if (TAB_PAL == e) {
+    pal_reclaim(tb, pal_used(tb));
+    e = pal_add(tb, nt);
+  }
+  if (e < TAB_PAL) {
+    IDX_SET(&TAB_IDX(tb)[s], e + 1);
+    return e + 1;
+  }
+  tab_put_wide(tb, s, nt);
+  return TAB_IDX(tb)[s];
+}
+
+/* A block's table goes (a block freed, tags off).  Lock held.          */
+static void tab_release(struct tag_tab *tb)
+{
+  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
+  gca_tagslab_release(tb);
+}
+
 GC_INNER word gca_tags_memory_bytes(void)
 {
   return gca_tagslab_mapped_bytes();
@@ -71,11 +257,12 @@ GC_INNER word gca_tags_in_use_bytes(void)
 static struct tag_tab *tab_new(hdr *hhdr)
 {
   word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
-  struct tag_tab *tb = gca_tagslab_alloc(n);
+  struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
 
   if (tb != NULL) {
     word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
 
+    tb->n = (unsigned)n;
     tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
   }
   return tb;
@@ -143,12 +330,19 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
-GC_INLINE void tags_store(struct tag_tab *tb, void *p, unsigned pair)
+/* p's tag: the byte of its palette entry, the thread's last one if it */
+/* is still that entry's tag in p's table.                              */
+GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
+                          unsigned pair)
 {
   word i = tab_slot(tb, p);
+  gca_tag_t t = TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH);
+  unsigned e = me->t_idx;
 
-  GCA_STORE(&tb->tags[i], TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
-  HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+  if (EXPECT(t == me->t_tag && GCA_LOAD(&tb->pal[e]) == t, TRUE))
+    IDX_SET(&TAB_IDX(tb)[i], e + 1);
+  else
+    tab_put(me, tb, i, t);
 }
 
 static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
@@ -158,7 +352,7 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
 
   gca_frames_count(me, pair, 1, granted, locked);
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(me, tb, p, pair);
 }
 
 /* The pair of (cookie, site) in the thread's pair cache, 0 if it is  */
@@ -205,7 +399,7 @@ GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
     if (EXPECT(0 == pair, FALSE)) return 0;
   }
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL, TRUE)) tags_store(me, tb, p, pair);
   return 1;
 }
 
@@ -271,7 +465,7 @@ GCA_ALWAYS_INLINE void *tags_alloc_tl_pair(struct gca_tl *me, void *p,
     return tags_alloc_general(me, p, HDR(p), granted, 0, cookie, site);
   }
   tb = (struct tag_tab *)HDR(p)->hb_acc;
-  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL, TRUE)) tags_store(me, tb, p, pair);
   return p;
 }
 
@@ -399,17 +593,20 @@ GC_INNER void gca_tags_free(void *p)
   hdr *hhdr = HDR(p);
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
   word i;
+  unsigned b;
   gca_tag_t tag;
 
   if (NULL == tb) return;
   i = tab_slot(tb, p);
-  tag = tb->tags[i];
+  b = TAB_IDX(tb)[i];
+  if (0 == b) return;
+  tag = tab_get(tb, i, b);
+  IDX_SET(&TAB_IDX(tb)[i], 0);
   if (0 == tag) return;
   tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
                    (word)GC_gc_no - tags_prev_census_gc_no);
   if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), tags_obj_bytes(hhdr));
-  tb->tags[i] = 0;
 }
 
 /* ---- blocks --------------------------------------------------------------- */
@@ -422,22 +619,6 @@ GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
   hhdr->hb_acc = tab_new(hhdr);
 }
 
-/* Lowest set byte of a word of hint bytes (each 0 or 1).               */
-#if defined(__GNUC__) || defined(__clang__)
-# define HINT_FIRST(w) ((unsigned)__builtin_ctzll((unsigned long long)(w)) >> 3)
-#else
-  static unsigned HINT_FIRST(word w)
-  {
-    unsigned j = 0;
-
-    while (0 == (w & 0xff)) {
-      w >>= 8;
-      j++;
-    }
-    return j;
-  }
-#endif
-
 /* One block's walk (a census, a block free): what every slot's work   */
 /* needs, in one place, so that the walk's common case (an object that */
 /* died young, its type in objtype.c's cache of words 0 and its pair's */
@@ -446,7 +627,6 @@ GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 struct tags_walk {
   struct hblk *h;
   hdr *hhdr;
-  gca_tag_t *t;
   unsigned okey;                /* how << 24 (the objtype cache's key)  */
   int origin;                   /* gca_objtype_how of the block's kind  */
   int census;                   /* a census (else a block free)         */
@@ -455,13 +635,12 @@ struct tags_walk {
 };
 
 static void tags_walk_init(struct tags_walk *w, struct hblk *h, hdr *hhdr,
-                           struct tag_tab *tb, word since, int census)
+                           word since, int census)
 {
   word sz = hhdr->hb_sz;
 
   w->h = h;
   w->hhdr = hhdr;
-  w->t = tb->tags;
   w->origin = gca_objtype_how(hhdr->hb_obj_kind);
   w->okey = (unsigned)w->origin << 24;
   w->census = census;
@@ -545,7 +724,9 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
     /* it as live.                                                       */
     if (gca_old_add(np, bytes)) {
       if (a != NULL) tags_acc_alloc(a, tags_is_new(tag, w->since), bytes);
-      return tag | TAG_OLD;
+      /* Its birth is of no more use: all OLD objects of a pair share   */
+      /* one palette entry.                                              */
+      return TAG_MAKE(np, TAG_OLD);
     }
   }
   if (a != NULL) {
@@ -557,6 +738,14 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   return tag;
 }
 
+/* Each tagged slot s of tb, a word of slot bytes at a time (eight     */
+/* untagged slots a load), with b its byte.                              */
+#define TAB_FOR_TAGGED(tb, s, b) \
+  for (tab_g = 0; tab_g < (tb)->n; tab_g += sizeof(word)) \
+    if ((memcpy(&tab_w, TAB_IDX(tb) + tab_g, sizeof(word)), tab_w != 0)) \
+      for ((s) = tab_g; (s) < tab_g + sizeof(word) && (s) < (tb)->n; (s)++) \
+        if (((b) = TAB_IDX(tb)[s]) != 0)
+
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
@@ -564,35 +753,22 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word n = tb->n, nh = TAB_HINT_BYTES(n), g8;
-    const unsigned char *hint = TAB_HINTS(tb);
-    gca_tag_t *t = tb->tags;
+    word tab_g, tab_w, s;
+    unsigned b;
     struct tags_walk w;
 
-    tags_walk_init(&w, h, hhdr, tb,
-                   (word)GC_gc_no - tags_prev_census_gc_no, 0);
-    for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-      word hw = *(const word *)(hint + g8);
+    tags_walk_init(&w, h, hhdr, (word)GC_gc_no - tags_prev_census_gc_no, 0);
+    TAB_FOR_TAGGED(tb, s, b) {
+      gca_tag_t tag = tab_get(tb, s, b);
 
-      while (hw != 0) {
-        word g = g8 + HINT_FIRST(hw), s, lim;
-
-        hw &= hw - 1;   /* the hint bytes are 0 or 1: one bit each    */
-        lim = (g + 1) << TAB_GROUP_LOG;
-        if (lim > n) lim = n;
-        for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-          gca_tag_t tag = t[s];
-
-          if (0 == tag) continue;
-          if (EXPECT(!(tag & TAG_OLD), TRUE)
-              && EXPECT(tags_walk_dead(&w, s, tag), TRUE))
-            continue;
-          (void)tags_slot(&w, s, tag);
-        }
-      }
+      if (0 == tag) continue;
+      if (EXPECT(!(tag & TAG_OLD), TRUE)
+          && EXPECT(tags_walk_dead(&w, s, tag), TRUE))
+        continue;
+      (void)tags_slot(&w, s, tag);
     }
   }
-  gca_tagslab_release(tb);
+  tab_release(tb);
   hhdr->hb_acc = NULL;
 }
 
@@ -605,13 +781,17 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 
   (void)dummy;
   if (!gca_tags_on) {
-    if (!tags_reset_first && tb != NULL) gca_tagslab_release(tb);
+    if (!tags_reset_first && tb != NULL) tab_release(tb);
     hhdr->hb_acc = NULL;
   } else if (tags_reset_first || NULL == tb) {
     hhdr->hb_acc = tab_new(hhdr);
   } else {
-    BZERO(TAB_HINTS(tb), TAB_HINT_BYTES(tb->n)
-                         + tb->n * sizeof(gca_tag_t));
+    BZERO(tb->pal, sizeof(tb->pal));
+    BZERO(TAB_IDX(tb), tb->n);
+    if (tb->wide != NULL) {
+      gca_tagslab_release(tb->wide);
+      tb->wide = NULL;
+    }
   }
 }
 
@@ -643,73 +823,43 @@ GC_INNER void gca_tags_census_begin(void)
 
 /* The tags of one in-use block (census.c's visit).  Lock held, world    */
 /* running: other threads may be tagging objects popped from their own  */
-/* free lists (marked slots whose tags are 0, or born now).             */
+/* free lists (marked slots still untagged, or born now), adding to the */
+/* palette meanwhile; the census alone frees its entries, at the end.   */
 GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
-  word n, nh, g8;
-  unsigned char *hint;
-  gca_tag_t *t;
+  unsigned char *idx;
+  word tab_g, tab_w, s;
+  unsigned b, used = 0;
   struct tags_walk w;
-  word cleared[SLAB_MAX_SLOTS / TAB_GROUP + 1];
-  unsigned n_cleared = 0, j;
 
   if (NULL == tb) return;
-  n = tb->n;
-  nh = TAB_HINT_BYTES(n);
-  hint = TAB_HINTS(tb);
-  t = tb->tags;
-  tags_walk_init(&w, h, hhdr, tb, census_since, 1);
-  for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-    word hw = *(const word *)(hint + g8);
+  idx = TAB_IDX(tb);
+  tags_walk_init(&w, h, hhdr, census_since, 1);
+  TAB_FOR_TAGGED(tb, s, b) {
+    gca_tag_t tag = tab_get(tb, s, b), nt;
 
-    while (hw != 0) {
-      word g = g8 + HINT_FIRST(hw), s, lim;
-      int keep = 0;
-
-      hw &= hw - 1;
-      lim = (g + 1) << TAB_GROUP_LOG;
-      if (lim > n) lim = n;
-      for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-        gca_tag_t tag = t[s], nt;
-
-        if (0 == tag) continue;
-        keep = 1;
-        if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now)
-          continue;             /* allocated after this mark           */
-        /* The common case: a young object that died.                    */
-        if (EXPECT(!(tag & TAG_OLD), TRUE)
-            && !mark_bit_from_hdr(hhdr, s * w.mstride)
-            && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
-          t[s] = 0;
-          continue;
-        }
-        nt = tags_slot(&w, s, tag);
-        if (nt != tag) t[s] = nt;
-      }
-      if (!keep) {
-        /* Nothing tagged left in the group: clear its hint, then look  */
-        /* again (below, after a fence) for a tag stored meanwhile.     */
-        hint[g] = 0;
-        cleared[n_cleared++] = g;
-      }
+    if (0 == tag) continue;
+    if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now) {
+      used |= PAL_BIT(b);
+      continue;                 /* allocated after this mark           */
     }
-  }
-  if (n_cleared == 0) return;
-  /* A thread tagging in this block stores its tag, then the hint: if   */
-  /* our clear came after its hint, the fence makes its tag visible now. */
-  TAGS_FENCE();
-  for (j = 0; j < n_cleared; j++) {
-    word g = cleared[j], s, lim = (g + 1) << TAB_GROUP_LOG;
-
-    if (lim > n) lim = n;
-    for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-      if (GCA_LOAD(&t[s]) != 0) {
-        hint[g] = 1;
-        break;
-      }
+    /* The common case: a young object that died.                        */
+    if (EXPECT(!(tag & TAG_OLD), TRUE)
+        && !mark_bit_from_hdr(hhdr, s * w.mstride)
+        && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
+      IDX_SET(&idx[s], 0);
+      continue;
     }
+    nt = tags_slot(&w, s, tag);
+    if (0 == nt) {
+      IDX_SET(&idx[s], 0);
+      continue;
+    }
+    if (nt != tag) b = tab_set(tb, s, b, nt);
+    if (b != 0) used |= PAL_BIT(b);
   }
+  pal_reclaim(tb, used);
 }
 
 GC_INNER void gca_tags_census_end(void)
@@ -727,12 +877,16 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   hdr *hhdr = HDR(p);
   struct tag_tab *tb;
   gca_tag_t tag;
-  unsigned pair;
+  unsigned pair, b;
+  word i;
 
   if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return 0;
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (NULL == tb) return 0;
-  tag = tb->tags[tab_slot(tb, p)];
+  i = tab_slot(tb, p);
+  b = TAB_IDX(tb)[i];
+  if (0 == b) return 0;
+  tag = tab_get(tb, i, b);
   if (0 == tag) return 0;
   pair = TAG_PAIR(tag);
   *cookie = gca_pair_cookie(pair);

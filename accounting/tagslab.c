@@ -5,8 +5,10 @@
  * Size-segregated slabs: each slab (a few pages from the OS) holds
  * tables of one size class only and counts them; a slab left empty is
  * returned to the OS at the next census once the empty slabs exceed a
- * small slack, so the mapped bytes follow the bytes in use.  Lock held
- * (tables are made and released by block hooks and the census).
+ * small slack, so the mapped bytes follow the bytes in use.  The slabs
+ * have a spin lock of their own: tables are made and released by block
+ * hooks and the census (allocation lock held), a block's wide table by
+ * whichever thread finds its palette full (tags.c), with or without it.
  */
 
 #include "gca_priv.h"
@@ -16,8 +18,7 @@
 #include "gca_tagtab.h"
 
 #define SLAB_UNIT 16            /* table sizes are multiples of this    */
-#define SLAB_MAX_TAB (sizeof(struct tag_tab) + TAB_HINT_BYTES(SLAB_MAX_SLOTS) \
-                      + SLAB_MAX_SLOTS * sizeof(gca_tag_t))
+#define SLAB_MAX_TAB TAB_WIDE_BYTES(SLAB_MAX_SLOTS)     /* the largest  */
 #define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
 #define SLAB_PAGE 4096
 #define SLAB_MAX_PAGES 16
@@ -30,7 +31,6 @@ struct tag_slab {
   char *end;
   size_t bytes;
   unsigned used, cls;
-  int in_empty;                         /* on the empty list            */
 };
 #define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
                   & ~(size_t)(SLAB_UNIT - 1))
@@ -42,18 +42,31 @@ static word slab_empty_bytes = 0;
 static word slab_mapped = 0;    /* bytes taken from the OS             */
 static word slab_in_use = 0;    /* bytes in live tables                */
 
-static word tab_bytes(word n)
+#ifdef THREADS
+  static volatile AO_TS_t slab_spin = AO_TS_INITIALIZER;
+# define SLAB_LOCK() \
+        while (AO_test_and_set_acquire(&slab_spin) == AO_TS_SET) { }
+# define SLAB_UNLOCK() AO_CLEAR(&slab_spin)
+#else
+# define SLAB_LOCK() (void)0
+# define SLAB_UNLOCK() (void)0
+#endif
+
+/* In a child after fork(): a table another thread was making may be  */
+/* lost, as pairs.c's pairs are.                                        */
+GC_INNER void gca_tagslab_atfork_child(void)
 {
-  return sizeof(struct tag_tab) + TAB_HINT_BYTES(n) + n * sizeof(gca_tag_t);
+  SLAB_UNLOCK();
 }
 
-static unsigned slab_class(word n_slots)
+static unsigned slab_class(size_t bytes)
 {
-  return (unsigned)((tab_bytes(n_slots) + SLAB_UNIT - 1) / SLAB_UNIT);
+  return (unsigned)((bytes + SLAB_UNIT - 1) / SLAB_UNIT);
 }
 
-/* Slab size for class c: the fewest pages with at most 1/32 waste and  */
-/* at least 8 tables (or SLAB_MAX_PAGES).                                */
+/* Slab size for class c: the fewest pages with at most 1/8 waste and   */
+/* at least 4 tables (or SLAB_MAX_PAGES).  Small slabs: a slab holding */
+/* one table of a class keeps its pages mapped.                         */
 static size_t slab_size(unsigned c)
 {
   size_t t = (size_t)c * SLAB_UNIT, k;
@@ -62,7 +75,7 @@ static size_t slab_size(unsigned c)
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
     size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
 
-    if (fit >= 8 && (b - SLAB_HDR - fit * t) * 32 <= b) break;
+    if (fit >= 4 && (b - SLAB_HDR - fit * t) * 8 <= b) break;
   }
   slab_bytes_of[c] = k * SLAB_PAGE;
   return k * SLAB_PAGE;
@@ -98,17 +111,25 @@ static void slab_empty_unlink(struct tag_slab *s)
   else slab_empty = s->enext;
   if (s->enext != NULL) s->enext->eprev = s->eprev;
   s->enext = s->eprev = NULL;
-  s->in_empty = 0;
   slab_empty_bytes -= s->bytes;
 }
 
-GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
+static void *tagslab_alloc(size_t want)
 {
-  unsigned c = slab_class(n_slots);
+  unsigned c = slab_class(want);
   size_t bytes = (size_t)c * SLAB_UNIT;
   struct tag_slab *s = slab_avail[c];
-  struct tag_tab *tb;
+  struct tag_slab **tb;
 
+  if (NULL == s) {
+    /* An empty slab of the class (kept off the class list, so that the */
+    /* tables fill partly used slabs first and empty ones can go).      */
+    for (s = slab_empty; s != NULL && s->cls != c; s = s->enext) { }
+    if (s != NULL) {
+      slab_empty_unlink(s);
+      slab_avail_push(s);
+    }
+  }
   if (NULL == s) {
     size_t sb = slab_size(c);
 
@@ -129,58 +150,77 @@ GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
     slab_avail_push(s);
   }
   if (s->free != NULL) {
-    tb = (struct tag_tab *)s->free;
+    tb = (struct tag_slab **)s->free;
     s->free = *(void **)tb;
     BZERO(tb, bytes);
   } else {
-    tb = (struct tag_tab *)s->bump;     /* fresh pages: zero already */
+    tb = (struct tag_slab **)s->bump;   /* fresh pages: zero already */
     s->bump += bytes;
   }
   s->used++;
-  if (s->in_empty) slab_empty_unlink(s);
   if (NULL == s->free && s->bump + bytes > s->end) slab_avail_unlink(s);
   slab_in_use += bytes;
-  tb->slab = s;
-  tb->n = (unsigned)n_slots;
-  tb->tags = (gca_tag_t *)(TAB_HINTS(tb) + TAB_HINT_BYTES(n_slots));
+  *tb = s;
   return tb;
 }
 
-GC_INNER void gca_tagslab_release(struct tag_tab *tb)
+GC_INNER void *gca_tagslab_alloc(size_t bytes)
 {
-  struct tag_slab *s = tb->slab;
-  size_t bytes = (size_t)s->cls * SLAB_UNIT;
-  int was_full = NULL == s->free && s->bump + bytes > s->end;
+  void *p;
 
+  GC_ASSERT(bytes <= SLAB_MAX_TAB);
+  SLAB_LOCK();
+  p = tagslab_alloc(bytes);
+  SLAB_UNLOCK();
+  return p;
+}
+
+GC_INNER void gca_tagslab_release(void *chunk)
+{
+  struct tag_slab **tb = (struct tag_slab **)chunk;
+  struct tag_slab *s;
+  size_t bytes;
+  int was_full;
+
+  SLAB_LOCK();
+  s = *tb;
+  bytes = (size_t)s->cls * SLAB_UNIT;
+  was_full = NULL == s->free && s->bump + bytes > s->end;
   *(void **)tb = s->free;
   s->free = tb;
   slab_in_use -= bytes;
   if (was_full) slab_avail_push(s);
   if (0 == --s->used) {
+    slab_avail_unlink(s);
     s->eprev = NULL;
     s->enext = slab_empty;
     if (slab_empty != NULL) slab_empty->eprev = s;
     slab_empty = s;
-    s->in_empty = 1;
     slab_empty_bytes += s->bytes;
   }
+  SLAB_UNLOCK();
 }
 
-/* Return empty slabs to the OS beyond a slack of 1/8 of the bytes in   */
-/* use (at least 256 KiB), so a block freed and another allocated soon   */
-/* after do not each cost a system call.  Lock held.                     */
+/* Return empty slabs to the OS beyond a slack of 1/16 of the bytes in  */
+/* use (at least TRIM_MIN_SLACK), so a block freed and another allocated */
+/* soon after do not each cost a system call.  The slack was 1/8 and at */
+/* least 256 KiB: on Guile's 2.9 MB heap that kept 290 KiB of empty     */
+/* slabs, more than the tables in use (issue 33).                        */
+#define TRIM_MIN_SLACK ((word)16 << 10)
 GC_INNER void gca_tagslab_trim(void)
 {
-  word slack = slab_in_use / 8;
+  word slack;
 
-  if (slack < ((word)256 << 10)) slack = (word)256 << 10;
+  SLAB_LOCK();
+  slack = slab_in_use / 16;
+  if (slack < TRIM_MIN_SLACK) slack = TRIM_MIN_SLACK;
   while (slab_empty != NULL && slab_empty_bytes > slack) {
     struct tag_slab *s = slab_empty;
 
     slab_empty_unlink(s);
-    slab_avail_unlink(s);
     slab_unmap(s);
   }
+  SLAB_UNLOCK();
 }
 
 GC_INNER word gca_tagslab_mapped_bytes(void)
