@@ -218,6 +218,7 @@ GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* build they are static, and a compiler would warn).                   */
 GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_tags_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);
@@ -755,7 +756,6 @@ GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_alloc(struct hblk *h,
 GC_INNER GC_ATTR_NOINLINE void gca_tags_hblk_free(struct hblk *h,
                                                   hdr *hhdr);
 GC_INNER void gca_tags_free(void *p);            /* GC_free              */
-GC_INNER void gca_tags_atfork_child(void);
 GC_INNER void gca_tags_reset_all(int first);     /* on enable            */
 /* The census of the tags (census.c drives it, one visit per block).    */
 GC_INNER void gca_tags_census_begin(void);

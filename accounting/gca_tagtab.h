@@ -72,7 +72,7 @@ GC_INNER void *gca_tagslab_alloc(size_t bytes);
 GC_INNER void gca_tagslab_release(void *chunk);
 /* Return empty slabs to the OS beyond a slack.                         */
 GC_INNER void gca_tagslab_trim(void);
-GC_INNER void gca_tagslab_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_tagslab_atfork_child(void);
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 
