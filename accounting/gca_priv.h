@@ -140,6 +140,7 @@ GC_INLINE const struct gca_pc *gca_pc_find(const struct gca_pc *pc,
   if (c->pair != 0 && c->cookie == cookie && c->site == site) return c;
   return NULL;
 }
+#define GCA_TAG_CACHE 16        /* a power of 2                         */
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */
@@ -153,9 +154,10 @@ struct gca_tl {
   word c_cookie;
   unsigned c_site, c_pair;
   struct frame_tl_ent *c_ent;
-  /* tags.c: the last tag this thread stored and its palette entry in  */
-  /* that block's table (checked against the table before use).        */
-  unsigned t_tag, t_idx;
+  /* tags.c: tags this thread stored lately, by pair, and their       */
+  /* palette entries in those blocks' tables (checked against the table */
+  /* before use).                                                        */
+  struct gca_tag_cache { unsigned tag, idx; } t_cache[GCA_TAG_CACHE];
   struct frame_tl *frame_tl;    /* frames.c per-thread frame counts      */
   /* sites.c: bytes to this thread's next sample point (sample=BYTES),  */
   /* so that an unsampled allocation costs a subtraction and a branch;  */

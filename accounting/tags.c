@@ -60,8 +60,9 @@ static word tags_prev_census_gc_no = 0;
 
 /* ---- the palettes ------------------------------------------------------ */
 /* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
-/* added under pal_spin by any thread (a thread-local pop holds no      */
-/* lock) and freed only by the census (lock held), without it: an entry */
+/* added by any thread (a thread-local pop holds no lock), a compare-  */
+/* and-swap of a free entry (under pal_spin where there is none), and   */
+/* freed only by the census (lock held), without either: an entry      */
 /* whose slots are all gone and whose tag can no longer be stored (OLD, */
 /* or born two collections ago or more: tags_store writes this          */
 /* collection's birth).  So a thread that found its entry may store its */
@@ -91,35 +92,44 @@ GC_INNER void gca_tags_atfork_child(void)
   gca_tagslab_atfork_child();
 }
 
-/* The entry of t in tb's palette, or TAB_PAL.                           */
-GC_INLINE unsigned pal_find(const struct tag_tab *tb, gca_tag_t t)
+/* Entry e (free) takes tag t, unless another thread took it first.   */
+#if defined(__GNUC__) || defined(__clang__)
+  GC_INLINE int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    gca_tag_t zero = 0;
+
+    return __atomic_compare_exchange_n(e, &zero, t, 0, __ATOMIC_RELEASE,
+                                       __ATOMIC_RELAXED);
+  }
+#else
+  static int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    int ok;
+
+    PAL_LOCK();
+    ok = 0 == *e;
+    if (ok) *e = t;
+    PAL_UNLOCK();
+    return ok;
+  }
+#endif
+
+/* The entry of t, added at the first free entry if it is not before   */
+/* it (a tag may have two entries, after a census freed one before its  */
+/* first: both say the same); TAB_PAL if the palette is full.  Any     */
+/* thread.                                                               */
+static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
 {
   unsigned e;
 
-  for (e = 0; e < TAB_PAL; e++)
-    if (GCA_LOAD(&tb->pal[e]) == t) break;
-  return e;
-}
-
-/* The entry of t, added if it was not there; TAB_PAL if the palette    */
-/* is full.  Any thread.                                                 */
-static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
-{
-  unsigned e = pal_find(tb, t), f = TAB_PAL;
-
-  if (e < TAB_PAL) return e;
-  PAL_LOCK();
   for (e = 0; e < TAB_PAL; e++) {
     gca_tag_t v = GCA_LOAD(&tb->pal[e]);
 
     if (v == t) break;
-    if (0 == v && TAB_PAL == f) f = e;
+    if (0 == v && (pal_claim(&tb->pal[e], t)
+                   || GCA_LOAD(&tb->pal[e]) == t))
+      break;
   }
-  if (TAB_PAL == e && f < TAB_PAL) {
-    GCA_STORE(&tb->pal[f], t);
-    e = f;
-  }
-  PAL_UNLOCK();
   return e;
 }
 
@@ -159,18 +169,18 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
   IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
 }
 
-/* Slot i of tb gets tag t (any thread): its palette entry (remembered */
-/* in me, if any), or the wide table.                                   */
-static GC_ATTR_NOINLINE void tab_put(struct gca_tl *me, struct tag_tab *tb,
-                                     word i, gca_tag_t t)
+/* Slot i of tb (which has no wide table) gets tag t (any thread): its */
+/* palette entry, remembered in the thread's cache entry c, or the wide */
+/* table, made now.                                                       */
+static GC_ATTR_NOINLINE void tab_put(struct gca_tag_cache *c,
+                                     struct tag_tab *tb, word i,
+                                     gca_tag_t t)
 {
   unsigned e = pal_add(tb, t);
 
   if (EXPECT(e < TAB_PAL, TRUE)) {
-    if (me != NULL) {
-      me->t_tag = t;
-      me->t_idx = e;
-    }
+    c->tag = t;
+    c->idx = e;
     IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
   } else {
     tab_put_wide(tb, i, t);
@@ -330,19 +340,27 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
-/* p's tag: the byte of its palette entry, the thread's last one if it */
-/* is still that entry's tag in p's table.                              */
+/* p's tag: the byte of its palette entry, from the thread's cache if  */
+/* the entry there is still that tag's in p's table; else, in a block   */
+/* whose palette once overflowed, its wide table (a slot's tag may      */
+/* always go there once there is one: no look at the palette).           */
 GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
                           unsigned pair)
 {
   word i = tab_slot(tb, p);
   gca_tag_t t = TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH);
-  unsigned e = me->t_idx;
+  struct gca_tag_cache *c = &me->t_cache[pair & (GCA_TAG_CACHE - 1)];
+  unsigned e = c->idx;
+  struct tag_wide *w;
 
-  if (EXPECT(t == me->t_tag && GCA_LOAD(&tb->pal[e]) == t, TRUE))
+  if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
     IDX_SET(&TAB_IDX(tb)[i], e + 1);
-  else
-    tab_put(me, tb, i, t);
+  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL) {
+    GCA_STORE(&w->t[i], t);
+    IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+  } else {
+    tab_put(c, tb, i, t);
+  }
 }
 
 static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
@@ -740,11 +758,14 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
 
 /* Each tagged slot s of tb, a word of slot bytes at a time (eight     */
 /* untagged slots a load), with b its byte.                              */
-#define TAB_FOR_TAGGED(tb, s, b) \
-  for (tab_g = 0; tab_g < (tb)->n; tab_g += sizeof(word)) \
-    if ((memcpy(&tab_w, TAB_IDX(tb) + tab_g, sizeof(word)), tab_w != 0)) \
-      for ((s) = tab_g; (s) < tab_g + sizeof(word) && (s) < (tb)->n; (s)++) \
-        if (((b) = TAB_IDX(tb)[s]) != 0)
+/* (n and idx: the table's slots and bytes, in locals: a byte store    */
+/* could alias the table's header for the compiler.)                   */
+#define TAB_FOR_TAGGED(n, idx, s, b) \
+  for (tab_g = 0; tab_g < (n); tab_g = tab_lim) \
+    if ((tab_lim = tab_g + sizeof(word) < (n) ? tab_g + sizeof(word) : (n), \
+         memcpy(&tab_w, (idx) + tab_g, sizeof(word)), tab_w != 0)) \
+      for ((s) = tab_g; (s) < tab_lim; (s)++) \
+        if (((b) = (idx)[s]) != 0)
 
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
@@ -753,12 +774,13 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word tab_g, tab_w, s;
+    word tab_g, tab_w, tab_lim, s, n = tb->n;
+    const unsigned char *idx = TAB_IDX(tb);
     unsigned b;
     struct tags_walk w;
 
     tags_walk_init(&w, h, hhdr, (word)GC_gc_no - tags_prev_census_gc_no, 0);
-    TAB_FOR_TAGGED(tb, s, b) {
+    TAB_FOR_TAGGED(n, idx, s, b) {
       gca_tag_t tag = tab_get(tb, s, b);
 
       if (0 == tag) continue;
@@ -829,19 +851,24 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
   unsigned char *idx;
-  word tab_g, tab_w, s;
-  unsigned b, used = 0;
+  word tab_g, tab_w, tab_lim, s, n;
+  unsigned b, e, used = 0;
   struct tags_walk w;
+  /* seen[b]: a slot's byte is b (a store a slot, where a mask of the   */
+  /* entries would take a test and a shift).                             */
+  unsigned char seen[TAB_ESC + 1];
 
   if (NULL == tb) return;
   idx = TAB_IDX(tb);
+  n = tb->n;
+  memset(seen, 0, TAB_PAL + 1);
   tags_walk_init(&w, h, hhdr, census_since, 1);
-  TAB_FOR_TAGGED(tb, s, b) {
+  TAB_FOR_TAGGED(n, idx, s, b) {
     gca_tag_t tag = tab_get(tb, s, b), nt;
 
     if (0 == tag) continue;
     if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now) {
-      used |= PAL_BIT(b);
+      seen[b] = 1;
       continue;                 /* allocated after this mark           */
     }
     /* The common case: a young object that died.                        */
@@ -852,13 +879,16 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
       continue;
     }
     nt = tags_slot(&w, s, tag);
-    if (0 == nt) {
-      IDX_SET(&idx[s], 0);
-      continue;
+    if (EXPECT(nt != tag, FALSE)) {
+      if (0 == nt) {
+        IDX_SET(&idx[s], 0);
+        continue;
+      }
+      b = tab_set(tb, s, b, nt);
     }
-    if (nt != tag) b = tab_set(tb, s, b, nt);
-    if (b != 0) used |= PAL_BIT(b);
+    seen[b] = 1;
   }
+  for (e = 0; e < TAB_PAL; e++) used |= (unsigned)seen[e + 1] << e;
   pal_reclaim(tb, used);
 }
 
