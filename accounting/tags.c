@@ -222,16 +222,18 @@ static unsigned pal_used(const struct tag_tab *tb)
 }
 
 /* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
-/* its new byte.  A full palette frees what no slot uses first.  Lock   */
-/* held.                                                                  */
+/* its new byte.  A full palette frees what no slot uses first; a block */
+/* with a wide table puts it there.  Lock held.                          */
 static unsigned tab_set(struct tag_tab *tb, word s, unsigned b,
                         gca_tag_t nt)
 {
   unsigned e;
 
-  if (TAB_ESC == b) {
+  if (tb->wide != NULL) {
+    /* Past the palette once: no look at it (as tags_store).            */
     GCA_STORE(&tb->wide->t[s], nt);
-    return b;
+    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
+    return TAB_ESC;
   }
   e = pal_add(tb, nt);
   if (TAB_PAL == e) {
