@@ -57,6 +57,20 @@ GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 }
 
 
+/* ---- the tables' lock ------------------------------------------------ */
+/* A spin lock for the slabs and for publishing a wide table (tags.c),  */
+/* taken with or without the allocation lock, never held while taking   */
+/* another; a forked child frees it (gca_tagslab_atfork_child).         */
+#ifdef THREADS
+  GC_EXTERN volatile AO_TS_t gca_tagtab_spin;
+# define TAGTAB_LOCK() \
+        while (AO_test_and_set_acquire(&gca_tagtab_spin) == AO_TS_SET) { }
+# define TAGTAB_UNLOCK() AO_CLEAR(&gca_tagtab_spin)
+#else
+# define TAGTAB_LOCK() (void)0
+# define TAGTAB_UNLOCK() (void)0
+#endif
+
 /* ---- tagslab.c --------------------------------------------------------- */
 /* Slots of a block of hhdr's geometry (one for a large object).        */
 GC_INLINE word gca_tags_n_slots(hdr *hhdr)

@@ -60,24 +60,16 @@ static word tags_prev_census_gc_no = 0;
 
 /* ---- the palettes ------------------------------------------------------ */
 /* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
-/* added by any thread (a thread-local pop holds no lock), a compare-  */
-/* and-swap of a free entry (under pal_spin where there is none), and   */
-/* freed only by the census (lock held), without either: an entry      */
-/* whose slots are all gone and whose tag can no longer be stored (OLD, */
-/* or born two collections ago or more: tags_store writes this          */
-/* collection's birth).  So a thread that found its entry may store its */
-/* byte without a lock: the entry stays until a census finds no byte    */
-/* for it.  A palette full of live entries sends the block's new tags   */
-/* to its wide table, 32 bits a slot, as all tables were before.        */
-#ifdef THREADS
-  static volatile AO_TS_t pal_spin = AO_TS_INITIALIZER;
-# define PAL_LOCK() \
-        while (AO_test_and_set_acquire(&pal_spin) == AO_TS_SET) { }
-# define PAL_UNLOCK() AO_CLEAR(&pal_spin)
-#else
-# define PAL_LOCK() (void)0
-# define PAL_UNLOCK() (void)0
-#endif
+/* added by any thread (a thread-local pop holds no lock) with a        */
+/* compare-and-swap of a free entry (under the tables' lock where there */
+/* is no such instruction), and freed only by the census (lock held),   */
+/* without either: an entry whose slots are all gone and whose tag can  */
+/* no longer be stored (OLD, or born two collections ago or more:       */
+/* tags_store writes this collection's birth).  So a thread that found  */
+/* its entry may store its byte without a lock: the entry stays until a */
+/* census finds no byte for it.  A palette full of live entries sends   */
+/* the block's new tags to its wide table, 32 bits a slot, as all       */
+/* tables were before.                                                   */
 #if defined(__GNUC__) || defined(__clang__)
 # define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
                                             __ATOMIC_RELEASE)
@@ -88,7 +80,6 @@ static word tags_prev_census_gc_no = 0;
 
 GC_INNER void gca_tags_atfork_child(void)
 {
-  PAL_UNLOCK();
   gca_tagslab_atfork_child();
 }
 
@@ -106,10 +97,10 @@ GC_INNER void gca_tags_atfork_child(void)
   {
     int ok;
 
-    PAL_LOCK();
+    TAGTAB_LOCK();
     ok = 0 == *e;
     if (ok) *e = t;
-    PAL_UNLOCK();
+    TAGTAB_UNLOCK();
     return ok;
   }
 #endif
@@ -155,14 +146,14 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
       IDX_SET(&TAB_IDX(tb)[i], 0);
       return;
     }
-    PAL_LOCK();
+    TAGTAB_LOCK();
     w = tb->wide;
     if (NULL == w) {
       REL_STOREP(&tb->wide, nw);
       w = nw;
       nw = NULL;
     }
-    PAL_UNLOCK();
+    TAGTAB_UNLOCK();
     if (nw != NULL) gca_tagslab_release(nw);
   }
   GCA_STORE(&w->t[i], t);

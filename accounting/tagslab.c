@@ -43,20 +43,14 @@ static word slab_mapped = 0;    /* bytes taken from the OS             */
 static word slab_in_use = 0;    /* bytes in live tables                */
 
 #ifdef THREADS
-  static volatile AO_TS_t slab_spin = AO_TS_INITIALIZER;
-# define SLAB_LOCK() \
-        while (AO_test_and_set_acquire(&slab_spin) == AO_TS_SET) { }
-# define SLAB_UNLOCK() AO_CLEAR(&slab_spin)
-#else
-# define SLAB_LOCK() (void)0
-# define SLAB_UNLOCK() (void)0
+  GC_INNER volatile AO_TS_t gca_tagtab_spin = AO_TS_INITIALIZER;
 #endif
 
 /* In a child after fork(): a table another thread was making may be  */
 /* lost, as pairs.c's pairs are.                                        */
 GC_INNER void gca_tagslab_atfork_child(void)
 {
-  SLAB_UNLOCK();
+  TAGTAB_UNLOCK();
 }
 
 static unsigned slab_class(size_t bytes)
@@ -169,9 +163,9 @@ GC_INNER void *gca_tagslab_alloc(size_t bytes)
   void *p;
 
   GC_ASSERT(bytes <= SLAB_MAX_TAB);
-  SLAB_LOCK();
+  TAGTAB_LOCK();
   p = tagslab_alloc(bytes);
-  SLAB_UNLOCK();
+  TAGTAB_UNLOCK();
   return p;
 }
 
@@ -182,7 +176,7 @@ GC_INNER void gca_tagslab_release(void *chunk)
   size_t bytes;
   int was_full;
 
-  SLAB_LOCK();
+  TAGTAB_LOCK();
   s = *tb;
   bytes = (size_t)s->cls * SLAB_UNIT;
   was_full = NULL == s->free && s->bump + bytes > s->end;
@@ -198,7 +192,7 @@ GC_INNER void gca_tagslab_release(void *chunk)
     slab_empty = s;
     slab_empty_bytes += s->bytes;
   }
-  SLAB_UNLOCK();
+  TAGTAB_UNLOCK();
 }
 
 /* Return empty slabs to the OS beyond a slack of 1/16 of the bytes in  */
@@ -211,7 +205,7 @@ GC_INNER void gca_tagslab_trim(void)
 {
   word slack;
 
-  SLAB_LOCK();
+  TAGTAB_LOCK();
   slack = slab_in_use / 16;
   if (slack < TRIM_MIN_SLACK) slack = TRIM_MIN_SLACK;
   while (slab_empty != NULL && slab_empty_bytes > slack) {
@@ -220,7 +214,7 @@ GC_INNER void gca_tagslab_trim(void)
     slab_empty_unlink(s);
     slab_unmap(s);
   }
-  SLAB_UNLOCK();
+  TAGTAB_UNLOCK();
 }
 
 GC_INNER word gca_tagslab_mapped_bytes(void)
