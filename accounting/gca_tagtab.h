@@ -8,6 +8,11 @@
 #define GCA_TAGTAB_H
 
 typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
+/* A tag (tags.c): pair id << 8 | OLD << 7 | birth (GC_gc_no mod 128). */
+#define TAG_OLD 0x80u
+#define TAG_BIRTH 0x7fu
+#define TAG_PAIR(t) ((t) >> 8)
+#define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
 /* ---- the table of a block ------------------------------------------------ */
 /* A table is a header with the block's palette of TAB_PAL tags, then  */
@@ -71,6 +76,24 @@ GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 # define TAGTAB_UNLOCK() (void)0
 #endif
 
+/* Slot bytes: relaxed stores, and release ones where the entry or the */
+/* wide tag they name was just written.                                  */
+#if defined(__GNUC__) || defined(__clang__)
+# define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
+                                            __ATOMIC_RELEASE)
+#else
+# define IDX_SET_REL(p, v) GCA_STORE((p), (unsigned char)(v))
+#endif
+#define IDX_SET(p, v) GCA_STORE((p), (unsigned char)(v))
+
+/* The tag of slot s, whose byte is b (nonzero); 0 for an entry freed   */
+/* under a store that raced with its census (the next census sees it).  */
+GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
+{
+  if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
+  return GCA_LOAD(&((struct tag_wide *)ACQ_LOADP(&tb->wide))->t[s]);
+}
+
 /* ---- tagslab.c --------------------------------------------------------- */
 /* Slots of a block of hhdr's geometry (one for a large object).        */
 GC_INLINE word gca_tags_n_slots(hdr *hhdr)
@@ -87,6 +110,20 @@ GC_INNER void gca_tagslab_release(void *chunk);
 /* Return empty slabs to the OS beyond a slack.                         */
 GC_INNER void gca_tagslab_trim(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_tagslab_atfork_child(void);
+/* The tables (tagslab.c, "the tables and their palettes").            */
+/* A new table for a block of hhdr's geometry, or NULL; lock held.      */
+GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr);
+/* Slot i of tb (no wide table) gets tag t; any thread; c: the thread's */
+/* cache entry for t's pair.                                             */
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
+                                              struct tag_tab *tb, word i,
+                                              gca_tag_t t);
+/* The census: slot s (byte b) gets tag nt, its new byte returned; the  */
+/* entries no slot uses (used: a bit an entry) freed.  Lock held.       */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
+                                 gca_tag_t nt);
+GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
+GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 

@@ -51,199 +51,12 @@
 
 #include "gca_tagtab.h"
 
-#define TAG_OLD 0x80u
-#define TAG_BIRTH 0x7fu
-#define TAG_PAIR(t) ((t) >> 8)
-#define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
 static word tags_prev_census_gc_no = 0;
-
-/* ---- the palettes ------------------------------------------------------ */
-/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
-/* added by any thread (a thread-local pop holds no lock) with a        */
-/* compare-and-swap of a free entry (under the tables' lock where there */
-/* is no such instruction), and freed only by the census (lock held),   */
-/* without either: an entry whose slots are all gone and whose tag can  */
-/* no longer be stored (OLD, or born two collections ago or more:       */
-/* tags_store writes this collection's birth).  So a thread that found  */
-/* its entry may store its byte without a lock: the entry stays until a */
-/* census finds no byte for it.  A palette full of live entries sends   */
-/* the block's new tags to its wide table, 32 bits a slot, as all       */
-/* tables were before.                                                   */
-#if defined(__GNUC__) || defined(__clang__)
-# define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
-                                            __ATOMIC_RELEASE)
-#else
-# define IDX_SET_REL(p, v) GCA_STORE((p), (unsigned char)(v))
-#endif
-#define IDX_SET(p, v) GCA_STORE((p), (unsigned char)(v))
 
 GC_INNER void gca_tags_atfork_child(void)
 {
   gca_tagslab_atfork_child();
-}
-
-/* Entry e (free) takes tag t, unless another thread took it first.   */
-#if defined(__GNUC__) || defined(__clang__)
-  GC_INLINE int pal_claim(gca_tag_t *e, gca_tag_t t)
-  {
-    gca_tag_t zero = 0;
-
-    return __atomic_compare_exchange_n(e, &zero, t, 0, __ATOMIC_RELEASE,
-                                       __ATOMIC_RELAXED);
-  }
-#else
-  static int pal_claim(gca_tag_t *e, gca_tag_t t)
-  {
-    int ok;
-
-    TAGTAB_LOCK();
-    ok = 0 == *e;
-    if (ok) *e = t;
-    TAGTAB_UNLOCK();
-    return ok;
-  }
-#endif
-
-/* The entry of t, added at the first free entry if it is not before   */
-/* it (a tag may have two entries, after a census freed one before its  */
-/* first: both say the same); TAB_PAL if the palette is full.  Any     */
-/* thread.                                                               */
-static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
-{
-  unsigned e;
-
-  for (e = 0; e < TAB_PAL; e++) {
-    gca_tag_t v = GCA_LOAD(&tb->pal[e]);
-
-    if (v == t) break;
-    if (0 == v && (pal_claim(&tb->pal[e], t)
-                   || GCA_LOAD(&tb->pal[e]) == t))
-      break;
-  }
-  return e;
-}
-
-/* The tag of slot s, whose byte is b (nonzero); 0 for an entry freed   */
-/* under a store that raced with its census (the next census sees it).  */
-GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
-{
-  if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
-  return GCA_LOAD(&((struct tag_wide *)ACQ_LOADP(&tb->wide))->t[s]);
-}
-
-/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
-/* thread.  At the side tables' cap the slot is left untagged.          */
-static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
-{
-  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
-
-  if (NULL == w) {
-    struct tag_wide *nw
-        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
-
-    if (NULL == nw) {
-      IDX_SET(&TAB_IDX(tb)[i], 0);
-      return;
-    }
-    TAGTAB_LOCK();
-    w = tb->wide;
-    if (NULL == w) {
-      REL_STOREP(&tb->wide, nw);
-      w = nw;
-      nw = NULL;
-    }
-    TAGTAB_UNLOCK();
-    if (nw != NULL) gca_tagslab_release(nw);
-  }
-  GCA_STORE(&w->t[i], t);
-  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
-}
-
-/* Slot i of tb (which has no wide table) gets tag t (any thread): its */
-/* palette entry, remembered in the thread's cache entry c, or the wide */
-/* table, made now.                                                       */
-static GC_ATTR_NOINLINE void tab_put(struct gca_tag_cache *c,
-                                     struct tag_tab *tb, word i,
-                                     gca_tag_t t)
-{
-  unsigned e = pal_add(tb, t);
-
-  if (EXPECT(e < TAB_PAL, TRUE)) {
-    c->tag = t;
-    c->idx = e;
-    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
-  } else {
-    tab_put_wide(tb, i, t);
-  }
-}
-
-/* The palette bit of a slot byte (none for the wide table).           */
-#define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
-
-/* Free the entries of tb's palette that no slot uses (used: a bit per */
-/* entry) and no thread can store any more (OLD, or born before the    */
-/* previous collection).  Lock held.                                     */
-static void pal_reclaim(struct tag_tab *tb, unsigned used)
-{
-  unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
-
-  for (e = 0; e < TAB_PAL; e++) {
-    gca_tag_t v = tb->pal[e];
-
-    if (0 == v || (used & (1u << e)) != 0) continue;
-    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
-      GCA_STORE(&tb->pal[e], 0);
-  }
-}
-
-/* The palette entries that tb's slots use now.  Lock held.             */
-static unsigned pal_used(const struct tag_tab *tb)
-{
-  const unsigned char *idx = TAB_IDX(tb);
-  unsigned used = 0;
-  word s;
-
-  for (s = 0; s < tb->n; s++) {
-    unsigned b = GCA_LOAD(&idx[s]);
-
-    if (b != 0) used |= PAL_BIT(b);
-  }
-  return used;
-}
-
-/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
-/* its new byte.  A full palette frees what no slot uses first; a block */
-/* with a wide table puts it there.  Lock held.                          */
-static unsigned tab_set(struct tag_tab *tb, word s, unsigned b,
-                        gca_tag_t nt)
-{
-  unsigned e;
-
-  if (tb->wide != NULL) {
-    /* Past the palette once: no look at it (as tags_store).            */
-    GCA_STORE(&tb->wide->t[s], nt);
-    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
-    return TAB_ESC;
-  }
-  e = pal_add(tb, nt);
-  if (TAB_PAL == e) {
-    pal_reclaim(tb, pal_used(tb));
-    e = pal_add(tb, nt);
-  }
-  if (e < TAB_PAL) {
-    IDX_SET(&TAB_IDX(tb)[s], e + 1);
-    return e + 1;
-  }
-  tab_put_wide(tb, s, nt);
-  return TAB_IDX(tb)[s];
-}
-
-/* A block's table goes (a block freed, tags off).  Lock held.          */
-static void tab_release(struct tag_tab *tb)
-{
-  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
-  gca_tagslab_release(tb);
 }
 
 GC_INNER word gca_tags_memory_bytes(void)
@@ -254,21 +67,6 @@ GC_INNER word gca_tags_memory_bytes(void)
 GC_INNER word gca_tags_in_use_bytes(void)
 {
   return gca_tagslab_in_use_bytes();
-}
-
-/* A new table for a block of hhdr's geometry, or NULL.                 */
-static struct tag_tab *tab_new(hdr *hhdr)
-{
-  word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
-  struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
-
-  if (tb != NULL) {
-    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
-
-    tb->n = (unsigned)n;
-    tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
-  }
-  return tb;
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -352,7 +150,7 @@ GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
     GCA_STORE(&w->t[i], t);
     IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
   } else {
-    tab_put(c, tb, i, t);
+    gca_tagtab_put(c, tb, i, t);
   }
 }
 
@@ -627,7 +425,7 @@ GC_INNER void gca_tags_free(void *p)
 GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   (void)h;
-  hhdr->hb_acc = tab_new(hhdr);
+  hhdr->hb_acc = gca_tagtab_new(hhdr);
 }
 
 /* One block's walk (a census, a block free): what every slot's work   */
@@ -783,7 +581,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
       (void)tags_slot(&w, s, tag);
     }
   }
-  tab_release(tb);
+  gca_tagtab_release(tb);
   hhdr->hb_acc = NULL;
 }
 
@@ -796,10 +594,10 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 
   (void)dummy;
   if (!gca_tags_on) {
-    if (!tags_reset_first && tb != NULL) tab_release(tb);
+    if (!tags_reset_first && tb != NULL) gca_tagtab_release(tb);
     hhdr->hb_acc = NULL;
   } else if (tags_reset_first || NULL == tb) {
-    hhdr->hb_acc = tab_new(hhdr);
+    hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
     BZERO(tb->pal, sizeof(tb->pal));
     BZERO(TAB_IDX(tb), tb->n);
@@ -877,12 +675,12 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
         IDX_SET(&idx[s], 0);
         continue;
       }
-      b = tab_set(tb, s, b, nt);
+      b = gca_tagtab_set(tb, s, b, nt);
     }
     seen[b] = 1;
   }
   for (e = 0; e < TAB_PAL; e++) used |= (unsigned)seen[e + 1] << e;
-  pal_reclaim(tb, used);
+  gca_tagtab_reclaim(tb, used);
 }
 
 GC_INNER void gca_tags_census_end(void)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tagslab.c: OS pages for the tag tables of tags.c.
+ * tagslab.c: the tag tables of tags.c: a block's table and its palette
+ * (made, a slot's entry added, entries freed, the wide table), and the
+ * OS pages they take.
  *
  * Size-segregated slabs: each slab (a few pages from the OS) holds
  * tables of one size class only and counts them; a slab left empty is
@@ -8,7 +10,7 @@
  * small slack, so the mapped bytes follow the bytes in use.  The slabs
  * have a spin lock of their own: tables are made and released by block
  * hooks and the census (allocation lock held), a block's wide table by
- * whichever thread finds its palette full (tags.c), with or without it.
+ * whichever thread finds its palette full, with or without it.
  */
 
 #include "gca_priv.h"
@@ -225,6 +227,189 @@ GC_INNER word gca_tagslab_mapped_bytes(void)
 GC_INNER word gca_tagslab_in_use_bytes(void)
 {
   return slab_in_use;
+}
+
+/* ---- the tables and their palettes ------------------------------------ */
+/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
+/* added by any thread (a thread-local pop holds no lock) with a        */
+/* compare-and-swap of a free entry (under the tables' lock where there */
+/* is no such instruction), and freed only by the census (lock held),   */
+/* without either: an entry whose slots are all gone and whose tag can  */
+/* no longer be stored (OLD, or born two collections ago or more:       */
+/* tags_store writes this collection's birth).  So a thread that found  */
+/* its entry may store its byte without a lock: the entry stays until a */
+/* census finds no byte for it.  A palette full of live entries sends   */
+/* the block's new tags to its wide table, 32 bits a slot, as all       */
+/* tables were before.                                                   */
+
+/* Entry e (free) takes tag t, unless another thread took it first.   */
+#if defined(__GNUC__) || defined(__clang__)
+  GC_INLINE int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    gca_tag_t zero = 0;
+
+    return __atomic_compare_exchange_n(e, &zero, t, 0, __ATOMIC_RELEASE,
+                                       __ATOMIC_RELAXED);
+  }
+#else
+  static int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    int ok;
+
+    TAGTAB_LOCK();
+    ok = 0 == *e;
+    if (ok) *e = t;
+    TAGTAB_UNLOCK();
+    return ok;
+  }
+#endif
+
+/* The entry of t, added at the first free entry if it is not before   */
+/* it (a tag may have two entries, after a census freed one before its  */
+/* first: both say the same); TAB_PAL if the palette is full.  Any     */
+/* thread.                                                               */
+static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
+{
+  unsigned e;
+
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = GCA_LOAD(&tb->pal[e]);
+
+    if (v == t) break;
+    if (0 == v && (pal_claim(&tb->pal[e], t)
+                   || GCA_LOAD(&tb->pal[e]) == t))
+      break;
+  }
+  return e;
+}
+
+/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
+/* thread.  At the side tables' cap the slot is left untagged.          */
+static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
+{
+  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+
+  if (NULL == w) {
+    struct tag_wide *nw
+        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
+
+    if (NULL == nw) {
+      IDX_SET(&TAB_IDX(tb)[i], 0);
+      return;
+    }
+    TAGTAB_LOCK();
+    w = tb->wide;
+    if (NULL == w) {
+      REL_STOREP(&tb->wide, nw);
+      w = nw;
+      nw = NULL;
+    }
+    TAGTAB_UNLOCK();
+    if (nw != NULL) gca_tagslab_release(nw);
+  }
+  GCA_STORE(&w->t[i], t);
+  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+}
+
+/* Slot i of tb (which has no wide table) gets tag t (any thread): its */
+/* palette entry, remembered in the thread's cache entry c, or the wide */
+/* table, made now.                                                       */
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
+                                              struct tag_tab *tb, word i,
+                                              gca_tag_t t)
+{
+  unsigned e = pal_add(tb, t);
+
+  if (EXPECT(e < TAB_PAL, TRUE)) {
+    c->tag = t;
+    c->idx = e;
+    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
+  } else {
+    tab_put_wide(tb, i, t);
+  }
+}
+
+/* The palette bit of a slot byte (none for the wide table).           */
+#define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
+
+/* Free the entries of tb's palette that no slot uses (used: a bit per */
+/* entry) and no thread can store any more (OLD, or born before the    */
+/* previous collection).  Lock held.                                     */
+GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used)
+{
+  unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
+
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = tb->pal[e];
+
+    if (0 == v || (used & (1u << e)) != 0) continue;
+    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
+      GCA_STORE(&tb->pal[e], 0);
+  }
+}
+
+/* The palette entries that tb's slots use now.  Lock held.             */
+static unsigned pal_used(const struct tag_tab *tb)
+{
+  const unsigned char *idx = TAB_IDX(tb);
+  unsigned used = 0;
+  word s;
+
+  for (s = 0; s < tb->n; s++) {
+    unsigned b = GCA_LOAD(&idx[s]);
+
+    if (b != 0) used |= PAL_BIT(b);
+  }
+  return used;
+}
+
+/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
+/* its new byte.  A full palette frees what no slot uses first; a block */
+/* with a wide table puts it there.  Lock held.                          */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
+                                gca_tag_t nt)
+{
+  unsigned e;
+
+  if (tb->wide != NULL) {
+    /* Past the palette once: no look at it (as tags_store).            */
+    GCA_STORE(&tb->wide->t[s], nt);
+    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
+    return TAB_ESC;
+  }
+  e = pal_add(tb, nt);
+  if (TAB_PAL == e) {
+    gca_tagtab_reclaim(tb, pal_used(tb));
+    e = pal_add(tb, nt);
+  }
+  if (e < TAB_PAL) {
+    IDX_SET(&TAB_IDX(tb)[s], e + 1);
+    return e + 1;
+  }
+  tab_put_wide(tb, s, nt);
+  return TAB_IDX(tb)[s];
+}
+
+/* A block's table goes (a block freed, tags off).  Lock held.          */
+GC_INNER void gca_tagtab_release(struct tag_tab *tb)
+{
+  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
+  gca_tagslab_release(tb);
+}
+
+/* A new table for a block of hhdr's geometry, or NULL.                 */
+GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr)
+{
+  word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
+  struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
+
+  if (tb != NULL) {
+    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
+
+    tb->n = (unsigned)n;
+    tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
+  }
+  return tb;
 }
 
 #endif /* !GC_ACC_DISABLE */
