@@ -140,6 +140,7 @@ GC_INLINE const struct gca_pc *gca_pc_find(const struct gca_pc *pc,
   if (c->pair != 0 && c->cookie == cookie && c->site == site) return c;
   return NULL;
 }
+#define GCA_TAG_CACHE 16        /* a power of 2                         */
 struct gca_tl {
   struct gca_thread *counters;  /* counters.c record, NULL until claimed */
   word next_type;               /* GC_acc_set_next_type (tags.c)         */
@@ -153,6 +154,10 @@ struct gca_tl {
   word c_cookie;
   unsigned c_site, c_pair;
   struct frame_tl_ent *c_ent;
+  /* tags.c: tags this thread stored lately, by pair, and their       */
+  /* palette entries in those blocks' tables (checked against the table */
+  /* before use).                                                        */
+  struct gca_tag_cache { unsigned tag, idx; } t_cache[GCA_TAG_CACHE];
   struct frame_tl *frame_tl;    /* frames.c per-thread frame counts      */
   /* sites.c: bytes to this thread's next sample point (sample=BYTES),  */
   /* so that an unsampled allocation costs a subtraction and a branch;  */
@@ -215,6 +220,7 @@ GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* build they are static, and a compiler would warn).                   */
 GC_INNER GCA_MAYBE_UNUSED void gca_sites_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_pairs_atfork_child(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_tags_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_frames_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_counters_atfork_child(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_dump_atfork_child(void);

@@ -1,27 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gca_tagtab.h: a block's tag table, and the slab allocator that carves
- * the tables from OS pages (tagslab.c).  Shared by tags.c and tagslab.c
+ * the tables from OS memory (tagslab.c).  Shared by tags.c and tagslab.c
  * only.
  */
 #ifndef GCA_TAGTAB_H
 #define GCA_TAGTAB_H
 
 typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
+/* A tag (tags.c): pair id << 8 | OLD << 7 | birth (GC_gc_no mod 128). */
+#define TAG_OLD 0x80u
+#define TAG_BIRTH 0x7fu
+#define TAG_PAIR(t) ((t) >> 8)
+#define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
 /* ---- the table of a block ------------------------------------------------ */
-/* A table is a header, one hint byte per group of TAB_GROUP slots      */
-/* (nonzero: a slot of the group may be tagged), padded to a word, then */
-/* the tags.  The allocation path stores the tag, then the hint (plain  */
-/* byte stores: idempotent, so threads sharing a block never lose one); */
-/* the census and block frees visit only groups whose hint is set, a    */
-/* word of hints at a time, so their cost follows the tagged objects    */
-/* (live ones, and those allocated since the previous census), not the  */
-/* slots of the heap.                                                    */
-#define TAB_GROUP_LOG 3
-#define TAB_GROUP ((word)1 << TAB_GROUP_LOG)
-#define TAB_HINT_BYTES(n) (((((n) + TAB_GROUP - 1) >> TAB_GROUP_LOG) \
-                            + sizeof(word) - 1) & ~(word)(sizeof(word) - 1))
+/* A table is a header with the block's palette of TAB_PAL tags, then  */
+/* one byte per slot: 0 untagged, e + 1 the tag pal[e], TAB_ESC the   */
+/* slot's tag in the block's wide table (made when the palette was    */
+/* full).  The objects of a block share few tags (a tag is its pair,   */
+/* its birth and OLD: one entry per type, callsite and collection they */
+/* were made in), so a byte an object is enough where 4 bytes were 25% */
+/* of a 16-byte object (issue 33).  A table is zeroed when made; the   */
+/* slot bytes are read a word at a time, so the census and block frees */
+/* skip eight untagged slots a load.                                   */
+#define TAB_PAL 10
+#define TAB_ESC 0xffu
 /* Slot of an object from its offset in the block: granule index times  */
 /* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
 /* below 2^12 granules (the error stays under 2^-12, the gap to the     */
@@ -31,15 +35,25 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 #define SLAB_MAX_SLOTS (HBLKSIZE / GRANULE_BYTES)
 
 struct tag_slab;
+/* The tags of a block's escaped slots (TAB_ESC), n of them.            */
+struct tag_wide {
+  struct tag_slab *slab;
+  gca_tag_t t[1];               /* [n]                                  */
+};
+#define TAB_WIDE_BYTES(n) (offsetof(struct tag_wide, t) \
+                           + (n) * sizeof(gca_tag_t))
+
 struct tag_tab {
   struct tag_slab *slab;
-  gca_tag_t *tags;
+  struct tag_wide *wide;        /* NULL until the palette overflowed    */
   unsigned n;                   /* slots                                */
   unsigned inv;
-  /* unsigned char hint[TAB_HINT_BYTES(n)]; gca_tag_t tags[n];           */
+  gca_tag_t pal[TAB_PAL];       /* 0: a free entry                      */
+  /* unsigned char idx[n], zero up to a word past n;                    */
 };
-
-#define TAB_HINTS(tb) ((unsigned char *)((tb) + 1))
+#define TAB_IDX(tb) ((unsigned char *)((tb) + 1))
+#define TAB_BYTES(n) (sizeof(struct tag_tab) + (((n) + sizeof(word) - 1) \
+                                               & ~(word)(sizeof(word) - 1)))
 
 GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 {
@@ -47,14 +61,38 @@ GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
          >> TAB_INV_SHIFT;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-# define HINT_SET(h) __atomic_store_n((h), (unsigned char)1, __ATOMIC_RELEASE)
-# define TAGS_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/* ---- the tables' lock ------------------------------------------------ */
+/* A spin lock for the slabs and for publishing a wide table (tags.c),  */
+/* taken with or without the allocation lock, never held while taking   */
+/* another; a forked child frees it (gca_tagslab_atfork_child).         */
+#ifdef THREADS
+  GC_EXTERN volatile AO_TS_t gca_tagtab_spin;
+# define TAGTAB_LOCK() \
+        while (AO_test_and_set_acquire(&gca_tagtab_spin) == AO_TS_SET) { }
+# define TAGTAB_UNLOCK() AO_CLEAR(&gca_tagtab_spin)
 #else
-# define HINT_SET(h) (void)(*(volatile unsigned char *)(h) = 1)
-# define TAGS_FENCE() AO_nop_full()
+# define TAGTAB_LOCK() (void)0
+# define TAGTAB_UNLOCK() (void)0
 #endif
 
+/* Slot bytes: relaxed stores, and release ones where the entry or the */
+/* wide tag they name was just written.                                  */
+#if defined(__GNUC__) || defined(__clang__)
+# define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
+                                            __ATOMIC_RELEASE)
+#else
+# define IDX_SET_REL(p, v) GCA_STORE((p), (unsigned char)(v))
+#endif
+#define IDX_SET(p, v) GCA_STORE((p), (unsigned char)(v))
+
+/* The tag of slot s, whose byte is b (nonzero); 0 for an entry freed   */
+/* under a store that raced with its census (the next census sees it).  */
+GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
+{
+  if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
+  return GCA_LOAD(&((struct tag_wide *)ACQ_LOADP(&tb->wide))->t[s]);
+}
 
 /* ---- tagslab.c --------------------------------------------------------- */
 /* Slots of a block of hhdr's geometry (one for a large object).        */
@@ -64,11 +102,28 @@ GC_INLINE word gca_tags_n_slots(hdr *hhdr)
 
   return sz > MAXOBJBYTES ? 1 : HBLK_OBJS(sz);
 }
-/* A zeroed table of n_slots tags (tb->slab, ->n, ->tags set), or NULL. */
-GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots);
-GC_INNER void gca_tagslab_release(struct tag_tab *tb);
-/* Return empty slabs to the OS beyond a slack.  Lock held.             */
+/* A zeroed chunk of bytes (at most TAB_WIDE_BYTES(SLAB_MAX_SLOTS)),    */
+/* its first word the slab's pointer, or NULL.  Any thread: the slabs  */
+/* have a lock of their own.                                            */
+GC_INNER void *gca_tagslab_alloc(size_t bytes);
+GC_INNER void gca_tagslab_release(void *chunk);
+/* Return empty slabs to the OS beyond a slack.                         */
 GC_INNER void gca_tagslab_trim(void);
+GC_INNER GCA_MAYBE_UNUSED void gca_tagslab_atfork_child(void);
+/* The tables (tagslab.c, "the tables and their palettes").            */
+/* A new table for a block of hhdr's geometry, or NULL; lock held.      */
+GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr);
+/* Slot i of tb (no wide table) gets tag t; any thread; c: the thread's */
+/* cache entry for t's pair.                                             */
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
+                                              struct tag_tab *tb, word i,
+                                              gca_tag_t t);
+/* The census: slot s (byte b) gets tag nt, its new byte returned; the  */
+/* entries no slot uses (used: a bit an entry) freed.  Lock held.       */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
+                                 gca_tag_t nt);
+GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
+GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 

@@ -29,6 +29,7 @@ static void gca_atfork_child(void)
 {
   gca_sites_atfork_child();
   gca_pairs_atfork_child();
+  gca_tags_atfork_child();
   gca_frames_atfork_child();
   gca_counters_atfork_child();
   gca_dump_atfork_child();

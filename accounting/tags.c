@@ -2,11 +2,12 @@
 /*
  * tags.c: a type-and-callsite tag for every object, in side tables.
  *
- * Each in-use heap block set up while accounting is on gets a table of
- * one 32-bit tag per object slot (one for a large object), carved from
- * OS memory by a small slab allocator; the block header points to it
- * (hblkhdr.hb_acc, patch 0002).  Objects themselves, their size, layout
- * and size class are never touched.  A tag is
+ * Each in-use heap block set up while accounting is on gets a table
+ * (gca_tagtab.h) of one byte per object slot (one for a large object)
+ * indexing the block's palette of 32-bit tags, carved from OS memory by
+ * a small slab allocator; the block header points to it (hblkhdr.hb_acc,
+ * patch 0002).  Objects themselves, their size, layout and size class
+ * are never touched.  A tag is
  *
  *     pair id (24 bits) << 8 | OLD (1 bit) << 7 | birth (7 bits)
  *
@@ -50,12 +51,13 @@
 
 #include "gca_tagtab.h"
 
-#define TAG_OLD 0x80u
-#define TAG_BIRTH 0x7fu
-#define TAG_PAIR(t) ((t) >> 8)
-#define TAG_MAKE(pair, low) (((unsigned)(pair) << 8) | (low))
 
 static word tags_prev_census_gc_no = 0;
+
+GC_INNER void gca_tags_atfork_child(void)
+{
+  gca_tagslab_atfork_child();
+}
 
 GC_INNER word gca_tags_memory_bytes(void)
 {
@@ -65,20 +67,6 @@ GC_INNER word gca_tags_memory_bytes(void)
 GC_INNER word gca_tags_in_use_bytes(void)
 {
   return gca_tagslab_in_use_bytes();
-}
-
-/* A new table for a block of hhdr's geometry, or NULL.                 */
-static struct tag_tab *tab_new(hdr *hhdr)
-{
-  word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
-  struct tag_tab *tb = gca_tagslab_alloc(n);
-
-  if (tb != NULL) {
-    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
-
-    tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
-  }
-  return tb;
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -143,12 +131,27 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
-GC_INLINE void tags_store(struct tag_tab *tb, void *p, unsigned pair)
+/* p's tag: the byte of its palette entry, from the thread's cache if  */
+/* the entry there is still that tag's in p's table; else, in a block   */
+/* whose palette once overflowed, its wide table (a slot's tag may      */
+/* always go there once there is one: no look at the palette).           */
+GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
+                          unsigned pair)
 {
   word i = tab_slot(tb, p);
+  gca_tag_t t = TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH);
+  struct gca_tag_cache *c = &me->t_cache[pair & (GCA_TAG_CACHE - 1)];
+  unsigned e = c->idx;
+  struct tag_wide *w;
 
-  GCA_STORE(&tb->tags[i], TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH));
-  HINT_SET(&TAB_HINTS(tb)[i >> TAB_GROUP_LOG]);
+  if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
+    IDX_SET(&TAB_IDX(tb)[i], e + 1);
+  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL) {
+    GCA_STORE(&w->t[i], t);
+    IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+  } else {
+    gca_tagtab_put(c, tb, i, t);
+  }
 }
 
 static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
@@ -158,7 +161,7 @@ static void tags_alloc_pair(struct gca_tl *me, void *p, hdr *hhdr,
 
   gca_frames_count(me, pair, 1, granted, locked);
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL && pair != 0, TRUE)) tags_store(me, tb, p, pair);
 }
 
 /* The pair of (cookie, site) in the thread's pair cache, 0 if it is  */
@@ -205,7 +208,7 @@ GCA_ALWAYS_INLINE int tags_cached(struct gca_tl *me, void *p, hdr *hhdr,
     if (EXPECT(0 == pair, FALSE)) return 0;
   }
   tb = (struct tag_tab *)hhdr->hb_acc;
-  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL, TRUE)) tags_store(me, tb, p, pair);
   return 1;
 }
 
@@ -271,7 +274,7 @@ GCA_ALWAYS_INLINE void *tags_alloc_tl_pair(struct gca_tl *me, void *p,
     return tags_alloc_general(me, p, HDR(p), granted, 0, cookie, site);
   }
   tb = (struct tag_tab *)HDR(p)->hb_acc;
-  if (EXPECT(tb != NULL, TRUE)) tags_store(tb, p, pair);
+  if (EXPECT(tb != NULL, TRUE)) tags_store(me, tb, p, pair);
   return p;
 }
 
@@ -399,17 +402,20 @@ GC_INNER void gca_tags_free(void *p)
   hdr *hhdr = HDR(p);
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
   word i;
+  unsigned b;
   gca_tag_t tag;
 
   if (NULL == tb) return;
   i = tab_slot(tb, p);
-  tag = tb->tags[i];
+  b = TAB_IDX(tb)[i];
+  if (0 == b) return;
+  tag = tab_get(tb, i, b);
+  IDX_SET(&TAB_IDX(tb)[i], 0);
   if (0 == tag) return;
   tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
                    (word)GC_gc_no - tags_prev_census_gc_no);
   if (tag & TAG_OLD) gca_old_sub(TAG_PAIR(tag), tags_obj_bytes(hhdr));
-  tb->tags[i] = 0;
 }
 
 /* ---- blocks --------------------------------------------------------------- */
@@ -419,24 +425,8 @@ GC_INNER void gca_tags_free(void *p)
 GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
   (void)h;
-  hhdr->hb_acc = tab_new(hhdr);
+  hhdr->hb_acc = gca_tagtab_new(hhdr);
 }
-
-/* Lowest set byte of a word of hint bytes (each 0 or 1).               */
-#if defined(__GNUC__) || defined(__clang__)
-# define HINT_FIRST(w) ((unsigned)__builtin_ctzll((unsigned long long)(w)) >> 3)
-#else
-  static unsigned HINT_FIRST(word w)
-  {
-    unsigned j = 0;
-
-    while (0 == (w & 0xff)) {
-      w >>= 8;
-      j++;
-    }
-    return j;
-  }
-#endif
 
 /* One block's walk (a census, a block free): what every slot's work   */
 /* needs, in one place, so that the walk's common case (an object that */
@@ -446,7 +436,6 @@ GC_INNER void gca_tags_hblk_alloc(struct hblk *h, hdr *hhdr)
 struct tags_walk {
   struct hblk *h;
   hdr *hhdr;
-  gca_tag_t *t;
   unsigned okey;                /* how << 24 (the objtype cache's key)  */
   int origin;                   /* gca_objtype_how of the block's kind  */
   int census;                   /* a census (else a block free)         */
@@ -455,13 +444,12 @@ struct tags_walk {
 };
 
 static void tags_walk_init(struct tags_walk *w, struct hblk *h, hdr *hhdr,
-                           struct tag_tab *tb, word since, int census)
+                           word since, int census)
 {
   word sz = hhdr->hb_sz;
 
   w->h = h;
   w->hhdr = hhdr;
-  w->t = tb->tags;
   w->origin = gca_objtype_how(hhdr->hb_obj_kind);
   w->okey = (unsigned)w->origin << 24;
   w->census = census;
@@ -545,7 +533,9 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
     /* it as live.                                                       */
     if (gca_old_add(np, bytes)) {
       if (a != NULL) tags_acc_alloc(a, tags_is_new(tag, w->since), bytes);
-      return tag | TAG_OLD;
+      /* Its birth is of no more use: all OLD objects of a pair share   */
+      /* one palette entry.                                              */
+      return TAG_MAKE(np, TAG_OLD);
     }
   }
   if (a != NULL) {
@@ -557,6 +547,17 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   return tag;
 }
 
+/* Each tagged slot s of tb, a word of slot bytes at a time (eight     */
+/* untagged slots a load), with b its byte.                              */
+/* (n and idx: the table's slots and bytes, in locals: a byte store    */
+/* could alias the table's header for the compiler.)                   */
+#define TAB_FOR_TAGGED(n, idx, s, b) \
+  for (tab_g = 0; tab_g < (n); tab_g = tab_lim) \
+    if ((tab_lim = tab_g + sizeof(word) < (n) ? tab_g + sizeof(word) : (n), \
+         memcpy(&tab_w, (idx) + tab_g, sizeof(word)), tab_w != 0)) \
+      for ((s) = tab_g; (s) < tab_lim; (s)++) \
+        if (((b) = (idx)[s]) != 0)
+
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
 GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
@@ -564,35 +565,23 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word n = tb->n, nh = TAB_HINT_BYTES(n), g8;
-    const unsigned char *hint = TAB_HINTS(tb);
-    gca_tag_t *t = tb->tags;
+    word tab_g, tab_w, tab_lim, s, n = tb->n;
+    const unsigned char *idx = TAB_IDX(tb);
+    unsigned b;
     struct tags_walk w;
 
-    tags_walk_init(&w, h, hhdr, tb,
-                   (word)GC_gc_no - tags_prev_census_gc_no, 0);
-    for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-      word hw = *(const word *)(hint + g8);
+    tags_walk_init(&w, h, hhdr, (word)GC_gc_no - tags_prev_census_gc_no, 0);
+    TAB_FOR_TAGGED(n, idx, s, b) {
+      gca_tag_t tag = tab_get(tb, s, b);
 
-      while (hw != 0) {
-        word g = g8 + HINT_FIRST(hw), s, lim;
-
-        hw &= hw - 1;   /* the hint bytes are 0 or 1: one bit each    */
-        lim = (g + 1) << TAB_GROUP_LOG;
-        if (lim > n) lim = n;
-        for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-          gca_tag_t tag = t[s];
-
-          if (0 == tag) continue;
-          if (EXPECT(!(tag & TAG_OLD), TRUE)
-              && EXPECT(tags_walk_dead(&w, s, tag), TRUE))
-            continue;
-          (void)tags_slot(&w, s, tag);
-        }
-      }
+      if (0 == tag) continue;
+      if (EXPECT(!(tag & TAG_OLD), TRUE)
+          && EXPECT(tags_walk_dead(&w, s, tag), TRUE))
+        continue;
+      (void)tags_slot(&w, s, tag);
     }
   }
-  gca_tagslab_release(tb);
+  gca_tagtab_release(tb);
   hhdr->hb_acc = NULL;
 }
 
@@ -605,13 +594,17 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 
   (void)dummy;
   if (!gca_tags_on) {
-    if (!tags_reset_first && tb != NULL) gca_tagslab_release(tb);
+    if (!tags_reset_first && tb != NULL) gca_tagtab_release(tb);
     hhdr->hb_acc = NULL;
   } else if (tags_reset_first || NULL == tb) {
-    hhdr->hb_acc = tab_new(hhdr);
+    hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
-    BZERO(TAB_HINTS(tb), TAB_HINT_BYTES(tb->n)
-                         + tb->n * sizeof(gca_tag_t));
+    BZERO(tb->pal, sizeof(tb->pal));
+    BZERO(TAB_IDX(tb), tb->n);
+    if (tb->wide != NULL) {
+      gca_tagslab_release(tb->wide);
+      tb->wide = NULL;
+    }
   }
 }
 
@@ -643,73 +636,51 @@ GC_INNER void gca_tags_census_begin(void)
 
 /* The tags of one in-use block (census.c's visit).  Lock held, world    */
 /* running: other threads may be tagging objects popped from their own  */
-/* free lists (marked slots whose tags are 0, or born now).             */
+/* free lists (marked slots still untagged, or born now), adding to the */
+/* palette meanwhile; the census alone frees its entries, at the end.   */
 GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
-  word n, nh, g8;
-  unsigned char *hint;
-  gca_tag_t *t;
+  unsigned char *idx;
+  word tab_g, tab_w, tab_lim, s, n;
+  unsigned b, e, used = 0;
   struct tags_walk w;
-  word cleared[SLAB_MAX_SLOTS / TAB_GROUP + 1];
-  unsigned n_cleared = 0, j;
+  /* seen[b]: a slot's byte is b (a store a slot, where a mask of the   */
+  /* entries would take a test and a shift).                             */
+  unsigned char seen[TAB_ESC + 1];
 
   if (NULL == tb) return;
+  idx = TAB_IDX(tb);
   n = tb->n;
-  nh = TAB_HINT_BYTES(n);
-  hint = TAB_HINTS(tb);
-  t = tb->tags;
-  tags_walk_init(&w, h, hhdr, tb, census_since, 1);
-  for (g8 = 0; g8 < nh; g8 += sizeof(word)) {
-    word hw = *(const word *)(hint + g8);
+  memset(seen, 0, TAB_PAL + 1);
+  tags_walk_init(&w, h, hhdr, census_since, 1);
+  TAB_FOR_TAGGED(n, idx, s, b) {
+    gca_tag_t tag = tab_get(tb, s, b), nt;
 
-    while (hw != 0) {
-      word g = g8 + HINT_FIRST(hw), s, lim;
-      int keep = 0;
-
-      hw &= hw - 1;
-      lim = (g + 1) << TAB_GROUP_LOG;
-      if (lim > n) lim = n;
-      for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-        gca_tag_t tag = t[s], nt;
-
-        if (0 == tag) continue;
-        keep = 1;
-        if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now)
-          continue;             /* allocated after this mark           */
-        /* The common case: a young object that died.                    */
-        if (EXPECT(!(tag & TAG_OLD), TRUE)
-            && !mark_bit_from_hdr(hhdr, s * w.mstride)
-            && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
-          t[s] = 0;
-          continue;
-        }
-        nt = tags_slot(&w, s, tag);
-        if (nt != tag) t[s] = nt;
-      }
-      if (!keep) {
-        /* Nothing tagged left in the group: clear its hint, then look  */
-        /* again (below, after a fence) for a tag stored meanwhile.     */
-        hint[g] = 0;
-        cleared[n_cleared++] = g;
-      }
+    if (0 == tag) continue;
+    if ((tag & (TAG_OLD | TAG_BIRTH)) == census_now) {
+      seen[b] = 1;
+      continue;                 /* allocated after this mark           */
     }
-  }
-  if (n_cleared == 0) return;
-  /* A thread tagging in this block stores its tag, then the hint: if   */
-  /* our clear came after its hint, the fence makes its tag visible now. */
-  TAGS_FENCE();
-  for (j = 0; j < n_cleared; j++) {
-    word g = cleared[j], s, lim = (g + 1) << TAB_GROUP_LOG;
-
-    if (lim > n) lim = n;
-    for (s = g << TAB_GROUP_LOG; s < lim; s++) {
-      if (GCA_LOAD(&t[s]) != 0) {
-        hint[g] = 1;
-        break;
-      }
+    /* The common case: a young object that died.                        */
+    if (EXPECT(!(tag & TAG_OLD), TRUE)
+        && !mark_bit_from_hdr(hhdr, s * w.mstride)
+        && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
+      IDX_SET(&idx[s], 0);
+      continue;
     }
+    nt = tags_slot(&w, s, tag);
+    if (EXPECT(nt != tag, FALSE)) {
+      if (0 == nt) {
+        IDX_SET(&idx[s], 0);
+        continue;
+      }
+      b = gca_tagtab_set(tb, s, b, nt);
+    }
+    seen[b] = 1;
   }
+  for (e = 0; e < TAB_PAL; e++) used |= (unsigned)seen[e + 1] << e;
+  gca_tagtab_reclaim(tb, used);
 }
 
 GC_INNER void gca_tags_census_end(void)
@@ -727,12 +698,16 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   hdr *hhdr = HDR(p);
   struct tag_tab *tb;
   gca_tag_t tag;
-  unsigned pair;
+  unsigned pair, b;
+  word i;
 
   if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return 0;
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (NULL == tb) return 0;
-  tag = tb->tags[tab_slot(tb, p)];
+  i = tab_slot(tb, p);
+  b = TAB_IDX(tb)[i];
+  if (0 == b) return 0;
+  tag = tab_get(tb, i, b);
   if (0 == tag) return 0;
   pair = TAG_PAIR(tag);
   *cookie = gca_pair_cookie(pair);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tagslab.c: OS pages for the tag tables of tags.c.
+ * tagslab.c: the tag tables of tags.c: a block's table and its palette
+ * (made, a slot's entry added, entries freed, the wide table), and the
+ * OS pages they take.
  *
  * Size-segregated slabs: each slab (a few pages from the OS) holds
  * tables of one size class only and counts them; a slab left empty is
  * returned to the OS at the next census once the empty slabs exceed a
- * small slack, so the mapped bytes follow the bytes in use.  Lock held
- * (tables are made and released by block hooks and the census).
+ * small slack, so the mapped bytes follow the bytes in use.  The slabs
+ * have a spin lock of their own: tables are made and released by block
+ * hooks and the census (allocation lock held), a block's wide table by
+ * whichever thread finds its palette full, with or without it.
  */
 
 #include "gca_priv.h"
@@ -16,8 +20,7 @@
 #include "gca_tagtab.h"
 
 #define SLAB_UNIT 16            /* table sizes are multiples of this    */
-#define SLAB_MAX_TAB (sizeof(struct tag_tab) + TAB_HINT_BYTES(SLAB_MAX_SLOTS) \
-                      + SLAB_MAX_SLOTS * sizeof(gca_tag_t))
+#define SLAB_MAX_TAB TAB_WIDE_BYTES(SLAB_MAX_SLOTS)     /* the largest  */
 #define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
 #define SLAB_PAGE 4096
 #define SLAB_MAX_PAGES 16
@@ -30,7 +33,6 @@ struct tag_slab {
   char *end;
   size_t bytes;
   unsigned used, cls;
-  int in_empty;                         /* on the empty list            */
 };
 #define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
                   & ~(size_t)(SLAB_UNIT - 1))
@@ -42,18 +44,25 @@ static word slab_empty_bytes = 0;
 static word slab_mapped = 0;    /* bytes taken from the OS             */
 static word slab_in_use = 0;    /* bytes in live tables                */
 
-static word tab_bytes(word n)
+#ifdef THREADS
+  GC_INNER volatile AO_TS_t gca_tagtab_spin = AO_TS_INITIALIZER;
+#endif
+
+/* In a child after fork(): a table another thread was making may be  */
+/* lost, as pairs.c's pairs are.                                        */
+GC_INNER void gca_tagslab_atfork_child(void)
 {
-  return sizeof(struct tag_tab) + TAB_HINT_BYTES(n) + n * sizeof(gca_tag_t);
+  TAGTAB_UNLOCK();
 }
 
-static unsigned slab_class(word n_slots)
+static unsigned slab_class(size_t bytes)
 {
-  return (unsigned)((tab_bytes(n_slots) + SLAB_UNIT - 1) / SLAB_UNIT);
+  return (unsigned)((bytes + SLAB_UNIT - 1) / SLAB_UNIT);
 }
 
-/* Slab size for class c: the fewest pages with at most 1/32 waste and  */
-/* at least 8 tables (or SLAB_MAX_PAGES).                                */
+/* Slab size for class c: the fewest pages with at most 1/8 waste and   */
+/* at least 4 tables (or SLAB_MAX_PAGES).  Small slabs: a slab holding */
+/* one table of a class keeps its pages mapped.                         */
 static size_t slab_size(unsigned c)
 {
   size_t t = (size_t)c * SLAB_UNIT, k;
@@ -62,7 +71,7 @@ static size_t slab_size(unsigned c)
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
     size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
 
-    if (fit >= 8 && (b - SLAB_HDR - fit * t) * 32 <= b) break;
+    if (fit >= 4 && (b - SLAB_HDR - fit * t) * 8 <= b) break;
   }
   slab_bytes_of[c] = k * SLAB_PAGE;
   return k * SLAB_PAGE;
@@ -98,17 +107,25 @@ static void slab_empty_unlink(struct tag_slab *s)
   else slab_empty = s->enext;
   if (s->enext != NULL) s->enext->eprev = s->eprev;
   s->enext = s->eprev = NULL;
-  s->in_empty = 0;
   slab_empty_bytes -= s->bytes;
 }
 
-GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
+static void *tagslab_alloc(size_t want)
 {
-  unsigned c = slab_class(n_slots);
+  unsigned c = slab_class(want);
   size_t bytes = (size_t)c * SLAB_UNIT;
   struct tag_slab *s = slab_avail[c];
-  struct tag_tab *tb;
+  struct tag_slab **tb;
 
+  if (NULL == s) {
+    /* An empty slab of the class (kept off the class list, so that the */
+    /* tables fill partly used slabs first and empty ones can go).      */
+    for (s = slab_empty; s != NULL && s->cls != c; s = s->enext) { }
+    if (s != NULL) {
+      slab_empty_unlink(s);
+      slab_avail_push(s);
+    }
+  }
   if (NULL == s) {
     size_t sb = slab_size(c);
 
@@ -129,58 +146,77 @@ GC_INNER struct tag_tab *gca_tagslab_alloc(word n_slots)
     slab_avail_push(s);
   }
   if (s->free != NULL) {
-    tb = (struct tag_tab *)s->free;
+    tb = (struct tag_slab **)s->free;
     s->free = *(void **)tb;
     BZERO(tb, bytes);
   } else {
-    tb = (struct tag_tab *)s->bump;     /* fresh pages: zero already */
+    tb = (struct tag_slab **)s->bump;   /* fresh pages: zero already */
     s->bump += bytes;
   }
   s->used++;
-  if (s->in_empty) slab_empty_unlink(s);
   if (NULL == s->free && s->bump + bytes > s->end) slab_avail_unlink(s);
   slab_in_use += bytes;
-  tb->slab = s;
-  tb->n = (unsigned)n_slots;
-  tb->tags = (gca_tag_t *)(TAB_HINTS(tb) + TAB_HINT_BYTES(n_slots));
+  *tb = s;
   return tb;
 }
 
-GC_INNER void gca_tagslab_release(struct tag_tab *tb)
+GC_INNER void *gca_tagslab_alloc(size_t bytes)
 {
-  struct tag_slab *s = tb->slab;
-  size_t bytes = (size_t)s->cls * SLAB_UNIT;
-  int was_full = NULL == s->free && s->bump + bytes > s->end;
+  void *p;
 
+  GC_ASSERT(bytes <= SLAB_MAX_TAB);
+  TAGTAB_LOCK();
+  p = tagslab_alloc(bytes);
+  TAGTAB_UNLOCK();
+  return p;
+}
+
+GC_INNER void gca_tagslab_release(void *chunk)
+{
+  struct tag_slab **tb = (struct tag_slab **)chunk;
+  struct tag_slab *s;
+  size_t bytes;
+  int was_full;
+
+  TAGTAB_LOCK();
+  s = *tb;
+  bytes = (size_t)s->cls * SLAB_UNIT;
+  was_full = NULL == s->free && s->bump + bytes > s->end;
   *(void **)tb = s->free;
   s->free = tb;
   slab_in_use -= bytes;
   if (was_full) slab_avail_push(s);
   if (0 == --s->used) {
+    slab_avail_unlink(s);
     s->eprev = NULL;
     s->enext = slab_empty;
     if (slab_empty != NULL) slab_empty->eprev = s;
     slab_empty = s;
-    s->in_empty = 1;
     slab_empty_bytes += s->bytes;
   }
+  TAGTAB_UNLOCK();
 }
 
-/* Return empty slabs to the OS beyond a slack of 1/8 of the bytes in   */
-/* use (at least 256 KiB), so a block freed and another allocated soon   */
-/* after do not each cost a system call.  Lock held.                     */
+/* Return empty slabs to the OS beyond a slack of 1/16 of the bytes in  */
+/* use (at least TRIM_MIN_SLACK), so a block freed and another allocated */
+/* soon after do not each cost a system call.  The slack was 1/8 and at */
+/* least 256 KiB: on Guile's 2.9 MB heap that kept 290 KiB of empty     */
+/* slabs, more than the tables in use (issue 33).                        */
+#define TRIM_MIN_SLACK ((word)16 << 10)
 GC_INNER void gca_tagslab_trim(void)
 {
-  word slack = slab_in_use / 8;
+  word slack;
 
-  if (slack < ((word)256 << 10)) slack = (word)256 << 10;
+  TAGTAB_LOCK();
+  slack = slab_in_use / 16;
+  if (slack < TRIM_MIN_SLACK) slack = TRIM_MIN_SLACK;
   while (slab_empty != NULL && slab_empty_bytes > slack) {
     struct tag_slab *s = slab_empty;
 
     slab_empty_unlink(s);
-    slab_avail_unlink(s);
     slab_unmap(s);
   }
+  TAGTAB_UNLOCK();
 }
 
 GC_INNER word gca_tagslab_mapped_bytes(void)
@@ -191,6 +227,189 @@ GC_INNER word gca_tagslab_mapped_bytes(void)
 GC_INNER word gca_tagslab_in_use_bytes(void)
 {
   return slab_in_use;
+}
+
+/* ---- the tables and their palettes ------------------------------------ */
+/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
+/* added by any thread (a thread-local pop holds no lock) with a        */
+/* compare-and-swap of a free entry (under the tables' lock where there */
+/* is no such instruction), and freed only by the census (lock held),   */
+/* without either: an entry whose slots are all gone and whose tag can  */
+/* no longer be stored (OLD, or born two collections ago or more:       */
+/* tags_store writes this collection's birth).  So a thread that found  */
+/* its entry may store its byte without a lock: the entry stays until a */
+/* census finds no byte for it.  A palette full of live entries sends   */
+/* the block's new tags to its wide table, 32 bits a slot, as all       */
+/* tables were before.                                                   */
+
+/* Entry e (free) takes tag t, unless another thread took it first.   */
+#if defined(__GNUC__) || defined(__clang__)
+  GC_INLINE int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    gca_tag_t zero = 0;
+
+    return __atomic_compare_exchange_n(e, &zero, t, 0, __ATOMIC_RELEASE,
+                                       __ATOMIC_RELAXED);
+  }
+#else
+  static int pal_claim(gca_tag_t *e, gca_tag_t t)
+  {
+    int ok;
+
+    TAGTAB_LOCK();
+    ok = 0 == *e;
+    if (ok) *e = t;
+    TAGTAB_UNLOCK();
+    return ok;
+  }
+#endif
+
+/* The entry of t, added at the first free entry if it is not before   */
+/* it (a tag may have two entries, after a census freed one before its  */
+/* first: both say the same); TAB_PAL if the palette is full.  Any     */
+/* thread.                                                               */
+static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
+{
+  unsigned e;
+
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = GCA_LOAD(&tb->pal[e]);
+
+    if (v == t) break;
+    if (0 == v && (pal_claim(&tb->pal[e], t)
+                   || GCA_LOAD(&tb->pal[e]) == t))
+      break;
+  }
+  return e;
+}
+
+/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
+/* thread.  At the side tables' cap the slot is left untagged.          */
+static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
+{
+  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+
+  if (NULL == w) {
+    struct tag_wide *nw
+        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
+
+    if (NULL == nw) {
+      IDX_SET(&TAB_IDX(tb)[i], 0);
+      return;
+    }
+    TAGTAB_LOCK();
+    w = tb->wide;
+    if (NULL == w) {
+      REL_STOREP(&tb->wide, nw);
+      w = nw;
+      nw = NULL;
+    }
+    TAGTAB_UNLOCK();
+    if (nw != NULL) gca_tagslab_release(nw);
+  }
+  GCA_STORE(&w->t[i], t);
+  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+}
+
+/* Slot i of tb (which has no wide table) gets tag t (any thread): its */
+/* palette entry, remembered in the thread's cache entry c, or the wide */
+/* table, made now.                                                       */
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
+                                              struct tag_tab *tb, word i,
+                                              gca_tag_t t)
+{
+  unsigned e = pal_add(tb, t);
+
+  if (EXPECT(e < TAB_PAL, TRUE)) {
+    c->tag = t;
+    c->idx = e;
+    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
+  } else {
+    tab_put_wide(tb, i, t);
+  }
+}
+
+/* The palette bit of a slot byte (none for the wide table).           */
+#define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
+
+/* Free the entries of tb's palette that no slot uses (used: a bit per */
+/* entry) and no thread can store any more (OLD, or born before the    */
+/* previous collection).  Lock held.                                     */
+GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used)
+{
+  unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
+
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t v = tb->pal[e];
+
+    if (0 == v || (used & (1u << e)) != 0) continue;
+    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
+      GCA_STORE(&tb->pal[e], 0);
+  }
+}
+
+/* The palette entries that tb's slots use now.  Lock held.             */
+static unsigned pal_used(const struct tag_tab *tb)
+{
+  const unsigned char *idx = TAB_IDX(tb);
+  unsigned used = 0;
+  word s;
+
+  for (s = 0; s < tb->n; s++) {
+    unsigned b = GCA_LOAD(&idx[s]);
+
+    if (b != 0) used |= PAL_BIT(b);
+  }
+  return used;
+}
+
+/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
+/* its new byte.  A full palette frees what no slot uses first; a block */
+/* with a wide table puts it there.  Lock held.                          */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
+                                gca_tag_t nt)
+{
+  unsigned e;
+
+  if (tb->wide != NULL) {
+    /* Past the palette once: no look at it (as tags_store).            */
+    GCA_STORE(&tb->wide->t[s], nt);
+    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
+    return TAB_ESC;
+  }
+  e = pal_add(tb, nt);
+  if (TAB_PAL == e) {
+    gca_tagtab_reclaim(tb, pal_used(tb));
+    e = pal_add(tb, nt);
+  }
+  if (e < TAB_PAL) {
+    IDX_SET(&TAB_IDX(tb)[s], e + 1);
+    return e + 1;
+  }
+  tab_put_wide(tb, s, nt);
+  return TAB_IDX(tb)[s];
+}
+
+/* A block's table goes (a block freed, tags off).  Lock held.          */
+GC_INNER void gca_tagtab_release(struct tag_tab *tb)
+{
+  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
+  gca_tagslab_release(tb);
+}
+
+/* A new table for a block of hhdr's geometry, or NULL.                 */
+GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr)
+{
+  word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
+  struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
+
+  if (tb != NULL) {
+    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
+
+    tb->n = (unsigned)n;
+    tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
+  }
+  return tb;
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -16,6 +16,10 @@
 #    names of the nearest exported symbol past its end are not shown;
 #  - a Guile parent that runs a child Guile with the same GC_ACC_DUMP
 #    keeps its dump whole (parent.scm).
+#  - under the full and trace profiles, on a heap of mostly 16-byte
+#    objects (keep.scm, keep.lsp), the accounting memory's peak is at
+#    most 10% of the peak heap (issue 33, item 4: 22% before tags took
+#    a byte an object).
 # tools/setup-debian.sh installs both; skipped without them.
 set -u
 : "${srcdir:=.}"
@@ -136,7 +140,37 @@ one() {
   done
 }
 
+# small NAME CMD...: under full and trace, the peak of the records'
+# acc_memory_bytes is at most 10% of their peak heap.heap_bytes.
+small() {
+  name=$1; shift
+  command -v "$1" >/dev/null 2>&1 || return 0
+  for mode in full trace; do
+    d=$t/$name-keep-$mode.jsonl.gz
+    env LD_LIBRARY_PATH="$libs" GC_ACC_PROFILE=$mode GC_ACC_DUMP="$d" "$@" \
+      > /dev/null 2> "$t/$name.keep.err" ||
+      { fail "$name keep, $mode: exit $?: $(head -3 "$t/$name.keep.err")"
+        continue; }
+    r=$(zcat "$d" | jq -s -r '
+          [.[] | select(.record == "collection" or .record == "snapshot")
+               | select(.acc_memory_bytes != null)] as $r
+          | "\([$r[] | .heap.heap_bytes] | max // 0)"
+            + " \([$r[] | .acc_memory_bytes] | max // 0)"')
+    heap=${r% *} acc=${r#* }
+    if [ "${heap:-0}" -eq 0 ]; then
+      fail "$name keep, $mode: no record with acc_memory_bytes"
+    elif [ "$((acc * 10))" -gt "$heap" ]; then
+      fail "$name keep, $mode: accounting memory $acc is more than 10%" \
+           "of the peak heap $heap"
+    else
+      echo "$me: $name keep, $mode: accounting memory $acc," \
+           "$((acc * 1000 / heap / 10)).$((acc * 1000 / heap % 10))% of the peak heap $heap"
+    fi
+  done
+}
+
 one guile guile-3.0 --no-auto-compile "$srcdir/tests/real/alloc.scm"
+small guile guile-3.0 --no-auto-compile "$srcdir/tests/real/keep.scm"
 
 # A parent's dump intact after it ran a child (parent.scm: system*, the
 # same GC_ACC_DUMP without %p): the parent's file reads and holds its
@@ -165,5 +199,6 @@ if command -v guile-3.0 >/dev/null 2>&1; then
   echo "$me: guile parent: $nc collections, the child's dump ${child##*/}"
 fi
 one ecl ecl --norc --shell "$srcdir/tests/real/alloc.lsp"
+small ecl ecl --norc --shell "$srcdir/tests/real/keep.lsp"
 [ "$ran" -gt 0 ] || { echo "$me: SKIP: neither guile-3.0 nor ecl installed"; exit 77; }
 exit "$failed"
