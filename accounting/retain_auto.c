@@ -67,10 +67,13 @@ static struct auto_tab auto_tab[2];     /* types, sites                 */
 static word auto_i = 0;                 /* censuses folded              */
 static word auto_wid = 1;               /* censuses per bucket          */
 
+static void auto_free(void);
+
 GC_INNER void gca_retain_set_auto(int on)
 {
   auto_on = on;
   auto_done = 0;
+  if (!on) auto_free();                 /* its summaries: no longer asked */
 }
 
 /* The setting (env.c): auto, or a type or cookie (retain.c); 0 if s is */
