@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "gc_accounting.h"
 #include "gca_fields.h"
+#include "gca_leak_rule.h"
 
 #ifndef GC_ACC_DISABLE
 
@@ -954,6 +955,7 @@ GC_INNER word gca_types_memory_bytes(void);
 /* record (nonzero; then marked sent).                                   */
 GC_INNER unsigned gca_types_def_next(word *cookie, const char **name);
 GC_INNER unsigned gca_types_rows_n(int sites);
+GC_INNER word gca_types_row_ages(int sites, unsigned i, word *old);
 /* retain.c's: a type's name by cookie (NULL: no such type), and the    */
 /* cookies of the types of a name (at most max; their count).           */
 GC_INNER const char *gca_types_name_of(word cookie);
@@ -987,8 +989,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto);
 GC_INNER void gca_retain_auto_collection_end(void);
 /* GC_ACC_RETAIN=auto: at the dump's stop (GC_acc_dump_stop, or exit), */
-/* the types and the callsites whose live bytes grew most since the     */
-/* first census after the request.  gca_retain_at_stop: lock NOT held.                     */
+/* the types and the callsites that gcacc leaks would name, judged on   */
+/* every census since the request.  gca_retain_at_stop: lock NOT held.  */
 GC_INNER void gca_retain_set_auto(int on);
 GC_INNER void gca_retain_at_stop(void);
 GC_INNER int gca_types_row_take(int sites, unsigned i,

@@ -514,6 +514,19 @@ GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
   return site_rows.cur[site].live_bytes;
 }
 
+/* Row i's live objects, and in *old those of them in age bins >=     */
+/* GCA_LEAK_OLD_BIN (leaks' rule 6, for auto: retain_auto.c).           */
+GC_INNER word gca_types_row_ages(int sites, unsigned i, word *old)
+{
+  const struct types_rows *r = sites ? &site_rows : &type_rows;
+  unsigned b;
+
+  *old = 0;
+  if (i >= r->cap) return 0;
+  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += r->cur[i].age[b];
+  return r->cur[i].live_objs;
+}
+
 GC_INNER unsigned gca_types_rows_n(int sites)
 {
   return sites ? site_max + 1 : type_count + 1;

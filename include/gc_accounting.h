@@ -445,9 +445,10 @@ GC_API int GC_CALL GC_acc_retain_site(unsigned /* site */,
                                       GC_word /* at_gc */);
 /* GC_ACC_RETAIN=auto (nonzero; 0: off): when the dump stops            */
 /* (GC_acc_dump_stop, or exit), the paths to the (at most 3) types and  */
-/* the (at most 3) callsites whose live bytes grew most, by 64 KiB or    */
-/* more, since the first collection after this call, one "retain" record */
-/* each ("auto":1), walked over the last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a          */
+/* the (at most 3) callsites that `gcacc leaks` would name (its rules   */
+/* 1-6 on every census since the first collection after this call),    */
+/* those that grew most, one "retain" record each ("auto":1), walked    */
+/* over the last collection's marks.  GC_SUCCESS; GC_UNIMPLEMENTED in a */
 /* --disable-accounting build.                                           */
 GC_API int GC_CALL GC_acc_retain_auto(int /* on */);
 /* The bound on a retention walk's pause, in milliseconds (0: the      */

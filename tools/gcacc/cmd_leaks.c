@@ -337,7 +337,7 @@ int cmd_leaks(int argc, char **argv)
   struct leak_report rep;
   const char *path = NULL;
   FILE *out;
-  u64 min_coll = 10;
+  u64 min_coll = GCA_LEAK_MIN_COLLECTIONS;
   int rc;
 
   rc = leaks_args(&o, &path, &min_coll, argc, argv);

@@ -1053,17 +1053,19 @@ int cmd_report(int argc, char **argv)
   const char *paths[2] = { NULL, NULL };
   struct report *a = NULL, *b = NULL;
   FILE *out;
-  int i, rc = EXIT_OK, np = 0;
+  int i, rc = EXIT_OK;
 
   for (i = 1; i < argc; i++) {
-    int c = view_arg(&o, report_usage, argc, argv, &i);
+    /* The first dump, the second (to compare), a third: too many.     */
+    const char *more = NULL;
+    const char **slot = paths[0] == NULL ? &paths[0]
+                        : paths[1] == NULL ? &paths[1] : &more;
+    int c = view_dump_arg(&o, report_usage, argc, argv, &i, slot);
 
-    if (c == ARG_TAKEN) continue;
-    if (c != ARG_OPERAND) return c;
-    if (np == 2) return usage_error("at most two dumps");
-    paths[np++] = argv[i];
+    if (c != ARG_TAKEN) return c;
+    if (more != NULL) return usage_error("at most two dumps");
   }
-  if (np == 0) return usage_error("no dump given");
+  if (paths[0] == NULL) return usage_error("no dump given");
   if (o.format != EMIT_TABLE)
     return usage_error("the report is HTML only: no --json or --csv");
 

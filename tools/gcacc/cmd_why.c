@@ -154,15 +154,16 @@ int cmd_why(int argc, char **argv)
   FILE *out;
 
   for (i = 1; i < argc; i++) {
+    const char *v;
     int rc;
 
     if (strcmp(argv[i], "--type") == 0) {
-      if (++i >= argc) return usage_error("--type needs a type name");
-      want_type = argv[i];
+      if ((want_type = opt_value(argc, argv, &i)) == NULL) return EXIT_USAGE;
       continue;
     }
     if (strcmp(argv[i], "--site") == 0) {
-      if (++i >= argc || !parse_addr(argv[i], &want_site))
+      if ((v = opt_value(argc, argv, &i)) == NULL) return EXIT_USAGE;
+      if (!parse_addr(v, &want_site))
         return usage_error("--site needs a callsite id (a number)");
       have_site = 1;
       continue;
@@ -175,11 +176,8 @@ int cmd_why(int argc, char **argv)
       symbols = 0;
       continue;
     }
-    rc = view_arg(&o, why_usage, argc, argv, &i);
-    if (rc == ARG_TAKEN) continue;
-    if (rc != ARG_OPERAND) return rc;
-    if (path != NULL) return usage_error("one dump at a time");
-    path = argv[i];
+    rc = view_dump_arg(&o, why_usage, argc, argv, &i, &path);
+    if (rc != ARG_TAKEN) return rc;
   }
   if (path == NULL) return usage_error("no dump given");
   r = dump_open(path, &err);

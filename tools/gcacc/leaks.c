@@ -16,6 +16,9 @@
  * (a cache filled and dropped) fails 2 when dropped within windows, 5
  * when dropped across them; a warm-up that then levels off fails 4.
  * A row absent from a record counts as 0 live bytes there.
+ * GC_ACC_RETAIN=auto (accounting/retain_auto.c) applies rules 1-6 in the
+ * collector to choose what it walks for; the constants both use are in
+ * accounting/gca_leak_rule.h: change them there, and the rules in both.
  *
  * Types and callsites (the dump's "type_rows" and "site_rows", rebuilt
  * by tables.c: an absent row keeps its last value there) are judged by
@@ -291,7 +294,7 @@ static int judge(const struct leaks *l, u64 n, const struct leak_key *k,
     if (k->wmax[w] > k->wmax[w - 1]) f->rises++;
   if (!(f->slope > 0)) return 0;
   if (f->end < 2 * f->start || f->end - f->start < LEAK_MIN_GROWTH) return 0;
-  if (f->rises * 10 < 7 * (W - 1)) return 0;
+  if (f->rises * 100 < GCA_LEAK_MIN_RISES_PCT * (W - 1)) return 0;
   for (w = 1; w < W; w++)
     if (wmin[w] < k->wmax[w - 1] / 2) return 0;
   return 1;

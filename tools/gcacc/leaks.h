@@ -9,10 +9,11 @@
 
 #include "session.h"
 #include "tables.h"
+#include "gca_leak_rule.h"  /* shared with GC_ACC_RETAIN=auto's choice */
 
-#define LEAK_WINDOWS 10
-#define LEAK_MIN_GROWTH (64 * 1024ULL)
-#define LEAK_MIN_OLD_SHARE 0.25
+#define LEAK_WINDOWS GCA_LEAK_WINDOWS
+#define LEAK_MIN_GROWTH GCA_LEAK_MIN_GROWTH
+#define LEAK_MIN_OLD_SHARE GCA_LEAK_MIN_OLD_SHARE
 #define LEAK_MIN_CHURN 4.0
 #define LEAK_MIN_CHURN_FRAMED 2.0
 #define LEAK_MAX_MIX 0.03

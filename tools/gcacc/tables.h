@@ -18,10 +18,11 @@
 #define GCACC_TABLES_H
 
 #include "session.h"
+#include "gca_leak_rule.h"
 
 #define TABLES_AGE_BINS 7
 /* The first age bin counted as "old" by leaks: 4-7 collections.         */
-#define TABLES_OLD_BIN 3
+#define TABLES_OLD_BIN GCA_LEAK_OLD_BIN   /* gca_leak_rule.h: rule 6 */
 
 /* One type or callsite, as rebuilt.                                     */
 struct group {
