@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_leak_rule.h: the constants of `gcacc leaks`'s rules (the reader,
  * tools/gcacc/leaks.c, rules 1-9 at its top) that the collector's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # auto.sh: GC_ACC_RETAIN=auto walks for what `gcacc leaks` names (issue
 # 37), on autoload (its truth: one steady leak, T.Steady, beside a
 # one-off step, a spike dropped, and a late burst that grew most between

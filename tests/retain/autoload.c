@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * autoload.c: the truth of tests/retain/auto.sh (issue 37): what
  * GC_ACC_RETAIN=auto walks for is what `gcacc leaks` names.  Types, one
