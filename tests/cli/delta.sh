@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # delta.sh: delta records (docs/dump-format.md, "Delta records").
 #   - the writer: tests/cli/deltaload with GC_ACC_DUMP_KEYFRAME=5 writes
 #     delta records with fewer rows than the whole tables, and at every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * deltaload.c: a dump whose census rows mostly stay as they were, for
  * tests/cli/delta.sh (delta records, docs/dump-format.md).

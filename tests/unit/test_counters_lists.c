@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_counters_lists.c: exact counts with objects left on free lists.
  *
