@@ -177,8 +177,7 @@
 /* collector is compiled as the flags say, without frame pointers at    */
 /* -O2, so the mark loop has all its registers (docs/design.md, "What   */
 /* accounting off costs").  With --disable-accounting, nothing.         */
-#if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__) \
-    && !defined(__cplusplus)
+#if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__)
 # define GCA_FRAME_RECORDS_BEGIN \
         _Pragma("GCC push_options") \
         _Pragma("GCC optimize(\"no-omit-frame-pointer\")")
