@@ -175,8 +175,8 @@
 /* keep frame records, which the frame-pointer walk (unwind.c) needs to */
 /* find the program's frames past the collector's.  The rest of the     */
 /* collector is compiled as the flags say, without frame pointers at    */
-/* -O2, so the mark loop has all its registers (docs/design.md, "Frame 
-/* records where the walk passes").  With --disable-accounting, nothing. */
+/* -O2, so the mark loop has all its registers (docs/design.md,       */
+/* "Frame records where the walk passes").  --disable-accounting: none. */
 #if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__)
 # define GCA_FRAME_RECORDS_BEGIN \
         _Pragma("GCC push_options") \
