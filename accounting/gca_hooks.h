@@ -171,6 +171,25 @@
 #ifndef GCA_HOOKS_H
 #define GCA_HOOKS_H
 
+/* GCA_FRAME_RECORDS_BEGIN, GCA_FRAME_RECORDS_END: around the sources  */
+/* in the one-file build (extra/gc.c) whose functions may stand between */
+/* a program's allocation call and the hook that takes its stack (the   */
+/* allocation entry points and paths, and accounting's own code): they  */
+/* keep frame records, which the frame-pointer walk (unwind.c) needs to */
+/* find the program's frames past the collector's.  The rest of the     */
+/* collector is compiled as the flags say, without frame pointers at    */
+/* -O2, so the mark loop has all its registers (docs/design.md,       */
+/* "Frame records where the walk passes").  --disable-accounting: none. */
+#if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__)
+# define GCA_FRAME_RECORDS_BEGIN \
+        _Pragma("GCC push_options") \
+        _Pragma("GCC optimize(\"no-omit-frame-pointer\")")
+# define GCA_FRAME_RECORDS_END _Pragma("GCC pop_options")
+#else
+# define GCA_FRAME_RECORDS_BEGIN /* empty */
+# define GCA_FRAME_RECORDS_END /* empty */
+#endif
+
 #ifdef GC_ACC_DISABLE
 
 # define GC_ACC_ON_INIT()                                 (void)0

@@ -13,10 +13,13 @@
  *    module's code, else the walk ends ("where code is" below).  So code
  *    without frame pointers (rbp an ordinary register) can shorten or
  *    garble a stack, never make the walk read outside the thread's stack.
- *    The walk can only leave the collector if the collector itself keeps
- *    frame pointers: the build adds -fno-omit-frame-pointer to libgc's
- *    CFLAGS (configure.ac); embedders compiling extra/gc.c themselves
- *    (IL2CPP) need the same flag, or the libgcc unwinder.
+ *    The walk can only leave the collector if every collector function
+ *    between the program's call and the hook keeps a frame record: gcc's
+ *    one-file build (extra/gc.c) gives them records, and only them
+ *    (GCA_FRAME_RECORDS_BEGIN, gca_hooks.h); other builds add
+ *    -fno-omit-frame-pointer to all of libgc (configure.ac); embedders
+ *    compiling extra/gc.c with clang need that flag, or the libgcc
+ *    unwinder.
  *
  *  - libgcc: _Unwind_Backtrace (DWARF call-frame information, the
  *    unwinder C++ exceptions use): right without frame pointers, several

@@ -6,4 +6,9 @@
  * by one (unity.am); a file added to one list must be added to the other.
  */
 #include "unity_api.c"
+/* GC_gcj_vector_malloc calls the allocation hook: frame records for the */
+/* frame-pointer walk, as the collector's allocation sources get them    */
+/* (GCA_FRAME_RECORDS_BEGIN, accounting/gca_hooks.h).                    */
+GCA_FRAME_RECORDS_BEGIN
 #include "vector_mlc.c"
+GCA_FRAME_RECORDS_END
