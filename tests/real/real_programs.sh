@@ -23,7 +23,7 @@
 #    heap of under 3 MB (11.7% while the types', pairs' and sites'
 #    tables started at 64 rows, 512 pairs and 1024 sites: they start
 #    at a page now).  Not yet under trace, whose stack on every object
-#    makes a few hundred sites and pairs there (15%).
+#    makes some 230 sites and pairs there (15%).
 # tools/setup-debian.sh installs both; skipped without them.
 set -u
 : "${srcdir:=.}"
