@@ -208,6 +208,14 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes)
   GCA_ADD(&gca_mem_bytes[owner], (word)0 - MEM_PAGES(bytes));
 }
 
+GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur)
+{
+  word n = cur + cur / 2;
+
+  if (n < need) n = need;
+  return MEM_PAGES(n * elem_bytes) / elem_bytes;
+}
+
 GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v)
 {
   if (l->n == l->cap) {

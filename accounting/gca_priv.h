@@ -208,6 +208,11 @@ GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 GC_EXTERN word gca_mem_bytes[GCA_MEM_N];
 GC_INNER void *gca_mem_alloc(unsigned owner, size_t bytes);
 GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
+/* The entries of elem_bytes each a table growing from cur entries must */
+/* have to hold need: at least need and half as many again as cur, and */
+/* all that fit in the whole pages those take (the pages are counted:  */
+/* a table of a few rows takes one page, not the 8 KiB of 64 rows).    */
+GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur);
 /* A growable list of ids on owner's pages; push: 0 (l unchanged) if no */
 /* memory.  Zero-initialized is empty.                                   */
 struct gca_ulist {

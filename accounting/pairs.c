@@ -35,11 +35,14 @@ GC_INNER void gca_pairs_atfork_child(void)
   PAIRS_UNLOCK();
 }
 
-#define PAIR_CHUNK_LOG 9
+/* Chunks of 64 pairs (2.5 KiB, a page): a program with a few dozen    */
+/* pairs keeps one page of them, not the 20 KiB of 512.                */
+#define PAIR_CHUNK_LOG 6
 #define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
 /* The chunks' pointers: OS memory from the first pair on (as static  */
-/* data, 256 KiB, they would count in GC_root_size: see gca_tables).   */
+/* data, 2 MiB, they would count in GC_root_size: see gca_tables).     */
+/* They start at a page's worth.                                        */
 /* It grows by doubling; an outgrown array is kept (a reader may still */
 /* hold it: the entries it has stay valid), so all of them take at     */
 /* most twice the last one.                                             */
@@ -168,7 +171,8 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
   if ((id >> PAIR_CHUNK_LOG) >= pair_n_chunks) {
-    unsigned n = pair_n_chunks ? 2 * pair_n_chunks : 64;
+    unsigned n = pair_n_chunks ? 2 * pair_n_chunks
+                               : 4096 / sizeof(struct gca_pair *);
     struct gca_pair **nc;
 
     if (n > PAIR_N_CHUNKS) n = PAIR_N_CHUNKS;

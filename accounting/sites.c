@@ -46,7 +46,7 @@
 
 #define GCA_SITES_MAX ((unsigned)1 << 18)
 #define GCA_SITES_MAX_ARENA ((word)64 << 20)
-#define SITES_DIR_CHUNK 1024u
+#define SITES_DIR_CHUNK 512u     /* a page of pointers */
 #define SITES_DIR_N (GCA_SITES_MAX / SITES_DIR_CHUNK + 1)
 #define SITES_ARENA_CHUNK ((word)256 << 10)
 #define SITES_CACHE 64u     /* per thread, direct-mapped */
@@ -204,9 +204,9 @@ static void *sites_arena_alloc(word bytes)
   void *p;
 
   if (arena_left < bytes) {
-    /* Chunks grow from 16 KiB to SITES_ARENA_CHUNK: a program with few */
+    /* Chunks grow from 4 KiB to SITES_ARENA_CHUNK: a program with few  */
     /* stacks keeps a small table.                                        */
-    static word chunk = 16 << 10;
+    static word chunk = 4 << 10;
 
     if (sites_mem + chunk > gca_table_limit()) return NULL;   /* the cap */
     arena_p = (char *)gca_os_alloc(chunk);
@@ -238,7 +238,7 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
       || (n > 0 && sites_arena_used + bytes > GCA_SITES_MAX_ARENA))
     return NULL;
   if (NULL == t || (sites_count + 1) * 2 > t->cap) {
-    struct sites_table *nt = sites_new_table(t != NULL ? t->cap * 2 : 1024);
+    struct sites_table *nt = sites_new_table(t != NULL ? t->cap * 2 : 256);
     word i;
 
     if (NULL == nt) return NULL;

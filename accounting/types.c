@@ -47,8 +47,9 @@ struct types_row {
 struct types_rows {
   struct types_row *cur, *sent; /* sent: as of the last record          */
   unsigned char *ever;          /* row was in a record                  */
-  unsigned cap;
+  unsigned cap;                 /* all three in one mapping (cur's)     */
 };
+#define TYPES_ROW_BYTES (2 * sizeof(struct types_row) + 1)
 static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
 
@@ -65,31 +66,27 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
   return p;
 }
 
-/* Make rows [0, n) exist; 0 on failure.                                 */
+/* Make rows [0, n) exist; 0 on failure.  Rows start at a page's worth  */
+/* and grow by half (gca_mem_fit): a program with a few types or sites  */
+/* keeps a page or two.                                                  */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
-  unsigned cap = r->cap ? r->cap : 64;
+  unsigned cap;
   struct types_row *cur, *sent;
   unsigned char *ever;
 
   if (n <= r->cap) return 1;
-  while (cap < n) cap *= 2;
-  cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES, cap * sizeof(struct types_row));
-  sent = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES, cap * sizeof(struct types_row));
-  ever = (unsigned char *)gca_mem_alloc(GCA_MEM_TYPES, cap);
-  if (NULL == cur || NULL == sent || NULL == ever) {
-    gca_mem_free(GCA_MEM_TYPES, cur, cap * sizeof(struct types_row));
-    gca_mem_free(GCA_MEM_TYPES, sent, cap * sizeof(struct types_row));
-    gca_mem_free(GCA_MEM_TYPES, ever, cap);
-    return 0;
-  }
+  cap = (unsigned)gca_mem_fit(TYPES_ROW_BYTES, n, r->cap);
+  cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
+                                          cap * TYPES_ROW_BYTES);
+  if (NULL == cur) return 0;
+  sent = cur + cap;
+  ever = (unsigned char *)(sent + cap);
   if (r->cap) {
     BCOPY(r->cur, cur, r->cap * sizeof(struct types_row));
     BCOPY(r->sent, sent, r->cap * sizeof(struct types_row));
     BCOPY(r->ever, ever, r->cap);
-    gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * sizeof(struct types_row));
-    gca_mem_free(GCA_MEM_TYPES, r->sent, r->cap * sizeof(struct types_row));
-    gca_mem_free(GCA_MEM_TYPES, r->ever, r->cap);
+    gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * TYPES_ROW_BYTES);
   }
   r->cur = cur;
   r->sent = sent;
@@ -214,6 +211,7 @@ GC_INNER word gca_acc_cap = 0;
 GC_INNER word gca_acc_stamp = 1;
 static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
 static word acc_n_dirty = 0;
+#define ACC_BYTES (sizeof(struct gca_acc) + sizeof(unsigned))
 
 /* Pair's accumulator, made (or grown into) and zeroed for this round.  */
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
@@ -221,23 +219,18 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   struct gca_acc *a;
 
   if (pair >= gca_acc_cap) {
-    word cap = gca_acc_cap ? gca_acc_cap : 64;
+    /* One mapping: the accumulators, then the dirty list.             */
+    word cap = gca_mem_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
 
-    while (cap <= pair) cap *= 2;
-    t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * sizeof(struct gca_acc));
-    d = (unsigned *)gca_mem_alloc(GCA_MEM_TYPES, cap * sizeof(unsigned));
-    if (NULL == t || NULL == d) {
-      gca_mem_free(GCA_MEM_TYPES, t, cap * sizeof(struct gca_acc));
-      gca_mem_free(GCA_MEM_TYPES, d, cap * sizeof(unsigned));
-      return NULL;
-    }
+    t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
+    if (NULL == t) return NULL;
+    d = (unsigned *)(t + cap);
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
       BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
-      gca_mem_free(GCA_MEM_TYPES, gca_acc_tab, gca_acc_cap * sizeof(struct gca_acc));
-      gca_mem_free(GCA_MEM_TYPES, acc_dirty, gca_acc_cap * sizeof(unsigned));
+      gca_mem_free(GCA_MEM_TYPES, gca_acc_tab, gca_acc_cap * ACC_BYTES);
     }
     gca_acc_tab = t;
     acc_dirty = d;
@@ -370,7 +363,7 @@ GC_INNER void gca_types_fold(void)
 {
   word i;
 
-  if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 64);
+  if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 1);
   for (i = 0; i < acc_n_dirty; i++) {
     unsigned pair = acc_dirty[i];
     const struct gca_acc *a = &gca_acc_tab[pair];

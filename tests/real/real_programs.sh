@@ -19,7 +19,11 @@
 #  - under the full and trace profiles, on a heap of mostly 16-byte
 #    objects (keep.scm, keep.lsp), the accounting memory's peak is at
 #    most 10% of the peak heap (issue 33, item 4: 22% before tags took
-#    a byte an object).
+#    a byte an object); so it is under full for Guile's alloc.scm, a
+#    heap of under 3 MB (11.7% while the types', pairs' and sites'
+#    tables started at 64 rows, 512 pairs and 1024 sites: they start
+#    at a page now).  Not yet under trace, whose stack on every object
+#    makes some 230 sites and pairs there (15%).
 # tools/setup-debian.sh installs both; skipped without them.
 set -u
 : "${srcdir:=.}"
@@ -140,16 +144,17 @@ one() {
   done
 }
 
-# small NAME CMD...: under full and trace, the peak of the records'
-# acc_memory_bytes is at most 10% of their peak heap.heap_bytes.
+# small NAME MODES CMD...: under each profile of MODES, the peak of
+# the records' acc_memory_bytes is at most 10% of their peak
+# heap.heap_bytes.
 small() {
-  name=$1; shift
+  name=$1 modes=$2; shift 2
   command -v "$1" >/dev/null 2>&1 || return 0
-  for mode in full trace; do
-    d=$t/$name-keep-$mode.jsonl.gz
+  for mode in $modes; do
+    d=$t/$name-$mode.jsonl.gz
     env LD_LIBRARY_PATH="$libs" GC_ACC_PROFILE=$mode GC_ACC_DUMP="$d" "$@" \
-      > /dev/null 2> "$t/$name.keep.err" ||
-      { fail "$name keep, $mode: exit $?: $(head -3 "$t/$name.keep.err")"
+      > /dev/null 2> "$t/$name.small.err" ||
+      { fail "$name, $mode: exit $?: $(head -3 "$t/$name.small.err")"
         continue; }
     r=$(zcat "$d" | jq -s -r '
           [.[] | select(.record == "collection" or .record == "snapshot")
@@ -158,19 +163,22 @@ small() {
             + " \([$r[] | .acc_memory_bytes] | max // 0)"')
     heap=${r% *} acc=${r#* }
     if [ "${heap:-0}" -eq 0 ]; then
-      fail "$name keep, $mode: no record with acc_memory_bytes"
+      fail "$name, $mode: no record with acc_memory_bytes"
     elif [ "$((acc * 10))" -gt "$heap" ]; then
-      fail "$name keep, $mode: accounting memory $acc is more than 10%" \
+      fail "$name, $mode: accounting memory $acc is more than 10%" \
            "of the peak heap $heap"
     else
-      echo "$me: $name keep, $mode: accounting memory $acc," \
+      echo "$me: $name, $mode: accounting memory $acc," \
            "$((acc * 1000 / heap / 10)).$((acc * 1000 / heap % 10))% of the peak heap $heap"
     fi
   done
 }
 
 one guile guile-3.0 --no-auto-compile "$srcdir/tests/real/alloc.scm"
-small guile guile-3.0 --no-auto-compile "$srcdir/tests/real/keep.scm"
+small guile-keep "full trace" guile-3.0 --no-auto-compile \
+  "$srcdir/tests/real/keep.scm"
+small guile-alloc full guile-3.0 --no-auto-compile \
+  "$srcdir/tests/real/alloc.scm"
 
 # A parent's dump intact after it ran a child (parent.scm: system*, the
 # same GC_ACC_DUMP without %p): the parent's file reads and holds its
@@ -199,6 +207,6 @@ if command -v guile-3.0 >/dev/null 2>&1; then
   echo "$me: guile parent: $nc collections, the child's dump ${child##*/}"
 fi
 one ecl ecl --norc --shell "$srcdir/tests/real/alloc.lsp"
-small ecl ecl --norc --shell "$srcdir/tests/real/keep.lsp"
+small ecl-keep "full trace" ecl --norc --shell "$srcdir/tests/real/keep.lsp"
 [ "$ran" -gt 0 ] || { echo "$me: SKIP: neither guile-3.0 nor ecl installed"; exit 77; }
 exit "$failed"
