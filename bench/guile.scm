@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: MIT
 ;; guile.scm: the Guile workload of bench/guile-ratio.sh.  A live set of
 ;; some 200,000 pairs in 2,000 lists that keeps changing, and short-lived
 ;; lists beside it: most of the collector's time is marking, as in a
