@@ -218,13 +218,29 @@ static unsigned marked_of(int c, unsigned expect, const char *when)
 
 static unsigned expected[N_CASES];
 
+/* Threads the collector does not see start by themselves: on Windows */
+/* without GC_WIN32_PTHREADS (the il2cpp build under wine), gc.h does   */
+/* not wrap winpthreads' pthread_create, so each thread registers, as   */
+/* il2cpp's threads do; else a collection would run beside them.       */
+#if defined(_WIN32) && !defined(GC_WIN32_PTHREADS)
+# define THREAD_REGISTER() do { struct GC_stack_base sb_; \
+                                (void)GC_get_stack_base(&sb_); \
+                                (void)GC_register_my_thread(&sb_); } while (0)
+# define THREAD_UNREGISTER() (void)GC_unregister_my_thread()
+#else
+# define THREAD_REGISTER() (void)0
+# define THREAD_UNREGISTER() (void)0
+#endif
+
 static void *alloc_all(void *arg)
 {
   int c;
 
   (void)arg;
+  THREAD_REGISTER();
   for (c = 0; c < N_CASES; c++)
     expected[c] = alloc_some(c, c == K_LARGE ? N_LARGE : N_OBJS);
+  THREAD_UNREGISTER();
   return NULL;
 }
 
@@ -243,6 +259,7 @@ static void *thread_main(void *arg)
 {
   unsigned t = (unsigned)(GC_word)arg, i, j;
 
+  THREAD_REGISTER();
   for (i = 0; i < T_OBJS; i++) {
     for (j = 0; j < 3; j++) {
       void *p;
@@ -265,6 +282,7 @@ static void *thread_main(void *arg)
       }
     }
   }
+  THREAD_UNREGISTER();
   return NULL;
 }
 
@@ -337,6 +355,9 @@ int main(void)
   unsigned j;
 
   GC_INIT();
+# if defined(_WIN32) && !defined(GC_WIN32_PTHREADS)
+    GC_allow_register_threads();
+# endif
   GC_TEST_ROOT(keep);
   GC_TEST_ROOT(tkeep);
   /* bdwgc keeps the address just past its last heap mapping in a static */
