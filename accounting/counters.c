@@ -6,7 +6,8 @@
  * granted bytes for each (kind, size class), written only by that thread
  * with plain single-word stores (no lock, no read-modify-write atomics, on
  * every path including bdwgc's thread-local fast path).  Readers sum the
- * records of all threads under the allocation lock.  Records are carved
+ * records of all threads under the allocation lock (counters_sum.c; the
+ * records' layout, in gca_counters.h, is theirs alone).  Records are carved
  * from OS pages (never the GC heap) and never freed: an exiting thread
  * leaves its totals behind and the next new thread reuses the record and
  * keeps adding to it, so sums stay cumulative and exact.
@@ -40,6 +41,7 @@
 #ifdef GC_GCJ_SUPPORT
 # include "gc_gcj.h"            /* GC_gcj_kind */
 #endif
+#include "gca_counters.h"
 
 /* in_many after a refill of one of the thread's own lists that got a  */
 /* single object from the fallback allocation: that object (last_p) is */
@@ -47,69 +49,15 @@
 /* again (gca_counters_many_end).                                        */
 #define COUNTERS_PENDING 2
 
-/* Classes per chunk of a record's counts (a power of two; 384 bytes   */
-/* on 64-bit targets), chunks and classes (rounded up) per kind; and    */
-/* the OS pages the records take at a time.                              */
-#define COUNTERS_CH 16
-#define COUNTERS_NCH ((GCA_N_CLASSES + COUNTERS_CH - 1) / COUNTERS_CH)
-#define COUNTERS_STRIDE (COUNTERS_NCH * COUNTERS_CH)
+/* The OS pages the records take at a time.                             */
 #define COUNTERS_PAGE ((size_t)(GC_page_size != 0 ? GC_page_size : 4096))
 
-#ifdef THREAD_LOCAL_ALLOC
-  /* A thread's fast-path counts (GCA_TLFS_FIELDS), by list.             */
-  struct counters_tl_counts {
-    word objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
-    word req[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
-#   ifdef GC_GCJ_SUPPORT
-      word gcj_objs[TINY_FREELISTS];
-      word gcj_req[TINY_FREELISTS];
-#   endif
-  };
+GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
+#ifdef THREADS
+  GC_INNER volatile AO_TS_t gca_counters_lock = AO_TS_INITIALIZER;
 #endif
-
-struct gca_thread {
-  struct gca_thread *next;      /* registry, newest first; never unlinked */
-# ifdef THREAD_LOCAL_ALLOC
-    /* Its owner's thread-local free lists, whose counts the sums add,  */
-    /* or NULL; and those counts as the last sum read them (lock held), */
-    /* kept for a child after fork(), where the lists of the other      */
-    /* threads are freed before its handler runs.                       */
-    GC_tlfs tlfs;
-    struct counters_tl_counts tl_seen;
-# endif
-  word debug_objs[MAXOBJKINDS];
-  /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
-  void *last_p;                 /* last object counted inside it          */
-  word last_req;
-  unsigned last_i;              /* its counts (COUNTERS_I)                */
-  volatile unsigned owned;      /* nonzero while a live thread uses it    */
-  /* The bytes of OS pages the record and its chunks took (read by the  */
-  /* sums); where the owner carves its next chunk.  Small fields packed: */
-  /* 3328 bytes on 64-bit targets leave two chunks in the first page.    */
-  volatile unsigned mapped;
-  unsigned char in_many;        /* inside GC_generic_malloc_many (1), or */
-                                /* COUNTERS_PENDING                      */
-  unsigned char many_to_tl;     /* its list is for our thread-local lists */
-  char *arena, *arena_end;
-  /* Counts i (COUNTERS_I) in chunk i / COUNTERS_CH, or NULL: none     */
-  /* counted yet.  Set once, by the owner (release).                     */
-  struct gca_count *chunk[MAXOBJKINDS * COUNTERS_NCH];
-};
-
-static struct gca_thread *volatile counters_registry = NULL;
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
-
-#ifdef THREADS
-  static volatile AO_TS_t counters_registry_lock = AO_TS_INITIALIZER;
-# define COUNTERS_LOCK() \
-        while (AO_test_and_set_acquire(&counters_registry_lock) == AO_TS_SET) \
-          { /* spin: held only to claim or push a record */ }
-# define COUNTERS_UNLOCK() AO_CLEAR(&counters_registry_lock)
-#else
-# define COUNTERS_LOCK() (void)0
-# define COUNTERS_UNLOCK() (void)0
-#endif
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -168,8 +116,8 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
         (void)counters_add_p(NULL, t, COUNTERS_I(k, cls), n, req, granted)
 
 #ifdef THREAD_LOCAL_ALLOC
-  /* The fast path's counts of tlfs, copied into out.                   */
-  static void counters_tl_read(GC_tlfs tlfs, struct counters_tl_counts *out)
+  GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
+                                     struct counters_tl_counts *out)
   {
     unsigned k, g;
 
@@ -201,12 +149,11 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
     }
   }
 
-  /* Adds counts n, kinds [0, n_kinds), to t's record or (t NULL) a sum. */
   /* List g is class g; row 0 (one granule) is folded into class 1 by   */
-  /* the sum.                                                            */
-  static void counters_tl_add(struct gca_thread *t, struct gca_count *out,
-                              unsigned n_kinds,
-                              const struct counters_tl_counts *n)
+  /* the sum (gca_counters_sum_kinds).                                   */
+  GC_INNER void gca_counters_tl_add(struct gca_thread *t,
+                                    struct gca_count *out, unsigned n_kinds,
+                                    const struct counters_tl_counts *n)
   {
     unsigned k, g;
 
@@ -267,9 +214,9 @@ GC_INNER void gca_counters_atfork_child(void)
 
     COUNTERS_UNLOCK();
     gca_tlflags_atfork_child();
-    for (t = counters_registry; t != NULL; t = t->next) {
+    for (t = gca_counters_registry; t != NULL; t = t->next) {
       if (t != me && t->tlfs != NULL) {
-        counters_tl_add(t, NULL, MAXOBJKINDS, &t->tl_seen);
+        gca_counters_tl_add(t, NULL, MAXOBJKINDS, &t->tl_seen);
         BZERO(&t->tl_seen, sizeof(t->tl_seen));
         t->tlfs = NULL;
       }
@@ -287,7 +234,7 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
   struct gca_thread *t;
 
   COUNTERS_LOCK();
-  for (t = counters_registry; t != NULL; t = t->next) {
+  for (t = gca_counters_registry; t != NULL; t = t->next) {
     if (!t->owned) break;
   }
   if (NULL == t) {
@@ -300,8 +247,8 @@ static struct gca_thread *counters_claim(struct gca_tl *me)
       t->arena = (char *)(t + 1);
       t->arena_end = (char *)t + sz;
       t->mapped = (unsigned)sz;
-      t->next = counters_registry;
-      counters_registry = t;
+      t->next = gca_counters_registry;
+      gca_counters_registry = t;
     }
   }
   if (t != NULL) t->owned = 1;
@@ -355,8 +302,8 @@ GC_INNER void gca_counters_thread_exit(void)
       struct counters_tl_counts n;
 
       gca_tlflags_set(t->tlfs, 0);
-      counters_tl_read(t->tlfs, &n);
-      counters_tl_add(t, NULL, MAXOBJKINDS, &n);
+      gca_counters_tl_read(t->tlfs, &n);
+      gca_counters_tl_add(t, NULL, MAXOBJKINDS, &n);
       BZERO(&t->tl_seen, sizeof(t->tl_seen));
     }
 # endif
@@ -728,96 +675,6 @@ GC_INNER void gca_counters_debug(void *p)
 
     GCA_STORE(&t->debug_objs[k], t->debug_objs[k] + 1);
   }
-}
-
-/* Sums over kinds [0, n_kinds) only, rows of other kinds untouched.    */
-GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
-{
-  struct gca_thread *t;
-  size_t i, j, k, n;
-
-  if (n_kinds > MAXOBJKINDS) n_kinds = MAXOBJKINDS;
-  n = (size_t)n_kinds * GCA_N_CLASSES;
-  BZERO(out, n * sizeof(struct gca_count));
-  COUNTERS_LOCK();
-  for (t = counters_registry; t != NULL; t = t->next) {
-    for (j = 0; j < n_kinds * COUNTERS_NCH; j++) {
-      const struct gca_count *c = ACQ_LOADP(&t->chunk[j]);
-      size_t cls0 = j % COUNTERS_NCH * COUNTERS_CH;
-      struct gca_count *o = &out[j / COUNTERS_NCH * GCA_N_CLASSES + cls0];
-
-      for (i = 0; c != NULL && i < COUNTERS_CH
-                  && cls0 + i < GCA_N_CLASSES; i++) {
-        o[i].objs += GCA_LOAD(&c[i].objs);
-        o[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
-        o[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
-      }
-    }
-#   ifdef THREAD_LOCAL_ALLOC
-      if (t->tlfs != NULL) {
-        counters_tl_read(t->tlfs, &t->tl_seen);
-        counters_tl_add(NULL, out, n_kinds, &t->tl_seen);
-      }
-#   endif
-  }
-  COUNTERS_UNLOCK();
-  /* Small classes: granted bytes are objects times the class size     */
-  /* (the inline hooks of gca_hooks.h do not store them).  Row 0: the  */
-  /* 0-byte requests of the thread-local path (one granule each).      */
-  for (k = 0; k < n_kinds; k++) {
-    struct gca_count *z = &out[k * GCA_N_CLASSES];
-    size_t cls;
-
-    if (gca_tables != NULL) {
-      for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
-        z[cls].objs += gca_tables->locked_rows[k][cls][0];
-        z[cls].req_bytes += gca_tables->locked_rows[k][cls][1];
-      }
-      for (cls = 0; cls < GCA_N_LARGE; cls++) {
-        const struct gca_count *l = &gca_tables->locked_large[k][cls];
-
-        z[GCA_LARGE0 + cls].objs += l->objs;
-        z[GCA_LARGE0 + cls].req_bytes += l->req_bytes;
-        z[GCA_LARGE0 + cls].granted_bytes += l->granted_bytes;
-      }
-    }
-    if (z->objs != 0) {
-      z[1].objs += z->objs;
-      z[1].req_bytes += z->req_bytes;
-    }
-    z->objs = z->req_bytes = z->granted_bytes = 0;
-    for (cls = 1; cls <= MAXOBJGRANULES; cls++)
-      z[cls].granted_bytes = z[cls].objs * (word)GRANULES_TO_BYTES(cls);
-  }
-}
-
-GC_INNER void gca_counters_sum(struct gca_count *out)
-{
-  gca_counters_sum_kinds(out, MAXOBJKINDS);     /* zeroes all of out */
-}
-
-GC_INNER word gca_counters_memory_bytes(void)
-{
-  struct gca_thread *t;
-  word n = 0;
-
-  COUNTERS_LOCK();
-  for (t = counters_registry; t != NULL; t = t->next)
-    n += GCA_LOAD(&t->mapped);
-  COUNTERS_UNLOCK();
-  return n;
-}
-
-GC_INNER word gca_counters_debug_objs(int kind)
-{
-  struct gca_thread *t;
-  word sum = 0;
-
-  COUNTERS_LOCK();
-  for (t = counters_registry; t != NULL; t = t->next)
-    sum += GCA_LOAD(&t->debug_objs[kind]);
-  COUNTERS_UNLOCK();
-  return sum;
 }
 
 #endif /* !GC_ACC_DISABLE */

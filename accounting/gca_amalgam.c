@@ -26,6 +26,7 @@
 #include "tags.c"
 #include "tlflags.c"
 #include "counters.c"
+#include "counters_sum.c"
 #include "freelist.c"
 #include "heapgrow.c"
 #include "census.c"

@@ -384,7 +384,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* are its objects times its size, which the sum computes; granules 0   */
 /* (a 0-byte request, one granule) is folded into class 1 there.  The   */
 /* counts are written by the owner thread only, with plain adds, and    */
-/* read by counters.c's sums (lock held) through its registry.  Each    */
+/* read by counters_sum.c's sums (lock held) through the registry. Each */
 /* list's flag says what its pops do: 0, nothing (accounting off); 1,   */
 /* count inline; -1, call the hook function.  Every thread's lists are  */
 /* known to counters.c (GC_ACC_ON_TLFS_INIT), which sets their flags    */

@@ -178,7 +178,7 @@ struct gca_tl {
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
-/* ---- per-thread counters (counters.c) -------------------------------- */
+/* ---- per-thread counters (counters.c, counters_sum.c) ---------------- */
 /* Each thread that allocates owns one gca_thread; only the owner writes */
 /* it (plain loads and stores, no locks, no read-modify-write atomics).  */
 /* Readers sum all records.  Records are never freed: a thread that      */
@@ -186,7 +186,8 @@ GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 /* new thread, which keeps adding to the same cumulative counts.         */
 struct gca_thread;
 
-/* Sum of all threads' counts, one (kind, class) at a time.              */
+/* Sum of all threads' counts, one (kind, class) at a time               */
+/* (counters_sum.c, as the two below and gca_counters_memory_bytes).     */
 GC_INNER void gca_counters_sum(struct gca_count *out /* [MAXOBJKINDS]     */
                                                     /* [GCA_N_CLASSES] */);
 /* The same over kinds [0, n_kinds) only (rows of other kinds are left  */

@@ -116,14 +116,11 @@ static volatile int unw_ranges_ready = 0;
 GC_INNER GC_ATTR_UNUSED int gca_unwind_libgc_shared = 0; /* for tests */
 
 #ifdef GCA_HAVE_PHDR
-struct unw_find {
-  word addr;
-  int found;
-};
-
+/* The module whose segments hold the address *data: if it is libgc,   */
+/* its code segments are the collector's ranges.  Stops there.          */
 static int unw_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
-  struct unw_find *f = (struct unw_find *)data;
+  word addr = *(const word *)data;
   const char *name = info->dlpi_name;
   const char *base;
   unsigned n = 0;
@@ -134,11 +131,10 @@ static int unw_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     word lo = (word)info->dlpi_addr + (word)ph->p_vaddr;
 
-    if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz)
+    if (ph->p_type == PT_LOAD && addr >= lo && addr < lo + ph->p_memsz)
       mine = 1;
   }
   if (!mine) return 0;
-  f->found = 1;
   base = name != NULL ? strrchr(name, '/') : NULL;
   base = base != NULL ? base + 1 : name;
   if (NULL == base || strncmp(base, "libgc.", 6) != 0) return 1;
@@ -228,11 +224,9 @@ GC_INNER void gca_unwind_init(void)
   if (unw_ranges_ready) return;
 # ifdef GCA_HAVE_PHDR
   {
-    struct unw_find f;
+    word addr = (word)gca_unwind;
 
-    f.addr = (word)gca_unwind;
-    f.found = 0;
-    (void)dl_iterate_phdr(unw_phdr_cb, &f);
+    (void)dl_iterate_phdr(unw_phdr_cb, &addr);
   }
 # endif
   if (0 == unw_n_ranges) unw_span();

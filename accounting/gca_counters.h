@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gca_counters.h: the per-thread records of allocation counts, shared by
+ * the module that keeps them (counters.c: the allocation path, a thread's
+ * claim and exit, GC_generic_malloc_many) and the module that reads them
+ * (counters_sum.c: the sums, under the allocation lock) only.
+ *
+ * Included after gca_priv.h (and, with THREAD_LOCAL_ALLOC,
+ * private/thread_local_alloc.h), with GC_ACC_DISABLE undefined.
+ */
+#ifndef GCA_COUNTERS_H
+#define GCA_COUNTERS_H
+
+/* Classes per chunk of a record's counts (a power of two; 384 bytes   */
+/* on 64-bit targets), chunks and classes (rounded up) per kind.        */
+#define COUNTERS_CH 16
+#define COUNTERS_NCH ((GCA_N_CLASSES + COUNTERS_CH - 1) / COUNTERS_CH)
+#define COUNTERS_STRIDE (COUNTERS_NCH * COUNTERS_CH)
+
+#ifdef THREAD_LOCAL_ALLOC
+  /* A thread's fast-path counts (GCA_TLFS_FIELDS), by list.             */
+  struct counters_tl_counts {
+    word objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
+    word req[THREAD_FREELISTS_KINDS][TINY_FREELISTS];
+#   ifdef GC_GCJ_SUPPORT
+      word gcj_objs[TINY_FREELISTS];
+      word gcj_req[TINY_FREELISTS];
+#   endif
+  };
+#endif
+
+struct gca_thread {
+  struct gca_thread *next;      /* registry, newest first; never unlinked */
+# ifdef THREAD_LOCAL_ALLOC
+    /* Its owner's thread-local free lists, whose counts the sums add,  */
+    /* or NULL; and those counts as the last sum read them (lock held), */
+    /* kept for a child after fork(), where the lists of the other      */
+    /* threads are freed before its handler runs.                       */
+    GC_tlfs tlfs;
+    struct counters_tl_counts tl_seen;
+# endif
+  word debug_objs[MAXOBJKINDS];
+  /* GC_generic_malloc_many bookkeeping (see gca_hooks.h).               */
+  void *last_p;                 /* last object counted inside it          */
+  word last_req;
+  unsigned last_i;              /* its counts (COUNTERS_I)                */
+  volatile unsigned owned;      /* nonzero while a live thread uses it    */
+  /* The bytes of OS pages the record and its chunks took (read by the  */
+  /* sums); where the owner carves its next chunk.  Small fields packed: */
+  /* 3328 bytes on 64-bit targets leave two chunks in the first page.    */
+  volatile unsigned mapped;
+  unsigned char in_many;        /* inside GC_generic_malloc_many (1), or */
+                                /* COUNTERS_PENDING                      */
+  unsigned char many_to_tl;     /* its list is for our thread-local lists */
+  char *arena, *arena_end;
+  /* Counts i (COUNTERS_I) in chunk i / COUNTERS_CH, or NULL: none     */
+  /* counted yet.  Set once, by the owner (release).                     */
+  struct gca_count *chunk[MAXOBJKINDS * COUNTERS_NCH];
+};
+
+/* Every record, newest first (counters.c pushes, under the lock).      */
+GC_EXTERN struct gca_thread *volatile gca_counters_registry;
+
+#ifdef THREADS
+  GC_EXTERN volatile AO_TS_t gca_counters_lock;
+# define COUNTERS_LOCK() \
+        while (AO_test_and_set_acquire(&gca_counters_lock) == AO_TS_SET) \
+          { /* spin: held only to claim or push a record, or to sum */ }
+# define COUNTERS_UNLOCK() AO_CLEAR(&gca_counters_lock)
+#else
+# define COUNTERS_LOCK() (void)0
+# define COUNTERS_UNLOCK() (void)0
+#endif
+
+#ifdef THREAD_LOCAL_ALLOC
+  /* The fast path's counts of tlfs, copied into out.                   */
+  GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
+                                     struct counters_tl_counts *out);
+  /* Adds counts n, kinds [0, n_kinds), to t's record (its owner, or   */
+  /* the only thread left after fork(), calling) or, t NULL, to out, a  */
+  /* sum.                                                                */
+  GC_INNER void gca_counters_tl_add(struct gca_thread *t,
+                                    struct gca_count *out, unsigned n_kinds,
+                                    const struct counters_tl_counts *n);
+#endif
+
+#endif /* GCA_COUNTERS_H */
