@@ -186,11 +186,9 @@ GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 /* new thread, which keeps adding to the same cumulative counts.         */
 struct gca_thread;
 
-/* Sum of all threads' counts, one (kind, class) at a time.              */
-GC_INNER void gca_counters_sum(struct gca_count *out /* [MAXOBJKINDS]     */
-                                                    /* [GCA_N_CLASSES] */);
-/* The same over kinds [0, n_kinds) only (rows of other kinds are left  */
-/* as they are).                                                         */
+/* Sum of all threads' counts, one (kind, class) at a time, over kinds  */
+/* [0, n_kinds) only (rows of other kinds are left as they are: the     */
+/* table block's pages of kinds that do not exist stay untouched).      */
 GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds);
 GC_INNER word gca_counters_debug_objs(int kind);
 
