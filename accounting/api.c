@@ -149,7 +149,7 @@ static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
 #define api_sum (gca_tables->api_sum)
 
 /* Kinds that exist (lock held): only their rows of the table block    */
-/* are touched.                                                         */
+/* are touched (gca_tables_memory_bytes counts the pages touched).      */
 static unsigned api_n_kinds(void)
 {
   return GC_n_kinds < MAXOBJKINDS ? (unsigned)GC_n_kinds : MAXOBJKINDS;
@@ -629,7 +629,8 @@ GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)
   LOCK();
   r = gca_tags_memory_bytes() + gca_types_memory_bytes()
       + gca_sites_memory_bytes() + gca_counters_memory_bytes()
-      + gca_samples_memory_bytes() + gca_objtype_memory_bytes();
+      + gca_samples_memory_bytes() + gca_objtype_memory_bytes()
+      + gca_tables_memory_bytes();
   UNLOCK();
   return r;
 }

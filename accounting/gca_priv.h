@@ -541,6 +541,8 @@ struct gca_tables {
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */
 GC_INNER int gca_tables_get(void);
+/* Bytes of the block's pages in memory (all of it without mincore).   */
+GC_INNER word gca_tables_memory_bytes(void);
 #define gca_last_census (gca_tables->census)
 
 GC_INNER void gca_census_mark_begin(void);
