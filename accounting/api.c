@@ -148,6 +148,13 @@ static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
 /* nothing to report.)                                                   */
 #define api_sum (gca_tables->api_sum)
 
+/* Kinds that exist (lock held): only their rows of the table block    */
+/* are touched (gca_tables_memory_bytes counts the pages touched).      */
+static unsigned api_n_kinds(void)
+{
+  return GC_n_kinds < MAXOBJKINDS ? (unsigned)GC_n_kinds : MAXOBJKINDS;
+}
+
 GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
                                        size_t stats_sz)
 {
@@ -159,15 +166,18 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   BZERO(&s, sizeof(s));
   LOCK();
   if (gca_tables != NULL) {
-    gca_counters_sum(&api_sum[0][0]);
-    for (k = 0; k < MAXOBJKINDS; k++) {
+    unsigned n_kinds = api_n_kinds();
+
+    gca_counters_sum_kinds(&api_sum[0][0], n_kinds);
+    for (k = 0; k < n_kinds; k++) {
       for (c = 0; c < GCA_N_CLASSES; c++) {
         s.allocs += api_sum[k][c].objs;
         s.alloc_req_bytes += api_sum[k][c].req_bytes;
         s.alloc_granted_bytes += api_sum[k][c].granted_bytes;
       }
-      s.debug_allocs += gca_counters_debug_objs((int)k);
     }
+    for (k = 0; k < MAXOBJKINDS; k++)
+      s.debug_allocs += gca_counters_debug_objs((int)k);
     s.live_bytes = gca_last_census.live_bytes;
     s.live_objs = gca_last_census.live_objs;
     s.reserved_bytes = gca_last_census.reserved_bytes;
@@ -253,7 +263,8 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
     return 0;
   BZERO(&s, sizeof(s));
   LOCK();
-  if (NULL == gca_tables) {
+  /* A kind that does not exist has no counts (nor rows to read).      */
+  if (NULL == gca_tables || (unsigned)kind >= api_n_kinds()) {
     UNLOCK();
     return api_copy_out(out, out_sz, &s, sizeof(s));
   }
@@ -262,7 +273,7 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
   s.live_bytes = cc->live_bytes;
   s.reserved_bytes = cc->reserved_bytes;
   s.free_slots = cc->free_slots;
-  gca_counters_sum(&api_sum[0][0]);
+  gca_counters_sum_kinds(&api_sum[0][0], (unsigned)kind + 1);
   s.alloc_objs = api_sum[kind][cls].objs;
   s.alloc_req_bytes = api_sum[kind][cls].req_bytes;
   s.alloc_granted_bytes = api_sum[kind][cls].granted_bytes;
@@ -618,7 +629,8 @@ GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)
   LOCK();
   r = gca_tags_memory_bytes() + gca_types_memory_bytes()
       + gca_sites_memory_bytes() + gca_counters_memory_bytes()
-      + gca_samples_memory_bytes() + gca_objtype_memory_bytes();
+      + gca_samples_memory_bytes() + gca_objtype_memory_bytes()
+      + gca_tables_memory_bytes();
   UNLOCK();
   return r;
 }

@@ -242,6 +242,43 @@ GC_INNER int gca_tables_get(void)
   return gca_tables != NULL;
 }
 
+/* The table block's pages in memory: it is sized for every kind there */
+/* could be (MAXOBJKINDS), but only the rows of kinds that exist are    */
+/* ever written or read (the readers stop at GC_n_kinds), so a program */
+/* of few kinds leaves most of its pages untouched, never backed by    */
+/* memory.  mincore() says which pages are (a page only read, mapped   */
+/* to the zero page, counts too); without it, the whole block counts.  */
+#if (defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__) \
+     || defined(__NetBSD__) || defined(__OpenBSD__) \
+     || defined(__DragonFly__)) && !defined(__EMSCRIPTEN__)
+# define TABLES_MINCORE
+#endif
+#define TABLES_VEC (sizeof(struct gca_tables) / 4096 + 1)
+
+GC_INNER word gca_tables_memory_bytes(void)
+{
+  word ps = 4096;
+
+  if (NULL == gca_tables) return 0;
+# ifdef TABLES_MINCORE
+    {
+      static unsigned char vec[TABLES_VEC];
+      long sps = sysconf(_SC_PAGESIZE);
+      word n, i, resident = 0;
+
+      if (sps > 0) ps = (word)sps;
+      n = ((word)sizeof(struct gca_tables) + ps - 1) / ps;
+      if (n <= TABLES_VEC
+          && 0 == mincore((void *)gca_tables, (size_t)(n * ps),
+                          (void *)vec)) {
+        for (i = 0; i < n; i++) resident += vec[i] & 1;
+        return resident * ps;
+      }
+    }
+# endif
+  return ((word)sizeof(struct gca_tables) + ps - 1) & ~(ps - 1);
+}
+
 /* ---- the clock ----------------------------------------------------------- */
 
 #ifdef GCA_TEST_API

@@ -83,11 +83,6 @@ GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
   }
 }
 
-GC_INNER void gca_counters_sum(struct gca_count *out)
-{
-  gca_counters_sum_kinds(out, MAXOBJKINDS);     /* zeroes all of out */
-}
-
 GC_INNER word gca_counters_memory_bytes(void)
 {
   struct gca_thread *t;

@@ -186,12 +186,10 @@ GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 /* new thread, which keeps adding to the same cumulative counts.         */
 struct gca_thread;
 
-/* Sum of all threads' counts, one (kind, class) at a time               */
-/* (counters_sum.c, as the two below and gca_counters_memory_bytes).     */
-GC_INNER void gca_counters_sum(struct gca_count *out /* [MAXOBJKINDS]     */
-                                                    /* [GCA_N_CLASSES] */);
-/* The same over kinds [0, n_kinds) only (rows of other kinds are left  */
-/* as they are).                                                         */
+/* Sum of all threads' counts, one (kind, class) at a time, over kinds  */
+/* [0, n_kinds) only (rows of other kinds are left as they are: the     */
+/* table block's pages of kinds that do not exist stay untouched);      */
+/* counters_sum.c, as gca_counters_debug_objs and _memory_bytes.        */
 GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds);
 GC_INNER word gca_counters_debug_objs(int kind);
 
@@ -544,6 +542,8 @@ struct gca_tables {
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */
 GC_INNER int gca_tables_get(void);
+/* Bytes of the block's pages in memory (all of it without mincore).   */
+GC_INNER word gca_tables_memory_bytes(void);
 #define gca_last_census (gca_tables->census)
 
 GC_INNER void gca_census_mark_begin(void);

@@ -175,6 +175,7 @@ static int rec_finish(int with_census)
   word counters = gca_counters_memory_bytes();
   word types = gca_types_memory_bytes() + gca_objtype_memory_bytes();
   word samples = gca_samples_memory_bytes();
+  word tables = gca_tables_memory_bytes();
 
   if (with_census && (gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile)) {
     rec_definitions();
@@ -190,8 +191,9 @@ static int rec_finish(int with_census)
   REC_KEY_WORD(",\"sites_bytes\":", sites);
   REC_KEY_WORD(",\"counters_bytes\":", counters);
   REC_KEY_WORD(",\"samples_bytes\":", samples);
+  REC_KEY_WORD(",\"tables_bytes\":", tables);
   REC_KEY_WORD("},\"acc_memory_bytes\":",
-               tags + types + sites + counters + samples);
+               tags + types + sites + counters + samples + tables);
   if (GCA_PROFILE_SAMPLED == gca_profile) {
     word taken, dropped, tracked;
 

@@ -34,7 +34,16 @@ measure() {
         | "\([$r[] | .heap.heap_bytes] | max) \($p.acc_memory_bytes)"
           + " \($p.acc_memory.counters_bytes) \($p.acc_memory.tags_bytes)"
           + " \($p.acc_memory.types_bytes) \($p.acc_memory.sites_bytes)"
-          + " \($p.acc_memory.samples_bytes) \($r | length)" end')
+          + " \($p.acc_memory.samples_bytes) \($r | length)"
+          + " \($p.acc_memory.tables_bytes)"
+          # records whose sum is not that of its parts (the table block
+          # was not counted before tables_bytes)
+          + " \([$r[] | .acc_memory as $m
+                | select($m.tables_bytes == null
+                         or .acc_memory_bytes != $m.tags_bytes
+                            + $m.types_bytes + $m.sites_bytes
+                            + $m.counters_bytes + $m.samples_bytes
+                            + $m.tables_bytes)] | length)" end')
   if [ "${2:-none}" = none ]; then
     echo "FAIL: $1: no record with acc_memory_bytes"
     fails=$((fails + 1)); return
@@ -44,12 +53,18 @@ measure() {
   [ "$limit" -lt "$floor" ] && limit=$floor
   verdict=ok
   if [ "$acc" -gt "$limit" ]; then verdict=FAIL; fails=$((fails + 1)); fi
+  if [ "${11}" != 0 ]; then
+    echo "FAIL: $name: ${11} records' acc_memory_bytes is not the sum of" \
+         "acc_memory's parts (tables_bytes ${10})"
+    verdict=FAIL; fails=$((fails + 1))
+  fi
   n=$((n + 1))
   printf '%-4s %-22s heap %9d  acc %8d (%3d.%d%%)  limit %8d' \
     "$verdict" "$name" "$heap" "$acc" $((acc * 100 / heap)) \
     $((acc * 1000 / heap % 10)) "$limit"
-  printf '  counters %d tags %d types %d sites %d samples %d (%d records)\n' \
-    "$4" "$5" "$6" "$7" "$8" "$9"
+  printf '  counters %d tags %d types %d sites %d samples %d tables %d' \
+    "$4" "$5" "$6" "$7" "$8" "${10}"
+  printf ' (%d records)\n' "$9"
 }
 
 # run NAME ENV... -- PROG ARGS...: runs PROG with GC_ACC_DUMP set and
