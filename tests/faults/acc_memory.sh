@@ -3,7 +3,9 @@
 # acc_memory.sh: the accounting's own memory stays proportional to what
 # it tracks (issue 23): in every test program that writes a dump, the
 # peak of the records' acc_memory_bytes is at most the larger of 10% of
-# the peak heap.heap_bytes and 256 KiB.
+# the peak heap.heap_bytes and 512 KiB (the fixed part: the dump's ring
+# starts at 256 KiB, and the table block's rows take some 30 KiB a kind
+# in use, tables_bytes, counted since issue 33).
 #
 # Runs each program the way its own test does (mode and GC_ACC_*
 # settings), reads every collection and snapshot record of its dump and
@@ -19,7 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 n=0
-floor=262144
+floor=524288
 
 # measure NAME DUMP: checks and prints DUMP's figures.
 measure() {
@@ -110,5 +112,5 @@ else
   tail -5 "$tmp/gctest.log"
 fi
 echo "$n programs measured, $fails failed (limit: max(10% of peak heap," \
-     "256 KiB))"
+     "512 KiB))"
 [ "$fails" -eq 0 ]
