@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tables_memory.c: the table block of per-kind, per-class rows
  * (census, records, the API's sums: 471 KiB mapped on 64-bit hosts,
