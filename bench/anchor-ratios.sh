@@ -70,18 +70,12 @@ lib() {
 jemalloc=$(lib libjemalloc.so.2)
 tcmalloc=$(lib libtcmalloc.so.4)
 
-norand=
-if setarch "$(uname -m)" -R true 2> /dev/null; then
-  norand="setarch $(uname -m) -R"
-else
-  echo "bench/anchor-ratios.sh: warning: setarch -R fails here; counts may vary a little" >&2
-fi
+bench_norand
 unset_acc_env
 unset MALLOC_CONF TCMALLOC_SAMPLE_PARAMETER LD_PRELOAD 2> /dev/null || true
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-anchor.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 
 printf '%-17s %14s %9s %14s %9s %6s %8s %7s  %s\n' row "all threads" "/alloc" \
   "main thread" "/alloc" colls "+/alloc" ratio "against"
@@ -130,11 +124,7 @@ for c in $configs; do
     cat "$tmp/stderr" >&2
     die "$c: the run failed (valgrind's output above)"
   fi
-  # One file per thread: cg.out-01 is the main thread's.
-  [ -f "$tmp/cg.out-01" ] || die "$c: callgrind wrote no cg.out-01"
-  main=$(total "$tmp/cg.out-01")
-  all=0
-  for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
+  cg_threads "$tmp/cg.out" "$c"
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
   eval "all_$(echo "$c" | tr - _)=$all"
   ball=

@@ -16,6 +16,14 @@
 #                              -notl builds (they have no compiled-out)
 #   bench_median_awk           an awk function median(a, n) (sorts a[1..n]),
 #                              to put before an awk program's own text
+#   bench_norand               sets norand: the command that runs a program
+#                              with address-space randomization off, or ""
+#                              with a warning where setarch -R fails
+#   cg_total FILE              the "totals:" count of one callgrind file
+#   cg_threads PREFIX LABEL    sets main (PREFIX-01's total, the main
+#                              thread's) and all (the sum over PREFIX-*),
+#                              from a --separate-threads=yes run; dies,
+#                              naming LABEL, when PREFIX-01 is missing
 
 bench_setup() {
   bench_name=$1
@@ -62,3 +70,22 @@ function median(a, n,    i, j, t) {
   return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 '
+
+bench_norand() {
+  norand=
+  if setarch "$(uname -m)" -R true 2> /dev/null; then
+    norand="setarch $(uname -m) -R"
+  else
+    echo "$bench_name: warning: setarch -R fails here; instruction counts may vary a little with address-space randomization" >&2
+  fi
+}
+
+cg_total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
+
+cg_threads() {
+  # One file per thread: -01 is the main thread's.
+  [ -f "$1-01" ] || die "$2: callgrind wrote no ${1##*/}-01"
+  main=$(cg_total "$1-01")
+  all=0
+  for f in "$1"-*; do all=$((all + $(cg_total "$f"))); done
+}

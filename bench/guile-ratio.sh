@@ -76,8 +76,7 @@ fi
 
 unset_acc_env
 unset LD_PRELOAD 2> /dev/null || true
-norand=
-setarch "$(uname -m)" -R true 2> /dev/null && norand="setarch $(uname -m) -R"
+bench_norand
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-guile.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 scm=$here/guile.scm
@@ -90,7 +89,7 @@ for row in compiled-out off; do
     $norand valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
     guile-3.0 --no-auto-compile "$scm" > "$tmp/out.$row" 2> "$tmp/err" ||
     { cat "$tmp/err" >&2; die "$row: the run failed"; }
-  ir=$(sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$tmp/cg.out")
+  ir=$(cg_total "$tmp/cg.out")
   colls=$(sed -n 2p "$tmp/out.$row")
   i=0
   : > "$tmp/wall"

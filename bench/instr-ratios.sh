@@ -109,20 +109,12 @@ for b in unpatched$sfx/gameloop patched$sfx/gameloop patched$sfx/gameloop-typed 
          unpatched$sfx/gameloop-gcj patched$sfx/gameloop-gcj; do
   [ -x "$out/$b" ] || die "no $out/$b: run bench/build-variants.sh first"
 done
-norand=
-if setarch "$(uname -m)" -R true 2> /dev/null; then
-  norand="setarch $(uname -m) -R"
-else
-  echo "bench/instr-ratios.sh: warning: setarch -R fails here; counts may vary a little with address-space randomization" >&2
-fi
+bench_norand
 
 unset_acc_env
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-instr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-
-# total FILE: the "totals:" line of one callgrind output file.
-total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 
 # field NAME FILE: the value of NAME= on gameloop's line in FILE.
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$2"; }
@@ -196,11 +188,7 @@ for c in $configs; do
     cat "$tmp/stderr" >&2
     die "$c: the run failed (valgrind's output above)"
   fi
-  # One file per thread: cg.out-01 is the main thread's.
-  [ -f "$tmp/cg.out-01" ] || die "$c: callgrind wrote no cg.out-01"
-  main=$(total "$tmp/cg.out-01")
-  all=0
-  for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
+  cg_threads "$tmp/cg.out" "$c"
   colls=$(field collections "$tmp/stdout")
   allocs=$(field allocs "$tmp/stdout")
   taken=

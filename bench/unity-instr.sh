@@ -26,13 +26,15 @@
 # default 64000000), UNITY_BDWGC_TARBALL (bdwgc/unity.sh).  Needs valgrind.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+bench_name=bench/unity-instr.sh   # bench_setup wants OUTDIR made already
 top=$(cd "$here/.." && pwd)
 out=${1:-$top/_build/bench/unity}
 frames=${UNITY_INSTR_FRAMES:-300}
 heap=${UNITY_INSTR_HEAP:-64000000}
 CC=${CC:-cc}
 mkdir -p "$out"
-command -v valgrind >/dev/null 2>&1 || { echo "unity-instr.sh: needs valgrind" >&2; exit 1; }
+command -v valgrind >/dev/null 2>&1 || die "needs valgrind"
 
 src=$(sh "$top/bdwgc/unity.sh" tree)
 pristine=$(sh "$top/bdwgc/unity.sh" pristine)
@@ -54,9 +56,7 @@ mk gameloop-patched-acc gc-unity.o "$src/include" -DGCACC_UNITY_ACC
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-uinstr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
-norand=
-setarch "$(uname -m)" -R true 2>/dev/null && norand="setarch $(uname -m) -R"
+bench_norand
 
 printf '%-16s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
 base_main= base_all=
@@ -76,10 +76,8 @@ for c in unity patched-off patched-dump patched-types; do
     valgrind --tool=callgrind --separate-threads=yes \
     --callgrind-out-file="$tmp/cg.out" "$out/$prog" -f "$frames" \
     > "$tmp/stdout" 2> "$tmp/stderr" || {
-      cat "$tmp/stderr" >&2; echo "unity-instr.sh: $c failed" >&2; exit 1; }
-  main=$(total "$tmp/cg.out-01")
-  all=0
-  for f in "$tmp"/cg.out-*; do all=$((all + $(total "$f"))); done
+      cat "$tmp/stderr" >&2; die "$c: the run failed (valgrind's output above)"; }
+  cg_threads "$tmp/cg.out" "$c"
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
   if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
