@@ -275,8 +275,7 @@ GC_EXTERN int gca_tl_mode;
 # define GCA_HOOK_FN GC_INNER GC_ATTR_NOINLINE
 
 GCA_HOOK_FN void gca_hook_init(void);
-/* Called only on Unity's fork (patches-unity; 8.2.2's GC_deinit stops */
-/* the dump from unity_api.c).                                          */
+/* GC_deinit, on both bases, before the collector's state is wiped.    */
 GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_deinit(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,

@@ -58,11 +58,10 @@ GC_INNER void gca_hook_init(void)
   gca_env_read();
 }
 
-/* GC_deinit on Unity's fork (our 8.2.2 base stops the dump in its own   */
-/* GC_deinit, unity/unity_api.c): the queued records, the trailer, the  */
-/* file closed, before the collector's state is wiped.  il2cpp builds   */
-/* have no atexit (DONT_USE_ATEXIT): this is how a player's quit ends   */
-/* its dump.                                                             */
+/* GC_deinit, on Unity's fork and on 8.2.2 (before unity_api.c's reset): */
+/* the queued records, the trailer, the file closed, before the         */
+/* collector's state is wiped.  il2cpp builds have no atexit            */
+/* (DONT_USE_ATEXIT): this is how a player's quit ends its dump.        */
 GC_INNER void gca_hook_deinit(void)
 {
   (void)GC_acc_dump_stop();

@@ -7,7 +7,6 @@
  * unity/unity_amalgam.c.
  */
 #include "private/gc_pmark.h"
-#include "gc_accounting.h"    /* GC_acc_dump_stop, at GC_deinit */
 
 /* Defined later in the one-file build (os_dep.c's in patch 0003).      */
 GC_INNER void GC_reset_push_other_roots(void);
@@ -321,10 +320,7 @@ GC_INNER void GC_unity_reset_state(void)
   unsigned k;
 #endif
 
-  /* The collector ends here: so does the dump (its remaining records,  */
-  /* the trailer, the file closed).  Builds without atexit (Unity's      */
-  /* DONT_USE_ATEXIT) end it no other way unless the program stops it.  */
-  (void)GC_acc_dump_stop();
+  /* The dump has ended already (GC_ACC_ON_DEINIT, called just before).  */
 #if !defined(THREAD_LOCAL_ALLOC) && !defined(PARALLEL_MARK)
   GC_clear_roots();
   for (k = 0; k < GC_N_KINDS_INITIAL_VALUE; k++)
