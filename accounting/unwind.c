@@ -573,8 +573,9 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
 /* register or an expression, registers other than rbp that the rule    */
 /* needs, signal frames, augmentations other than z, R, P, L, a CFA or   */
 /* a saved slot outside the thread's stack) takes the whole walk to      */
-/* _Unwind_Backtrace (counted: unw_cfi_falls).  Every load lies in the   */
-/* thread's stack between the frame's stack pointer and the top, so a   */
+/* _Unwind_Backtrace (counted: gca_unwind_cfi_falls, beside              */
+/* gca_unwind_cfi_walks).  Every load lies in the thread's stack         */
+/* between the frame's stack pointer and the top, so a                  */
 /* rule made stale by a dlclose garbles a stack, never faults; rules are */
 /* forgotten when the list of loaded modules changes (checked at most    */
 /* once a collection, as the fp walk's code list).                       */
@@ -599,7 +600,7 @@ struct unw_rule {
   int32_t cfa_off;
   int16_t rbp_off;
   int8_t ra_off;            /* in words from the CFA                    */
-  uint8_t flags;            /* 0 in an empty slot                       */
+  uint8_t flags;            /* UNW_R_*                                   */
 };
 union unw_rule_bits {
   struct unw_rule r;
@@ -609,8 +610,7 @@ union unw_rule_bits {
 #define UNW_CFI_LOG 11       /* 2048 rules, 32 KiB                       */
 #define UNW_CFI_PROBES 16
 /* Mapped at the first walk, not static: the collector scans static    */
-/* data as roots, and a larger root set moves its collection and block  */
-/* splitting decisions (min_bytes_allocd: GC_root_size).                 */
+/* data as roots (32 KiB of return addresses it need not scan).         */
 struct unw_cfi_ent {
   word pc;
   uint64_t rule;
@@ -1042,10 +1042,10 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   int in_gc = 1;
 
   if (EXPECT(NULL == tab, FALSE)) return unw_gcc(frames, max, skip);
-
   if (NULL == code || code->gc_no != (word)GC_gc_no) {
     unw_code_list();            /* a module came or went?  (once a GC)  */
     code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
+    if (NULL == code) return unw_gcc(frames, max, skip);  /* no list yet */
   }
   if (EXPECT(__atomic_load_n(&unw_cfi_code, __ATOMIC_RELAXED) != code,
              FALSE))
