@@ -337,6 +337,11 @@ int main(void)
 #else
   pthread_t t;
 
+  if (NULL == dlsym(RTLD_NEXT, "_Unwind_Find_FDE")) {
+    printf("SKIP: no _Unwind_Find_FDE past this program's (a static"
+           " libgcc?)\n");
+    return 77;
+  }
   GC_INIT();
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   CHECK_EQ(GC_acc_set_stack_depth(DEPTH), GC_SUCCESS);
