@@ -663,8 +663,9 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 /* unwind.c: up to max return addresses of the calling stack, innermost  */
 /* first, the collector's own frames dropped, then skip more frames.     */
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
-/* skip | GCA_UNWIND_BY_TABLES: by _Unwind_Backtrace whatever the        */
-/* setting (auto's walk for sampled stacks, sites.c).                    */
+/* skip | GCA_UNWIND_BY_TABLES: by the unwind tables whatever the        */
+/* setting (auto's walk for sampled stacks, sites.c): _Unwind_Backtrace, */
+/* or its rules cached (x86-64, unwind.c), the same stacks.              */
 #define GCA_UNWIND_BY_TABLES 0x40000000u
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
