@@ -121,6 +121,13 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
   {
     unsigned k, g;
 
+#   ifdef GC_GCJ_SUPPORT
+      /* gcj_freelists is row THREAD_FREELISTS_KINDS of the lists for   */
+      /* the fast path's counts and flags (GCA_TLFS_FIELDS).             */
+      GC_STATIC_ASSERT(offsetof(struct thread_local_freelists, gcj_freelists)
+                       == offsetof(struct thread_local_freelists, _freelists)
+                          + sizeof(tlfs->_freelists));
+#   endif
     for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
       for (g = 0; g < TINY_FREELISTS; g++) {
         out->objs[k][g] = GCA_LOAD(&tlfs->gca_objs[k][g]);
@@ -129,8 +136,9 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
     }
 #   ifdef GC_GCJ_SUPPORT
       for (g = 0; g < TINY_FREELISTS; g++) {
-        out->gcj_objs[g] = GCA_LOAD(&tlfs->gca_gcj_objs[g]);
-        out->gcj_req[g] = GCA_LOAD(&tlfs->gca_gcj_req[g]);
+        out->gcj_objs[g] =
+                GCA_LOAD(&tlfs->gca_objs[THREAD_FREELISTS_KINDS][g]);
+        out->gcj_req[g] = GCA_LOAD(&tlfs->gca_req[THREAD_FREELISTS_KINDS][g]);
       }
 #   endif
   }
@@ -188,10 +196,6 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
       /* static first one): start from zero.                             */
       BZERO(tlfs->gca_objs, sizeof(tlfs->gca_objs));
       BZERO(tlfs->gca_req, sizeof(tlfs->gca_req));
-#     ifdef GC_GCJ_SUPPORT
-        BZERO(tlfs->gca_gcj_objs, sizeof(tlfs->gca_gcj_objs));
-        BZERO(tlfs->gca_gcj_req, sizeof(tlfs->gca_gcj_req));
-#     endif
       COUNTERS_LOCK();
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();

@@ -57,24 +57,30 @@
  *                               (GC_generic_malloc), mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.  Counted with no header lookup.
- *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl),
+ *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl, lb, granules),
  *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
  *   GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules)
  *                               thread_local_alloc.c GC_malloc_kind and
- *                               GC_gcj_malloc: the count of an object p
- *                               popped from the thread's own free list,
- *                               made at the function's end: v is set to
- *                               the list's slot fl (&_freelists[k]
- *                               [granules], &gcj_freelists[granules]) on
- *                               the branch that pops, and stays NULL on
- *                               the others.  Lock NOT held: the body
- *                               touches only this thread's counters, with
- *                               plain loads and stores.  Little but p is
- *                               live there: the fast path keeps
+ *                               GC_gcj_malloc: the count of an object
+ *                               popped from the thread's own free list
+ *                               slot fl (&_freelists[k][granules],
+ *                               &gcj_freelists[granules]), for a request
+ *                               of lb bytes: POPPED, on the branch that
+ *                               pops, compares the list's flag with 0
+ *                               and counts inline; it sets v when a
+ *                               hook function is due, which RETURN, at
+ *                               the function's end (p the object, k its
+ *                               kind), then tail-calls, returning p.
+ *                               Lock NOT held: the body touches only
+ *                               this thread's counters, with plain loads
+ *                               and stores.  The fast path keeps
  *                               upstream's registers (in the pop branch,
- *                               the next entry is live for the prefetch),
- *                               and the hook function, when called, is a
- *                               tail call returning p.
+ *                               the next entry is live for the
+ *                               prefetch), and the hook functions are
+ *                               reached by tail calls only, so these two
+ *                               functions keep no frame record (the
+ *                               walk of a stack taken there starts at
+ *                               the program's frame).
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -200,7 +206,7 @@
 # define GCA_TLFS_FIELDS                                  /* empty */
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
-# define GC_ACC_TL_POPPED(v, fl)                          (void)0
+# define GC_ACC_TL_POPPED(v, fl, lb, g)                   (void)0
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
@@ -379,7 +385,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* inline (nonzero) or through the hook function (0).  They are indexed */
 /* like the lists, so a list's counts sit at a fixed offset from its    */
 /* slot, which the fast path holds in a register: no thread-local       */
-/* variable is read, no pointer tested.  A small class's granted bytes  */
+/* variable is read, no pointer tested.  gcj_freelists follows          */
+/* _freelists in the struct, so it is their row THREAD_FREELISTS_KINDS  */
+/* here (GCA_TL_ROWS; counters.c asserts the layout): one offset serves */
+/* both kinds of list.  A small class's granted bytes                   */
 /* are its objects times its size, which the sum computes; granules 0   */
 /* (a 0-byte request, one granule) is folded into class 1 there.  The   */
 /* counts are written by the owner thread only, with plain adds, and    */
@@ -391,61 +400,64 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* hook function then registers the thread and sets its flags to 1 (in */
 /* mode 2 with the countdown kept due, so that every pop then calls     */
 /* gca_hook_sample_ret for its tag).  So the fast path reads no global  */
-/* at all: one compare of the flag and its two branches, then two adds  */
-/* and the countdown (docs/design.md, "What accounting off costs").     */
+/* at all.  The flag is compared with 0 in the pop branch itself        */
+/* (GC_ACC_TL_POPPED): accounting off costs that compare and its        */
+/* branch, never taken, and nothing else.  (Compared at the function's */
+/* end, where the paths of the two kinds of GC_malloc_kind join, it    */
+/* cost gcc a jump to the join as well.)                                */
 # ifdef GC_GCJ_SUPPORT
-#   define GCA_TLFS_GCJ_FIELDS \
-        word gca_gcj_objs[TINY_FREELISTS]; \
-        word gca_gcj_req[TINY_FREELISTS]; \
-        signed_word gca_gcj_inline[TINY_FREELISTS];
+#   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
-#   define GCA_TLFS_GCJ_FIELDS /* empty */
+#   define GCA_TL_ROWS THREAD_FREELISTS_KINDS
 # endif
 # define GCA_TLFS_FIELDS \
-        word gca_objs[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
-        word gca_req[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
-        signed_word gca_inline[THREAD_FREELISTS_KINDS][TINY_FREELISTS]; \
-        GCA_TLFS_GCJ_FIELDS \
+        word gca_objs[GCA_TL_ROWS][TINY_FREELISTS]; \
+        word gca_req[GCA_TL_ROWS][TINY_FREELISTS]; \
+        signed_word gca_inline[GCA_TL_ROWS][TINY_FREELISTS]; \
         struct thread_local_freelists *gca_tlfs_next, *gca_tlfs_prev; \
         word gca_tlfs_linked;
 /* The word of list slot fl (&tlfs->_freelists[k][g], or              */
-/* &tlfs->gcj_freelists[g]) in the array field f of the same shape, at  */
-/* a fixed offset from it.  The hooks are given the slot as             */
-/* GC_FAST_MALLOC_GRANS (gc_inline.h) names it, my_fl, in the branch    */
-/* that pops: the compiler then needs no more registers.                */
-# define GCA_TL_AT(fl, lists, f) \
+/* &tlfs->gcj_freelists[g]) in the array field f (gca_objs, gca_req,   */
+/* gca_inline), at a fixed offset from it.  The hooks are given the    */
+/* slot as GC_FAST_MALLOC_GRANS (gc_inline.h) names it, my_fl, in the   */
+/* branch that pops: the compiler then needs no more registers.        */
+# define GCA_TL_AT(fl, f) \
         ((word *)((char *)(fl) + (offsetof(struct thread_local_freelists, f) \
-                  - offsetof(struct thread_local_freelists, lists))))
-# define GCA_TL_COUNT(fl, lists, objs, req, lb) \
+                  - offsetof(struct thread_local_freelists, _freelists))))
+# define GCA_TL_FLAG(fl) (*(signed_word *)GCA_TL_AT(fl, gca_inline))
+/* In the pop branch, list slot fl, lb bytes asked for, g granules: the */
+/* flag 0, nothing; 1, counted, and v set to fl if a sample is due; -1, */
+/* v set to fl + 1 (a list slot is word-aligned), for the hook         */
+/* function.  The flag's compare and the inline counts are there,      */
+/* before the two kinds' paths part; GC_ACC_ON_ALLOC_TL_RETURN, after  */
+/* they join, has only the tail calls (v NULL on the paths that call   */
+/* none, so gcc leaves its test out there).                             */
+# if defined(__GNUC__) || defined(__clang__)
+    /* GCA_OWN_ADD as an expression (on x86-64 it is an asm statement). */
+#   define GCA_TL_ADD(p, v) __extension__ ({ GCA_OWN_ADD(p, v); (void)0; })
+# else
+#   define GCA_TL_ADD(p, v) GCA_OWN_ADD(p, v)
+# endif
+# define GC_ACC_TL_DECL(v) void **v = NULL
+# define GC_ACC_TL_POPPED(v, fl, lb, g) \
+        (EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
+         : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) \
+           ? (void)((v) = (void **)((char *)(fl) + 1)) \
+         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
+            (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL)))
+# define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
-          GCA_OWN_ADD(GCA_TL_AT(fl, lists, objs), 1); \
-          GCA_OWN_ADD(GCA_TL_AT(fl, lists, req), lb); \
-        } while (0)
-# define GCA_TL_FLAG(fl, lists, f) (*(signed_word *)GCA_TL_AT(fl, lists, f))
-/* The count of a pop from list slot v (NULL: no pop) of the lists      */
-/* field `lists`, whose flag, objects and requested bytes are the fields  */
-/* inl, objs and req of the same shape; kind k.                          */
-# define GCA_TL_RETURN(v, p, lb, granules, k, lists, inl, objs, req) \
-        do { \
-          if ((v) != NULL) { \
-            signed_word gca_flag_ = GCA_TL_FLAG(v, lists, inl); \
-            if (gca_flag_ > 0) { \
-              GCA_TL_COUNT(v, lists, objs, req, lb); \
-              if (GCA_SAMPLE_DUE(granules)) \
-                return gca_hook_sample_ret(p, lb, granules, k); \
-            } else if (EXPECT(gca_flag_ < 0, FALSE)) { \
+          if (EXPECT((v) != NULL, FALSE)) { \
+            if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
-            } \
+            return gca_hook_sample_ret(p, lb, granules, k); \
           } \
         } while (0)
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) \
-        GCA_TL_RETURN(v, p, lb, granules, k, _freelists, gca_inline, \
-                      gca_objs, gca_req)
+        GCA_TL_RETURN(v, p, lb, granules, k)
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) \
-        GCA_TL_RETURN(v, p, lb, granules, GC_gcj_kind, gcj_freelists, \
-                      gca_gcj_inline, gca_gcj_objs, gca_gcj_req)
-# define GC_ACC_TL_DECL(v) void **v = NULL
-# define GC_ACC_TL_POPPED(v, fl) (void)((v) = (fl))
+        GCA_TL_RETURN(v, p, lb, granules, GC_gcj_kind)
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \

@@ -39,14 +39,10 @@ GC_INNER void gca_tlflags_set(GC_tlfs tlfs, signed_word v)
 {
   unsigned k, g;
 
-  for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
+  for (k = 0; k < GCA_TL_ROWS; k++) {   /* gcj_freelists' row included */
     for (g = 0; g < TINY_FREELISTS; g++)
       GCA_STORE(&tlfs->gca_inline[k][g], v);
   }
-# ifdef GC_GCJ_SUPPORT
-    for (g = 0; g < TINY_FREELISTS; g++)
-      GCA_STORE(&tlfs->gca_gcj_inline[g], v);
-# endif
 }
 
 static void tlflags_unlink(GC_tlfs p)

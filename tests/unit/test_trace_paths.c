@@ -14,7 +14,13 @@
  * accounting/gca_hooks.h), not in the rest (the mark loop), so each path
  * is tried: the thread-local one (small objects, pointer-free and not),
  * the global one (uncollectable), large objects, typed, realloc, gcj.
- * Built with frame pointers and -rdynamic (dladdr names the frames).
+ * The thread-local allocators (GC_malloc_kind, GC_gcj_malloc) keep no
+ * record: they reach the hooks by tail calls only, so the hook's frame
+ * links straight to the program's.  Their small sizes are allocated
+ * SMALL_ROUNDS times, so that the last one pops from the thread's own
+ * list (the first ones of a size take the global path, upstream's
+ * DIRECT_GRANULES).  Built with frame pointers and -rdynamic (dladdr
+ * names the frames).
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -45,6 +51,9 @@ static void *vtable[2];
 
 enum { P_SMALL, P_ATOMIC, P_LARGE, P_UNCOLL, P_TYPED, P_REALLOC, P_GCJ,
        P_N };
+/* Allocations of one small size before its thread-local list is used: */
+/* at most HBLKSIZE / GRANULE_BYTES (256) granules, one or more a time. */
+#define SMALL_ROUNDS 300
 static const char *const path_name[P_N] = {
   "GC_MALLOC", "GC_MALLOC_ATOMIC", "GC_MALLOC large",
   "GC_MALLOC_UNCOLLECTABLE", "GC_MALLOC_EXPLICITLY_TYPED", "GC_REALLOC",
@@ -117,7 +126,10 @@ int main(void)
     unsigned id = 0;
     int n;
 
-    for (i = 0; i < 3; i++) id = path_caller(path);  /* walks, then guesses */
+    int rounds = P_SMALL == path || P_ATOMIC == path || P_GCJ == path
+                 ? SMALL_ROUNDS : 3;
+
+    for (i = 0; i < rounds; i++) id = path_caller(path); /* walks, guesses */
     n = id >= 2 ? GC_acc_site_frames(id, f, 16) : -1;
     printf("%s: site %u, %d frames:", path_name[path], id, n);
     for (i = 0; i < n && i < 3; i++) printf(" %s", name_of(f[i]));
