@@ -54,43 +54,64 @@ static struct {
   int regular;            /* a regular file (file-size limit applies)  */
   int kind;               /* GCA_DUMPFILE_REGULAR, _PIPE or _OTHER      */
   z_stream zs;
+} df = { -1, 0, 0, 0, GCA_DUMPFILE_OTHER, { 0 } };
+
+/* The path, the compressor's output chunk and the warnings' text: OS   */
+/* memory, taken at the first open and kept (a child after fork() has   */
+/* its copy).  Not static data: the collector scans its library's data  */
+/* as roots and paces its collections by their size (GC_root_size), so  */
+/* 29 KiB of our buffers there made a program with accounting off, or   */
+/* never dumping, collect at other times than the same collector without */
+/* the accounting.                                                       */
+struct dumpfile_bufs {
   char path[PATH_MAX];
   unsigned char out[DUMPFILE_OUT_CHUNK];
-} df = { -1, 0, 0, 0, GCA_DUMPFILE_OTHER, { 0 }, { 0 }, { 0 } };
+  char msg[2 * PATH_MAX + 200];   /* warnings: two paths at most */
+# ifdef GCA_WIN32
+    WCHAR wpath[PATH_MAX + 1];
+# endif
+};
+static struct dumpfile_bufs *dfb;
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
-/* The one buffer of dumpfile.c's warnings (two paths at most).        */
-static char df_msg[2 * PATH_MAX + 200];
 
 static void dumpfile_warn_path(const char *what, const char *path, int err)
 {
-  (void)snprintf(df_msg, sizeof(df_msg), "gcacc: %s %.*s: %s; dumping off",
+  if (NULL == dfb) {      /* no buffers: no path either */
+    WARN("gcacc: %s: no memory for its buffers; dumping off\n", (word)what);
+    return;
+  }
+  (void)snprintf(dfb->msg, sizeof(dfb->msg),
+                 "gcacc: %s %.*s: %s; dumping off",
                  what, PATH_MAX, path, strerror(err));
-  WARN("%s\n", (word)df_msg);
+  WARN("%s\n", (word)dfb->msg);
 }
 
 GC_INNER void gca_dumpfile_warn(const char *what, int err)
 {
-  dumpfile_warn_path(what, df.path, err);
+  dumpfile_warn_path(what, NULL != dfb ? dfb->path : "", err);
 }
 
 GC_INNER void gca_dumpfile_note(const char *fmt, ...)
 {
   va_list ap;
-  int n = snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s: ",
-                   PATH_MAX, df.path);
+  int n;
+
+  if (NULL == dfb) return;    /* never opened: nothing to say it of */
+  n = snprintf(dfb->msg, sizeof(dfb->msg), "gcacc: dump file %.*s: ",
+               PATH_MAX, dfb->path);
 
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < sizeof(df_msg))
-    (void)vsnprintf(df_msg + n, sizeof(df_msg) - (size_t)n, fmt, ap);
+  if (n > 0 && (size_t)n < sizeof(dfb->msg))
+    (void)vsnprintf(dfb->msg + n, sizeof(dfb->msg) - (size_t)n, fmt, ap);
   va_end(ap);
-  WARN("%s\n", (word)df_msg);
+  WARN("%s\n", (word)dfb->msg);
 }
 
 GC_INNER const char *gca_dumpfile_path(void)
 {
-  return df.path;
+  return NULL != dfb ? dfb->path : "";
 }
 
 /* Why a stop gave up waiting for the writer, by target: a reader that */
@@ -138,7 +159,6 @@ static void dump_zfree(voidpf opaque, voidpf address)
 /* ended by TerminateProcess leaves the file whole up to its last       */
 /* flushed record.                                                        */
 static HANDLE df_h = INVALID_HANDLE_VALUE;
-static WCHAR df_wpath[PATH_MAX + 1];
 
 /* A Win32 error as the errno our warnings print.                      */
 static int dumpfile_win_errno(DWORD e)
@@ -269,19 +289,19 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
     int ret, err;
     size_t have;
 
-    df.zs.next_out = df.out;
-    df.zs.avail_out = sizeof(df.out);
+    df.zs.next_out = dfb->out;
+    df.zs.avail_out = sizeof(dfb->out);
     ret = deflate(&df.zs, flush);
     if (Z_STREAM_ERROR == ret) return EIO;
-    have = sizeof(df.out) - df.zs.avail_out;
-    if (have > 0 && (err = dump_write_all(df.out, have, deadline_ns)) != 0)
+    have = sizeof(dfb->out) - df.zs.avail_out;
+    if (have > 0 && (err = dump_write_all(dfb->out, have, deadline_ns)) != 0)
       return err;
   } while (0 == df.zs.avail_out || df.zs.avail_in > 0);
   return 0;
 }
 
 
-/* Expand %p (the pid) and %% in tmpl into df.path; 0 if it fits.     */
+/* Expand %p (the pid) and %% in tmpl into dfb->path; 0 if it fits.  */
 static int dump_expand_path(const char *tmpl)
 {
   size_t o = 0;
@@ -300,16 +320,16 @@ static int dump_expand_path(const char *tmpl)
     } else {
       pid[0] = *p; pid[1] = '\0';
     }
-    if (o + strlen(add) >= sizeof(df.path)) return -1;
-    strcpy(df.path + o, add);
+    if (o + strlen(add) >= sizeof(dfb->path)) return -1;
+    strcpy(dfb->path + o, add);
     o += strlen(add);
   }
-  df.path[o] = '\0';
+  dfb->path[o] = '\0';
   return 0;
 }
 
 #ifndef GCA_WIN32
-/* Open df.path without blocking and without truncating, and tell what */
+/* Open dfb->path without blocking and without truncating; tell what */
 /* it is: a FIFO with no reader fails at once (ENXIO) rather than keep  */
 /* the program from starting; writes wait in poll() slices that the     */
 /* writer thread (or a stop) bounds (dump_write_all).  A regular file   */
@@ -322,7 +342,7 @@ static int dump_open_claimed(void)
   struct stat st;
   int ok;
 
-  df.fd = open(df.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+  df.fd = open(dfb->path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
   if (df.fd < 0) return -1;
   ok = fstat(df.fd, &st) == 0;
   df.regular = ok && S_ISREG(st.st_mode);
@@ -360,16 +380,17 @@ static int dump_open_claimed(void)
 static int dump_open_claimed(void)
 {
   DWORD type, mode = PIPE_READMODE_BYTE | PIPE_NOWAIT;
-  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, df.path, -1,
-                              df_wpath, PATH_MAX + 1);
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, dfb->path, -1,
+                              dfb->wpath, PATH_MAX + 1);
 
   if (n <= 0)   /* not UTF-8: the program's ANSI code page */
-    n = MultiByteToWideChar(CP_ACP, 0, df.path, -1, df_wpath, PATH_MAX + 1);
+    n = MultiByteToWideChar(CP_ACP, 0, dfb->path, -1, dfb->wpath,
+                            PATH_MAX + 1);
   if (n <= 0) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  df_h = CreateFileW(df_wpath, GENERIC_WRITE,
+  df_h = CreateFileW(dfb->wpath, GENERIC_WRITE,
                      FILE_SHARE_READ | FILE_SHARE_DELETE, NULL, OPEN_ALWAYS,
                      FILE_ATTRIBUTE_NORMAL, NULL);
   if (INVALID_HANDLE_VALUE == df_h) {
@@ -403,8 +424,13 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
 
   df.fd = -1;
   df.abandoned = 0;
+  if (NULL == dfb
+      && NULL == (dfb = (struct dumpfile_bufs *)gca_os_alloc(sizeof(*dfb)))) {
+    gca_dumpfile_warn("cannot open dump file", ENOMEM);
+    return GC_NO_MEMORY;
+  }
   if (dump_expand_path(tmpl) != 0) {
-    (void)snprintf(df.path, sizeof(df.path), "%.64s...", tmpl);
+    (void)snprintf(dfb->path, sizeof(dfb->path), "%.64s...", tmpl);
     gca_dumpfile_warn("cannot open dump file", ENAMETOOLONG);
     return GC_ERROR;
   }
@@ -413,11 +439,11 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
     /* Another process is writing it (a child after exec given the     */
     /* same GC_ACC_DUMP, an unrelated program): never touch its dump;  */
     /* write PATH.PID instead, and say so once.                        */
-    size_t n = strlen(df.path);           /* df.path[0, n): the first */
+    size_t n = strlen(dfb->path);         /* dfb->path[0, n): the first */
 
-    if (snprintf(df.path + n, sizeof(df.path) - n, ".%ld", (long)getpid())
-        >= (int)(sizeof(df.path) - n)) {
-      df.path[n] = '\0';
+    if (snprintf(dfb->path + n, sizeof(dfb->path) - n, ".%ld", (long)getpid())
+        >= (int)(sizeof(dfb->path) - n)) {
+      dfb->path[n] = '\0';
       gca_dumpfile_warn("cannot open dump file (in use by another process)",
                         ENAMETOOLONG);
       return GC_ERROR;
@@ -429,10 +455,10 @@ GC_INNER int gca_dumpfile_open(const char *tmpl)
       return GC_ERROR;
     }
     if (claimed > 0) {
-      (void)snprintf(df_msg, sizeof(df_msg), "gcacc: dump file %.*s is in"
+      (void)snprintf(dfb->msg, sizeof(dfb->msg), "gcacc: dump file %.*s is in"
                      " use by another process; writing %.*s instead",
-                     (int)n, df.path, PATH_MAX, df.path);
-      WARN("%s\n", (word)df_msg);
+                     (int)n, dfb->path, PATH_MAX, dfb->path);
+      WARN("%s\n", (word)dfb->msg);
     }
   }
   if (claimed < 0) {

@@ -163,8 +163,8 @@ GC_INNER const char *gca_freelist_verify(void)
   /* mincore byte, summed 8 bytes at a time.                            */
   static word heap_resident_pages(word lo, word hi, word page)
   {
-    static unsigned char vec[4096];
-    word pages = 0;
+    unsigned char vec[1024];  /* on the stack: static data is scanned */
+    word pages = 0;           /* as roots and paces collections       */
 
     while (lo < hi) {
       word n = (hi - lo) / page, j;

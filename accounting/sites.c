@@ -72,7 +72,10 @@ GC_INNER unsigned gca_stacks_depth = GCA_STACKS_DEFAULT_DEPTH;
 static volatile int sites_lock = 0;
 static struct sites_table *sites_tab = NULL;   /* published, acquire loads */
 static word sites_count = 0;                   /* in sites_tab             */
-static struct gca_site **sites_dir[SITES_DIR_N];   /* id -> site          */
+/* id -> site: SITES_DIR_N chunk pointers, OS memory taken with the   */
+/* first site (not static data, which the collector scans as roots and */
+/* paces its collections by).  Set before the first id is published.  */
+static struct gca_site ***sites_dir = NULL;
 static unsigned sites_next_id = 2;             /* release stores           */
 static unsigned sites_taken = 2;               /* next id for the record   */
 static char *arena_p = NULL;
@@ -247,6 +250,12 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
         if (t->slot[i] != NULL) sites_put(nt, t->slot[i]);
     __atomic_store_n(&sites_tab, nt, __ATOMIC_RELEASE);
     t = nt;
+  }
+  if (NULL == sites_dir) {
+    sites_dir = (struct gca_site ***)gca_os_alloc(
+                                SITES_DIR_N * sizeof(struct gca_site **));
+    if (NULL == sites_dir) return NULL;
+    sites_mem += SITES_DIR_N * sizeof(struct gca_site **);
   }
   if (NULL == sites_dir[chunk]) {
     sites_dir[chunk] = (struct gca_site **)gca_os_alloc(
