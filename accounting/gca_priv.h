@@ -545,13 +545,15 @@ struct gca_row {
 /* it measures.  NULL until then; the readers check.  The rows are     */
 /* elsewhere (gca_rows), found through row_of.                          */
 struct gca_tables {
-  /* counters.c: gca_locked_rows points here (the inline hooks' rows,  */
-  /* gca_hooks.h: kind k's class lg in row k * GCA_LOCKED_KIND_ROWS + lg). */
-  word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
   struct gca_census census;                             /* census.c   */
   struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];   /* record.c   */
   /* The row of (kind, class): an index into gca_rows, 0 if none yet.  */
   unsigned short row_of[MAXOBJKINDS][GCA_N_CLASSES];
+  /* counters.c: gca_locked_rows points here (the inline hooks' rows,  */
+  /* gca_hooks.h: kind k's class lg in row k * GCA_LOCKED_KIND_ROWS + lg), */
+  /* after the rest, so that the pages of kinds that do not exist are  */
+  /* the block's last, never touched.                                   */
+  word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
 };
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */
@@ -559,10 +561,6 @@ GC_INNER int gca_tables_get(void);
 /* Bytes of the block's pages in memory (all of it without mincore),    */
 /* and of the rows' pages.                                              */
 GC_INNER word gca_tables_memory_bytes(void);
-/* Kinds [0, n_kinds) (n_kinds <= MAXOBJKINDS) whose locked_rows may   */
-/* hold counts, a bit each: the sums read no others (so that a kind    */
-/* never counted there keeps its page out of memory).                  */
-GC_INNER word gca_tables_locked_kinds(unsigned n_kinds);
 /* The rows, gca_rows[1 .. gca_n_rows] (one array of OS pages, moved   */
 /* as it grows: hold no row across a gca_row_make).  Lock held.         */
 GC_EXTERN struct gca_row *gca_rows;
