@@ -137,7 +137,7 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
 
   /* Adds objs and req to class g of kind k: of t's record (its owner,  */
   /* or the only thread left after fork(), calling; none made for 0),   */
-  /* or, t NULL, of out, a sum.                                          */
+  /* or, t NULL, of the rows' sum (gca_counters_sum_add).               */
   static void counters_tl_one(struct gca_thread *t, unsigned k, unsigned g,
                               word objs, word req)
   {
@@ -149,7 +149,7 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
   }
 
   /* List g is class g; row 0 (one granule) is folded into class 1 by   */
-  /* the sum (gca_counters_sum_kinds).                                   */
+  /* the sum (gca_counters_sum_add).                                     */
   GC_INNER void gca_counters_tl_add(struct gca_thread *t, unsigned n_kinds,
                                     const struct counters_tl_counts *n)
   {
@@ -450,7 +450,10 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
     return;
   }
   r = gca_row((unsigned)k, gca_class_of(granted));
-  if (EXPECT(NULL == r, FALSE)) return;         /* no memory: left out */
+  if (EXPECT(NULL == r, FALSE)) {
+    gca_counters_alloc(p, lb, k);       /* no row (no memory): there   */
+    return;
+  }
   c = &r->large;
   c->objs++;
   c->req_bytes += (word)lb;

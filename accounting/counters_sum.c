@@ -9,8 +9,9 @@
  * thread's fast-path counts (its thread-local lists' own, kept in the
  * record as last read for a child of fork()), and the rows not in the
  * records: the global free-list pops counted with the allocation lock
- * held and the large rows (gca_tables, gca_rows).  Called with the allocation lock
- * held; takes the registry's lock (gca_counters.h) only to walk it.
+ * held (gca_tables) and the large rows (gca_rows).  Called with the
+ * allocation lock held; takes the registry's lock (gca_counters.h) only
+ * to walk it.
  */
 
 #include "gca_priv.h"
@@ -79,7 +80,7 @@ GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
   /* The pops counted inline with the lock held (gca_hooks.h: class lg */
   /* of kind k in row k * GCA_LOCKED_KIND_ROWS + lg).                    */
   for (k = 0; k < n_kinds; k++) {
-    const word (*l)[2] = &gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
+    word (*l)[2] = &gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
 
     for (cls = 1; cls <= MAXOBJGRANULES; cls++)
       gca_counters_sum_add(k, cls, l[cls][0], l[cls][1], 0);

@@ -549,10 +549,10 @@ struct gca_tables {
   struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];   /* record.c   */
   /* The row of (kind, class): an index into gca_rows, 0 if none yet.  */
   unsigned short row_of[MAXOBJKINDS][GCA_N_CLASSES];
-  /* counters.c: gca_locked_rows points here (the inline hooks' rows,  */
-  /* gca_hooks.h: kind k's class lg in row k * GCA_LOCKED_KIND_ROWS + lg), */
-  /* after the rest, so that the pages of kinds that do not exist are  */
-  /* the block's last, never touched.                                   */
+  /* counters.c: gca_locked_rows points here (the inline hooks' rows;  */
+  /* gca_hooks.h: kind k's class lg is row k * GCA_LOCKED_KIND_ROWS +  */
+  /* lg), after the rest, so that the pages of kinds that do not exist */
+  /* are the block's last, never touched.                               */
   word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
 };
 GC_EXTERN struct gca_tables *gca_tables;

@@ -47,9 +47,9 @@ static word rec_took_grows_lost = 0;
 /* Delta records: the census columns of "classes" and "kinds" rows are  */
 /* written only where they changed since the last collection record the */
 /* writer took (rec_sent_seq, of the dump rec_sent_gen; its census is  */
-/* gca_tables->rec_sent_kinds, the rows' sent), one record in gca_dump_keyframe() whole (a   */
-/* key frame), and the first of each dump.  rec_delta_now: the record  */
-/* being built is a delta.                                               */
+/* gca_tables->rec_sent_kinds and the rows' sent), one record in       */
+/* gca_dump_keyframe() whole (a key frame), and the first of each dump. */
+/* rec_delta_now: the record being built is a delta.                    */
 #define rec_sent_kinds (gca_tables->rec_sent_kinds)
 static word rec_sent_seq = 0;           /* 0: no base                   */
 static word rec_sent_gen = 0;
@@ -576,8 +576,9 @@ GC_INNER int gca_record_final(void)
 /* since the marker before, exact in every profile and whatever the     */
 /* type or callsite tables hold.  One sum of the counters per marker    */
 /* (kinds x classes x threads words), nothing per object.  The rows'   */
-/* cur is the scratch rec_classes uses too (lock held for both).  The first    */
-/* marker only takes the base; a marker without a dump keeps it going.  */
+/* cur is the scratch rec_classes uses too (lock held for both).  The  */
+/* first marker only takes the base; a marker without a dump keeps it  */
+/* going.                                                                */
 static word rec_frame_prev[MAXOBJKINDS][2];
 
 static void rec_frame_kinds(int write)
