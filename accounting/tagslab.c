@@ -37,8 +37,9 @@ struct tag_slab {
 #define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
                   & ~(size_t)(SLAB_UNIT - 1))
 
-/* A class's slabs with room.  A table is made in the fullest of the   */
-/* first SLAB_PICK, and a slab left less than a quarter used goes to   */
+/* A class's slabs with room.  A table is made in the first, or, if    */
+/* that is under half used, in the fullest of the first SLAB_PICK (made */
+/* the first), and a slab left less than a quarter used goes to        */
 /* the end (gca_tagslab_release): the new tables fill the fuller slabs */
 /* and the emptier ones drain, to be returned.  After a collection has */
 /* freed blocks all over the heap, taking the first slab with room     */
@@ -137,8 +138,16 @@ static void *tagslab_alloc(size_t want)
   struct tag_slab **tb;
   int i;
 
-  for (o = s, i = 0; o != NULL && i < SLAB_PICK; o = o->next, i++) {
-    if (o->used > s->used) s = o;
+  if (s != NULL && s->used * 2 * bytes < s->bytes - SLAB_HDR) {
+    /* The first is under half used: the fullest of the first few, made */
+    /* the first, which the next tables then fill without a search.     */
+    for (o = s->next, i = 1; o != NULL && i < SLAB_PICK; o = o->next, i++) {
+      if (o->used > s->used) s = o;
+    }
+    if (s != slab_avail[c]) {
+      slab_avail_unlink(s);
+      slab_avail_push(s);
+    }
   }
   if (NULL == s) {
     /* An empty slab of the class (kept off the class list, so that the */
