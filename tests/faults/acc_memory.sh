@@ -6,7 +6,7 @@
 # the peak heap.heap_bytes and a floor, the fixed part of a small
 # program (256 KiB: tests/faults/acc_memory_lib.sh says why; it was
 # 512 KiB while the table block took some 30 KiB a kind, and threads8
-# and sameload, 340 and 276 to 314 KiB, passed only by it).
+# and sameload, 340 and 283 to 322 KiB, passed only by it).
 #
 # Runs each program the way its own test does (mode and GC_ACC_*
 # settings), reads every collection and snapshot record of its dump and
