@@ -142,13 +142,11 @@ static size_t api_copy_out(void *dst, size_t dst_sz, const void *src,
   return dst_sz;
 }
 
-/* Counter sums for the getters: large, so not on a thread's stack;     */
-/* used only under the allocation lock.                                  */
-/* (gca_tables: NULL until accounting first went on, and then there is */
-/* nothing to report.)                                                   */
-#define api_sum (gca_tables->api_sum)
+/* The getters sum the counters into the rows' cur (gca_counters_sum_ */
+/* rows), under the allocation lock.  (gca_tables: NULL until          */
+/* accounting first went on, and then there is nothing to report.)      */
 
-/* Kinds that exist (lock held): only their rows of the table block    */
+/* Kinds that exist (lock held): only their parts of the table block   */
 /* are touched (gca_tables_memory_bytes counts the pages touched).      */
 static unsigned api_n_kinds(void)
 {
@@ -168,13 +166,14 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
   if (gca_tables != NULL) {
     unsigned n_kinds = api_n_kinds();
 
-    gca_counters_sum_kinds(&api_sum[0][0], n_kinds);
-    for (k = 0; k < n_kinds; k++) {
-      for (c = 0; c < GCA_N_CLASSES; c++) {
-        s.allocs += api_sum[k][c].objs;
-        s.alloc_req_bytes += api_sum[k][c].req_bytes;
-        s.alloc_granted_bytes += api_sum[k][c].granted_bytes;
-      }
+    gca_counters_sum_rows(n_kinds);
+    for (c = 1; c <= gca_n_rows; c++) {
+      const struct gca_row *r = &gca_rows[c];
+
+      if (r->kind >= n_kinds) continue;
+      s.allocs += r->cur.objs;
+      s.alloc_req_bytes += r->cur.req_bytes;
+      s.alloc_granted_bytes += r->cur.granted_bytes;
     }
     for (k = 0; k < MAXOBJKINDS; k++)
       s.debug_allocs += gca_counters_debug_objs((int)k);
@@ -255,7 +254,7 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
                                 size_t out_sz)
 {
   struct GC_acc_class_stats_s s;
-  const struct gca_class_census *cc;
+  const struct gca_row *r;
   DCL_LOCK_STATE;
 
   if (NULL == out || kind < 0 || kind >= MAXOBJKINDS
@@ -268,15 +267,17 @@ GC_API size_t GC_CALL GC_acc_get_class_stats(int kind, unsigned cls,
     UNLOCK();
     return api_copy_out(out, out_sz, &s, sizeof(s));
   }
-  cc = &gca_last_census.c[kind][cls];
-  s.live_objs = cc->live_objs;
-  s.live_bytes = cc->live_bytes;
-  s.reserved_bytes = cc->reserved_bytes;
-  s.free_slots = cc->free_slots;
-  gca_counters_sum_kinds(&api_sum[0][0], (unsigned)kind + 1);
-  s.alloc_objs = api_sum[kind][cls].objs;
-  s.alloc_req_bytes = api_sum[kind][cls].req_bytes;
-  s.alloc_granted_bytes = api_sum[kind][cls].granted_bytes;
+  gca_counters_sum_rows((unsigned)kind + 1);
+  r = gca_row_find((unsigned)kind, (unsigned)cls);
+  if (r != NULL) {              /* else: never counted, nor in a census */
+    s.live_objs = r->census.live_objs;
+    s.live_bytes = r->census.live_bytes;
+    s.reserved_bytes = r->census.reserved_bytes;
+    s.free_slots = r->census.free_slots;
+    s.alloc_objs = r->cur.objs;
+    s.alloc_req_bytes = r->cur.req_bytes;
+    s.alloc_granted_bytes = r->cur.granted_bytes;
+  }
   UNLOCK();
   return api_copy_out(out, out_sz, &s, sizeof(s));
 }

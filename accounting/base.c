@@ -242,12 +242,46 @@ GC_INNER int gca_tables_get(void)
   return gca_tables != NULL;
 }
 
+/* The rows: slot 0 unused (row_of's "none").  They start at a page's  */
+/* worth and grow by half (gca_mem_fit), copied into new pages.         */
+GC_INNER struct gca_row *gca_rows = NULL;
+GC_INNER unsigned gca_n_rows = 0;
+static word tables_rows_cap = 0;        /* slots, 0 included           */
+
+GC_INNER GC_ATTR_NOINLINE struct gca_row *gca_row_make(unsigned k,
+                                                      unsigned cls)
+{
+  struct gca_row *r;
+
+  if (k >= MAXOBJKINDS || cls >= GCA_N_CLASSES) return NULL;
+  if (gca_n_rows + 1 >= tables_rows_cap) {
+    word cap = gca_mem_fit(sizeof(struct gca_row), gca_n_rows + 2,
+                           tables_rows_cap);
+    struct gca_row *p = (struct gca_row *)gca_os_alloc(
+                                        cap * sizeof(struct gca_row));
+
+    if (NULL == p) return NULL;
+    if (gca_rows != NULL) {
+      BCOPY(gca_rows, p, (gca_n_rows + 1) * sizeof(struct gca_row));
+      gca_os_free(gca_rows, tables_rows_cap * sizeof(struct gca_row));
+    }
+    gca_rows = p;
+    tables_rows_cap = cap;
+  }
+  r = &gca_rows[++gca_n_rows];
+  r->kind = (unsigned short)k;
+  r->cls = (unsigned short)cls;
+  gca_tables->row_of[k][cls] = (unsigned short)gca_n_rows;
+  return r;
+}
+
 /* The table block's pages in memory: it is sized for every kind there */
-/* could be (MAXOBJKINDS), but only the rows of kinds that exist are    */
+/* could be (MAXOBJKINDS), but only the parts of kinds that exist are  */
 /* ever written or read (the readers stop at GC_n_kinds), so a program */
 /* of few kinds leaves most of its pages untouched, never backed by    */
 /* memory.  mincore() says which pages are (a page only read, mapped   */
 /* to the zero page, counts too); without it, the whole block counts.  */
+/* The rows' pages count whole.                                          */
 #if (defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__) \
      || defined(__NetBSD__) || defined(__OpenBSD__) \
      || defined(__DragonFly__)) && !defined(__EMSCRIPTEN__)
@@ -255,11 +289,10 @@ GC_INNER int gca_tables_get(void)
 #endif
 #define TABLES_VEC (sizeof(struct gca_tables) / 4096 + 1)
 
-GC_INNER word gca_tables_memory_bytes(void)
+static word tables_block_bytes(void)
 {
   word ps = 4096;
 
-  if (NULL == gca_tables) return 0;
 # ifdef TABLES_MINCORE
     {
       static unsigned char vec[TABLES_VEC];
@@ -277,6 +310,13 @@ GC_INNER word gca_tables_memory_bytes(void)
     }
 # endif
   return ((word)sizeof(struct gca_tables) + ps - 1) & ~(ps - 1);
+}
+
+GC_INNER word gca_tables_memory_bytes(void)
+{
+  if (NULL == gca_tables) return 0;
+  return tables_block_bytes()
+         + MEM_PAGES(tables_rows_cap * sizeof(struct gca_row));
 }
 
 /* ---- the clock ----------------------------------------------------------- */

@@ -156,44 +156,24 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
   return n;
 }
 
-/* Rows (kind, class) of gca_last_census holding anything: a bitmap, so  */
-/* that a census clears, and sums, only the rows the previous one used   */
-/* (every other row is zero, always) instead of the whole table.         */
-#define CENSUS_N_ROWS ((word)MAXOBJKINDS * GCA_N_CLASSES)
-#define CENSUS_ROW_WORDS ((CENSUS_N_ROWS + CPP_WORDSZ - 1) / CPP_WORDSZ)
-static word census_rows[CENSUS_ROW_WORDS];
+/* The census's rows (gca_row): a pair met for the first time gets   */
+/* one here, out of line (the walk's blocks are mostly of pairs met    */
+/* before).  NULL: no memory, the block is left out.                   */
+static GC_ATTR_NOINLINE struct gca_class_census *census_row_new(unsigned k,
+                                                               unsigned cls)
+{
+  struct gca_row *r = gca_row_make(k, cls);
+
+  return r != NULL ? &r->census : NULL;
+}
 
 GC_INLINE struct gca_class_census *census_row(unsigned k, unsigned cls)
 {
-  word r = (word)k * GCA_N_CLASSES + cls;
-  word bit = (word)1 << (r % CPP_WORDSZ);
+  unsigned s = gca_tables->row_of[k][cls];
 
-  if (EXPECT((census_rows[r / CPP_WORDSZ] & bit) == 0, FALSE))
-    census_rows[r / CPP_WORDSZ] |= bit;   /* zero already (see below) */
-  return &gca_last_census.c[k][cls];
+  if (EXPECT(s != 0, TRUE)) return &gca_rows[s].census;
+  return census_row_new(k, cls);
 }
-
-/* Calls fn(row index) for each row in use, ascending.                   */
-#define CENSUS_FOR_ROWS(r) \
-  for (census_wi = 0; census_wi < CENSUS_ROW_WORDS; census_wi++) \
-    for (census_w = census_rows[census_wi]; census_w != 0; \
-         census_w &= census_w - 1) \
-      if ((r = census_wi * CPP_WORDSZ + census_ctz(census_w)), 1)
-
-#if defined(__GNUC__) || defined(__clang__)
-# define census_ctz(w) ((word)__builtin_ctzll((unsigned long long)(w)))
-#else
-  GC_INLINE word census_ctz(word w)
-  {
-    word n = 0;
-
-    while ((w & 1) == 0) {
-      w >>= 1;
-      n++;
-    }
-    return n;
-  }
-#endif
 
 static int census_with_tags = 0;
 
@@ -248,6 +228,7 @@ static GC_ATTR_NOINLINE void census_visit_large(hdr *hhdr, unsigned k,
   struct gca_class_census *cc = census_row(k, gca_class_of(bytes));
   struct gca_kind_census *kc = &gca_last_census.kinds[k];
 
+  if (EXPECT(NULL == cc, FALSE)) return;
   cc->reserved_bytes += bytes;
   kc->large_reserved_bytes += bytes;
   if (mark_bit_from_hdr(hhdr, 0)) {
@@ -272,11 +253,11 @@ GCA_ALWAYS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
     /* Two adds a block: the marked objects and the block.  The bytes  */
     /* and free slots follow from the class's size once per row, at the */
     /* census's end (census_finish_small), not a division per block.    */
-    word r = (word)k * GCA_N_CLASSES + BYTES_TO_GRANULES(sz);
-    struct gca_class_census *cc = &gca_last_census.c[0][0] + r;
+    struct gca_class_census *cc = census_row(k,
+                                        (unsigned)BYTES_TO_GRANULES(sz));
     word marked = census_marks(hhdr, sz);
 
-    census_rows[r / CPP_WORDSZ] |= (word)1 << (r % CPP_WORDSZ);
+    if (EXPECT(NULL == cc, FALSE)) return;
     cc->live_objs += marked;
     cc->reserved_bytes += HBLKSIZE;
   }
@@ -295,23 +276,15 @@ GC_INLINE void census_finish_small(struct gca_class_census *cc, word cls)
   cc->free_slots = slots - cc->live_objs;
 }
 
-/* Clear what the previous census wrote (the rows in use, the totals   */
-/* and the kinds), not the whole table: every other row is zero.       */
+/* Clear what the previous census wrote: the rows, the totals and the */
+/* kinds.                                                               */
 static void census_clear(void)
 {
-  struct gca_census *c = &gca_last_census;
-  word census_wi, census_w, r;
+  unsigned s;
 
-  CENSUS_FOR_ROWS(r) {
-    struct gca_class_census *cc = &c->c[0][0] + r;
-
-    cc->live_objs = 0;
-    cc->live_bytes = 0;
-    cc->reserved_bytes = 0;
-    cc->free_slots = 0;
-  }
-  BZERO(census_rows, sizeof(census_rows));
-  BZERO(c, offsetof(struct gca_census, c));
+  for (s = 1; s <= gca_n_rows; s++)
+    BZERO(&gca_rows[s].census, sizeof(struct gca_class_census));
+  BZERO(&gca_last_census, sizeof(gca_last_census));
 }
 
 /* The census rides upstream's reclaim walk (GC_start_reclaim visits    */
@@ -420,7 +393,7 @@ static void census_walk(void)
 GC_INNER void gca_census_take(void)
 {
   struct gca_census *c = &gca_last_census;
-  word census_wi, census_w, r;
+  unsigned s;
   int rode = gca_census_riding && census_ride_gc_no == GC_gc_no
              && !gca_tags_on;
 
@@ -430,11 +403,11 @@ GC_INNER void gca_census_take(void)
   } else {
     census_walk();
   }
-  CENSUS_FOR_ROWS(r) {
-    struct gca_class_census *cc = &c->c[0][0] + r;
+  for (s = 1; s <= gca_n_rows; s++) {
+    struct gca_class_census *cc = &gca_rows[s].census;
 
-    if (r % GCA_N_CLASSES < GCA_LARGE0)
-      census_finish_small(cc, r % GCA_N_CLASSES);
+    if (gca_rows[s].cls < GCA_LARGE0)
+      census_finish_small(cc, gca_rows[s].cls);
     c->live_objs += cc->live_objs;
     c->live_bytes += cc->live_bytes;
     c->reserved_bytes += cc->reserved_bytes;

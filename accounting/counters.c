@@ -57,7 +57,7 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
   GC_INNER volatile AO_TS_t gca_counters_lock = AO_TS_INITIALIZER;
 #endif
 static void counters_many_req(struct gca_thread *t);
-GC_INNER word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2] = NULL;
+GC_INNER word (*gca_locked_rows)[2] = NULL;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -145,34 +145,32 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
 
   /* Adds objs and req to class g of kind k: of t's record (its owner,  */
   /* or the only thread left after fork(), calling; none made for 0),   */
-  /* or, t NULL, of out, a sum.                                          */
-  static void counters_tl_one(struct gca_thread *t, struct gca_count *out,
-                              unsigned k, unsigned g, word objs, word req)
+  /* or, t NULL, of the rows' sum (gca_counters_sum_add).               */
+  static void counters_tl_one(struct gca_thread *t, unsigned k, unsigned g,
+                              word objs, word req)
   {
     if (NULL == t) {
-      out[k * GCA_N_CLASSES + g].objs += objs;
-      out[k * GCA_N_CLASSES + g].req_bytes += req;
+      gca_counters_sum_add(k, g, objs, req, 0);
     } else if ((objs | req) != 0) {
       counters_add(t, k, g, objs, req, 0);
     }
   }
 
   /* List g is class g; row 0 (one granule) is folded into class 1 by   */
-  /* the sum (gca_counters_sum_kinds).                                   */
-  GC_INNER void gca_counters_tl_add(struct gca_thread *t,
-                                    struct gca_count *out, unsigned n_kinds,
+  /* the sum (gca_counters_sum_add).                                     */
+  GC_INNER void gca_counters_tl_add(struct gca_thread *t, unsigned n_kinds,
                                     const struct counters_tl_counts *n)
   {
     unsigned k, g;
 
     for (k = 0; k < THREAD_FREELISTS_KINDS && k < n_kinds; k++) {
       for (g = 0; g < TINY_FREELISTS; g++)
-        counters_tl_one(t, out, k, g, n->objs[k][g], n->req[k][g]);
+        counters_tl_one(t, k, g, n->objs[k][g], n->req[k][g]);
     }
 #   ifdef GC_GCJ_SUPPORT
       if (GC_gcj_kind > 0 && (unsigned)GC_gcj_kind < n_kinds) {
         for (g = 0; g < TINY_FREELISTS; g++)
-          counters_tl_one(t, out, (unsigned)GC_gcj_kind, g, n->gcj_objs[g],
+          counters_tl_one(t, (unsigned)GC_gcj_kind, g, n->gcj_objs[g],
                           n->gcj_req[g]);
       }
 #   endif
@@ -220,7 +218,7 @@ GC_INNER void gca_counters_atfork_child(void)
     gca_tlflags_atfork_child();
     for (t = gca_counters_registry; t != NULL; t = t->next) {
       if (t != me && t->tlfs != NULL) {
-        gca_counters_tl_add(t, NULL, MAXOBJKINDS, &t->tl_seen);
+        gca_counters_tl_add(t, MAXOBJKINDS, &t->tl_seen);
         BZERO(&t->tl_seen, sizeof(t->tl_seen));
         t->tlfs = NULL;
       }
@@ -307,7 +305,7 @@ GC_INNER void gca_counters_thread_exit(void)
 
       gca_tlflags_set(t->tlfs, 0);
       gca_counters_tl_read(t->tlfs, &n);
-      gca_counters_tl_add(t, NULL, MAXOBJKINDS, &n);
+      gca_counters_tl_add(t, MAXOBJKINDS, &n);
       BZERO(&t->tl_seen, sizeof(t->tl_seen));
     }
 # endif
@@ -446,6 +444,7 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks)
 {
   word granted = n_blocks * HBLKSIZE;
+  struct gca_row *r;
   struct gca_count *c;
 
   GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
@@ -454,8 +453,12 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
     gca_counters_alloc(p, lb, k);       /* tags: the general path */
     return;
   }
-  c = &gca_tables->locked_large[(unsigned)k]
-                                [gca_class_of(granted) - GCA_LARGE0];
+  r = gca_row((unsigned)k, gca_class_of(granted));
+  if (EXPECT(NULL == r, FALSE)) {
+    gca_counters_alloc(p, lb, k);       /* no row (no memory): there   */
+    return;
+  }
+  c = &r->large;
   c->objs++;
   c->req_bytes += (word)lb;
   c->granted_bytes += granted;

@@ -9,8 +9,9 @@
  * thread's fast-path counts (its thread-local lists' own, kept in the
  * record as last read for a child of fork()), and the rows not in the
  * records: the global free-list pops counted with the allocation lock
- * held and the large rows (gca_tables).  Called with the allocation lock
- * held; takes the registry's lock (gca_counters.h) only to walk it.
+ * held (gca_tables) and the large rows (gca_rows).  Called with the
+ * allocation lock held; takes the registry's lock (gca_counters.h) only
+ * to walk it.
  */
 
 #include "gca_priv.h"
@@ -22,64 +23,75 @@
 #endif
 #include "gca_counters.h"
 
+/* Adds counts to the row of (k, cls), made if need be: only a pair   */
+/* with counts gets one.  Class 0 (the 0-byte requests of the thread-  */
+/* local path, one granule each) counts in class 1; the granted bytes  */
+/* of small classes are set at the sum's end.                          */
+GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
+                                   word req, word granted)
+{
+  struct gca_row *r;
+
+  if (0 == (objs | req | granted)) return;
+  if (0 == cls) cls = 1;
+  r = gca_row(k, cls);
+  if (EXPECT(NULL == r, FALSE)) return;         /* no memory: left out */
+  r->cur.objs += objs;
+  r->cur.req_bytes += req;
+  r->cur.granted_bytes += granted;
+}
+
 /* Sums over kinds [0, n_kinds) only, rows of other kinds untouched.    */
-GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds)
+GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
 {
   struct gca_thread *t;
-  size_t i, j, k, n;
+  size_t i, j;
+  unsigned s, k, cls;
 
   if (n_kinds > MAXOBJKINDS) n_kinds = MAXOBJKINDS;
-  n = (size_t)n_kinds * GCA_N_CLASSES;
-  BZERO(out, n * sizeof(struct gca_count));
+  for (s = 1; s <= gca_n_rows; s++) {
+    struct gca_row *r = &gca_rows[s];
+
+    if (r->kind >= n_kinds) continue;
+    r->cur = r->large;          /* the large rows counted with the lock */
+  }
   COUNTERS_LOCK();
   for (t = gca_counters_registry; t != NULL; t = t->next) {
     for (j = 0; j < n_kinds * COUNTERS_NCH; j++) {
       const struct gca_count *c = ACQ_LOADP(&t->chunk[j]);
       size_t cls0 = j % COUNTERS_NCH * COUNTERS_CH;
-      struct gca_count *o = &out[j / COUNTERS_NCH * GCA_N_CLASSES + cls0];
 
       for (i = 0; c != NULL && i < COUNTERS_CH
                   && cls0 + i < GCA_N_CLASSES; i++) {
-        o[i].objs += GCA_LOAD(&c[i].objs);
-        o[i].req_bytes += GCA_LOAD(&c[i].req_bytes);
-        o[i].granted_bytes += GCA_LOAD(&c[i].granted_bytes);
+        gca_counters_sum_add((unsigned)(j / COUNTERS_NCH),
+                             (unsigned)(cls0 + i), GCA_LOAD(&c[i].objs),
+                             GCA_LOAD(&c[i].req_bytes),
+                             GCA_LOAD(&c[i].granted_bytes));
       }
     }
 #   ifdef THREAD_LOCAL_ALLOC
       if (t->tlfs != NULL) {
         gca_counters_tl_read(t->tlfs, &t->tl_seen);
-        gca_counters_tl_add(NULL, out, n_kinds, &t->tl_seen);
+        gca_counters_tl_add(NULL, n_kinds, &t->tl_seen);
       }
 #   endif
   }
   COUNTERS_UNLOCK();
-  /* Small classes: granted bytes are objects times the class size     */
-  /* (the inline hooks of gca_hooks.h do not store them).  Row 0: the  */
-  /* 0-byte requests of the thread-local path (one granule each).      */
+  /* The pops counted inline with the lock held (gca_hooks.h: class lg */
+  /* of kind k in row k * GCA_LOCKED_KIND_ROWS + lg).                    */
   for (k = 0; k < n_kinds; k++) {
-    struct gca_count *z = &out[k * GCA_N_CLASSES];
-    size_t cls;
+    word (*l)[2] = &gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
 
-    if (gca_tables != NULL) {
-      for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
-        z[cls].objs += gca_tables->locked_rows[k][cls][0];
-        z[cls].req_bytes += gca_tables->locked_rows[k][cls][1];
-      }
-      for (cls = 0; cls < GCA_N_LARGE; cls++) {
-        const struct gca_count *l = &gca_tables->locked_large[k][cls];
-
-        z[GCA_LARGE0 + cls].objs += l->objs;
-        z[GCA_LARGE0 + cls].req_bytes += l->req_bytes;
-        z[GCA_LARGE0 + cls].granted_bytes += l->granted_bytes;
-      }
-    }
-    if (z->objs != 0) {
-      z[1].objs += z->objs;
-      z[1].req_bytes += z->req_bytes;
-    }
-    z->objs = z->req_bytes = z->granted_bytes = 0;
     for (cls = 1; cls <= MAXOBJGRANULES; cls++)
-      z[cls].granted_bytes = z[cls].objs * (word)GRANULES_TO_BYTES(cls);
+      gca_counters_sum_add(k, cls, l[cls][0], l[cls][1], 0);
+  }
+  /* Small classes: granted bytes are objects times the class size     */
+  /* (the inline hooks of gca_hooks.h do not store them).               */
+  for (s = 1; s <= gca_n_rows; s++) {
+    struct gca_row *r = &gca_rows[s];
+
+    if (r->kind < n_kinds && r->cls < GCA_LARGE0)
+      r->cur.granted_bytes = r->cur.objs * (word)GRANULES_TO_BYTES(r->cls);
   }
 }
 

@@ -82,13 +82,15 @@ struct frame_tl_mid {
 /* lookups eight times its size: a thread that allocates 2,000 types    */
 /* round-robin missed 30% of the time in 2,048 entries.  (It started at */
 /* 2,048, 48 KiB a thread, until a small program's accounting memory    */
-/* was held to 10% of its heap: tests/faults/acc_memory.sh.)             */
+/* was held to 10% of its heap: tests/faults/acc_memory.sh; then 128,   */
+/* which made struct frame_tl 5.2 KiB, two pages a thread, where 64     */
+/* keep it to one.)                                                      */
 /* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
 /* its frame-count entry at the same index of a parallel array, which    */
 /* only frame counting reads.                                             */
-#define FTL_PCACHE 128u
+#define FTL_PCACHE 64u
 #define FTL_PCACHE_MAX 16384u
-struct frame_tl {
+struct frame_tl {                       /* at most a page (64-bit)    */
   struct frame_tl *next;
   volatile word owned;
   word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;

@@ -72,15 +72,19 @@ GC_EXTERN struct gca_thread *volatile gca_counters_registry;
 # define COUNTERS_UNLOCK() (void)0
 #endif
 
+/* A sum (counters_sum.c, lock held): adds counts to the cur counts of */
+/* the row of (k, cls), made for the pair's first counts.               */
+GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
+                                   word req, word granted);
+
 #ifdef THREAD_LOCAL_ALLOC
   /* The fast path's counts of tlfs, copied into out.                   */
   GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
                                      struct counters_tl_counts *out);
   /* Adds counts n, kinds [0, n_kinds), to t's record (its owner, or   */
-  /* the only thread left after fork(), calling) or, t NULL, to out, a  */
-  /* sum.                                                                */
-  GC_INNER void gca_counters_tl_add(struct gca_thread *t,
-                                    struct gca_count *out, unsigned n_kinds,
+  /* the only thread left after fork(), calling) or, t NULL, to the     */
+  /* sum (gca_counters_sum_add).                                         */
+  GC_INNER void gca_counters_tl_add(struct gca_thread *t, unsigned n_kinds,
                                     const struct counters_tl_counts *n);
 #endif
 

@@ -347,21 +347,24 @@ GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
 # define GC_ACC_ON_DEINIT() gca_hook_deinit()
 # define GC_ACC_ON_ALLOC(p, lb, k) GCA_IF(gca_on, gca_hook_alloc(p, lb, k))
 /* Objects counted with the allocation lock held, at the sites of        */
-/* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row [k][lg] holds objects  */
-/* and requested bytes of kind k in lg granules (its granted bytes are   */
-/* its objects times lg granules, as the sum computes).  A kind has      */
-/* GCA_LOCKED_KIND_ROWS rows (MAXOBJGRANULES + 1 rounded up to a power   */
-/* of two) of 2 words, and the offset is written out as arithmetic, not */
+/* GC_ACC_ON_ALLOC_FL, while gca_tl_mode is 1: row k * GCA_LOCKED_KIND_  */
+/* ROWS + lg holds objects and requested bytes of kind k in lg granules  */
+/* (its granted bytes are its objects times lg granules, as the sum      */
+/* computes).  A kind has GCA_LOCKED_KIND_ROWS rows (MAXOBJGRANULES      */
+/* rounded up to a power of two) of 2 words; lg is 1 to MAXOBJGRANULES   */
+/* (never 0: GC_size_map[0] is 1), so a kind's last class takes the row  */
+/* 0 of the next, unused by it (2 KiB a kind, where a row 0 of its own   */
+/* would double that).  The offset is written out as arithmetic, not     */
 /* indexing: a shift of the kind plus the granules, which leaves the    */
 /* host one callee-saved register fewer to keep (the cost of accounting */
 /* off).  The mode changes only under the lock, so it is read twice    */
 /* here without a race.  The rows are OS memory (accounting's tables,   */
 /* never static data: see gca_priv.h), there before the mode is first 1. */
 # define GCA_LOCKED_KIND_ROWS \
-        (MAXOBJGRANULES < 128 ? 128 : MAXOBJGRANULES < 256 ? 256 \
-         : MAXOBJGRANULES < 512 ? 512 : MAXOBJGRANULES < 1024 ? 1024 \
-         : MAXOBJGRANULES < 2048 ? 2048 : 4096)
-GC_EXTERN word (*gca_locked_rows)[GCA_LOCKED_KIND_ROWS][2];
+        (MAXOBJGRANULES <= 128 ? 128 : MAXOBJGRANULES <= 256 ? 256 \
+         : MAXOBJGRANULES <= 512 ? 512 : MAXOBJGRANULES <= 1024 ? 1024 \
+         : MAXOBJGRANULES <= 2048 ? 2048 : 4096)
+GC_EXTERN word (*gca_locked_rows)[2];
 GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 {
   word *r = (word *)((char *)gca_locked_rows

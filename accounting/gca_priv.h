@@ -187,10 +187,11 @@ GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 struct gca_thread;
 
 /* Sum of all threads' counts, one (kind, class) at a time, over kinds  */
-/* [0, n_kinds) only (rows of other kinds are left as they are: the     */
-/* table block's pages of kinds that do not exist stay untouched);      */
-/* counters_sum.c, as gca_counters_debug_objs and _memory_bytes.        */
-GC_INNER void gca_counters_sum_kinds(struct gca_count *out, unsigned n_kinds);
+/* [0, n_kinds) only, into the cur counts of their rows (gca_row: made */
+/* for a pair first counted; rows of other kinds are left as they are); */
+/* counters_sum.c, as gca_counters_debug_objs and _memory_bytes.  Lock  */
+/* held, gca_tables made.                                               */
+GC_INNER void gca_counters_sum_rows(unsigned n_kinds);
 GC_INNER word gca_counters_debug_objs(int kind);
 
 /* ---- collections (hooks.c) -------------------------------------------- */
@@ -517,33 +518,71 @@ struct gca_census {
   uint64_t census_ns;   /* time the census took                          */
   word live_objs, live_bytes, reserved_bytes;   /* totals                */
   struct gca_kind_census kinds[MAXOBJKINDS];
-  struct gca_class_census c[MAXOBJKINDS][GCA_N_CLASSES];
 };
-/* Accounting's large tables: OS memory taken when accounting first  */
-/* goes on (gca_control_enable), never static data.  As static data (some 300  */
-/* KiB) they would count in the collector's GC_root_size, which its    */
-/* pacing adds to the bytes it expects to scan: a patched build would  */
-/* collect less often than upstream, accounting on or off, and so      */
-/* change what it measures.  NULL until then; the readers check.       */
+
+/* The books of one (kind, class) in use (a row), made on its first    */
+/* count or census: a program uses a few dozen of the MAXOBJKINDS x    */
+/* GCA_N_CLASSES pairs, and a table of every pair would take some 30   */
+/* KiB a kind whatever the heap.  Lock held for all of a row's fields. */
+struct gca_row {
+  struct gca_class_census census;       /* census.c: this collection    */
+  /* The census of the last collection record the writer took: the    */
+  /* base of a delta record's rows (record.c).                         */
+  struct gca_class_census sent;
+  struct gca_count prev;        /* record.c: counts as of its last record */
+  struct gca_count cur;         /* a sum's (record.c, api.c): scratch   */
+  /* counters.c: a large class's objects counted with the lock held    */
+  /* (gca_counters_alloc_large), summed with the threads' counts.       */
+  struct gca_count large;
+  unsigned short kind, cls;
+};
+
+/* Accounting's fixed tables: OS memory taken when accounting first    */
+/* goes on (gca_control_enable), never static data.  As static data    */
+/* they would count in the collector's GC_root_size, which its pacing  */
+/* adds to the bytes it expects to scan: a patched build would collect */
+/* less often than upstream, accounting on or off, and so change what  */
+/* it measures.  NULL until then; the readers check.  The rows are     */
+/* elsewhere (gca_rows), found through row_of.                          */
 struct gca_tables {
   struct gca_census census;                             /* census.c   */
-  struct gca_count rec_prev[MAXOBJKINDS][GCA_N_CLASSES]; /* record.c  */
-  struct gca_count rec_cur[MAXOBJKINDS][GCA_N_CLASSES];
-  /* The census of the last collection record the writer took: the     */
-  /* base of a delta record's rows (record.c).                          */
-  struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];
-  struct gca_class_census rec_sent[MAXOBJKINDS][GCA_N_CLASSES];
-  struct gca_count api_sum[MAXOBJKINDS][GCA_N_CLASSES]; /* api.c      */
-  /* counters.c: gca_locked_rows points here; the large classes' rows  */
-  /* of gca_counters_alloc_large, summed the same way.                  */
-  word locked_rows[MAXOBJKINDS][GCA_LOCKED_KIND_ROWS][2];
-  struct gca_count locked_large[MAXOBJKINDS][GCA_N_LARGE];
+  struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];   /* record.c   */
+  /* The row of (kind, class): an index into gca_rows, 0 if none yet.  */
+  unsigned short row_of[MAXOBJKINDS][GCA_N_CLASSES];
+  /* counters.c: gca_locked_rows points here (the inline hooks' rows;  */
+  /* gca_hooks.h: kind k's class lg is row k * GCA_LOCKED_KIND_ROWS +  */
+  /* lg), after the rest, so that the pages of kinds that do not exist */
+  /* are the block's last, never touched.                               */
+  word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
 };
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */
 GC_INNER int gca_tables_get(void);
-/* Bytes of the block's pages in memory (all of it without mincore).   */
+/* Bytes of the block's pages in memory (all of it without mincore),    */
+/* and of the rows' pages.                                              */
 GC_INNER word gca_tables_memory_bytes(void);
+/* The rows, gca_rows[1 .. gca_n_rows] (one array of OS pages, moved   */
+/* as it grows: hold no row across a gca_row_make).  Lock held.         */
+GC_EXTERN struct gca_row *gca_rows;
+GC_EXTERN unsigned gca_n_rows;
+/* Make the row of (k, cls), which has none; NULL if no memory (the    */
+/* counts or census it would hold are then left out).  Lock held,       */
+/* gca_tables made.                                                     */
+GC_INNER struct gca_row *gca_row_make(unsigned k, unsigned cls);
+/* The row of (k, cls), made if need be (NULL: no memory).             */
+GC_INLINE struct gca_row *gca_row(unsigned k, unsigned cls)
+{
+  unsigned s = gca_tables->row_of[k][cls];
+
+  return EXPECT(s != 0, TRUE) ? &gca_rows[s] : gca_row_make(k, cls);
+}
+/* The row of (k, cls) if it has one, else NULL.                        */
+GC_INLINE struct gca_row *gca_row_find(unsigned k, unsigned cls)
+{
+  unsigned s = gca_tables->row_of[k][cls];
+
+  return s != 0 ? &gca_rows[s] : NULL;
+}
 #define gca_last_census (gca_tables->census)
 
 GC_INNER void gca_census_mark_begin(void);

@@ -32,8 +32,6 @@
 static struct gca_text rec = { NULL, 0, 0, 0, GCA_MEM_TYPES };
 static word rec_seq = 0;
 
-#define rec_prev (gca_tables->rec_prev)
-#define rec_cur (gca_tables->rec_cur)
 static word rec_prev_debug[MAXOBJKINDS];
 static word rec_prev_total_allocd = 0;
 static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
@@ -41,7 +39,7 @@ static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 /* committed once the writer accepts it, or put back if it is dropped. */
 static word rec_cur_debug[MAXOBJKINDS];
 static word rec_cur_total_allocd = 0;
-static unsigned rec_cur_kinds = 0;          /* kinds rec_cur holds      */
+static unsigned rec_cur_kinds = 0;  /* kinds whose rows' cur it summed  */
 static unsigned rec_took_grows = 0;
 static int rec_busy = 0;        /* a record is being built (lock held) */
 static word rec_took_grows_lost = 0;
@@ -49,10 +47,9 @@ static word rec_took_grows_lost = 0;
 /* Delta records: the census columns of "classes" and "kinds" rows are  */
 /* written only where they changed since the last collection record the */
 /* writer took (rec_sent_seq, of the dump rec_sent_gen; its census is  */
-/* gca_tables->rec_sent*), one record in gca_dump_keyframe() whole (a   */
-/* key frame), and the first of each dump.  rec_delta_now: the record  */
-/* being built is a delta.                                               */
-#define rec_sent (gca_tables->rec_sent)
+/* gca_tables->rec_sent_kinds and the rows' sent), one record in       */
+/* gca_dump_keyframe() whole (a key frame), and the first of each dump. */
+/* rec_delta_now: the record being built is a delta.                    */
 #define rec_sent_kinds (gca_tables->rec_sent_kinds)
 static word rec_sent_seq = 0;           /* 0: no base                   */
 static word rec_sent_gen = 0;
@@ -377,23 +374,23 @@ static void rec_kinds(int use_census)
 
 static void rec_classes(int use_census)
 {
-  const struct gca_census *c = &gca_last_census;
   unsigned k, cls, n_kinds;
   int first = 1;
 
   /* Only kinds that exist have counts or census rows (kinds are never */
-  /* removed, so rows of kinds beyond GC_n_kinds stay zero).           */
+  /* removed).  A pair without a row has no counts and no census.      */
   n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
-  gca_counters_sum_kinds(&rec_cur[0][0], n_kinds);
+  gca_counters_sum_rows(n_kinds);
   rec_cur_kinds = n_kinds;
   REC_LIT("\"classes\":[");
   for (k = 0; k < n_kinds; k++) {
     for (cls = 0; cls < GCA_N_CLASSES; cls++) {
-      const struct gca_class_census *cc = &c->c[k][cls];
-      const struct gca_count *cur = &rec_cur[k][cls];
-      const struct gca_count *prev = &rec_prev[k][cls];
+      const struct gca_row *r = gca_row_find(k, cls);
+      const struct gca_class_census *cc;
       word row[GCA_NCOLS_classes];
 
+      if (NULL == r) continue;
+      cc = &r->census;
       row[GCA_COL_classes_kind] = k;
       row[GCA_COL_classes_class] = cls;
       row[GCA_COL_classes_live_objs] = use_census ? cc->live_objs : 0;
@@ -401,14 +398,14 @@ static void rec_classes(int use_census)
       row[GCA_COL_classes_reserved_bytes] =
                                 use_census ? cc->reserved_bytes : 0;
       row[GCA_COL_classes_free_slots] = use_census ? cc->free_slots : 0;
-      row[GCA_COL_classes_alloc_objs] = rec_growth(cur->objs, prev->objs);
+      row[GCA_COL_classes_alloc_objs] = rec_growth(r->cur.objs, r->prev.objs);
       row[GCA_COL_classes_alloc_req_bytes] =
-                                rec_growth(cur->req_bytes, prev->req_bytes);
+                        rec_growth(r->cur.req_bytes, r->prev.req_bytes);
       row[GCA_COL_classes_alloc_granted_bytes] =
-                        rec_growth(cur->granted_bytes, prev->granted_bytes);
+                rec_growth(r->cur.granted_bytes, r->prev.granted_bytes);
       if (rec_delta_now) {
         if (!rec_any(row, GCA_COL_classes_alloc_objs, GCA_NCOLS_classes)
-            && 0 == memcmp(cc, &rec_sent[k][cls], sizeof(*cc)))
+            && 0 == memcmp(cc, &r->sent, sizeof(*cc)))
           continue;
       } else if (!rec_any(row, GCA_COL_classes_live_objs,
                           GCA_NCOLS_classes)) {
@@ -425,14 +422,14 @@ static void rec_classes(int use_census)
 /* and a collection record's census the base of the next delta.        */
 static void rec_commit(int rows, int census)
 {
-  unsigned k, cls;
+  unsigned k, s;
 
   if (census) {
     const struct gca_census *c = &gca_last_census;
 
     BCOPY(c->kinds, rec_sent_kinds, sizeof(rec_sent_kinds));
-    /* The kinds the record wrote (rows of later kinds are zero).       */
-    BCOPY(c->c, rec_sent, rec_cur_kinds * sizeof(rec_sent[0]));
+    for (s = 1; s <= gca_n_rows; s++)
+      gca_rows[s].sent = gca_rows[s].census;
     rec_since_key = rec_delta_now ? rec_since_key + 1 : 0;
     rec_sent_seq = rec_seq;
     rec_sent_gen = gca_dump_generation();
@@ -441,15 +438,13 @@ static void rec_commit(int rows, int census)
   for (k = 0; k < MAXOBJKINDS; k++)
     rec_raise(&rec_prev_debug[k], rec_cur_debug[k]);
   rec_raise(&rec_prev_total_allocd, rec_cur_total_allocd);
-  for (k = 0; k < rec_cur_kinds; k++) {
-    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
-      const struct gca_count *cur = &rec_cur[k][cls];
-      struct gca_count *prev = &rec_prev[k][cls];
+  for (s = 1; s <= gca_n_rows; s++) {
+    struct gca_row *r = &gca_rows[s];
 
-      rec_raise(&prev->objs, cur->objs);
-      rec_raise(&prev->req_bytes, cur->req_bytes);
-      rec_raise(&prev->granted_bytes, cur->granted_bytes);
-    }
+    if (r->kind >= rec_cur_kinds) continue;
+    rec_raise(&r->prev.objs, r->cur.objs);
+    rec_raise(&r->prev.req_bytes, r->cur.req_bytes);
+    rec_raise(&r->prev.granted_bytes, r->cur.granted_bytes);
   }
   if (rows) {
     gca_types_rows_commit(0);
@@ -580,31 +575,39 @@ GC_INNER int gca_record_final(void)
 /* counters (objects, granted bytes, summed over the size classes)      */
 /* since the marker before, exact in every profile and whatever the     */
 /* type or callsite tables hold.  One sum of the counters per marker    */
-/* (kinds x classes x threads words), nothing per object.  rec_cur is   */
-/* the scratch rec_classes uses too (lock held for both).  The first    */
-/* marker only takes the base; a marker without a dump keeps it going.  */
+/* (kinds x classes x threads words), nothing per object.  The rows'   */
+/* cur is the scratch rec_classes uses too (lock held for both).  The  */
+/* first marker only takes the base; a marker without a dump keeps it  */
+/* going.                                                                */
 static word rec_frame_prev[MAXOBJKINDS][2];
 
 static void rec_frame_kinds(int write)
 {
-  unsigned k, cls, n_kinds;
+  unsigned k, s, n_kinds;
+  word objs[MAXOBJKINDS], bytes[MAXOBJKINDS];
   int first = 1;
 
   if (NULL == gca_tables) return;
   n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
-  gca_counters_sum_kinds(&rec_cur[0][0], n_kinds);
+  gca_counters_sum_rows(n_kinds);
+  BZERO(objs, sizeof(objs));
+  BZERO(bytes, sizeof(bytes));
+  for (s = 1; s <= gca_n_rows; s++) {
+    const struct gca_row *r = &gca_rows[s];
+
+    if (r->kind >= n_kinds) continue;
+    objs[r->kind] += r->cur.objs;
+    bytes[r->kind] += r->cur.granted_bytes;
+  }
   if (write) REC_LIT(",\"kind_rows\":[");
   for (k = 0; k < n_kinds; k++) {
-    word objs = 0, bytes = 0, row[GCA_NCOLS_frame_kind_rows];
+    word row[GCA_NCOLS_frame_kind_rows];
 
-    for (cls = 0; cls < GCA_N_CLASSES; cls++) {
-      objs += rec_cur[k][cls].objs;
-      bytes += rec_cur[k][cls].granted_bytes;
-    }
     row[GCA_COL_frame_kind_rows_kind] = k;
-    row[GCA_COL_frame_kind_rows_objs] = rec_delta(objs, &rec_frame_prev[k][0]);
+    row[GCA_COL_frame_kind_rows_objs] =
+                                rec_delta(objs[k], &rec_frame_prev[k][0]);
     row[GCA_COL_frame_kind_rows_bytes] =
-                                rec_delta(bytes, &rec_frame_prev[k][1]);
+                                rec_delta(bytes[k], &rec_frame_prev[k][1]);
     if (!write
         || !rec_any(row, GCA_COL_frame_kind_rows_objs,
                     GCA_NCOLS_frame_kind_rows))

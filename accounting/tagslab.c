@@ -37,7 +37,16 @@ struct tag_slab {
 #define SLAB_HDR ((sizeof(struct tag_slab) + SLAB_UNIT - 1) \
                   & ~(size_t)(SLAB_UNIT - 1))
 
+/* A class's slabs with room.  A table is made in the first, or, if    */
+/* that is under half used, in the fullest of the first SLAB_PICK (made */
+/* the first), and a slab left less than a quarter used goes to        */
+/* the end (gca_tagslab_release): the new tables fill the fuller slabs */
+/* and the emptier ones drain, to be returned.  After a collection has */
+/* freed blocks all over the heap, taking the first slab with room     */
+/* left Guile's 2.9 MB heap with a third of its tables' pages empty.   */
+#define SLAB_PICK 8
 static struct tag_slab *slab_avail[SLAB_N_CLASSES];
+static struct tag_slab *slab_avail_last[SLAB_N_CLASSES];
 static size_t slab_bytes_of[SLAB_N_CLASSES];    /* 0: not computed     */
 static struct tag_slab *slab_empty = NULL;
 static word slab_empty_bytes = 0;
@@ -90,6 +99,7 @@ static void slab_avail_unlink(struct tag_slab *s)
   if (s->prev != NULL) s->prev->next = s->next;
   else slab_avail[s->cls] = s->next;
   if (s->next != NULL) s->next->prev = s->prev;
+  else slab_avail_last[s->cls] = s->prev;
   s->next = s->prev = NULL;
 }
 
@@ -98,7 +108,17 @@ static void slab_avail_push(struct tag_slab *s)
   s->prev = NULL;
   s->next = slab_avail[s->cls];
   if (s->next != NULL) s->next->prev = s;
+  else slab_avail_last[s->cls] = s;
   slab_avail[s->cls] = s;
+}
+
+static void slab_avail_append(struct tag_slab *s)
+{
+  s->next = NULL;
+  s->prev = slab_avail_last[s->cls];
+  if (s->prev != NULL) s->prev->next = s;
+  else slab_avail[s->cls] = s;
+  slab_avail_last[s->cls] = s;
 }
 
 static void slab_empty_unlink(struct tag_slab *s)
@@ -114,9 +134,21 @@ static void *tagslab_alloc(size_t want)
 {
   unsigned c = slab_class(want);
   size_t bytes = (size_t)c * SLAB_UNIT;
-  struct tag_slab *s = slab_avail[c];
+  struct tag_slab *s = slab_avail[c], *o;
   struct tag_slab **tb;
+  int i;
 
+  if (s != NULL && s->used * 2 * bytes < s->bytes - SLAB_HDR) {
+    /* The first is under half used: the fullest of the first few, made */
+    /* the first, which the next tables then fill without a search.     */
+    for (o = s->next, i = 1; o != NULL && i < SLAB_PICK; o = o->next, i++) {
+      if (o->used > s->used) s = o;
+    }
+    if (s != slab_avail[c]) {
+      slab_avail_unlink(s);
+      slab_avail_push(s);
+    }
+  }
   if (NULL == s) {
     /* An empty slab of the class (kept off the class list, so that the */
     /* tables fill partly used slabs first and empty ones can go).      */
@@ -185,7 +217,13 @@ GC_INNER void gca_tagslab_release(void *chunk)
   *(void **)tb = s->free;
   s->free = tb;
   slab_in_use -= bytes;
-  if (was_full) slab_avail_push(s);
+  if (was_full) {
+    slab_avail_push(s);
+  } else if (s->next != NULL
+             && (s->used - 1) * 4 * bytes < s->bytes - SLAB_HDR) {
+    slab_avail_unlink(s);               /* a quarter used: to the end   */
+    slab_avail_append(s);
+  }
   if (0 == --s->used) {
     slab_avail_unlink(s);
     s->eprev = NULL;
@@ -201,8 +239,10 @@ GC_INNER void gca_tagslab_release(void *chunk)
 /* use (at least TRIM_MIN_SLACK), so a block freed and another allocated */
 /* soon after do not each cost a system call.  The slack was 1/8 and at */
 /* least 256 KiB: on Guile's 2.9 MB heap that kept 290 KiB of empty     */
-/* slabs, more than the tables in use (issue 33).                        */
-#define TRIM_MIN_SLACK ((word)16 << 10)
+/* slabs, more than the tables in use (issue 33); then at least 16 KiB, */
+/* 5% of that heap's accounting memory, where a page is enough (a trim  */
+/* is once a census).                                                    */
+#define TRIM_MIN_SLACK ((word)4 << 10)
 GC_INNER void gca_tagslab_trim(void)
 {
   word slack;

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_tables_memory.c: the table block of per-kind, per-class rows
- * (census, records, the API's sums: 471 KiB mapped on 64-bit hosts,
- * sized for every kind there could be) counts in the accounting memory
- * by the pages in memory, and reading the counts touches only the rows
- * of kinds that exist.
+ * test_tables_memory.c: the table block (the locked allocations' rows,
+ * 2 KiB a kind, and the (kind, class) -> row index, sized for every
+ * kind there could be) counts in the accounting memory by the pages in
+ * memory, and reading the counts touches only the parts of kinds that
+ * exist; the rows themselves are made for the pairs in use only.
  *
  * After a collection, GC_acc_get_stats and GC_acc_get_class_stats (of
  * every kind, also kinds that do not exist) make the API's sum: the
- * accounting memory grows by those pages (before, the block was not
- * counted at all: no growth) and by less than 96 KiB (before, the sum
- * zeroed the rows of all 16 kinds and read the locked counts of all:
- * some 150 KiB).  A kind that does not exist reads zeros.
+ * accounting memory grows by the locked rows' pages it reads first
+ * (before the block was counted: no growth) and by less than 96 KiB
+ * (before, the sum zeroed the rows of all 16 kinds and read the locked
+ * counts of all: some 150 KiB).  A kind that does not exist reads
+ * zeros.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
