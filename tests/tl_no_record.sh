@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tl_no_record.sh: the thread-local fast path keeps no frame record.
 #
 # In gcc's one-file build (extra/gc.c) only the allocation paths that

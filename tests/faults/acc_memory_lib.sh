@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # acc_memory_lib.sh: the bound on accounting's own memory, in one place
 # for the tests that hold it (sourced: tests/faults/acc_memory.sh, the C
 # test programs; tests/real/real_programs.sh, Guile and ECL).  In a run

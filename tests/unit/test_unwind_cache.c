@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_unwind_cache.c: the sampled stacks' table walk with its rules
  * cached (unwind.c, x86-64 glibc 2.35 and later) gives _Unwind_Backtrace's
