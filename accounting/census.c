@@ -156,6 +156,46 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
   return n;
 }
 
+/* Marked objects of a small-object block from its mark bytes: the    */
+/* sum of all of them but the final, always-set one.  Marks are set    */
+/* only at object starts below FINAL_MARK_BIT (a pointer into the      */
+/* block's tail is taken to the tail's first granule, that final      */
+/* mark), and bytes beyond it are never set, so the whole array is     */
+/* summed, in a fixed number of steps: no limit, no tail mask (half   */
+/* the instructions of census_count_marks).  GC_ASSERT builds check it */
+/* against the count below the limit.                                  */
+#if defined(USE_MARK_BYTES) && !defined(MARK_BIT_PER_OBJ) \
+    && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+# define CENSUS_SUM_BYTES 1
+  GC_INLINE word census_sum_mark_bytes(hdr *hhdr)
+  {
+    typedef long long census_v2di __attribute__((vector_size(16)));
+    typedef char census_v16qi __attribute__((vector_size(16)));
+    census_v16qi acc0 = { 0 }, acc1 = { 0 }, v, u;
+    const census_v16qi zero = { 0 };
+    const char *m = (const char *)hhdr->hb_marks;
+    census_v2di sum;
+    word i;
+
+    /* Byte lanes first (each mark byte 0 or 1: a lane counts at most    */
+    /* MARK_BITS_PER_HBLK / 32 of them), then one psadbw for the lanes.  */
+    GC_STATIC_ASSERT(MARK_BITS_SZ == MARK_BITS_PER_HBLK + 1);
+    GC_STATIC_ASSERT(MARK_BITS_PER_HBLK % 32 == 0
+                     && MARK_BITS_PER_HBLK / 32 <= 127);
+#   if defined(__GNUC__) && !defined(__clang__)
+#     pragma GCC unroll 16
+#   endif
+    for (i = 0; i < MARK_BITS_PER_HBLK; i += 32) {
+      __builtin_memcpy(&v, m + i, 16);
+      __builtin_memcpy(&u, m + i + 16, 16);
+      acc0 += v;
+      acc1 += u;
+    }
+    sum = (census_v2di)__builtin_ia32_psadbw128(acc0 + acc1, zero);
+    return (word)(sum[0] + sum[1]) + (word)(m[MARK_BITS_PER_HBLK] != 0) - 1;
+  }
+#endif
+
 /* Rows (kind, class) of gca_last_census holding anything: a bitmap, so  */
 /* that a census clears, and sums, only the rows the previous one used   */
 /* (every other row is zero, always) instead of the whole table.         */
@@ -197,29 +237,45 @@ GC_INLINE struct gca_class_census *census_row(unsigned k, unsigned cls)
 
 static int census_with_tags = 0;
 
+/* Each kind's first row (&gca_last_census.c[k][0], set by census_clear): */
+/* a small block's row is its kind's plus its granules, two operations.  */
+static struct gca_class_census *census_kbase[MAXOBJKINDS];
+
+/* A small block counted: its marked objects and the block.  The bytes */
+/* and free slots follow from the class's size once per row, at the   */
+/* census's end (census_finish_small), not a division per block; the  */
+/* rows used are found there too (census_mark_rows), not a bit per     */
+/* block.                                                               */
+GCA_ALWAYS_INLINE void census_add_small(hdr *hhdr, word sz, word marked)
+{
+  struct gca_class_census *cc;
+
+  GC_ASSERT(hhdr->hb_obj_kind < MAXOBJKINDS && sz <= MAXOBJBYTES);
+  cc = census_kbase[hhdr->hb_obj_kind] + BYTES_TO_GRANULES(sz);
+  cc->live_objs += marked;
+  cc->reserved_bytes += HBLKSIZE;
+}
+
 /* Marked objects of a small-object block.  The collector counts them   */
 /* itself as it marks (hb_n_marks, the final sentinel bit excluded, kept */
 /* in step by GC_set_fl_marks / GC_clear_fl_marks), exactly while one   */
 /* thread marks; with parallel markers its count may lose increments,  */
-/* so the census then sums the mark bits instead.                       */
+/* so the census then sums the mark bytes instead: out of line, whole   */
+/* (a tail call), so that the common visit keeps no frame.             */
 #ifdef PARALLEL_MARK
-  /* Out of line: the sum's registers would cost every block's visit a */
-  /* longer prologue.                                                   */
-  static GC_ATTR_NOINLINE word census_count_marks_par(hdr *hhdr, word sz)
+  static GC_ATTR_NOINLINE void census_visit_par(hdr *hhdr, word sz)
   {
-    return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+    word n;
+
+#   ifdef CENSUS_SUM_BYTES
+      n = census_sum_mark_bytes(hhdr);
+      GC_ASSERT(n == census_count_marks(hhdr, FINAL_MARK_BIT(sz)));
+#   else
+      n = census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+#   endif
+    census_add_small(hhdr, sz, n);
   }
 #endif
-
-GC_INLINE word census_marks(hdr *hhdr, word sz)
-{
-# ifdef PARALLEL_MARK
-    if (EXPECT(GC_parallel, FALSE)) return census_count_marks_par(hhdr, sz);
-# else
-    (void)sz;
-# endif
-  return hhdr->hb_n_marks;
-}
 
 /* The walks are bound by one cache miss per block header (headers are  */
 /* scattered in the collector's scratch memory): ask for the header of  */
@@ -262,24 +318,19 @@ static GC_ATTR_NOINLINE void census_visit_large(hdr *hhdr, unsigned k,
 GCA_ALWAYS_INLINE void census_visit(struct hblk *h, hdr *hhdr, int with_tags)
 {
   word sz = hhdr->hb_sz;
-  unsigned k = hhdr->hb_obj_kind;
 
   if (with_tags) gca_tags_census_block(h, hhdr);
-  if (EXPECT(k >= MAXOBJKINDS, FALSE)) return;
   if (EXPECT(sz > MAXOBJBYTES, FALSE)) {
-    census_visit_large(hhdr, k, sz);
-  } else {
-    /* Two adds a block: the marked objects and the block.  The bytes  */
-    /* and free slots follow from the class's size once per row, at the */
-    /* census's end (census_finish_small), not a division per block.    */
-    word r = (word)k * GCA_N_CLASSES + BYTES_TO_GRANULES(sz);
-    struct gca_class_census *cc = &gca_last_census.c[0][0] + r;
-    word marked = census_marks(hhdr, sz);
-
-    census_rows[r / CPP_WORDSZ] |= (word)1 << (r % CPP_WORDSZ);
-    cc->live_objs += marked;
-    cc->reserved_bytes += HBLKSIZE;
+    census_visit_large(hhdr, hhdr->hb_obj_kind, sz);
+    return;
   }
+# ifdef PARALLEL_MARK
+    if (EXPECT(GC_parallel, FALSE)) {
+      census_visit_par(hhdr, sz);
+      return;
+    }
+# endif
+  census_add_small(hhdr, sz, hhdr->hb_n_marks);
 }
 
 /* A small class's row from its marked objects and blocks (census_visit */
@@ -295,13 +346,24 @@ GC_INLINE void census_finish_small(struct gca_class_census *cc, word cls)
   cc->free_slots = slots - cc->live_objs;
 }
 
+/* Nonzero from a census's clear to its finish: its small rows may be */
+/* counted without their bits in census_rows yet (census_mark_rows).  */
+static int census_rows_unmarked = 0;
+
 /* Clear what the previous census wrote (the rows in use, the totals   */
-/* and the kinds), not the whole table: every other row is zero.       */
+/* and the kinds), not the whole table: every other row is zero.  All  */
+/* small rows if a census was cleared and counted but never finished   */
+/* (so its rows have no bits).  Then each kind's first row.            */
 static void census_clear(void)
 {
   struct gca_census *c = &gca_last_census;
   word census_wi, census_w, r;
+  unsigned k;
 
+  if (EXPECT(census_rows_unmarked, FALSE)) {
+    for (k = 0; k < MAXOBJKINDS; k++)
+      BZERO(c->c[k], GCA_LARGE0 * sizeof(c->c[k][0]));
+  }
   CENSUS_FOR_ROWS(r) {
     struct gca_class_census *cc = &c->c[0][0] + r;
 
@@ -312,6 +374,29 @@ static void census_clear(void)
   }
   BZERO(census_rows, sizeof(census_rows));
   BZERO(c, offsetof(struct gca_census, c));
+  for (k = 0; k < MAXOBJKINDS; k++) census_kbase[k] = &c->c[k][0];
+  census_rows_unmarked = 1;
+}
+
+/* The small rows a census counted (blocks in them), into census_rows: */
+/* one test a row of the kinds there are, once a census, rather than a */
+/* bit set for every block (census_add_small).                          */
+static void census_mark_rows(void)
+{
+  const struct gca_census *c = &gca_last_census;
+  unsigned k, n_kinds = GC_n_kinds < MAXOBJKINDS ? GC_n_kinds : MAXOBJKINDS;
+  word g;
+
+  for (k = 0; k < n_kinds; k++) {
+    for (g = 1; g < GCA_LARGE0; g++) {
+      if (c->c[k][g].reserved_bytes != 0) {
+        word r = (word)k * GCA_N_CLASSES + g;
+
+        census_rows[r / CPP_WORDSZ] |= (word)1 << (r % CPP_WORDSZ);
+      }
+    }
+  }
+  census_rows_unmarked = 0;
 }
 
 /* The census rides upstream's reclaim walk (GC_start_reclaim visits    */
@@ -327,6 +412,13 @@ static void census_clear(void)
 /* reached its census (accounting went off) is not taken for the next. */
 GC_INNER int gca_census_riding = 0;
 static word census_ride_gc_no = 0;
+static int census_last_rode = 0;
+
+/* Did the last census ride the reclaim walk (GC_acc_get_stats)?       */
+GC_INNER int gca_census_rode(void)
+{
+  return census_last_rode;
+}
 
 GC_INNER void gca_census_ride_begin(int report_if_found)
 {
@@ -430,6 +522,8 @@ GC_INNER void gca_census_take(void)
   } else {
     census_walk();
   }
+  census_last_rode = rode;
+  census_mark_rows();
   CENSUS_FOR_ROWS(r) {
     struct gca_class_census *cc = &c->c[0][0] + r;
 
