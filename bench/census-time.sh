@@ -37,7 +37,8 @@ printf '%8s %12s %12s %12s %12s %10s %4s\n' "live MB" "heap bytes" \
   "live bytes" "census ms" "mark ms" "ms per GB" "par"
 for m in $sizes; do
   # shellcheck disable=SC2086
-  line=$(GC_ACC_ENABLE=1 "$prog" -m "$m" -r "$rounds" ${BENCH_CENSUS_FLAGS:-}) ||
+  line=$(GC_ACC_ENABLE=1 "$prog" -m "$m" -r "$rounds" \
+         ${BENCH_CENSUS_FLAGS:-}) ||
     die "censustime -m $m failed"
   echo "$line" | awk -v m="$m" '{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }

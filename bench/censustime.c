@@ -12,14 +12,14 @@
  * COLLECTIONS (default 7) full collections (GC_gcollect), the run's only
  * ones, all of the same heap (a profile of the run, perf or callgrind,
  * shows the census's share of exactly those), and reads, after each,
- * the census's and the mark's time from GC_acc_get_stats.  Run with GC_ACC_ENABLE=1 (the
- * default profile: what an always-on session pays).  Prints one line:
- * heap_bytes, live_bytes, census_ns and mark_ns (medians), and the census
- * in ms per GB of heap.  bench/census-time.sh runs it at several sizes.
+ * the census's and the mark's time from GC_acc_get_stats.  Run with
+ * GC_ACC_ENABLE=1 (the default profile: what an always-on session
+ * pays).  Prints one line: heap_bytes, live_bytes, census_ns and mark_ns
+ * (medians), the census in ms per GB of heap, and parallel (below).  bench/census-time.sh runs it at several sizes.
  * With -p a thread is started (and joined) first: bdwgc 8.2 starts its
  * parallel markers with a program's first thread, and with them the
  * census takes each block's live count from its mark bytes, not from the
- * collector's count (census.c); the line says which way ran (parallel=).
+ * collector's count (census.c); parallel= says which way ran.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
