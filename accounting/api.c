@@ -183,6 +183,7 @@ GC_API size_t GC_CALL GC_acc_get_stats(struct GC_acc_stats_s *stats,
     s.census_gc_no = gca_last_census.gc_no;
     s.mark_ns = gca_last_census.mark_ns;
     s.census_ns = gca_last_census.census_ns;
+    s.census_rode = (GC_word)gca_census_rode();
   }
   s.collections = gca_collections;
   s.heap_grows = gca_heap_grows;

@@ -156,6 +156,46 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
   return n;
 }
 
+/* Marked objects of a small-object block from its mark bytes: the    */
+/* sum of all of them but the final, always-set one.  Marks are set    */
+/* only at object starts below FINAL_MARK_BIT (a pointer into the      */
+/* block's tail is taken to the tail's first granule, that final      */
+/* mark), and bytes beyond it are never set, so the whole array is     */
+/* summed, in a fixed number of steps: no limit, no tail mask (half   */
+/* the instructions of census_count_marks).  GC_ASSERT builds check it */
+/* against the count below the limit.                                  */
+#if defined(USE_MARK_BYTES) && !defined(MARK_BIT_PER_OBJ) \
+    && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+# define CENSUS_SUM_BYTES 1
+  GC_INLINE word census_sum_mark_bytes(hdr *hhdr)
+  {
+    typedef long long census_v2di __attribute__((vector_size(16)));
+    typedef char census_v16qi __attribute__((vector_size(16)));
+    census_v16qi acc0 = { 0 }, acc1 = { 0 }, v, u;
+    const census_v16qi zero = { 0 };
+    const char *m = (const char *)hhdr->hb_marks;
+    census_v2di sum;
+    word i;
+
+    /* Byte lanes first (each mark byte 0 or 1: a lane counts at most    */
+    /* MARK_BITS_PER_HBLK / 32 of them), then one psadbw for the lanes.  */
+    GC_STATIC_ASSERT(MARK_BITS_SZ == MARK_BITS_PER_HBLK + 1);
+    GC_STATIC_ASSERT(MARK_BITS_PER_HBLK % 32 == 0
+                     && MARK_BITS_PER_HBLK / 32 <= 127);
+#   if defined(__GNUC__) && !defined(__clang__)
+#     pragma GCC unroll 16
+#   endif
+    for (i = 0; i < MARK_BITS_PER_HBLK; i += 32) {
+      __builtin_memcpy(&v, m + i, 16);
+      __builtin_memcpy(&u, m + i + 16, 16);
+      acc0 += v;
+      acc1 += u;
+    }
+    sum = (census_v2di)__builtin_ia32_psadbw128(acc0 + acc1, zero);
+    return (word)(sum[0] + sum[1]) + (word)(m[MARK_BITS_PER_HBLK] != 0) - 1;
+  }
+#endif
+
 /* The census's rows (gca_row): a pair met for the first time gets   */
 /* one here, out of line (the walk's blocks are mostly of pairs met    */
 /* before).  NULL: no memory, the block is left out.                   */
@@ -181,13 +221,21 @@ static int census_with_tags = 0;
 /* itself as it marks (hb_n_marks, the final sentinel bit excluded, kept */
 /* in step by GC_set_fl_marks / GC_clear_fl_marks), exactly while one   */
 /* thread marks; with parallel markers its count may lose increments,  */
-/* so the census then sums the mark bits instead.                       */
+/* so the census then sums the mark bytes instead.                      */
 #ifdef PARALLEL_MARK
   /* Out of line: the sum's registers would cost every block's visit a */
   /* longer prologue.                                                   */
   static GC_ATTR_NOINLINE word census_count_marks_par(hdr *hhdr, word sz)
   {
-    return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+#   ifdef CENSUS_SUM_BYTES
+      word n = census_sum_mark_bytes(hhdr);
+
+      (void)sz;
+      GC_ASSERT(n == census_count_marks(hhdr, FINAL_MARK_BIT(sz)));
+      return n;
+#   else
+      return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+#   endif
   }
 #endif
 
@@ -390,6 +438,14 @@ static void census_walk(void)
   if (census_with_tags) gca_tags_census_end();
 }
 
+static int census_last_rode = 0;
+
+/* Did the last census ride the reclaim walk (GC_acc_get_stats)?       */
+GC_INNER int gca_census_rode(void)
+{
+  return census_last_rode;
+}
+
 GC_INNER void gca_census_take(void)
 {
   struct gca_census *c = &gca_last_census;
@@ -403,6 +459,7 @@ GC_INNER void gca_census_take(void)
   } else {
     census_walk();
   }
+  census_last_rode = rode;
   for (s = 1; s <= gca_n_rows; s++) {
     struct gca_class_census *cc = &gca_rows[s].census;
 

@@ -596,6 +596,8 @@ GC_INNER void gca_census_take(void);
 /* finishes (no walk of its own) when the ride was this collection's.   */
 GC_INNER void gca_census_ride_begin(int report_if_found);
 GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr);
+/* 1 if the last census rode the reclaim walk, else 0 (lock held).     */
+GC_INNER int gca_census_rode(void);
 
 /* Free-block books beyond per-list counts (freelist.c).                 */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */

@@ -448,6 +448,48 @@ GC_INNER void gca_samples_frame_types(void)
 }
 
 #define SAMPLES_AHEAD 8
+
+/* Each sample's census waits on a chain of loads, each a cache miss on */
+/* a large heap: the sample, the bottom index of its object's block     */
+/* (the header table's second level: its slot and key), the header, the */
+/* object's mark byte.  The census asks for them in stages, SAMPLES_AHEAD */
+/* samples apart (the sample three ahead, its bottom index two ahead,   */
+/* its header and mark one ahead), so that the misses of several        */
+/* samples overlap instead of following one another.  Prefetches only:  */
+/* a sample whose block went away costs a useless one, nothing more.    */
+#if defined(__GNUC__) || defined(__clang__)
+  GC_INLINE void samples_ask_bi(const struct gca_sample *s)
+  {
+    word a = ~s->addr, hi = a >> (LOG_BOTTOM_SZ + LOG_HBLKSIZE);
+    bottom_index *bi;
+
+#   ifdef HASH_TL
+      bi = GC_top_index[TL_HASH(hi)];
+      __builtin_prefetch(&bi->key);
+#   else
+      bi = GC_top_index[hi];
+#   endif
+    __builtin_prefetch(&bi->index[(a >> LOG_HBLKSIZE) & (BOTTOM_SZ - 1)]);
+  }
+
+  GC_INLINE void samples_ask_hdr(const struct gca_sample *s)
+  {
+    ptr_t p = (ptr_t)~s->addr;
+    hdr *hhdr = HDR(p);
+    word bit;
+
+    if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) return;
+    __builtin_prefetch(hhdr);
+    bit = s->sz > MAXOBJBYTES ? 0
+          : MARK_BIT_NO((word)(p - (ptr_t)HBLKPTR(p)), s->sz);
+#   ifdef USE_MARK_BYTES
+      __builtin_prefetch(&hhdr->hb_marks[bit]);
+#   else
+      __builtin_prefetch(&hhdr->hb_marks[divWORDSZ(bit)]);
+#   endif
+  }
+#endif
+
 GC_INNER void gca_samples_census(void)
 {
   word i, j = 0, now = GC_gc_no, frame_from = ~(word)0;
@@ -464,10 +506,16 @@ GC_INNER void gca_samples_census(void)
 
     if (i == samples_frame_from) frame_from = j;  /* order is kept     */
 #   if defined(__GNUC__) || defined(__clang__)
-      /* The samples lie scattered in OS memory: a cache miss each,     */
-      /* asked for a few samples ahead so that the misses overlap.      */
-      if (i + SAMPLES_AHEAD < samples_n && samples_tab[i + SAMPLES_AHEAD])
-        __builtin_prefetch(samples_tab[i + SAMPLES_AHEAD]);
+      /* The stages (samples_ask_bi).                                  */
+      if (i + 3 * SAMPLES_AHEAD < samples_n
+          && samples_tab[i + 3 * SAMPLES_AHEAD] != NULL)
+        __builtin_prefetch(samples_tab[i + 3 * SAMPLES_AHEAD]);
+      if (i + 2 * SAMPLES_AHEAD < samples_n
+          && samples_tab[i + 2 * SAMPLES_AHEAD] != NULL)
+        samples_ask_bi(samples_tab[i + 2 * SAMPLES_AHEAD]);
+      if (i + SAMPLES_AHEAD < samples_n
+          && samples_tab[i + SAMPLES_AHEAD] != NULL)
+        samples_ask_hdr(samples_tab[i + SAMPLES_AHEAD]);
 #   endif
     if (NULL == s) continue;            /* GC_free'd                    */
     if (s->birth == now) {              /* born after this mark         */

@@ -662,10 +662,17 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
       seen[b] = 1;
       continue;                 /* allocated after this mark           */
     }
-    /* The common case: a young object that died.                        */
-    if (EXPECT(!(tag & TAG_OLD), TRUE)
-        && !mark_bit_from_hdr(hhdr, s * w.mstride)
-        && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
+    if (tag & TAG_OLD) {
+      /* An old object still live whose type needs no word 0: counted by */
+      /* its pair's old counts, nothing to do (tags_slot's first case),   */
+      /* without the call.  Most live objects of a long run.              */
+      if (0 == w.origin && mark_bit_from_hdr(hhdr, s * w.mstride)) {
+        seen[b] = 1;
+        continue;
+      }
+    } else if (!mark_bit_from_hdr(hhdr, s * w.mstride)
+               && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
+      /* The common case: a young object that died.                      */
       IDX_SET(&idx[s], 0);
       continue;
     }

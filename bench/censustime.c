@@ -2,18 +2,24 @@
 /*
  * censustime.c: the census's time against the size of the heap.
  *
- *   censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED]
+ *   censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED] [-p]
  *
  * Builds a live heap of about MEGABYTES (default 22) MB: objects of 16 to
  * 512 bytes (three in four under 128, as bench/anchorloop.c), a tenth of
  * them pointer-free, each held by a pointer table, plus some garbage
  * between them, so that the census sees many size classes and kinds and
- * blocks with free slots.  Then makes COLLECTIONS (default 7) full
- * collections (GC_gcollect) and reads, after each, the census's and the
- * mark's time from GC_acc_get_stats.  Run with GC_ACC_ENABLE=1 (the
- * default profile: what an always-on session pays).  Prints one line:
- * heap_bytes, live_bytes, census_ns and mark_ns (medians), and the census
- * in ms per GB of heap.  bench/census-time.sh runs it at several sizes.
+ * blocks with free slots, with collections disabled.  Then makes
+ * COLLECTIONS (default 7) full collections (GC_gcollect), the run's only
+ * ones, all of the same heap (a profile of the run, perf or callgrind,
+ * shows the census's share of exactly those), and reads, after each,
+ * the census's and the mark's time from GC_acc_get_stats.  Run with
+ * GC_ACC_ENABLE=1 (the default profile: what an always-on session
+ * pays).  Prints one line: heap_bytes, live_bytes, census_ns and mark_ns
+ * (medians), the census in ms per GB of heap, and parallel (below).  bench/census-time.sh runs it at several sizes.
+ * With -p a thread is started (and joined) first: bdwgc 8.2 starts its
+ * parallel markers with a program's first thread, and with them the
+ * census takes each block's live count from its mark bytes, not from the
+ * collector's count (census.c); parallel= says which way ran.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -21,6 +27,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,22 +69,35 @@ static uint64_t median(uint64_t *v, long n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static void *idle(void *arg)
+{
+  return arg;
+}
+
 int main(int argc, char **argv)
 {
   long mb = 22, rounds = 7, seed = 1, i, n_slots;
+  int par = 0;
   uint64_t want, have = 0, *census, *mark;
   struct GC_acc_stats_s st;
   void **slots;
   int a;
 
-  for (a = 1; a + 1 < argc; a += 2) {
+  for (a = 1; a < argc; a += 2) {
+    if (strcmp(argv[a], "-p") == 0) {
+      par = 1;
+      a--;
+      continue;
+    }
+    if (a + 1 == argc) break;
     if (strcmp(argv[a], "-m") == 0) mb = number("-m", argv[a + 1]);
     else if (strcmp(argv[a], "-r") == 0) rounds = number("-r", argv[a + 1]);
     else if (strcmp(argv[a], "-s") == 0) seed = number("-s", argv[a + 1]);
     else break;
   }
   if (a != argc) {
-    fprintf(stderr, "usage: censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED]\n");
+    fprintf(stderr, "usage: censustime [-m MEGABYTES] [-r COLLECTIONS]"
+                    " [-s SEED] [-p]\n");
     return 2;
   }
   rng = 0x9E3779B97F4A7C15ULL * (uint64_t)seed;
@@ -86,7 +106,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "censustime: accounting is off: run with GC_ACC_ENABLE=1\n");
     return 2;
   }
+  if (par) {
+    pthread_t t;
+
+    if (GC_pthread_create(&t, NULL, idle, NULL) != 0
+        || GC_pthread_join(t, NULL) != 0) {
+      fprintf(stderr, "censustime: cannot start a thread\n");
+      return 1;
+    }
+  }
   want = (uint64_t)mb << 20;
+  GC_disable();                 /* the heap is built without collecting */
   /* About 100 bytes an object on average: a table with room for all. */
   n_slots = (long)(want / 64) + 1024;
   slots = GC_MALLOC_UNCOLLECTABLE((size_t)n_slots * sizeof *slots);
@@ -113,6 +143,7 @@ int main(int argc, char **argv)
     slots[i] = p;
     have += size;
   }
+  GC_enable();
   for (i = 0; i < rounds; i++) {
     GC_gcollect();
     if (GC_acc_get_stats(&st, sizeof st) < sizeof st) {
@@ -127,10 +158,11 @@ int main(int argc, char **argv)
     double gb = (double)GC_get_heap_size() / (double)(1 << 30);
 
     printf("censustime heap_bytes=%lu live_bytes=%lu census_ns=%llu"
-           " mark_ns=%llu census_ms_per_gb=%.3f collections=%ld\n",
+           " mark_ns=%llu census_ms_per_gb=%.3f collections=%ld"
+           " parallel=%d\n",
            (unsigned long)GC_get_heap_size(), (unsigned long)st.live_bytes,
            (unsigned long long)c, (unsigned long long)m,
-           gb > 0 ? (double)c / 1e6 / gb : 0.0, rounds);
+           gb > 0 ? (double)c / 1e6 / gb : 0.0, rounds, GC_get_parallel());
   }
   return 0;
 }

@@ -84,6 +84,11 @@ struct GC_acc_stats_s {
   /* wraps every 4.3 s).                                                 */
   unsigned long long mark_ns;   /* that collection's mark time          */
   unsigned long long census_ns; /* the census's time at collection end */
+  /* 1 if the last census counted each block as the collector's own    */
+  /* sweep passed it (GC_start_reclaim: its time is then in that walk, */
+  /* not in census_ns), 0 if it walked the heap itself (the full and   */
+  /* trace profiles, find-leak's checking pass) or none was taken.    */
+  GC_word census_rode;
 };
 
 /* Fill *stats (stats_sz bytes of it, normally sizeof(*stats)) with the  */

@@ -117,6 +117,49 @@ static GC_word live(int kind, unsigned cls, GC_word *bytes)
   return s.live_objs;
 }
 
+/* Every census row (kind, class): live objects, reserved bytes, free  */
+/* slots.                                                               */
+#define N_ROW_KINDS 16
+#define N_ROW_CLASSES 256
+static GC_word ride_rows[N_ROW_KINDS][N_ROW_CLASSES][3];
+static GC_word walk_rows[N_ROW_KINDS][N_ROW_CLASSES][3];
+
+static void census_rows(GC_word rows[N_ROW_KINDS][N_ROW_CLASSES][3])
+{
+  struct GC_acc_class_stats_s s;
+  unsigned k, cls;
+
+  memset(rows, 0, sizeof(ride_rows));
+  for (k = 0; k < N_ROW_KINDS; k++) {
+    for (cls = 0; cls < N_ROW_CLASSES; cls++) {
+      memset(&s, 0, sizeof(s));
+      if (GC_acc_get_class_stats((int)k, cls, &s, sizeof(s)) == 0) break;
+      rows[k][cls][0] = s.live_objs;
+      rows[k][cls][1] = s.reserved_bytes;
+      rows[k][cls][2] = s.free_slots;
+    }
+  }
+}
+
+/* A heap of many rows for the ride against the walk: objects of 16 to */
+/* 2,400 bytes (small and large), normal, pointer-free and             */
+/* uncollectable, every third one kept.  In a function that returns.    */
+#define N_MIX 6000
+static void *volatile mix[N_MIX];
+
+static NOINLINE void alloc_mix(void)
+{
+  unsigned i;
+
+  for (i = 0; i < N_MIX; i++) {
+    size_t sz = 16 + (i * 37) % 2400;
+    void *p = i % 5 == 0 ? GC_MALLOC_ATOMIC(sz)
+              : i % 7 == 0 ? GC_MALLOC_UNCOLLECTABLE(sz) : GC_MALLOC(sz);
+
+    if (i % 3 == 0) mix[i] = p;
+  }
+}
+
 /* Objects and requested bytes allocated so far in kind and class.      */
 static GC_word allocated(int kind, unsigned cls, GC_word *req)
 {
@@ -523,6 +566,48 @@ int main(void)
   run_threads();
   collect();
   check_thread_allocs("tags off");
+
+  /* The census of the default profile rides the collector's reclaim    */
+  /* walk (GC_start_reclaim), counting each block as upstream passes  */
+  /* it (census.c); the full profile's walks the heap itself, every     */
+  /* in-use block at the collection's end.  Both, on the same heap:     */
+  /* each way as it should be, and the ride's rows the walk's.          */
+  CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 0), GC_SUCCESS);
+  GC_TEST_ROOT(mix);
+  alloc_mix();
+  collect();
+  CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
+  if (!CHECK_EQ(st.census_rode, 1))
+    fprintf(stderr, "  the default profile's census left the reclaim walk\n");
+  census_rows(ride_rows);
+  CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0), GC_SUCCESS);
+  collect();
+  CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
+  CHECK_EQ(st.census_rode, 0);
+  census_rows(walk_rows);
+  {
+    unsigned k, cls, rows = 0;
+
+    for (k = 0; k < N_ROW_KINDS; k++) {
+      for (cls = 0; cls < N_ROW_CLASSES; cls++) {
+        if (walk_rows[k][cls][1] != 0) rows++;
+        if (memcmp(ride_rows[k][cls], walk_rows[k][cls],
+                   sizeof(walk_rows[k][cls])) == 0)
+          continue;
+        CHECK(!"a row of the ride differs from the walk's");
+        fprintf(stderr, "  kind %u class %u: live %lu/%lu reserved %lu/%lu"
+                " free %lu/%lu (ride/walk)\n", k, cls,
+                (unsigned long)ride_rows[k][cls][0],
+                (unsigned long)walk_rows[k][cls][0],
+                (unsigned long)ride_rows[k][cls][1],
+                (unsigned long)walk_rows[k][cls][1],
+                (unsigned long)ride_rows[k][cls][2],
+                (unsigned long)walk_rows[k][cls][2]);
+      }
+    }
+    printf("ride and walk: %u rows with blocks compared\n", rows);
+    CHECK(rows > 50);
+  }
 
   /* Which way the census counted marks (census.c: the collector's own  */
   /* per-block counts with one marker, the mark bits with several);     */
