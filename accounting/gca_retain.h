@@ -72,6 +72,7 @@ struct gca_rwalk {
   unsigned targets[GCA_RETAIN_K], n_targets;
   unsigned n_shortest;                  /* targets found breadth first   */
   int depth_first;                      /* the walk went on depth first  */
+  word visited;                         /* objects reached               */
   word words, peak, cap, budget;        /* read; bytes; bytes; ns        */
   int partial, timed_out;
   word t0, t_stopped, t_end;            /* ns                            */
