@@ -107,6 +107,12 @@ static word rw_lo, rw_n_chunks;
 static unsigned rw_chunk_log;           /* bytes a chunk, log           */
 static int rw_big;                      /* chunks: more than a segment  */
 static word rw_visited;
+/* The last block looked up, by rw_blk_of and by rw_target: the next  */
+/* reference is often to the same block (a list allocated in order).  */
+static word rw_last_h;
+static struct rw_blk *rw_last_b;
+static word rw_last_th;
+static hdr *rw_last_thdr;
 /* Finding a path's words (after the walk): the object looked for, and  */
 /* the word of the scanned object found referring to it.                */
 static word rw_find;
@@ -278,6 +284,7 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
   struct rw_blk *b;
   word n, g;
 
+  if ((word)h == rw_last_h) return rw_last_b;
   if (EXPECT(NULL == d, FALSE)) {
     word n_blks = (word)1 << (rw_chunk_log - LOG_HBLKSIZE);
 
@@ -294,7 +301,10 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
     rw_dir[c] = d;
   }
   slot = &d[(off & (((word)1 << rw_chunk_log) - 1)) >> LOG_HBLKSIZE];
-  if (EXPECT(*slot != 0, TRUE)) return RW_BLK(*slot - 1);
+  if (EXPECT(*slot != 0, TRUE)) {
+    rw_last_h = (word)h;
+    return rw_last_b = RW_BLK(*slot - 1);
+  }
   if (rw_blks.n >= RW_MAX_BLKS) {
     rw.partial = 1;
     rw_stop = 1;
@@ -320,7 +330,8 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
   }
   b->may = rw_block_may(hhdr);
   *slot = (unsigned)rw_blks.n;
-  return b;
+  rw_last_h = (word)h;
+  return rw_last_b = b;
 }
 
 /* The base of the marked object w refers to, as the collector takes     */
@@ -337,7 +348,13 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
   if (w < (word)GC_least_plausible_heap_addr
       || w >= (word)GC_greatest_plausible_heap_addr)
     return NULL;
-  hhdr = HDR(w);
+  if ((word)HBLKPTR(w) == rw_last_th) {
+    hhdr = rw_last_thdr;
+  } else {
+    hhdr = HDR(w);
+    rw_last_th = (word)HBLKPTR(w);
+    rw_last_thdr = hhdr;
+  }
   if (NULL == hhdr) return NULL;
   if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
     base = (ptr_t)GC_base((void *)w);
@@ -431,9 +448,8 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
 
 /* Words [lo, hi) (word aligned inward), each a possible reference: of  */
 /* a root (parent GCA_RNONE, info its kind) or of the object of id      */
-/* parent at lo, conservatively.  Most words are no reference: four at */
-/* a time are checked against the heap's bounds, and the walk's stop   */
-/* only after a reference taken.                                        */
+/* parent at lo, conservatively.  Most words are no reference: one     */
+/* compare each, the walk's stop checked only after a reference taken.  */
 static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
                           unsigned info, int interior)
 {
@@ -445,25 +461,15 @@ static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
   while (p < e && !rw_stop) {
     word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
 
-    while (p < lim) {
-      word *g = lim - p >= 4 ? p + 4 : lim;
+    for (; p < lim; p++) {
+      hdr *hhdr;
+      ptr_t b;
 
-      if (g == p + 4 && p[0] - least >= span && p[1] - least >= span
-          && p[2] - least >= span && p[3] - least >= span) {
-        p = g;
-        continue;
-      }
-      for (; p < g; p++) {
-        hdr *hhdr;
-        ptr_t b;
-
-        if (*p - least >= span) continue;
-        b = rw_target(*p, interior, &hhdr);
-        if (NULL == b) continue;
-        if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
-        else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
-        if (rw_stop) break;
-      }
+      if (EXPECT(*p - least >= span, TRUE)) continue;   /* most words */
+      b = rw_target(*p, interior, &hhdr);
+      if (NULL == b) continue;
+      if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
+      else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
       if (rw_stop) break;
     }
     rw.words += (word)(p - p0);
@@ -802,6 +808,9 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_bytes = rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
   rw_find = 0;
+  rw_last_h = rw_last_th = 0;
+  rw_last_b = NULL;
+  rw_last_thdr = NULL;
   rw.name = name;
   rw.req_cookie = cookie;
   rw.is_auto = is_auto & 1;
