@@ -23,21 +23,22 @@
  * unless all interior pointers are recognized; interior pointers from
  * stacks).
  *
- * Each object reached is visited once: a bit per granule (in chunks of
- * address mapped when first touched; a hash of nodes for a too wide
- * heap) says it was reached, and a node of 16 bytes (its base, its
- * parent's index, the word of the parent that refers to it: gca_retain.h)
- * in segments of OS pages, never the GC heap, never copied, is its place
- * in the queue and on its path.  Whether an object is an instance asked
- * for is known by its block: the first time the walk reaches a block it
- * reads the types of the block's marked objects in address order (their
- * tags or word 0), and marks the block if one is an instance; the
- * objects of other blocks are never checked one by one.  The walk stops
- * at GCA_RETAIN_K instances (the first breadth-first: shortest paths),
- * when all was visited, at the memory cap (GC_ACC_RETAIN_MEMORY) or at
- * the time bound (GC_ACC_RETAIN_PAUSE; the clock read every 1024 objects
- * and every 64 Ki words of one): "partial".  The world restarts, one
- * "retain" record gives each path from its root, and all the walk's
+ * Each object reached is visited once.  It has a 32-bit id (its block's
+ * number among the blocks reached, its index in the block) and a word
+ * in its block's table (made when the walk first reaches the block: a
+ * 32-bit word per object) naming the object it was reached from; the
+ * queue holds ids, its taken segments unmapped.  Breadth first for one
+ * marking's time, then depth first (the queue's rest as a stack), as
+ * the marker goes.  Whether an object is an instance asked for is read
+ * only in blocks whose tag palette (tags.c) may hold one, when it is
+ * taken.  The walk stops at GCA_RETAIN_K instances (those taken breadth
+ * first: shortest paths), when all was visited, at the memory cap
+ * (GC_ACC_RETAIN_MEMORY) or at the time bound (GC_ACC_RETAIN_PAUSE; the
+ * clock read every 64 Ki words read or objects taken): "partial".  With
+ * the world still stopped, each instance's path is followed back from
+ * it into nodes (gca_retain.h), each step's referring word found again
+ * by scanning the object before it.  The world restarts, one "retain"
+ * record gives each path from its root, and all the walk's
  * memory is unmapped.  Without a request: one load and branch.
  */
 
@@ -280,18 +281,19 @@ static unsigned rw_block_may(hdr *hhdr)
 static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
 {
   word off = (word)h - rw_lo, c = off >> rw_chunk_log;
-  unsigned *d = rw_dir[c], *slot;
+  unsigned *d, *slot;
   struct rw_blk *b;
   word n, g;
 
   if ((word)h == rw_last_h) return rw_last_b;
+  if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
+    rw_stop = 1;
+    return NULL;
+  }
+  d = rw_dir[c];
   if (EXPECT(NULL == d, FALSE)) {
     word n_blks = (word)1 << (rw_chunk_log - LOG_HBLKSIZE);
 
-    if (c >= rw_n_chunks) {             /* not the heap's: never        */
-      rw_stop = 1;
-      return NULL;
-    }
     d = rw_big ? (unsigned *)rw_alloc(n_blks * sizeof(unsigned))
                : rw_words_new(n_blks);
     if (NULL == d) {
@@ -395,8 +397,9 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
 /* The index of the object at base in its block b.                       */
 GC_INLINE word rw_index(const struct rw_blk *b, word base)
 {
-  return (BYTES_TO_GRANULES(base - b->addr) * (word)b->inv)
-         >> RW_INV_SHIFT;
+  /* (64 bits: a 32-bit word would overflow past index 255)           */
+  return (word)(((unsigned long long)BYTES_TO_GRANULES(base - b->addr)
+                 * b->inv) >> RW_INV_SHIFT);
 }
 
 /* A reference to the marked object at base from the object of id      */
