@@ -287,6 +287,7 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
 
   if ((word)h == rw_last_h) return rw_last_b;
   if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
+    rw.partial = 1;
     rw_stop = 1;
     return NULL;
   }
