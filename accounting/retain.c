@@ -342,7 +342,7 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
 /* displacements unless all interior pointers are recognized); NULL if  */
 /* none.  From the header, as the marker finds it (GC_base only past a  */
 /* large object's first block).                                          */
-static ptr_t rw_target(word w, int interior, hdr **hh)
+GCA_ALWAYS_INLINE ptr_t rw_target(word w, int interior, hdr **hh)
 {
   ptr_t base;
   hdr *hhdr;
@@ -406,7 +406,8 @@ GC_INLINE word rw_index(const struct rw_blk *b, word base)
 /* A reference to the marked object at base from the object of id      */
 /* parent (RW_ROOT | i: root i's) through its word ref (GCA_RREF_CONS:  */
 /* conservatively): queued unless it was reached already (0).           */
-static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent, unsigned ref)
+GCA_ALWAYS_INLINE int rw_reach(ptr_t base, hdr *hhdr, unsigned parent,
+                               unsigned ref)
 {
   struct rw_blk *b;
   unsigned *q, *e;
@@ -454,8 +455,8 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
 /* a root (parent GCA_RNONE, info its kind) or of the object of id      */
 /* parent at lo, conservatively.  Most words are no reference: one     */
 /* compare each, the walk's stop checked only after a reference taken.  */
-static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
-                          unsigned info, int interior)
+GCA_ALWAYS_INLINE void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
+                                     unsigned info, int interior)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
@@ -577,7 +578,7 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
 
 /* The references of the object at base (id: its id), as its          */
 /* descriptor says.                                                      */
-static void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
+GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
 {
   word sz = hhdr->hb_sz, descr = hhdr->hb_descr;
 
