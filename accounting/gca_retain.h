@@ -3,13 +3,13 @@
  * gca_retain.h: a retention walk's outcome (issue 37), shared by the
  * walk (retain.c) and its record (retain_record.c) only.
  *
- * Nodes and roots live in segmented arrays of OS pages (segments of
- * 2^GCA_RS_LOG elements, 64 KiB of nodes: never copied).  A node is an
- * object reached: its base, the node that refers to it (GCA_RNONE: a
- * root's, then ref is its index in the roots) and the word of that node
- * that refers to it (GCA_RREF_CONS set: conservatively).  A root is the
- * address of the word that held the reference (0: the object itself is
- * the root, an uncollectable one) and its GCA_RI_* bits.
+ * The paths' nodes and the roots live in segmented arrays of OS pages
+ * (segments of 2^GCA_RS_LOG elements: never copied).  A node is a step
+ * of a path: its object's base, the node that refers to it (GCA_RNONE:
+ * a root's, then ref is its index in the roots) and the word of that
+ * node that refers to it (GCA_RREF_CONS set: conservatively).  A root
+ * is the address of the word that held the reference (0: the object
+ * itself is the root, an uncollectable one) and its GCA_RI_* bits.
  */
 #ifndef GCA_RETAIN_H
 #define GCA_RETAIN_H
@@ -72,6 +72,7 @@ struct gca_rwalk {
   unsigned targets[GCA_RETAIN_K], n_targets;
   unsigned n_shortest;                  /* targets found breadth first   */
   int depth_first;                      /* the walk went on depth first  */
+  word visited;                         /* objects reached               */
   word words, peak, cap, budget;        /* read; bytes; bytes; ns        */
   int partial, timed_out;
   word t0, t_stopped, t_end;            /* ns                            */

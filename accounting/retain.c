@@ -23,21 +23,22 @@
  * unless all interior pointers are recognized; interior pointers from
  * stacks).
  *
- * Each object reached is visited once: a bit per granule (in chunks of
- * address mapped when first touched; a hash of nodes for a too wide
- * heap) says it was reached, and a node of 16 bytes (its base, its
- * parent's index, the word of the parent that refers to it: gca_retain.h)
- * in segments of OS pages, never the GC heap, never copied, is its place
- * in the queue and on its path.  Whether an object is an instance asked
- * for is known by its block: the first time the walk reaches a block it
- * reads the types of the block's marked objects in address order (their
- * tags or word 0), and marks the block if one is an instance; the
- * objects of other blocks are never checked one by one.  The walk stops
- * at GCA_RETAIN_K instances (the first breadth-first: shortest paths),
- * when all was visited, at the memory cap (GC_ACC_RETAIN_MEMORY) or at
- * the time bound (GC_ACC_RETAIN_PAUSE; the clock read every 1024 objects
- * and every 64 Ki words of one): "partial".  The world restarts, one
- * "retain" record gives each path from its root, and all the walk's
+ * Each object reached is visited once.  It has a 32-bit id (its block's
+ * number among the blocks reached, its index in the block) and a word
+ * in its block's table (made when the walk first reaches the block: a
+ * 32-bit word per object) naming the object it was reached from; the
+ * queue holds ids, its taken segments unmapped.  Breadth first for one
+ * marking's time, then depth first (the queue's rest as a stack), as
+ * the marker goes.  Whether an object is an instance asked for is read
+ * only in blocks whose tag palette (tags.c) may hold one, when it is
+ * taken.  The walk stops at GCA_RETAIN_K instances (those taken breadth
+ * first: shortest paths), when all was visited, at the memory cap
+ * (GC_ACC_RETAIN_MEMORY) or at the time bound (GC_ACC_RETAIN_PAUSE; the
+ * clock read every 64 Ki words read or objects taken): "partial".  With
+ * the world still stopped, each instance's path is followed back from
+ * it into nodes (gca_retain.h), each step's referring word found again
+ * by scanning the object before it.  The world restarts, one "retain"
+ * record gives each path from its root, and all the walk's
  * memory is unmapped.  Without a request: one load and branch.
  */
 
@@ -67,27 +68,57 @@ static unsigned retain_pause_ms = 0;    /* 0: twice the marking        */
 
 /* The walk's state (only during a walk).                               */
 static struct gca_rwalk rw;
-static unsigned *rw_hash;               /* node index + 1, 0: empty     */
-static word rw_hmask;
 static word rw_bytes;                   /* mapped now                   */
 static int rw_stop;
 static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
-static struct gca_rseg rw_stack;        /* depth first: nodes to expand */
 static word rw_switch;                  /* ns: breadth first until then */
-/* Objects reached, a bit per granule of the plausible heap, in chunks  */
-/* of RW_CHUNK_LOG bytes of address mapped when first touched (a heap's */
-/* 128th), each followed by two bits a block (RW_BLK_*); the hash of    */
-/* node indexes instead when the range is too wide for the chunks.      */
-#define RW_CHUNK_LOG 20
-#define RW_CHUNK_BITS (((word)1 << RW_CHUNK_LOG) / GRANULE_BYTES / 8)
-#define RW_CHUNK_BLKS (((word)1 << RW_CHUNK_LOG) / HBLKSIZE / 4)
-#define RW_CHUNK_BYTES (RW_CHUNK_BITS + RW_CHUNK_BLKS)
-#define RW_MAX_CHUNKS ((word)1 << 20)
-#define RW_BLK_SEEN 1u                  /* the block's types were read  */
-#define RW_BLK_HAS 2u                   /* it holds an instance         */
-static unsigned char **rw_chunks;       /* NULL: the hash               */
+
+/* An object the walk reached is named by an id of 32 bits: the number */
+/* of its block among the blocks reached (in the order reached) times  */
+/* 2^RW_OBJ_BITS, plus its index in the block.  Each block reached has */
+/* a record (rw_blks: its address, object size, the reciprocal that     */
+/* turns an offset into an index, whether it may hold an instance) and */
+/* a table of one 32-bit word an object (rw_words), made when the walk  */
+/* first reaches the block: 0 not reached yet, else the id + 1 of the   */
+/* object it was reached from, or RW_ROOT | the root's index.  Blocks   */
+/* are found by address through a directory of RW_DIR_MAX chunks of     */
+/* the plausible heap, each an array of block numbers + 1 (made when    */
+/* first touched).  Nothing else is kept an object: the queue (ids,    */
+/* its segments unmapped once taken) holds only the frontier.           */
+#define RW_OBJ_BITS (CPP_LOG_HBLKSIZE - 3)      /* granules of 8 bytes  */
+#define RW_ROOT 0x80000000u
+#define RW_MAX_BLKS (((word)1 << (31 - RW_OBJ_BITS)) - 1)
+#define RW_DIR_LOG 16                   /* at most 2^16 chunks          */
+#define RW_INV_SHIFT 24
+struct rw_blk {
+  word addr, sz;
+  hdr *hhdr;
+  unsigned *tab;                        /* its objects' parents         */
+  unsigned inv;                         /* ceil(2^24 / granules)        */
+  unsigned num;                         /* its number                   */
+  unsigned may;                         /* may hold an instance         */
+};
+static struct gca_rseg rw_blks;         /* struct rw_blk                */
+static struct gca_rseg rw_words;        /* unsigned: tables, chunks     */
+static struct gca_rseg rw_queue;        /* ids, breadth first           */
+static word rw_head;                    /* the queue's next to take     */
+static unsigned **rw_dir;               /* chunk: block numbers + 1     */
 static word rw_lo, rw_n_chunks;
+static unsigned rw_chunk_log;           /* bytes a chunk, log           */
+static int rw_big;                      /* chunks: more than a segment  */
+static word rw_visited;
+/* The last block looked up, by rw_blk_of and by rw_target: the next  */
+/* reference is often to the same block (a list allocated in order).  */
+static word rw_last_h;
+static struct rw_blk *rw_last_b;
+static word rw_last_th;
+static hdr *rw_last_thdr;
+/* Finding a path's words (after the walk): the object looked for, and  */
+/* the word of the scanned object found referring to it.                */
+static word rw_find;
+static unsigned rw_found;
+#define RW_BLK(i) ((struct rw_blk *)GCA_RSEG_AT(&rw_blks, (i)))
 
 /* Memory for a table, within the cap; NULL (and partial) if not.       */
 static void *rw_alloc(word bytes)
@@ -122,17 +153,26 @@ static int rw_seg_init(struct gca_rseg *s, size_t elem)
   return s->seg != NULL;
 }
 
+/* Segment k of s mapped (0: the cap, partial).                         */
+static int rw_seg_map(struct gca_rseg *s, word k)
+{
+  if (k >= s->max_seg) {
+    rw.partial = 1;
+    return 0;
+  }
+  if (NULL == s->seg[k])
+    s->seg[k] = (char *)rw_alloc((word)s->elem << GCA_RS_LOG);
+  return s->seg[k] != NULL;
+}
+
 static void *rw_push_slow(struct gca_rseg *s)
 {
   word k = s->n >> GCA_RS_LOG;
 
-  if (s->n >= (word)GCA_RNONE - ((word)2 << GCA_RS_LOG) || k >= s->max_seg) {
+  if (s->n >= (word)GCA_RNONE - ((word)2 << GCA_RS_LOG)
+      || !rw_seg_map(s, k)) {
     rw.partial = 1;
     return NULL;
-  }
-  if (NULL == s->seg[k]) {
-    s->seg[k] = (char *)rw_alloc((word)s->elem << GCA_RS_LOG);
-    if (NULL == s->seg[k]) return NULL;
   }
   k = s->n++;
   return GCA_RSEG_AT(s, k);
@@ -161,52 +201,19 @@ static void rw_seg_free(struct gca_rseg *s)
   s->seg = NULL;
 }
 
-GC_INLINE word rw_hash_of(word base)
+/* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
+/* from rw_words; NULL: the cap (the walk stops).                       */
+static unsigned *rw_words_new(word n)
 {
-  /* Mixed: the low bits (the index) depend on every address bit.     */
-  word h = base * (word)0x9E3779B97F4A7C15ULL;
+  word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
 
-  h ^= h >> GCA_HALF_WORDSZ;     /* 32 on 64-bit targets */
-  h *= (word)0xBF58476D1CE4E5B9ULL;
-  return h ^ (h >> 29);
-}
-
-static int rw_grow_hash(void)
-{
-  word size = rw_hmask != 0 ? 2 * (rw_hmask + 1) : 8192, i;
-  unsigned *h = (unsigned *)rw_alloc(size * sizeof(unsigned));
-
-  if (NULL == h) return 0;
-  for (i = 0; i < rw.nodes.n; i++) {
-    word j = rw_hash_of(GCA_RNODE(&rw, i)->base) & (size - 1);
-
-    while (h[j] != 0) j = (j + 1) & (size - 1);
-    h[j] = (unsigned)i + 1;
+  if ((i & RS_MASK) != 0 && n > room) i += room;        /* next segment */
+  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) {
+    rw_stop = 1;
+    return NULL;
   }
-  if (rw_hash != NULL) rw_free(rw_hash, (rw_hmask + 1) * sizeof(unsigned));
-  rw_hash = h;
-  rw_hmask = size - 1;
-  return 1;
-}
-
-/* The chunk of address a, mapped now if new; NULL if a is beyond the  */
-/* heap's range, or no memory (then the walk stops).                    */
-static unsigned char *rw_chunk(word a)
-{
-  word c = (a - rw_lo) >> RW_CHUNK_LOG;
-  unsigned char *m;
-
-  if (c >= rw_n_chunks) return NULL;
-  m = rw_chunks[c];
-  if (EXPECT(NULL == m, FALSE)) {
-    m = (unsigned char *)rw_alloc(RW_CHUNK_BYTES);
-    if (NULL == m) {
-      rw_stop = 1;
-      return NULL;
-    }
-    rw_chunks[c] = m;
-  }
-  return m;
+  rw_words.n = i + n;
+  return (unsigned *)GCA_RSEG_AT(&rw_words, i);
 }
 
 /* Work done (words read, objects taken): past the time bound the walk */
@@ -242,40 +249,92 @@ static int rw_is_target(ptr_t base, hdr *hhdr)
   return 0;
 }
 
-/* Whether base's block holds a marked instance: its marked objects   */
-/* read once, in address order, the first time the walk reaches it.    */
-static int rw_block_has(ptr_t base, hdr *hhdr)
+/* Whether hhdr's block may hold an instance, from its tags' palette   */
+/* (tags.c), not its objects: no tag of a type (callsite) asked for, no */
+/* untagged object of a kind typed by word 0: none can be.              */
+static unsigned rw_block_may(hdr *hhdr)
 {
-  struct hblk *h = HBLKPTR(base);
-  unsigned char *m, *p;
-  unsigned sh;
-  word b;
+  unsigned pairs[GCA_TAGS_PAIRS_MAX], i, j;
+  int untagged = 0, n = gca_tags_block_pairs(hhdr, pairs, &untagged);
+  int word0 = hhdr->hb_obj_kind < MAXOBJKINDS
+              && gca_objtype_how(hhdr->hb_obj_kind) != 0;
 
-  if (NULL == rw_chunks) return 1;      /* no table: each object       */
-  m = rw_chunk((word)h);
-  if (NULL == m) return 0;
-  b = (((word)h - rw_lo) & (((word)1 << RW_CHUNK_LOG) - 1)) / HBLKSIZE;
-  p = m + RW_CHUNK_BITS + (b >> 2);
-  sh = (unsigned)(b & 3) * 2;
-  if (0 == ((*p >> sh) & RW_BLK_SEEN)) {
-    word sz = hhdr->hb_sz, i;
-    unsigned v = RW_BLK_SEEN;
+  if (n < 0) return !rw.site && word0;          /* no table            */
+  if (n > GCA_TAGS_PAIRS_MAX) return 1;         /* too many to tell     */
+  if (untagged && word0 && !rw.site) return 1;
+  for (i = 0; i < (unsigned)n; i++) {
+    word c = gca_pair_cookie(pairs[i]);
 
-    if (sz > MAXOBJBYTES) {
-      if (rw_is_target((ptr_t)h, hhdr)) v |= RW_BLK_HAS;
-    } else {
-      for (i = 0; i + sz <= HBLKSIZE; i += sz) {
-        if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz))
-            && rw_is_target((ptr_t)h + i, hhdr)) {
-          v |= RW_BLK_HAS;
-          break;
-        }
-      }
-      rw_clock(i / sz * 16);            /* a tag or word 0 each        */
+    if (rw.site) {
+      if (gca_pair_site(pairs[i]) == rw.cookies[0]) return 1;
+      continue;
     }
-    *p |= (unsigned char)(v << sh);
+    if (0 == c && word0) return 1;              /* typed by word 0      */
+    for (j = 0; j < rw.n_cookies; j++)
+      if (rw.cookies[j] == c) return 1;
   }
-  return (*p >> sh) & RW_BLK_HAS;
+  return 0;
+}
+
+/* The record of the block h (of header hhdr), made if new; NULL: the   */
+/* cap or the bounds (the walk stops).                                   */
+static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
+{
+  word off = (word)h - rw_lo, c = off >> rw_chunk_log;
+  unsigned *d, *slot;
+  struct rw_blk *b;
+  word n, g;
+
+  if ((word)h == rw_last_h) return rw_last_b;
+  if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
+    rw.partial = 1;
+    rw_stop = 1;
+    return NULL;
+  }
+  d = rw_dir[c];
+  if (EXPECT(NULL == d, FALSE)) {
+    word n_blks = (word)1 << (rw_chunk_log - LOG_HBLKSIZE);
+
+    d = rw_big ? (unsigned *)rw_alloc(n_blks * sizeof(unsigned))
+               : rw_words_new(n_blks);
+    if (NULL == d) {
+      rw_stop = 1;
+      return NULL;
+    }
+    rw_dir[c] = d;
+  }
+  slot = &d[(off & (((word)1 << rw_chunk_log) - 1)) >> LOG_HBLKSIZE];
+  if (EXPECT(*slot != 0, TRUE)) {
+    rw_last_h = (word)h;
+    return rw_last_b = RW_BLK(*slot - 1);
+  }
+  if (rw_blks.n >= RW_MAX_BLKS) {
+    rw.partial = 1;
+    rw_stop = 1;
+    return NULL;
+  }
+  b = (struct rw_blk *)rw_push(&rw_blks);
+  if (NULL == b) {
+    rw_stop = 1;
+    return NULL;
+  }
+  b->addr = (word)h;
+  b->sz = hhdr->hb_sz;
+  b->hhdr = hhdr;
+  b->num = (unsigned)(rw_blks.n - 1);
+  g = BYTES_TO_GRANULES(b->sz);
+  n = b->sz > MAXOBJBYTES ? 1 : HBLKSIZE / b->sz;
+  b->inv = b->sz > MAXOBJBYTES ? 0
+           : (unsigned)((((word)1 << RW_INV_SHIFT) + g - 1) / g);
+  b->tab = rw_words_new(n);
+  if (NULL == b->tab) {
+    rw_blks.n--;
+    return NULL;
+  }
+  b->may = rw_block_may(hhdr);
+  *slot = (unsigned)rw_blks.n;
+  rw_last_h = (word)h;
+  return rw_last_b = b;
 }
 
 /* The base of the marked object w refers to, as the collector takes     */
@@ -283,7 +342,7 @@ static int rw_block_has(ptr_t base, hdr *hhdr)
 /* displacements unless all interior pointers are recognized); NULL if  */
 /* none.  From the header, as the marker finds it (GC_base only past a  */
 /* large object's first block).                                          */
-static ptr_t rw_target(word w, int interior, hdr **hh)
+GCA_ALWAYS_INLINE ptr_t rw_target(word w, int interior, hdr **hh)
 {
   ptr_t base;
   hdr *hhdr;
@@ -292,7 +351,13 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
   if (w < (word)GC_least_plausible_heap_addr
       || w >= (word)GC_greatest_plausible_heap_addr)
     return NULL;
-  hhdr = HDR(w);
+  if ((word)HBLKPTR(w) == rw_last_th) {
+    hhdr = rw_last_thdr;
+  } else {
+    hhdr = HDR(w);
+    rw_last_th = (word)HBLKPTR(w);
+    rw_last_thdr = hhdr;
+  }
   if (NULL == hhdr) return NULL;
   if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
     base = (ptr_t)GC_base((void *)w);
@@ -309,7 +374,7 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
       if (off >= sz) return NULL;
       base = h;
     } else {
-      word k = off / sz;
+      word k = (unsigned)off / (unsigned)sz;    /* both under HBLKSIZE  */
 
       if ((k + 1) * sz > HBLKSIZE) return NULL;
       base = h + k * sz;
@@ -330,58 +395,46 @@ static ptr_t rw_target(word w, int interior, hdr **hh)
   return base;
 }
 
-/* A reference to the marked object at base from word ref of node      */
-/* parent (GCA_RNONE: a root, ref its index): 1 and a new node unless  */
-/* it was reached already (0).                                           */
-static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent, unsigned ref)
+/* The index of the object at base in its block b.                       */
+GC_INLINE word rw_index(const struct rw_blk *b, word base)
 {
-  struct gca_rnode *n;
-  word j = 0;
+  /* (64 bits: a 32-bit word would overflow past index 255)           */
+  return (word)(((unsigned long long)BYTES_TO_GRANULES(base - b->addr)
+                 * b->inv) >> RW_INV_SHIFT);
+}
 
-  if (rw_chunks != NULL) {
-    word off = (word)base - rw_lo, g, c = off >> RW_CHUNK_LOG;
-    unsigned char *m = c < rw_n_chunks ? rw_chunks[c] : NULL, bit;
+/* A reference to the marked object at base from the object of id      */
+/* parent (RW_ROOT | i: root i's) through its word ref (GCA_RREF_CONS:  */
+/* conservatively): queued unless it was reached already (0).           */
+GCA_ALWAYS_INLINE int rw_reach(ptr_t base, hdr *hhdr, unsigned parent,
+                               unsigned ref)
+{
+  struct rw_blk *b;
+  unsigned *q, *e;
+  word i;
 
-    if (EXPECT(NULL == m, FALSE)) {
-      m = rw_chunk((word)base);
-      if (NULL == m) return 0;
-    }
-    g = (off & (((word)1 << RW_CHUNK_LOG) - 1)) / GRANULE_BYTES;
-    bit = (unsigned char)(1u << (g & 7));
-    if (m[g >> 3] & bit) return 0;
-    m[g >> 3] |= bit;
-  } else {
-    if ((rw.nodes.n + 1) * 2 > rw_hmask + 1 && !rw_grow_hash()) {
+  if (EXPECT(rw_find != 0, FALSE)) {            /* a path's word        */
+    if ((word)base == rw_find) {
+      rw_found = ref;
       rw_stop = 1;
-      return 0;
     }
-    for (j = rw_hash_of((word)base) & rw_hmask; rw_hash[j] != 0;
-         j = (j + 1) & rw_hmask) {
-      if (GCA_RNODE(&rw, rw_hash[j] - 1)->base == (word)base) return 0;
-    }
+    return 0;
   }
-  n = (struct gca_rnode *)rw_push(&rw.nodes);
-  if (NULL == n) {
+  b = rw_blk_of(HBLKPTR(base), hhdr);
+  if (EXPECT(NULL == b, FALSE)) return 0;
+  i = rw_index(b, (word)base);
+  e = &b->tab[i];
+  if (*e != 0) return 0;
+  q = (unsigned *)rw_push(&rw_queue);
+  if (NULL == q) {
     rw_stop = 1;
     return 0;
   }
-  n->base = (word)base;
-  n->parent = parent;
-  n->ref = ref;
-  if (NULL == rw_chunks) rw_hash[j] = (unsigned)rw.nodes.n;
-  if (rw.depth_first) {
-    unsigned *q = (unsigned *)rw_push(&rw_stack);
-
-    if (NULL == q) rw_stop = 1;
-    else *q = (unsigned)(rw.nodes.n - 1);
-  }
-  if (rw_block_has(base, hhdr) && rw_is_target(base, hhdr)) {
-    rw.targets[rw.n_targets++] = (unsigned)(rw.nodes.n - 1);
-    if (GCA_RETAIN_K == rw.n_targets) rw_stop = 1;
-  }
+  *e = parent & RW_ROOT ? parent : parent + 1;
+  *q = b->num << RW_OBJ_BITS | (unsigned)i;
+  rw_visited++;
   return 1;
 }
-
 /* A root's reference (from: the word holding it; 0 for an object that */
 /* is a root itself).                                                    */
 static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
@@ -394,15 +447,16 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
   }
   r->from = from;
   r->info = info;
-  if (!rw_reach(base, hhdr, GCA_RNONE, (unsigned)(rw.roots.n - 1)))
+  if (!rw_reach(base, hhdr, RW_ROOT | (unsigned)(rw.roots.n - 1), 0))
     rw.roots.n--;
 }
 
 /* Words [lo, hi) (word aligned inward), each a possible reference: of  */
-/* a root (parent GCA_RNONE, info its kind) or of node parent's object  */
-/* at obj, conservatively.                                              */
-static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
-                          unsigned info, int interior)
+/* a root (parent GCA_RNONE, info its kind) or of the object of id      */
+/* parent at lo, conservatively.  Most words are no reference: one     */
+/* compare each, the walk's stop checked only after a reference taken.  */
+GCA_ALWAYS_INLINE void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
+                                     unsigned info, int interior)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
@@ -412,15 +466,16 @@ static void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
   while (p < e && !rw_stop) {
     word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
 
-    for (; p < lim && !rw_stop; p++) {
+    for (; p < lim; p++) {
       hdr *hhdr;
       ptr_t b;
 
-      if (*p - least >= span) continue;         /* most words: at once */
+      if (EXPECT(*p - least >= span, TRUE)) continue;   /* most words */
       b = rw_target(*p, interior, &hhdr);
       if (NULL == b) continue;
       if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
       else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
+      if (rw_stop) break;
     }
     rw.words += (word)(p - p0);
     rw_clock((word)(p - p0));
@@ -521,18 +576,17 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
   }
 }
 
-/* The references of node i's object, as its descriptor says.           */
-static void rw_expand(unsigned i)
+/* The references of the object at base (id: its id), as its          */
+/* descriptor says.                                                      */
+GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
 {
-  ptr_t base = (ptr_t)GCA_RNODE(&rw, i)->base;
-  hdr *hhdr = HDR(base);
   word sz = hhdr->hb_sz, descr = hhdr->hb_descr;
 
   for (;;) {
     switch (descr & GC_DS_TAGS) {
     case GC_DS_LENGTH:
       if (descr > sz) descr = sz;
-      rw_scan_range(base, base + descr, i, 0, 0);
+      rw_scan_range(base, base + descr, id, 0, 0);
       return;
     case GC_DS_BITMAP: {
       word bm = descr & ~(word)GC_DS_TAGS, j;
@@ -543,7 +597,7 @@ static void rw_expand(unsigned i)
           hdr *th;
           ptr_t b = rw_target(((word *)base)[j], 0, &th);
 
-          if (b != NULL) rw_reach(b, th, i, (unsigned)j);
+          if (b != NULL) rw_reach(b, th, id, (unsigned)j);
         }
       }
       rw.words += sz / sizeof(word);
@@ -565,18 +619,50 @@ static void rw_expand(unsigned i)
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
       break;
     default:            /* a mark procedure: every word, conservatively */
-      rw_scan_range(base, base + sz, i, 0, 0);
+      rw_scan_range(base, base + sz, id, 0, 0);
       return;
     }
   }
 }
 
-#define RW_AHEAD 32
-
-/* The walk, world stopped.                                              */
-static void rw_walk(void)
+/* The object of id id: its base (and its block's record).              */
+#define RW_OBJ_MASK (((word)1 << RW_OBJ_BITS) - 1)
+GC_INLINE ptr_t rw_base_of(unsigned id, struct rw_blk **bb)
 {
-  word i, k2;
+  struct rw_blk *b = RW_BLK(id >> RW_OBJ_BITS);
+
+  *bb = b;
+  return (ptr_t)(b->addr + (id & RW_OBJ_MASK) * b->sz);
+}
+
+/* Object id taken from the queue (or stack): an instance asked for?   */
+/* (the type read only where its block's palette may hold one), then   */
+/* its references.                                                       */
+static void rw_take(unsigned id, unsigned tids[GCA_RETAIN_K])
+{
+  struct rw_blk *b;
+  ptr_t base = rw_base_of(id, &b);
+  hdr *hhdr = b->hhdr;
+
+  if (b->may && rw_is_target(base, hhdr)) {
+    tids[rw.n_targets++] = id;
+    if (GCA_RETAIN_K == rw.n_targets) {
+      rw_stop = 1;
+      return;
+    }
+  }
+  rw_expand(base, hhdr, id);
+  rw_clock(64);
+}
+
+#define RW_AHEAD 16
+
+/* The walk, world stopped: the roots, then breadth first from them    */
+/* until the instances asked for are reached (GCA_RETAIN_K of them) or  */
+/* all is (a type read only for the objects of blocks whose palette    */
+/* may hold one), into tids.                                             */
+static void rw_walk(unsigned tids[GCA_RETAIN_K])
+{
   int k;
 
   /* The finalization queue first: on Unity's fork (7.x, one-file     */
@@ -596,44 +682,98 @@ static void rw_walk(void)
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
   if (!rw_stop) rw_scan_stacks();
   /* Breadth first is the queue's order, not memory's: each object, and */
-  /* its header, a cache miss unless asked for some nodes ahead.        */
-  for (i = 0; i < rw.nodes.n && !rw_stop; i++) {
+  /* its header, a cache miss unless asked for some ids ahead.  Taken  */
+  /* segments of the queue are unmapped: it holds the frontier only.    */
+  while (rw_head < rw_queue.n && !rw_stop) {
+    if ((rw_head & 1023) == 0 && rw_head != 0 && gca_now_ns() > rw_switch)
+      break;
 #   if defined(__GNUC__) || defined(__clang__)
-      if (i + RW_AHEAD < rw.nodes.n) {
-        __builtin_prefetch((void *)GCA_RNODE(&rw, i + RW_AHEAD)->base);
-        __builtin_prefetch(HDR(GCA_RNODE(&rw, i + RW_AHEAD / 2)->base));
+      if (rw_head + RW_AHEAD < rw_queue.n) {
+        struct rw_blk *b2;
+
+        __builtin_prefetch(rw_base_of(*(unsigned *)GCA_RSEG_AT(&rw_queue,
+                                        rw_head + RW_AHEAD), &b2));
       }
 #   endif
-    rw_expand((unsigned)i);
-    rw_clock(64);
-    if ((i & 1023) == 1023 && gca_now_ns() > rw_switch) {
-      i++;
-      break;
+    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, rw_head), tids);
+    if ((++rw_head & RS_MASK) == 0) {
+      word s = (rw_head >> GCA_RS_LOG) - 1;
+
+      rw_free(rw_queue.seg[s], (word)rw_queue.elem << GCA_RS_LOG);
+      rw_queue.seg[s] = NULL;
     }
   }
   rw.n_shortest = rw.n_targets;
-  if (rw_stop || i >= rw.nodes.n) return;
+  if (rw_stop || rw_head >= rw_queue.n) return;
   /* Past one marking's time breadth first (each level of a heap of    */
   /* lists built side by side touches a page an object), on depth first */
-  /* as the marker goes, along the lists: the queue's rest, then what   */
-  /* each expansion reaches, last first.  Paths found so are true, not  */
-  /* always the shortest (the record says which).                       */
-  if (!rw_seg_init(&rw_stack, sizeof(unsigned))) {
-    rw_stop = 1;
-    return;
-  }
+  /* as the marker goes, along the lists: the queue's rest turned into */
+  /* a stack (reversed: its first on top), then what each expansion     */
+  /* reaches, last first.  Paths found so are true, not always the      */
+  /* shortest (the record says which).                                  */
   rw.depth_first = 1;
-  for (k2 = rw.nodes.n; k2 > i && !rw_stop; k2--) {
-    unsigned *q = (unsigned *)rw_push(&rw_stack);
+  {
+    word lo = rw_head, hi = rw_queue.n - 1;
 
-    if (NULL == q) rw_stop = 1;
-    else *q = (unsigned)(k2 - 1);
+    for (; lo < hi; lo++, hi--) {
+      unsigned *a = (unsigned *)GCA_RSEG_AT(&rw_queue, lo);
+      unsigned *z = (unsigned *)GCA_RSEG_AT(&rw_queue, hi), x = *a;
+
+      *a = *z;
+      *z = x;
+    }
   }
-  while (rw_stack.n != 0 && !rw_stop) {
-    word top = --rw_stack.n;
+  while (rw_queue.n > rw_head && !rw_stop) {
+    word top = --rw_queue.n;
 
-    rw_expand(*(unsigned *)GCA_RSEG_AT(&rw_stack, top));
-    rw_clock(64);
+    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, top), tids);
+  }
+}
+
+/* The paths to tids[0, rw.n_targets), world still stopped: each into   */
+/* rw.nodes (target first, each node's parent the next, the root's last */
+/* with its root's index), the word of each step that refers to the     */
+/* next found again by scanning it as the walk did.                      */
+static void rw_paths(const unsigned tids[GCA_RETAIN_K])
+{
+  unsigned t, n = rw.n_targets;
+
+  rw_deadline = ~(word)0;               /* the bound was the walk's     */
+  rw.n_targets = 0;
+  for (t = 0; t < n; t++) {
+    word first = rw.nodes.n, i;
+    unsigned id = tids[t], e;
+    struct rw_blk *b;
+
+    for (;;) {
+      struct gca_rnode *nd = (struct gca_rnode *)rw_push(&rw.nodes);
+
+      if (NULL == nd) {                 /* the cap: this path untold    */
+        rw.nodes.n = first;
+        return;
+      }
+      nd->base = (word)rw_base_of(id, &b);
+      e = b->tab[id & RW_OBJ_MASK];
+      if (e & RW_ROOT) {
+        nd->parent = GCA_RNONE;
+        nd->ref = e & ~RW_ROOT;
+        break;
+      }
+      nd->parent = (unsigned)rw.nodes.n;
+      id = e - 1;
+    }
+    for (i = first; GCA_RNODE(&rw, i)->parent != GCA_RNONE; i++) {
+      word pb = GCA_RNODE(&rw, i + 1)->base, words = rw.words;
+
+      rw_find = GCA_RNODE(&rw, i)->base;
+      rw_found = GCA_RREF_CONS;         /* not found again: word 0      */
+      rw_stop = 0;
+      rw_expand((ptr_t)pb, HDR(pb), 0);
+      GCA_RNODE(&rw, i)->ref = rw_found;
+      rw.words = words;
+    }
+    rw_find = 0;
+    rw.targets[rw.n_targets++] = (unsigned)first;
   }
 }
 
@@ -665,10 +805,17 @@ GC_INNER void gca_retain_collection_end(void)
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto)
 {
+  unsigned tids[GCA_RETAIN_K];
+  word least = (word)GC_least_plausible_heap_addr, c;
+  word span = (word)GC_greatest_plausible_heap_addr - least;
+
   memset(&rw, 0, sizeof(rw));
-  rw_hash = NULL;
-  rw_hmask = rw_bytes = rw_scanned = 0;
+  rw_bytes = rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
+  rw_find = 0;
+  rw_last_h = rw_last_th = 0;
+  rw_last_b = NULL;
+  rw_last_thdr = NULL;
   rw.name = name;
   rw.req_cookie = cookie;
   rw.is_auto = is_auto & 1;
@@ -688,15 +835,23 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_switch = gca_last_census.mark_ns > RETAIN_MIN_BFS
               ? gca_last_census.mark_ns : RETAIN_MIN_BFS;
   if (rw_switch > rw.budget / 2) rw_switch = rw.budget / 2;
-  memset(&rw_stack, 0, sizeof(rw_stack));
-  rw_chunks = NULL;
-  rw_lo = (word)GC_least_plausible_heap_addr & ~(((word)1 << RW_CHUNK_LOG) - 1);
+  memset(&rw_blks, 0, sizeof(rw_blks));
+  memset(&rw_words, 0, sizeof(rw_words));
+  memset(&rw_queue, 0, sizeof(rw_queue));
+  /* The directory: at most 2^RW_DIR_LOG chunks of at least 1 MiB.     */
+  rw_chunk_log = 20;
+  while ((span >> rw_chunk_log) >= ((word)1 << RW_DIR_LOG)) rw_chunk_log++;
+  rw_big = rw_chunk_log - LOG_HBLKSIZE > GCA_RS_LOG;
+  rw_lo = least & ~(((word)1 << rw_chunk_log) - 1);
   rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
-                 >> RW_CHUNK_LOG) + 1;
-  if (rw.n_cookies != 0 && rw_n_chunks <= RW_MAX_CHUNKS)
-    rw_chunks = (unsigned char **)rw_alloc(rw_n_chunks * sizeof(void *));
-  rw.partial = 0;                       /* the hash, if not          */
-  if (rw.n_cookies != 0 && (rw_chunks != NULL || rw_grow_hash())
+                 >> rw_chunk_log) + 1;
+  rw_dir = NULL;
+  if (rw.n_cookies != 0
+      && (rw_dir = (unsigned **)rw_alloc(rw_n_chunks * sizeof(void *)))
+         != NULL
+      && rw_seg_init(&rw_blks, sizeof(struct rw_blk))
+      && rw_seg_init(&rw_words, sizeof(unsigned))
+      && rw_seg_init(&rw_queue, sizeof(unsigned))
       && rw_seg_init(&rw.nodes, sizeof(struct gca_rnode))
       && rw_seg_init(&rw.roots, sizeof(struct gca_rroot))) {
 #   ifdef THREADS
@@ -704,7 +859,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
 #   endif
     rw.t_stopped = gca_now_ns();
     rw_switch += rw.t_stopped;
-    rw_walk();
+    rw_walk(tids);
+    rw_paths(tids);
 #   ifdef THREADS
       GC_start_world();
 #   endif
@@ -712,19 +868,20 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
     rw.t_stopped = rw.t0;
   }
   rw.t_end = gca_now_ns();
+  rw.visited = rw_visited;
   gca_retain_record(&rw);
   rw_seg_free(&rw.nodes);
   rw_seg_free(&rw.roots);
-  rw_seg_free(&rw_stack);
-  if (rw_chunks != NULL) {
-    word c;
-
-    for (c = 0; c < rw_n_chunks; c++) rw_free(rw_chunks[c], RW_CHUNK_BYTES);
-    rw_free(rw_chunks, rw_n_chunks * sizeof(void *));
-    rw_chunks = NULL;
+  rw_seg_free(&rw_queue);
+  rw_seg_free(&rw_words);
+  rw_seg_free(&rw_blks);
+  if (rw_dir != NULL) {
+    for (c = 0; rw_big && c < rw_n_chunks; c++)
+      rw_free(rw_dir[c], ((word)1 << (rw_chunk_log - LOG_HBLKSIZE))
+                         * sizeof(unsigned));
+    rw_free(rw_dir, rw_n_chunks * sizeof(void *));
   }
-  if (rw_hash != NULL) rw_free(rw_hash, (rw_hmask + 1) * sizeof(unsigned));
-  rw_hash = NULL;
+  rw_dir = NULL;
 }
 
 GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,

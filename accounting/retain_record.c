@@ -253,7 +253,7 @@ GC_INNER void gca_retain_record(const struct gca_rwalk *w)
   RT_KW("},\"types_matched\":", w->n_cookies);
   RT_KW(",\"pause_ns\":", w->t_end - w->t0);
   RT_KW(",\"walk_ns\":", w->t_end - w->t_stopped);
-  RT_KW(",\"visited\":", w->nodes.n);
+  RT_KW(",\"visited\":", w->visited);
   RT_KW(",\"words\":", w->words);
   RT_KW(",\"memory_bytes\":", w->peak);
   RT_KW(",\"memory_cap\":", w->cap);

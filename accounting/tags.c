@@ -722,4 +722,38 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   return 1;
 }
 
+/* The pairs of the tags hhdr's block has (its palette's, each once    */
+/* or more), into pairs[0, GCA_TAGS_PAIRS_MAX): their number; -1 if the  */
+/* block has no table; GCA_TAGS_PAIRS_MAX + 1 if its palette overflowed */
+/* (some tags only in its wide table).  *untagged: some slot has none.  */
+/* Entries no slot uses any more may be among them.  Lock held (for    */
+/* retain.c: the objects, never read).                                   */
+GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged)
+{
+  struct tag_tab *tb;
+  const unsigned char *idx;
+  int n = 0, e;
+  word s;
+
+  GC_STATIC_ASSERT(TAB_PAL == GCA_TAGS_PAIRS_MAX);
+  if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return -1;
+  tb = (struct tag_tab *)hhdr->hb_acc;
+  if (NULL == tb) return -1;
+  if (ACQ_LOADP(&tb->wide) != NULL) return GCA_TAGS_PAIRS_MAX + 1;
+  idx = TAB_IDX(tb);
+  *untagged = 0;
+  for (s = 0; s < tb->n; s++) {
+    if (0 == idx[s]) {
+      *untagged = 1;
+      break;
+    }
+  }
+  for (e = 0; e < TAB_PAL; e++) {
+    gca_tag_t t = GCA_LOAD(&tb->pal[e]);
+
+    if (t != 0) pairs[n++] = TAG_PAIR(t);
+  }
+  return n;
+}
+
 #endif /* !GC_ACC_DISABLE */

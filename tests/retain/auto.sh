@@ -7,8 +7,8 @@
 # (callsites): the types (callsites) auto asked for, in order, are the
 # first 3 that `gcacc leaks` names on the same dump, T.Steady (its
 # callsite, in grow_steady) among them, and none of the others; the
-# paths start at the static `steady`.  On Unity's fork (tests/unity/
-# retain.sh) the types only.
+# paths start at the static `steady`.  The same on Unity's fork
+# (tests/unity/retain.sh).
 set -u
 . "${srcdir:-.}/tests/cli/cli_lib.sh"
 LOAD=${AUTOLOAD:-./tests/retain/autoload}
@@ -40,9 +40,6 @@ check "auto: T.Steady's paths from steady ($root)" test "$(jq -r '[.requests[] |
   select(.request.type == "T.Steady") | .paths[].root.addr] | unique | .[]' \
   "$tmp/why.json")" = "$root"
 
-# Unity's fork as tests/unity/retain.sh builds it captures no stacks
-# (every object at site 2, "stack unknown"): no callsite to judge.
-[ -n "${RETAIN_UNITY:-}" ] && finish
 run trace "$tmp/s.gz"
 $GCACC symbolize "$tmp/s.gz" > /dev/null 2>&1
 $GCACC leaks --json "$tmp/s.gz" > "$tmp/sleaks.json"
