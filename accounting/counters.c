@@ -115,6 +115,25 @@ GCA_ALWAYS_INLINE void *counters_add_p(void *p, struct gca_thread *t, word i,
 #define counters_add(t, k, cls, n, req, granted) \
         (void)counters_add_p(NULL, t, COUNTERS_I(k, cls), n, req, granted)
 
+/* Adds counts to the row of (k, cls), made if need be: only a pair   */
+/* with counts gets one.  Class 0 (the 0-byte requests of the thread-  */
+/* local path, one granule each) counts in class 1; the granted bytes  */
+/* of small classes are set at the sum's end.  The sums' (counters_sum */
+/* .c), here below them: gca_counters_tl_add adds to a sum with it.    */
+GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
+                                   word req, word granted)
+{
+  struct gca_row *r;
+
+  if (0 == (objs | req | granted)) return;
+  if (0 == cls) cls = 1;
+  r = gca_row(k, cls);
+  if (EXPECT(NULL == r, FALSE)) return;         /* no memory: left out */
+  r->cur.objs += objs;
+  r->cur.req_bytes += req;
+  r->cur.granted_bytes += granted;
+}
+
 #ifdef THREAD_LOCAL_ALLOC
   GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
                                      struct counters_tl_counts *out)

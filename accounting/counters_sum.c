@@ -23,24 +23,6 @@
 #endif
 #include "gca_counters.h"
 
-/* Adds counts to the row of (k, cls), made if need be: only a pair   */
-/* with counts gets one.  Class 0 (the 0-byte requests of the thread-  */
-/* local path, one granule each) counts in class 1; the granted bytes  */
-/* of small classes are set at the sum's end.                          */
-GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
-                                   word req, word granted)
-{
-  struct gca_row *r;
-
-  if (0 == (objs | req | granted)) return;
-  if (0 == cls) cls = 1;
-  r = gca_row(k, cls);
-  if (EXPECT(NULL == r, FALSE)) return;         /* no memory: left out */
-  r->cur.objs += objs;
-  r->cur.req_bytes += req;
-  r->cur.granted_bytes += granted;
-}
-
 /* Sums over kinds [0, n_kinds) only, rows of other kinds untouched.    */
 GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
 {

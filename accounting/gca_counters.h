@@ -72,8 +72,8 @@ GC_EXTERN struct gca_thread *volatile gca_counters_registry;
 # define COUNTERS_UNLOCK() (void)0
 #endif
 
-/* A sum (counters_sum.c, lock held): adds counts to the cur counts of */
-/* the row of (k, cls), made for the pair's first counts.               */
+/* A sum (lock held; counters.c, for counters_sum.c): adds counts to   */
+/* the cur counts of the row of (k, cls), made for its first counts.    */
 GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
                                    word req, word granted);
 
