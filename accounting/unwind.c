@@ -267,7 +267,9 @@ static int unw_in_libgc(word ra)
 /* once per collection, when a walk stops that way and the loader says  */
 /* a module came or went (dlpi_adds, dlpi_subs): a module dlopen'd     */
 /* since the last listing ends stacks early until the next collection.  */
-#define UNW_MAX_CODE 512
+/* As many segments as fill two pages with the list's head (510 on     */
+/* 64-bit hosts): 512 took a third page for the head's 24 bytes.         */
+#define UNW_MAX_CODE ((8192 - 3 * sizeof(word)) / (2 * sizeof(word)))
 struct unw_code {
   volatile word gc_no;     /* GC_gc_no when listed or last checked      */
   word loads;              /* dlpi_adds + dlpi_subs when listed         */
@@ -327,7 +329,8 @@ static word unw_loads(void)
 }
 
 /* (Re)list the code segments; old lists are kept for walks in flight  */
-/* (one list, a few KiB, per collection that saw a new module at most). */
+/* (one list, 8 KiB, per collection that saw a new module at most;       */
+/* counted in acc_memory.unwind_bytes).                                  */
 static void unw_code_list(void)
 {
   struct unw_code *c;
@@ -339,7 +342,8 @@ static void unw_code_list(void)
     __atomic_store_n(&unw_code_lock, 0, __ATOMIC_RELEASE);
     return;
   }
-  c = (struct unw_code *)gca_os_alloc(sizeof(struct unw_code));
+  c = (struct unw_code *)gca_mem_alloc(GCA_MEM_UNWIND,
+                                       sizeof(struct unw_code));
   if (c != NULL) {
     c->gc_no = (word)GC_gc_no;
     c->loads = unw_loads();
@@ -573,12 +577,12 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
 /* register or an expression, registers other than rbp that the rule    */
 /* needs, signal frames, augmentations other than z, R, P, L, a CFA or   */
 /* a saved slot outside the thread's stack) takes the whole walk to      */
-/* _Unwind_Backtrace (counted: gca_unwind_cfi_falls, beside              */
-/* gca_unwind_cfi_walks).  Every load lies in the thread's stack         */
-/* between the frame's stack pointer and the top, so a                  */
-/* rule made stale by a dlclose garbles a stack, never faults; rules are */
-/* forgotten when the list of loaded modules changes (checked at most    */
-/* once a collection, as the fp walk's code list).                       */
+/* _Unwind_Backtrace (counted: unw_cfi_falls, beside unw_cfi_walks, in  */
+/* the records as unwind.fell_back, unwind.walks).  Every load lies in   */
+/* the thread's stack between the frame's stack pointer and the top, so */
+/* a rule made stale by a dlclose garbles a stack, never faults; rules   */
+/* are forgotten when the list of loaded modules changes (checked at     */
+/* most once a collection, as the fp walk's code list).                  */
 /* The table: written under a sequence count a writer takes by one     */
 /* compare-and-swap or skips (no insertion then), read without a lock:  */
 /* a walk that saw the count move is thrown away and taken by           */
@@ -625,19 +629,22 @@ static struct unw_cfi_ent *unw_cfi_table(void)
   struct unw_cfi_ent *none = NULL;
 
   if (EXPECT(t != NULL, TRUE)) return t;
-  t = (struct unw_cfi_ent *)gca_os_alloc(UNW_CFI_BYTES);    /* zeroed */
+  t = (struct unw_cfi_ent *)gca_mem_alloc(GCA_MEM_UNWIND,
+                                          UNW_CFI_BYTES);     /* zeroed */
   if (NULL == t) return NULL;
   if (!__atomic_compare_exchange_n(&unw_cfi_tab, &none, t, 0,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    gca_os_free(t, UNW_CFI_BYTES);              /* another thread's won */
+    gca_mem_free(GCA_MEM_UNWIND, t, UNW_CFI_BYTES);  /* another's won */
     t = none;
   }
   return t;
 }
 static volatile word unw_cfi_seq = 0;    /* odd: a writer is in        */
 static const void *unw_cfi_code = NULL;  /* the code list it holds for */
-GC_INNER volatile word gca_unwind_cfi_walks = 0;  /* for tests, reports */
-GC_INNER volatile word gca_unwind_cfi_falls = 0;
+/* Walks begun by the rules, and of them those that fell back (in the */
+/* records: unwind.walks, unwind.fell_back).                            */
+static volatile word unw_cfi_walks = 0;
+static volatile word unw_cfi_falls = 0;
 #define UNW_CFI_SLOT(pc) \
         (((pc) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - UNW_CFI_LOG))
 
@@ -1053,9 +1060,9 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   if ((word)fp < lo || (word)fp > hi - 2 * sizeof(word)
       || ((word)fp & (sizeof(word) - 1)) != 0)
     return unw_gcc(frames, max, skip);          /* another stack        */
+  (void)__atomic_fetch_add(&unw_cfi_walks, 1, __ATOMIC_RELAXED);
   s0 = seq = __atomic_load_n(&unw_cfi_seq, __ATOMIC_ACQUIRE);
   if ((s0 & 1) != 0 || unw_cfi_code != code) goto fall;
-  (void)__atomic_fetch_add(&gca_unwind_cfi_walks, 1, __ATOMIC_RELAXED);
   pc = fp[1];                   /* our return address: our caller's pc */
   sp = (word)(fp + 2);          /* its stack pointer: our CFA            */
   bp = fp[0];                   /* its rbp                               */
@@ -1098,7 +1105,7 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE))
     return n;                   /* no writer came between               */
 fall:
-  (void)__atomic_fetch_add(&gca_unwind_cfi_falls, 1, __ATOMIC_RELAXED);
+  (void)__atomic_fetch_add(&unw_cfi_falls, 1, __ATOMIC_RELAXED);
   return unw_gcc(frames, max, skip0);
 }
 #endif /* GCA_UNW_CFI */
@@ -1362,6 +1369,23 @@ GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
   g->n = n;
   g->id = id;
   g->end = t->end;
+}
+
+/* ---- for the records: memory, walks ------------------------------------ */
+
+GC_INNER word gca_unwind_memory_bytes(void)
+{
+  return GCA_LOAD(&gca_mem_bytes[GCA_MEM_UNWIND]);
+}
+
+GC_INNER void gca_unwind_walks(word *walks, word *fell_back)
+{
+# ifdef GCA_UNW_CFI
+    *fell_back = __atomic_load_n(&unw_cfi_falls, __ATOMIC_RELAXED);
+    *walks = __atomic_load_n(&unw_cfi_walks, __ATOMIC_RELAXED);
+# else
+    *walks = *fell_back = 0;
+# endif
 }
 
 #endif /* !GC_ACC_DISABLE */
