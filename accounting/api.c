@@ -624,15 +624,13 @@ GC_API const char * GC_CALL GC_acc_check_books(void)
 
 GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void)
 {
+  struct gca_acc_mem m;
   GC_word r;
   DCL_LOCK_STATE;
 
   if (!GC_is_initialized) return 0;
   LOCK();
-  r = gca_tags_memory_bytes() + gca_types_memory_bytes()
-      + gca_sites_memory_bytes() + gca_counters_memory_bytes()
-      + gca_samples_memory_bytes() + gca_objtype_memory_bytes()
-      + gca_tables_memory_bytes();
+  r = gca_acc_memory(&m);
   UNLOCK();
   return r;
 }

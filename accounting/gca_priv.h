@@ -204,7 +204,8 @@ GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 /* The same, counted in gca_mem_bytes[owner] (whole pages).              */
 #define GCA_MEM_TYPES 0         /* pairs, types, rows, frames, records  */
 #define GCA_MEM_DUMP 1          /* the header while it is written       */
-#define GCA_MEM_N 2
+#define GCA_MEM_UNWIND 2        /* the unwinder's code lists, rule cache */
+#define GCA_MEM_N 3
 GC_EXTERN word gca_mem_bytes[GCA_MEM_N];
 GC_INNER void *gca_mem_alloc(unsigned owner, size_t bytes);
 GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
@@ -476,6 +477,12 @@ GC_INNER int gca_record_final(void);
 GC_INNER void gca_record_frame(word n);
 GC_INNER int gca_header_build(struct gca_text *t, const char *path,
                               size_t buffer_limit);
+/* The accounting's own memory now, by part (a record's acc_memory), and */
+/* its sum (acc_memory_bytes, GC_acc_get_memory_bytes).  Lock held.      */
+struct gca_acc_mem {
+  word tags, types, sites, counters, samples, tables, unwind;
+};
+GC_INNER word gca_acc_memory(struct gca_acc_mem *m);
 
 /* ---- control.c: what env.c and api.c switch (lock NOT held) ---------- */
 GC_INNER void gca_control_enable(int on);
@@ -709,6 +716,11 @@ GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 /* or its rules cached (x86-64, unwind.c), the same stacks.              */
 #define GCA_UNWIND_BY_TABLES 0x40000000u
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
+/* The unwinder's OS memory (code lists, the rule cache), and its walks */
+/* by the cached rules since the start and how many of them fell back to */
+/* _Unwind_Backtrace (0, 0 where there is no cache: unwind.c).          */
+GC_INNER word gca_unwind_memory_bytes(void);
+GC_INNER void gca_unwind_walks(word *walks, word *fell_back);
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */
 /* (two-way), the stack last interned from there: its frames (a         */

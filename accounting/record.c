@@ -163,16 +163,26 @@ static void rec_group_rows(int sites)
   }
 }
 
+GC_INNER word gca_acc_memory(struct gca_acc_mem *m)
+{
+  m->tags = gca_tags_memory_bytes();
+  m->types = gca_types_memory_bytes() + gca_objtype_memory_bytes();
+  m->sites = gca_sites_memory_bytes();
+  m->counters = gca_counters_memory_bytes();
+  m->samples = gca_samples_memory_bytes();
+  m->tables = gca_tables_memory_bytes();
+  m->unwind = gca_unwind_memory_bytes();
+  return m->tags + m->types + m->sites + m->counters + m->samples
+         + m->tables + m->unwind;
+}
+
 /* Finish a record: the type and site tables (census records with tags */
 /* on), the memory the accounting tables use, "}\n"; then submit it.    */
 /* 1 if the writer took it, 0 if it was dropped (or lost: no memory).  */
 static int rec_finish(int with_census)
 {
-  word tags = gca_tags_memory_bytes(), sites = gca_sites_memory_bytes();
-  word counters = gca_counters_memory_bytes();
-  word types = gca_types_memory_bytes() + gca_objtype_memory_bytes();
-  word samples = gca_samples_memory_bytes();
-  word tables = gca_tables_memory_bytes();
+  struct gca_acc_mem m;
+  word acc = gca_acc_memory(&m), walks, fell_back;
 
   if (with_census && (gca_tags_on || GCA_PROFILE_SAMPLED == gca_profile)) {
     rec_definitions();
@@ -182,15 +192,23 @@ static int rec_finish(int with_census)
     rec_group_rows(1);
     REC_LIT("]");
   }
-  REC_KEY_WORD(",\"acc_memory\":{\"tags_bytes\":", tags);
+  REC_KEY_WORD(",\"acc_memory\":{\"tags_bytes\":", m.tags);
   REC_KEY_WORD(",\"tags_in_use_bytes\":", gca_tags_in_use_bytes());
-  REC_KEY_WORD(",\"types_bytes\":", types);
-  REC_KEY_WORD(",\"sites_bytes\":", sites);
-  REC_KEY_WORD(",\"counters_bytes\":", counters);
-  REC_KEY_WORD(",\"samples_bytes\":", samples);
-  REC_KEY_WORD(",\"tables_bytes\":", tables);
-  REC_KEY_WORD("},\"acc_memory_bytes\":",
-               tags + types + sites + counters + samples + tables);
+  REC_KEY_WORD(",\"types_bytes\":", m.types);
+  REC_KEY_WORD(",\"sites_bytes\":", m.sites);
+  REC_KEY_WORD(",\"counters_bytes\":", m.counters);
+  REC_KEY_WORD(",\"samples_bytes\":", m.samples);
+  REC_KEY_WORD(",\"tables_bytes\":", m.tables);
+  REC_KEY_WORD(",\"unwind_bytes\":", m.unwind);
+  REC_KEY_WORD("},\"acc_memory_bytes\":", acc);
+  /* Sampled stacks walked by the cached unwind rules (x86-64): how     */
+  /* many fell back to _Unwind_Backtrace, the slow walk.                */
+  gca_unwind_walks(&walks, &fell_back);
+  if (walks != 0) {
+    REC_KEY_WORD(",\"unwind\":{\"walks\":", walks);
+    REC_KEY_WORD(",\"fell_back\":", fell_back);
+    REC_LIT("}");
+  }
   if (GCA_PROFILE_SAMPLED == gca_profile) {
     word taken, dropped, tracked;
 

@@ -267,7 +267,9 @@ static int unw_in_libgc(word ra)
 /* once per collection, when a walk stops that way and the loader says  */
 /* a module came or went (dlpi_adds, dlpi_subs): a module dlopen'd     */
 /* since the last listing ends stacks early until the next collection.  */
-#define UNW_MAX_CODE 512
+/* As many segments as fill two pages with the list's head (510 on     */
+/* 64-bit hosts): 512 took a third page for the head's 24 bytes.         */
+#define UNW_MAX_CODE ((8192 - 3 * sizeof(word)) / (2 * sizeof(word)))
 struct unw_code {
   volatile word gc_no;     /* GC_gc_no when listed or last checked      */
   word loads;              /* dlpi_adds + dlpi_subs when listed         */
@@ -327,7 +329,8 @@ static word unw_loads(void)
 }
 
 /* (Re)list the code segments; old lists are kept for walks in flight  */
-/* (one list, a few KiB, per collection that saw a new module at most). */
+/* (one list, 8 KiB, per collection that saw a new module at most;       */
+/* counted in acc_memory.unwind_bytes).                                  */
 static void unw_code_list(void)
 {
   struct unw_code *c;
@@ -339,7 +342,8 @@ static void unw_code_list(void)
     __atomic_store_n(&unw_code_lock, 0, __ATOMIC_RELEASE);
     return;
   }
-  c = (struct unw_code *)gca_os_alloc(sizeof(struct unw_code));
+  c = (struct unw_code *)gca_mem_alloc(GCA_MEM_UNWIND,
+                                       sizeof(struct unw_code));
   if (c != NULL) {
     c->gc_no = (word)GC_gc_no;
     c->loads = unw_loads();
@@ -573,12 +577,12 @@ static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
 /* register or an expression, registers other than rbp that the rule    */
 /* needs, signal frames, augmentations other than z, R, P, L, a CFA or   */
 /* a saved slot outside the thread's stack) takes the whole walk to      */
-/* _Unwind_Backtrace (counted: gca_unwind_cfi_falls, beside              */
-/* gca_unwind_cfi_walks).  Every load lies in the thread's stack         */
-/* between the frame's stack pointer and the top, so a                  */
-/* rule made stale by a dlclose garbles a stack, never faults; rules are */
-/* forgotten when the list of loaded modules changes (checked at most    */
-/* once a collection, as the fp walk's code list).                       */
+/* _Unwind_Backtrace (counted: unw_cfi_falls, beside unw_cfi_walks, in  */
+/* the records as unwind.fell_back, unwind.walks).  Every load lies in   */
+/* the thread's stack between the frame's stack pointer and the top, so */
+/* a rule made stale by a dlclose garbles a stack, never faults; rules   */
+/* are forgotten when the list of loaded modules changes (checked at     */
+/* most once a collection, as the fp walk's code list).                  */
 /* The table: written under a sequence count a writer takes by one     */
 /* compare-and-swap or skips (no insertion then), read without a lock:  */
 /* a walk that saw the count move is thrown away and taken by           */
@@ -607,7 +611,13 @@ union unw_rule_bits {
   uint64_t bits;
 };
 
-#define UNW_CFI_LOG 11       /* 2048 rules, 32 KiB                       */
+/* Two sizes: 256 rules (4 KiB) at first, which most programs' sampled */
+/* stacks fit; 2048 (32 KiB) once a rule finds no free slot in its      */
+/* probes (the small table's rules moved over, the small one kept: a   */
+/* walk may still be reading it).  4 KiB in a small program's           */
+/* accounting memory, not 32 (acc_memory.unwind_bytes).                 */
+#define UNW_CFI_LOG0 8
+#define UNW_CFI_LOG 11
 #define UNW_CFI_PROBES 16
 /* Mapped at the first walk, not static: the collector scans static    */
 /* data as roots (32 KiB of return addresses it need not scan).         */
@@ -615,8 +625,14 @@ struct unw_cfi_ent {
   word pc;
   uint64_t rule;
 };
-static struct unw_cfi_ent *unw_cfi_tab = NULL;   /* published, acquire  */
-#define UNW_CFI_BYTES (sizeof(struct unw_cfi_ent) << UNW_CFI_LOG)
+/* The table in use and its size: its log is UNW_CFI_LOG0, or         */
+/* UNW_CFI_LOG when it is unw_cfi_big (both published, acquire loads). */
+static struct unw_cfi_ent *unw_cfi_tab = NULL;
+static struct unw_cfi_ent *unw_cfi_big = NULL;
+#define UNW_CFI_BYTES(log) (sizeof(struct unw_cfi_ent) << (log))
+#define UNW_CFI_LOG_OF(t) \
+        ((t) == __atomic_load_n(&unw_cfi_big, __ATOMIC_ACQUIRE) \
+         ? UNW_CFI_LOG : UNW_CFI_LOG0)
 
 /* The table, mapped by the first walk that needs it (NULL: no memory). */
 static struct unw_cfi_ent *unw_cfi_table(void)
@@ -625,21 +641,24 @@ static struct unw_cfi_ent *unw_cfi_table(void)
   struct unw_cfi_ent *none = NULL;
 
   if (EXPECT(t != NULL, TRUE)) return t;
-  t = (struct unw_cfi_ent *)gca_os_alloc(UNW_CFI_BYTES);    /* zeroed */
-  if (NULL == t) return NULL;
+  t = (struct unw_cfi_ent *)gca_mem_alloc(GCA_MEM_UNWIND,
+                                          UNW_CFI_BYTES(UNW_CFI_LOG0));
+  if (NULL == t) return NULL;                   /* (zeroed)             */
   if (!__atomic_compare_exchange_n(&unw_cfi_tab, &none, t, 0,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    gca_os_free(t, UNW_CFI_BYTES);              /* another thread's won */
-    t = none;
+    gca_mem_free(GCA_MEM_UNWIND, t, UNW_CFI_BYTES(UNW_CFI_LOG0));
+    t = none;                                   /* another thread's won */
   }
   return t;
 }
 static volatile word unw_cfi_seq = 0;    /* odd: a writer is in        */
 static const void *unw_cfi_code = NULL;  /* the code list it holds for */
-GC_INNER volatile word gca_unwind_cfi_walks = 0;  /* for tests, reports */
-GC_INNER volatile word gca_unwind_cfi_falls = 0;
-#define UNW_CFI_SLOT(pc) \
-        (((pc) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - UNW_CFI_LOG))
+/* Walks begun by the rules, and of them those that fell back (in the */
+/* records: unwind.walks, unwind.fell_back).                            */
+static volatile word unw_cfi_walks = 0;
+static volatile word unw_cfi_falls = 0;
+#define UNW_CFI_SLOT(pc, log) \
+        (((pc) * (word)0x9E3779B97F4A7C15ULL) >> (CPP_WORDSZ - (log)))
 
 static word unw_uleb(const unsigned char **pp, const unsigned char *end)
 {
@@ -970,46 +989,111 @@ static struct unw_rule unw_cfi_find(word pc, const struct unw_code *code)
   return out;
 }
 
-/* pc's rule: from the table, else found and put there (if no other    */
-/* writer is in: else not kept).  *seq: the count the walk's reads      */
-/* hold for (moved on by the walk's own insertion).                      */
-static struct unw_rule unw_cfi_rule(struct unw_cfi_ent *tab, word pc,
-                                    const struct unw_code *code, word *seq)
+/* The first of pc's probes in tab (of 1 << log rules) that holds pc  */
+/* or no rule; ~0u if none does.                                         */
+static unsigned unw_cfi_probe(const struct unw_cfi_ent *tab, unsigned log,
+                              word pc)
 {
-  unsigned i, slot = (unsigned)UNW_CFI_SLOT(pc), free_slot = ~0u;
+  unsigned i, slot = (unsigned)UNW_CFI_SLOT(pc, log);
+
+  for (i = 0; i < UNW_CFI_PROBES; i++) {
+    unsigned k = (slot + i) & (((unsigned)1 << log) - 1);
+    word e = __atomic_load_n(&tab[k].pc, __ATOMIC_RELAXED);
+
+    if (e == pc || 0 == e) return k;
+  }
+  return ~0u;
+}
+
+/* The small table is full around a rule's slot: the big one, with the */
+/* small one's rules, in use from now (NULL: no memory).  The writer's. */
+static struct unw_cfi_ent *unw_cfi_grow(const struct unw_cfi_ent *small)
+{
+  struct unw_cfi_ent *big = (struct unw_cfi_ent *)gca_mem_alloc(
+                                GCA_MEM_UNWIND, UNW_CFI_BYTES(UNW_CFI_LOG));
+  unsigned k;
+
+  if (NULL == big) return NULL;
+  for (k = 0; k < ((unsigned)1 << UNW_CFI_LOG0); k++) {
+    word pc = __atomic_load_n(&small[k].pc, __ATOMIC_RELAXED);
+    unsigned j = pc != 0 ? unw_cfi_probe(big, UNW_CFI_LOG, pc) : ~0u;
+
+    if (j != ~0u) big[j] = small[k];
+  }
+  __atomic_store_n(&unw_cfi_big, big, __ATOMIC_RELEASE);
+  __atomic_store_n(&unw_cfi_tab, big, __ATOMIC_RELEASE);
+  return big;
+}
+
+/* pc's rule found and put in slot k of table t (~0u: its probes are  */
+/* full) if no other writer is in (else not kept); out of the walk's    */
+/* loop.  When the small table is full there, it grows, and the walk    */
+/* (reading the small one on) is thrown away: once in a program.        */
+static GC_ATTR_NOINLINE struct unw_rule unw_cfi_learn(
+                        struct unw_cfi_ent *t, unsigned log, word pc,
+                        const struct unw_code *code, word *seq, unsigned k)
+{
   union unw_rule_bits u;
   word s;
 
-  for (i = 0; i < UNW_CFI_PROBES; i++) {
-    unsigned k = (slot + i) & (((unsigned)1 << UNW_CFI_LOG) - 1);
-    word e = __atomic_load_n(&tab[k].pc, __ATOMIC_RELAXED);
-
-    if (e == pc) {
-      u.bits = __atomic_load_n(&tab[k].rule, __ATOMIC_RELAXED);
-      if (EXPECT(u.r.flags != 0, TRUE)) return u.r;
-    }
-    if (0 == e) {
-      free_slot = k;
-      break;
-    }
-  }
-  if (~0u == free_slot) free_slot = slot;       /* full: take the first */
   u.r = unw_cfi_find(pc, code);
   u.r.flags |= UNW_R_SET;
   s = __atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED);
-  if ((s & 1) == 0
+  if ((s & 1) == 0 && t == __atomic_load_n(&unw_cfi_tab, __ATOMIC_RELAXED)
       && __atomic_compare_exchange_n(&unw_cfi_seq, &s, s + 1, 0,
                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-    __atomic_store_n(&tab[free_slot].rule, u.bits, __ATOMIC_RELAXED);
-    __atomic_store_n(&tab[free_slot].pc, pc, __ATOMIC_RELAXED);
+    word own = s + 2;                     /* the walk's count after    */
+
+    if (~0u == k && UNW_CFI_LOG0 == log) {
+      struct unw_cfi_ent *big = unw_cfi_grow(t);
+
+      if (big != NULL) {
+        t = big;
+        log = UNW_CFI_LOG;
+        k = unw_cfi_probe(t, UNW_CFI_LOG, pc);
+        own = 0;                          /* not the walk's table now  */
+      }
+    }
+    if (~0u == k) k = (unsigned)UNW_CFI_SLOT(pc, log);   /* full: first */
+    __atomic_store_n(&t[k].rule, u.bits, __ATOMIC_RELAXED);
+    __atomic_store_n(&t[k].pc, pc, __ATOMIC_RELAXED);
     __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
-    if (*seq == s) *seq = s + 2;          /* (else the walk is stale)  */
+    if (*seq == s) *seq = own;            /* (else the walk is stale)  */
   }
   return u.r;
 }
 
-/* The list of loaded modules changed (a new code list): forget all.   */
-static void unw_cfi_flush(struct unw_cfi_ent *tab, const void *code)
+/* pc's rule: from table t of 1 << log rules, else found and put there */
+/* (unw_cfi_learn).  *seq: the count the walk's reads hold for (moved   */
+/* on by the walk's own insertion, 0 when that grew the table).         */
+GC_INLINE struct unw_rule unw_cfi_rule(struct unw_cfi_ent *t, unsigned log,
+                                       word pc, const struct unw_code *code,
+                                       word *seq)
+{
+  unsigned i, k = ~0u, slot = (unsigned)UNW_CFI_SLOT(pc, log);
+
+  for (i = 0; i < UNW_CFI_PROBES; i++) {
+    unsigned j = (slot + i) & (((unsigned)1 << log) - 1);
+    word e = __atomic_load_n(&t[j].pc, __ATOMIC_RELAXED);
+
+    if (e == pc) {
+      union unw_rule_bits u;
+
+      u.bits = __atomic_load_n(&t[j].rule, __ATOMIC_RELAXED);
+      if (EXPECT(u.r.flags != 0, TRUE)) return u.r;
+    }
+    if (0 == e) {
+      k = j;
+      break;
+    }
+  }
+  return unw_cfi_learn(t, log, pc, code, seq, k);
+}
+
+/* The list of loaded modules changed (a new code list): forget all    */
+/* (in the table in use: walks still reading the small one after it    */
+/* grew saw the count move).                                             */
+static void unw_cfi_flush(const void *code)
 {
   word s = __atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED);
 
@@ -1018,9 +1102,11 @@ static void unw_cfi_flush(struct unw_cfi_ent *tab, const void *code)
                                       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
     return;                             /* another writer: next walk    */
   if (unw_cfi_code != code) {
-    unsigned k;
+    struct unw_cfi_ent *tab = __atomic_load_n(&unw_cfi_tab,
+                                              __ATOMIC_RELAXED);
+    unsigned k, n = (unsigned)1 << UNW_CFI_LOG_OF(tab);
 
-    for (k = 0; k < ((unsigned)1 << UNW_CFI_LOG); k++)
+    for (k = 0; k < n; k++)
       __atomic_store_n(&tab[k].pc, 0, __ATOMIC_RELAXED);
     unw_cfi_code = code;
   }
@@ -1038,7 +1124,7 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   const struct unw_code *code = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
   struct unw_cfi_ent *tab = unw_cfi_table();
   word pc, sp, bp, seq, s0;
-  unsigned n = 0, skip0 = skip;
+  unsigned n = 0, skip0 = skip, log;
   int in_gc = 1;
 
   if (EXPECT(NULL == tab, FALSE)) return unw_gcc(frames, max, skip);
@@ -1049,13 +1135,15 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   }
   if (EXPECT(__atomic_load_n(&unw_cfi_code, __ATOMIC_RELAXED) != code,
              FALSE))
-    unw_cfi_flush(tab, code);
+    unw_cfi_flush(code);
   if ((word)fp < lo || (word)fp > hi - 2 * sizeof(word)
       || ((word)fp & (sizeof(word) - 1)) != 0)
     return unw_gcc(frames, max, skip);          /* another stack        */
+  (void)__atomic_fetch_add(&unw_cfi_walks, 1, __ATOMIC_RELAXED);
   s0 = seq = __atomic_load_n(&unw_cfi_seq, __ATOMIC_ACQUIRE);
   if ((s0 & 1) != 0 || unw_cfi_code != code) goto fall;
-  (void)__atomic_fetch_add(&gca_unwind_cfi_walks, 1, __ATOMIC_RELAXED);
+  tab = __atomic_load_n(&unw_cfi_tab, __ATOMIC_ACQUIRE);   /* as of s0 */
+  log = UNW_CFI_LOG_OF(tab);
   pc = fp[1];                   /* our return address: our caller's pc */
   sp = (word)(fp + 2);          /* its stack pointer: our CFA            */
   bp = fp[0];                   /* its rbp                               */
@@ -1073,7 +1161,7 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
       frames[n++] = pc;
       if (n >= max) break;
     }
-    r = unw_cfi_rule(tab, pc, code, &seq);
+    r = unw_cfi_rule(tab, log, pc, code, &seq);
     if (EXPECT(r.flags & (UNW_R_LAST | UNW_R_NONE), FALSE)) {
       if (r.flags & UNW_R_NONE) goto fall;
       break;
@@ -1098,7 +1186,7 @@ static GC_ATTR_NOINLINE unsigned unw_cfi(word *frames, unsigned max,
   if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE))
     return n;                   /* no writer came between               */
 fall:
-  (void)__atomic_fetch_add(&gca_unwind_cfi_falls, 1, __ATOMIC_RELAXED);
+  (void)__atomic_fetch_add(&unw_cfi_falls, 1, __ATOMIC_RELAXED);
   return unw_gcc(frames, max, skip0);
 }
 #endif /* GCA_UNW_CFI */
@@ -1362,6 +1450,23 @@ GC_INNER void gca_unwind_guess_put(struct gca_unw_guesses *t,
   g->n = n;
   g->id = id;
   g->end = t->end;
+}
+
+/* ---- for the records: memory, walks ------------------------------------ */
+
+GC_INNER word gca_unwind_memory_bytes(void)
+{
+  return GCA_LOAD(&gca_mem_bytes[GCA_MEM_UNWIND]);
+}
+
+GC_INNER void gca_unwind_walks(word *walks, word *fell_back)
+{
+# ifdef GCA_UNW_CFI
+    *fell_back = __atomic_load_n(&unw_cfi_falls, __ATOMIC_RELAXED);
+    *walks = __atomic_load_n(&unw_cfi_walks, __ATOMIC_RELAXED);
+# else
+    *walks = *fell_back = 0;
+# endif
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -538,7 +538,8 @@ GC_API int GC_CALL GC_acc_get_object_tag(const void * /* p */,
 GC_API const char * GC_CALL GC_acc_check_books(void);
 
 /* Bytes of OS memory the accounting tables use now (tags, types,       */
-/* callsites, counters); the records give the same as acc_memory_bytes. */
+/* callsites, counters, samples, the per-kind tables, the unwinder's     */
+/* caches); the records give the same as acc_memory_bytes.              */
 GC_API GC_word GC_CALL GC_acc_get_memory_bytes(void);
 
 #ifdef __cplusplus

@@ -12,9 +12,9 @@
 # settings), reads every collection and snapshot record of its dump and
 # prints, per program: peak heap, peak accounting memory, its share of
 # the heap, the limit, and the parts at the accounting peak (counters,
-# tags, types, sites, samples).  Before the counters were made in
-# chunks as used (counters.c), every thread took some 70 KiB of them and
-# threads8 (eight threads) failed here, and so did five others.
+# tags, types, sites, samples, tables, unwind).  Before the counters were
+# made in chunks as used (counters.c), every thread took some 70 KiB of
+# them and threads8 (eight threads) failed here, and so did five others.
 set -u
 : "${BDWGC_DIR:=bdwgc/upstream}"
 command -v jq > /dev/null || { echo "SKIP: no jq"; exit 77; }
@@ -40,13 +40,15 @@ measure() {
           + " \($p.acc_memory.samples_bytes) \($r | length)"
           + " \($p.acc_memory.tables_bytes)"
           # records whose sum is not that of its parts (the table block
-          # was not counted before tables_bytes)
+          # was not counted before tables_bytes, the code lists of the
+          # unwinder and its rule cache before unwind_bytes)
           + " \([$r[] | .acc_memory as $m
-                | select($m.tables_bytes == null
+                | select($m.tables_bytes == null or $m.unwind_bytes == null
                          or .acc_memory_bytes != $m.tags_bytes
                             + $m.types_bytes + $m.sites_bytes
                             + $m.counters_bytes + $m.samples_bytes
-                            + $m.tables_bytes)] | length)" end')
+                            + $m.tables_bytes + $m.unwind_bytes)] | length)"
+          + " \($p.acc_memory.unwind_bytes)" end')
   if [ "${2:-none}" = none ]; then
     echo "FAIL: $1: no record with acc_memory_bytes"
     fails=$((fails + 1)); return
@@ -66,6 +68,7 @@ measure() {
     $((acc * 1000 / heap % 10)) "$limit"
   printf '  counters %d tags %d types %d sites %d samples %d tables %d' \
     "$4" "$5" "$6" "$7" "$8" "${10}"
+  printf ' unwind %d' "${12}"
   printf ' (%d records)\n' "$9"
 }
 

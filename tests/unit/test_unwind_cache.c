@@ -23,6 +23,9 @@
  *      walk that fell back to _Unwind_Backtrace would call it per frame.
  *  (c) A capture in a signal handler (a signal frame: not modelled, the
  *      whole walk falls back) gives _Unwind_Backtrace's stack too.
+ *  (d) 300 captures from 300 call sites of one function: more return
+ *      addresses than the small table's 256 rules, so it grows to the
+ *      big one mid-walk with its rules moved over: (a) and (b) again.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -329,6 +332,82 @@ static void test_signal(void)
   CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_AUTO), GC_SUCCESS);
 }
 
+/* ---- more return addresses than the small table holds ---------------- */
+#define N_FAN 300
+static const unsigned char end_path[1] = { 255 };
+/* Each case its own call (the asm text differs: no two are merged).   */
+#define FAN1(n) \
+  case n: \
+    __asm__ __volatile__("# fan " #n : : : "memory"); \
+    r = next(end_path, 0); \
+    __asm__ __volatile__("# fan end " #n : : : "memory"); \
+    break;
+#define FAN10(n) FAN1(n##0) FAN1(n##1) FAN1(n##2) FAN1(n##3) FAN1(n##4) \
+                 FAN1(n##5) FAN1(n##6) FAN1(n##7) FAN1(n##8) FAN1(n##9)
+#define FAN100(n) FAN10(n##0) FAN10(n##1) FAN10(n##2) FAN10(n##3) \
+                  FAN10(n##4) FAN10(n##5) FAN10(n##6) FAN10(n##7) \
+                  FAN10(n##8) FAN10(n##9)
+
+NOINLINE static unsigned fan(int k)         /* k: 100 to 399 */
+{
+  unsigned r = 0;
+
+  switch (k) {
+    FAN100(1) FAN100(2) FAN100(3)
+  default: break;
+  }
+  KEEP(r);
+  return r;
+}
+
+static void test_fan(void)
+{
+  static GC_word f[2][N_FAN][DEPTH];
+  static int fn[2][N_FAN];
+  unsigned long calls[3];
+  int k, pass, bad = 0;
+  GC_word mem0 = GC_acc_get_memory_bytes();
+
+  printf("%d call sites\n", N_FAN);
+  for (pass = 0; pass < 3; pass++) {
+    int o = pass < 2 ? 0 : 1;
+
+    CHECK_EQ(GC_acc_set_unwinder(pass < 2 ? GC_ACC_UNWIND_AUTO
+                                          : GC_ACC_UNWIND_LIBGCC),
+             GC_SUCCESS);
+    fde_calls = 0;
+    for (k = 0; k < N_FAN; k++) {
+      unsigned id = fan(100 + k);
+
+      if (!CHECK(id >= 2)) return;
+      fn[o][k] = GC_acc_site_frames(id, f[o][k], DEPTH);
+    }
+    calls[pass] = fde_calls;
+  }
+  printf("  _Unwind_Find_FDE: %lu calls the first time, %lu again, %lu"
+         " by _Unwind_Backtrace; accounting memory %lu -> %lu bytes\n",
+         calls[0], calls[1], calls[2], (unsigned long)mem0,
+         (unsigned long)GC_acc_get_memory_bytes());
+  CHECK(calls[0] >= N_FAN);        /* (one look-up per new call site)   */
+  /* Kept across the growth: a small table that did not grow would    */
+  /* miss at least N_FAN - 256 call sites again, 44 (a tenth allows for */
+  /* a few rules evicted from a crowded stretch of the big table).       */
+  CHECK(calls[1] * 10 < N_FAN);
+  for (k = 0; k < N_FAN; k++) {
+    if (!CHECK(fn[0][k] > 0)) break;
+    if (fn[0][k] != fn[1][k]
+        || memcmp(f[0][k], f[1][k], (size_t)fn[0][k] * sizeof(GC_word))) {
+      if (bad++ < 3) {
+        fprintf(stderr, "  call site %d: the cached walk's stack differs\n",
+                k);
+        show(f[0][k], fn[0][k], f[1][k], fn[1][k]);
+      }
+    }
+  }
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_AUTO), GC_SUCCESS);
+}
+
 int main(void)
 {
 #if !defined(__x86_64__) || !defined(__GLIBC__) \
@@ -352,6 +431,7 @@ int main(void)
   CHECK_EQ(GC_pthread_create(&t, NULL, thread_main, NULL), 0);
   CHECK_EQ(GC_pthread_join(t, NULL), 0);
   test_signal();
+  test_fan();
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0), GC_SUCCESS);
   return check_done("test_unwind_cache");
 #endif

@@ -7,7 +7,9 @@
  * and call stacks the dump defines, and the stacks' depth (median and
  * largest frame count, the collector's own frames not counted), with a
  * warning when most stacks have one frame: code without frame pointers
- * under a frame-pointer walk (issue 33).
+ * under a frame-pointer walk (issue 33); and one when 5% or more of the
+ * sampled stacks the cached unwind rules walked fell back to the slow
+ * unwinder (the records' unwind.walks, unwind.fell_back).
  */
 
 #include "gcacc.h"
@@ -27,7 +29,8 @@ static const char summary_usage[] =
   "ratio to the heap then; the types and call stacks (sites) defined,\n"
   "and their depth: median and largest number of frames (a warning when\n"
   "most stacks have one frame: code built without frame pointers, whose\n"
-  "stacks GC_ACC_UNWIND=libgcc or auto's sampled stacks take deep).\n"
+  "stacks GC_ACC_UNWIND=libgcc or auto's sampled stacks take deep), and\n"
+  "when 5% or more of the sampled stacks fell back to the slow unwinder.\n"
   "A sampled profile's figures by type and callsite are estimates: a\n"
   "note says so (--json: \"estimated\": true).\n"
   "\n"
@@ -109,6 +112,7 @@ int cmd_summary(int argc, char **argv)
   struct summary_scan ss;
   struct session_summary *sp = &ss.s;
   u64 ntypes, nsites, acc, acc_heap, est_bytes, depth_setting;
+  u64 walks, fell_back;
   struct depths dp;
   int estimated;
   const char *path = NULL;
@@ -153,6 +157,8 @@ int cmd_summary(int argc, char **argv)
   acc_heap = ss.tb.acc_peak_heap;
   estimated = ss.tb.estimated;
   est_bytes = ss.tb.estimate_bytes;
+  walks = ss.tb.unwind_walks;
+  fell_back = ss.tb.unwind_fell_back;
   tables_free(&ss.tb);
   if (rc != EXIT_OK) {
     json_decref(info.header);
@@ -169,6 +175,15 @@ int cmd_summary(int argc, char **argv)
             "a sampled profile) for deeper stacks", path,
             (unsigned long long)dp.one, (unsigned long long)dp.n,
             (unsigned long long)dp.median);
+  /* Costly: 5% of the walks by the cached rules fell back (one such     */
+  /* walk costs some 20 cached ones: 13,000 instructions, not 700).      */
+  if (fell_back > 0 && fell_back <= walks && fell_back >= walks / 20)
+    warning("%s: stacks: %llu walks, %llu fell back to the slow unwinder "
+            "(%.1f%%; _Unwind_Backtrace, some 20 times the cost of a "
+            "cached walk): sampled stacks are costly in this program; a "
+            "larger sample mean (GC_ACC_PROFILE=sampled=BYTES) takes fewer",
+            path, (unsigned long long)walks, (unsigned long long)fell_back,
+            100.0 * (double)fell_back / (double)walks);
 
   out = common_output(&o);
   if (out == NULL) return EXIT_USAGE;

@@ -283,12 +283,17 @@ static size_t dump_tab_rows_of(const json_t *j, const char *key)
 void tables_record(struct tables *t, const struct rec *r)
 {
   u64 acc = jnum(r->json, "acc_memory_bytes");
+  const json_t *unw = json_object_get(r->json, "unwind");
 
   tables_header(t);
   apply_defs(t, r->json, r->cols);
   if (acc > t->acc_peak) {
     t->acc_peak = acc;
     t->acc_peak_heap = r->heap_bytes;
+  }
+  if (unw != NULL) {                   /* cumulative: the last one says */
+    t->unwind_walks = jnum(unw, "walks");
+    t->unwind_fell_back = jnum(unw, "fell_back");
   }
   /* The sampler's mean as the record says (the header's is the one at */
   /* the start: a program may choose its stacks after it).              */

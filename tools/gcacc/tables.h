@@ -72,6 +72,10 @@ struct tables {
   u64 sampled_records, exact_records;
   u64 frames, frame_objs, frame_bytes, lost_objs, lost_bytes;
   u64 acc_peak, acc_peak_heap;          /* peak acc_memory_bytes, heap   */
+  /* Sampled stacks walked by the cached unwind rules, and of them those */
+  /* that fell back to the slow unwinder: the last record's that says   */
+  /* (the counts are cumulative; 0, 0: none says, as in older dumps).    */
+  u64 unwind_walks, unwind_fell_back;
   struct tables_module *mods;           /* from the header, by base      */
   size_t nmods;
   struct tables_sym *syms;              /* DUMP.symbols, sorted          */
