@@ -62,8 +62,24 @@ struct gca_rseg {
 #define GCA_RNODE(w, i) ((struct gca_rnode *)GCA_RSEG_AT(&(w)->nodes, (i)))
 #define GCA_RROOT(w, i) ((struct gca_rroot *)GCA_RSEG_AT(&(w)->roots, (i)))
 
+/* A walk's memory (retain_bounds.c): OS pages, bytes mapped now and   */
+/* at most, within cap; over: a request went past the cap (the walk is  */
+/* then partial).  The segmented arrays' functions take theirs from it. */
+struct gca_rmem {
+  word bytes, peak, cap;
+  int over;
+};
+GC_INNER void *gca_rmem_alloc(struct gca_rmem *m, word bytes);
+GC_INNER void gca_rmem_free(struct gca_rmem *m, void *p, word bytes);
+GC_INNER int gca_rseg_init(struct gca_rmem *m, struct gca_rseg *s,
+                           size_t elem);
+GC_INNER int gca_rseg_map(struct gca_rmem *m, struct gca_rseg *s, word k);
+GC_INNER void *gca_rseg_push_slow(struct gca_rmem *m, struct gca_rseg *s);
+GC_INNER void gca_rseg_free(struct gca_rmem *m, struct gca_rseg *s);
+
 struct gca_rwalk {
   struct gca_rseg nodes, roots;
+  struct gca_rmem mem;                  /* peak: the record's memory    */
   const char *name;                     /* the request: a type's name    */
   word req_cookie;                      /* or a cookie, or a site id     */
   int is_auto, site;                    /* cookies[0]: a site id         */
@@ -73,7 +89,7 @@ struct gca_rwalk {
   unsigned n_shortest;                  /* targets found breadth first   */
   int depth_first;                      /* the walk went on depth first  */
   word visited;                         /* objects reached               */
-  word words, peak, cap, budget;        /* read; bytes; bytes; ns        */
+  word words, budget;                   /* read; ns                      */
   int partial, timed_out;
   word t0, t_stopped, t_end;            /* ns                            */
 };

@@ -236,7 +236,7 @@ GC_INNER void gca_hook_collection_end(void)
   gca_collections++;
   gca_census_collection_end();
   if (gca_dump_is_open()) gca_record_emit(1);
-  gca_retain_collection_end();          /* a request (retain.c)       */
+  gca_retain_collection_end();          /* a request (retain_req.c)   */
   gca_retain_auto_collection_end();     /* auto: every census folded  */
 }
 

@@ -50,25 +50,13 @@
 
 #include <string.h>
 
-#define RETAIN_NAME_MAX GCA_RETAIN_NAME_MAX
-#define RETAIN_DEFAULT_MEMORY ((word)64 << 20)
 #define RETAIN_MIN_PAUSE ((word)50 * 1000000)   /* ns                   */
 #define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
 #define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
-/* The request; lock held.                                              */
-static int retain_pending = 0;
-static word retain_at_gc = 0;           /* 0: the next collection       */
-static char retain_name[RETAIN_NAME_MAX];
-static word retain_cookie = 0;          /* when retain_name is ""       */
-static word retain_memory = RETAIN_DEFAULT_MEMORY;
-static int retain_wait_type = 0;        /* GC_ACC_RETAIN: until it exists */
-static int retain_site = 0;             /* retain_cookie is a site id  */
-static unsigned retain_pause_ms = 0;    /* 0: twice the marking        */
 
 /* The walk's state (only during a walk).                               */
 static struct gca_rwalk rw;
-static word rw_bytes;                   /* mapped now                   */
 static int rw_stop;
 static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
@@ -120,63 +108,14 @@ static word rw_find;
 static unsigned rw_found;
 #define RW_BLK(i) ((struct rw_blk *)GCA_RSEG_AT(&rw_blks, (i)))
 
-/* Memory for a table, within the cap; NULL (and partial) if not.       */
-static void *rw_alloc(word bytes)
-{
-  void *p;
-
-  if (rw_bytes + bytes > retain_memory) {
-    rw.partial = 1;
-    return NULL;
-  }
-  p = gca_os_alloc((size_t)bytes);
-  if (NULL == p) {
-    rw.partial = 1;
-    return NULL;
-  }
-  rw_bytes += bytes;
-  if (rw_bytes > rw.peak) rw.peak = rw_bytes;
-  return p;
-}
-
-#define rw_free(p, bytes) \
-  ((p) != NULL ? (gca_os_free((p), (size_t)(bytes)), rw_bytes -= (bytes)) : 0)
-
-/* A segmented array: its table of segments (zeroed pages), each       */
-/* segment mapped when first needed.                                     */
-static int rw_seg_init(struct gca_rseg *s, size_t elem)
-{
-  s->n = 0;
-  s->elem = elem;
-  s->max_seg = retain_memory / ((word)elem << GCA_RS_LOG) + 1;
-  s->seg = (char **)rw_alloc(s->max_seg * sizeof(char *));
-  return s->seg != NULL;
-}
-
-/* Segment k of s mapped (0: the cap, partial).                         */
-static int rw_seg_map(struct gca_rseg *s, word k)
-{
-  if (k >= s->max_seg) {
-    rw.partial = 1;
-    return 0;
-  }
-  if (NULL == s->seg[k])
-    s->seg[k] = (char *)rw_alloc((word)s->elem << GCA_RS_LOG);
-  return s->seg[k] != NULL;
-}
-
-static void *rw_push_slow(struct gca_rseg *s)
-{
-  word k = s->n >> GCA_RS_LOG;
-
-  if (s->n >= (word)GCA_RNONE - ((word)2 << GCA_RS_LOG)
-      || !rw_seg_map(s, k)) {
-    rw.partial = 1;
-    return NULL;
-  }
-  k = s->n++;
-  return GCA_RSEG_AT(s, k);
-}
+/* The walk's memory (retain_mem.c): within the cap (rw.mem.cap); a    */
+/* request past it returns NULL or 0 and makes the walk partial.        */
+#define rw_alloc(bytes) gca_rmem_alloc(&rw.mem, (bytes))
+#define rw_free(p, bytes) gca_rmem_free(&rw.mem, (p), (bytes))
+#define rw_seg_init(s, elem) gca_rseg_init(&rw.mem, (s), (elem))
+#define rw_seg_map(s, k) gca_rseg_map(&rw.mem, (s), (k))
+#define rw_push_slow(s) gca_rseg_push_slow(&rw.mem, (s))
+#define rw_seg_free(s) gca_rseg_free(&rw.mem, (s))
 
 /* The next element, its segment mapped (NULL: the cap, partial).       */
 GC_INLINE void *rw_push(struct gca_rseg *s)
@@ -188,17 +127,6 @@ GC_INLINE void *rw_push(struct gca_rseg *s)
     return GCA_RSEG_AT(s, i);
   }
   return rw_push_slow(s);
-}
-
-static void rw_seg_free(struct gca_rseg *s)
-{
-  word k;
-
-  if (NULL == s->seg) return;
-  for (k = 0; k < s->max_seg; k++)
-    rw_free(s->seg[k], (word)s->elem << GCA_RS_LOG);
-  rw_free(s->seg, s->max_seg * sizeof(char *));
-  s->seg = NULL;
 }
 
 /* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
@@ -777,28 +705,6 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
   }
 }
 
-GC_INNER void gca_retain_collection_end(void)
-{
-  word cookies[GCA_RETAIN_MAX_COOKIES];
-  unsigned n;
-
-  if (EXPECT(!retain_pending, TRUE)) return;
-  if (retain_at_gc != 0 && GC_gc_no < retain_at_gc) return;
-  if (!gca_dump_is_open()) {
-    if (!retain_wait_type) retain_pending = 0;
-    return;
-  }
-  n = retain_name[0] != '\0'
-      ? gca_types_named(retain_name, cookies, GCA_RETAIN_MAX_COOKIES)
-      : (cookies[0] = retain_cookie, 1);
-  /* The environment's request waits for its type to be counted.      */
-  if (0 == n && retain_wait_type) return;
-  retain_pending = 0;
-  retain_wait_type = 0;
-  gca_retain_walk(retain_name[0] != '\0' ? retain_name : NULL,
-                  retain_cookie, cookies, n, retain_site ? 2 : 0);
-}
-
 /* One walk and its record: the paths to the types of cookies[0, n),   */
 /* asked for by name (NULL: by cookie); is_auto: GC_ACC_RETAIN=auto's.  */
 /* Lock held, mark bits of the last collection.                         */
@@ -810,7 +716,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   word span = (word)GC_greatest_plausible_heap_addr - least;
 
   memset(&rw, 0, sizeof(rw));
-  rw_bytes = rw_scanned = rw_visited = rw_head = 0;
+  rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
   rw_find = 0;
   rw_last_h = rw_last_th = 0;
@@ -820,7 +726,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw.req_cookie = cookie;
   rw.is_auto = is_auto & 1;
   rw.site = (is_auto & 2) != 0;
-  rw.cap = retain_memory;
+  rw.mem.cap = gca_retain_memory();
   rw.n_cookies = n < GCA_RETAIN_MAX_COOKIES ? n : GCA_RETAIN_MAX_COOKIES;
   if (rw.n_cookies != 0) BCOPY(cookies, rw.cookies, rw.n_cookies * sizeof(word));
   rw.t0 = gca_now_ns();
@@ -828,7 +734,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   /* collection's marking took, then at least RETAIN_MIN_PAUSE.         */
   rw.budget = 2 * gca_last_census.mark_ns;
   if (rw.budget < RETAIN_MIN_PAUSE) rw.budget = RETAIN_MIN_PAUSE;
-  if (retain_pause_ms != 0) rw.budget = (word)retain_pause_ms * 1000000;
+  if (gca_retain_pause() != 0)
+    rw.budget = (word)gca_retain_pause() * 1000000;
   rw_deadline = rw.t0 + rw.budget;
   /* Breadth first for one marking's time (at least RETAIN_MIN_BFS,    */
   /* at most half the bound), then depth first.                        */
@@ -869,6 +776,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   }
   rw.t_end = gca_now_ns();
   rw.visited = rw_visited;
+  if (rw.mem.over) rw.partial = 1;      /* the memory cap               */
   gca_retain_record(&rw);
   rw_seg_free(&rw.nodes);
   rw_seg_free(&rw.roots);
@@ -882,37 +790,6 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
     rw_free(rw_dir, rw_n_chunks * sizeof(void *));
   }
   rw_dir = NULL;
-}
-
-GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,
-                            int flags)
-{
-  size_t n = name != NULL ? strlen(name) : 0;
-
-  if (name != NULL ? 0 == n || n >= RETAIN_NAME_MAX : 0 == cookie) return 0;
-  if (name != NULL) BCOPY(name, retain_name, n + 1);
-  else retain_name[0] = '\0';
-  retain_cookie = name != NULL ? 0 : cookie;
-  retain_at_gc = at_gc;
-  retain_pending = 1;
-  retain_wait_type = (flags & GCA_RETAIN_WAIT) != 0;
-  retain_site = (flags & GCA_RETAIN_SITE) != 0;
-  return 1;
-}
-
-GC_INNER void gca_retain_set_memory(size_t bytes)
-{
-  retain_memory = 0 == bytes ? RETAIN_DEFAULT_MEMORY : (word)bytes;
-}
-
-GC_INNER void gca_retain_set_pause(unsigned ms) { retain_pause_ms = ms; }
-GC_INNER unsigned gca_retain_pause(void) { return retain_pause_ms; }
-
-GC_INNER word gca_retain_memory(void) { return retain_memory; }
-
-GC_INNER word gca_retain_requests(void)        /* 1: one waits       */
-{
-  return (word)retain_pending;
 }
 
 #endif /* !GC_ACC_DISABLE */

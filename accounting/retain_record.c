@@ -255,8 +255,8 @@ GC_INNER void gca_retain_record(const struct gca_rwalk *w)
   RT_KW(",\"walk_ns\":", w->t_end - w->t_stopped);
   RT_KW(",\"visited\":", w->visited);
   RT_KW(",\"words\":", w->words);
-  RT_KW(",\"memory_bytes\":", w->peak);
-  RT_KW(",\"memory_cap\":", w->cap);
+  RT_KW(",\"memory_bytes\":", w->mem.peak);
+  RT_KW(",\"memory_cap\":", w->mem.cap);
   RT_KW(",\"partial\":", w->partial);
   RT_KW(",\"timed_out\":", w->timed_out);
   RT_KW(",\"time_cap_ns\":", w->budget);
