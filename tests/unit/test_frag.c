@@ -6,7 +6,9 @@
  * Allocates 65 large pointer-free objects of 16 heap blocks each, drops
  * every other one inside the longest run of address-contiguous objects
  * (so each hole lies between two live objects and merges with nothing),
- * collects, and checks the books gained exactly those holes: 16-block
+ * collects, and checks the books gained those holes (all but at most
+ * FRAG_KEPT_MAX the collector keeps for a stale word, conservatively,
+ * said when it does; the books must then agree with it): 16-block
  * free blocks, their bytes, the largest free block and the fragmentation
  * index in exact integer arithmetic, and agreement with bdwgc's own free
  * byte count.  Then, with collections disabled, requests an object larger
@@ -38,12 +40,15 @@ static void stats(struct GC_acc_stats_s *s)
              / s->free_bytes);
 }
 
+/* Holes the collector may keep conservatively (of some 16 to 32).     */
+#define FRAG_KEPT_MAX 2
+
 int main(void)
 {
   struct GC_acc_stats_s a, b, c;
   struct GC_acc_grow_s g;
   unsigned best_start, best_len;
-  unsigned holes;
+  unsigned holes, freed;
   GC_word want;
   void *big;
 
@@ -74,7 +79,14 @@ int main(void)
   holes = drop_alternate(objs, best_start, best_len);
   collect();
   stats(&c);
-  CHECK_EQ(c.free_bytes - b.free_bytes, holes * FRAG_OBJ_BYTES);
+  /* Every hole freed but those a stale word keeps (under wine one of  */
+  /* 31 in some builds): whole holes, at most FRAG_KEPT_MAX kept.       */
+  CHECK_EQ((c.free_bytes - b.free_bytes) % FRAG_OBJ_BYTES, 0);
+  freed = (unsigned)((c.free_bytes - b.free_bytes) / FRAG_OBJ_BYTES);
+  if (!CHECK(freed <= holes && freed + FRAG_KEPT_MAX >= holes))
+    fprintf(stderr, "  %u of %u holes freed\n", freed, holes);
+  else if (freed < holes)
+    printf("%u of %u holes kept conservatively\n", holes - freed, holes);
   CHECK_EQ(c.largest_free_bytes,
            b.largest_free_bytes > FRAG_OBJ_BYTES ? b.largest_free_bytes
                                                  : FRAG_OBJ_BYTES);
@@ -96,7 +108,7 @@ int main(void)
   CHECK(g.req_bytes >= want);
   CHECK_EQ(g.req_kind, 0);                /* PTRFREE */
   CHECK_EQ(g.free_bytes, c.free_bytes);
-  CHECK(g.free_bytes >= holes * FRAG_OBJ_BYTES);
+  CHECK(g.free_bytes >= freed * FRAG_OBJ_BYTES);
   CHECK_EQ(g.largest_free_bytes, c.largest_free_bytes);
   CHECK(g.grow_bytes >= want);
   CHECK_EQ(g.heap_bytes_after,
