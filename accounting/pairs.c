@@ -55,14 +55,19 @@ struct pair_slot {
   unsigned site;
   unsigned id;          /* 0: empty; published last (release)          */
 };
-/* The table is 2^k slots, whole pages (its mask apart: with it in   */
-/* the table, 256 slots took two pages and 512 three; Guile's alloc.scm */
-/* under trace, 20 KiB where 12 do; issue 33).  The mask is published   */
-/* after the table and read before it: a reader that has the new mask  */
-/* has the new table; one with an older mask reads the first slots of  */
-/* a newer table, which can only miss, at most mask + 1 probes.        */
-static struct pair_slot *pair_hash = NULL;
-static unsigned pair_hash_mask = 0;
+/* A table's slots are 2^k, in pages of their own; its mask and       */
+/* address are in a static array (a table is made at most once for each */
+/* k), published whole: with the mask in the table's first word, 256  */
+/* slots took two pages and 512 three (Guile's alloc.scm under trace:  */
+/* 20 KiB where 12 do; issue 33).                                        */
+struct pair_hash {
+  word mask;
+  struct pair_slot *s;
+};
+#define PAIR_HASH_GENS (sizeof(word) * 8)
+static struct pair_hash pair_hashes[PAIR_HASH_GENS];
+static unsigned pair_hash_gen = 0;      /* next entry of pair_hashes   */
+static struct pair_hash *pair_hash = NULL;
 
 GC_INNER struct gca_pair *gca_pair_get(unsigned id)
 {
@@ -71,42 +76,47 @@ GC_INNER struct gca_pair *gca_pair_get(unsigned id)
   return &c[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
 }
 
-static struct pair_slot *pair_hash_new(word n_slots)
+static struct pair_hash *pair_hash_new(word n_slots)
 {
-  return (struct pair_slot *)gca_mem_alloc(GCA_MEM_TYPES,
-                                           n_slots * sizeof(struct pair_slot));
+  struct pair_hash *h;
+  struct pair_slot *sl;
+
+  if (pair_hash_gen >= PAIR_HASH_GENS) return NULL;
+  sl = (struct pair_slot *)gca_mem_alloc(GCA_MEM_TYPES,
+                                         n_slots * sizeof(struct pair_slot));
+  if (NULL == sl) return NULL;
+  h = &pair_hashes[pair_hash_gen++];
+  h->mask = n_slots - 1;
+  h->s = sl;
+  return h;
 }
 
-/* (cookie, site)'s id in table h of mask + 1 slots (or more), or 0.   */
-static unsigned pair_lookup(struct pair_slot *h, word mask, word cookie,
-                            unsigned site)
+static unsigned pair_lookup(struct pair_hash *h, word cookie, unsigned site)
 {
-  word i, n;
+  word i;
 
   if (NULL == h) return 0;
-  for (i = gca_hash(cookie, site) & mask, n = 0; n <= mask;
-       i = (i + 1) & mask, n++) {
-    struct pair_slot *s = &h[i];
+  for (i = gca_hash(cookie, site) & h->mask;; i = (i + 1) & h->mask) {
+    struct pair_slot *s = &h->s[i];
     unsigned id = ACQ_LOAD32(&s->id);
 
     if (0 == id) return 0;
     if (s->cookie == cookie && s->site == site) return id;
   }
-  return 0;
 }
 
-static void pair_insert_slot(struct pair_slot *h, word mask, word cookie,
-                             unsigned site, unsigned id)
+static void pair_insert_slot(struct pair_hash *h, word cookie, unsigned site,
+                             unsigned id)
 {
   word i;
 
-  for (i = gca_hash(cookie, site) & mask; h[i].id != 0;
-       i = (i + 1) & mask) {
+  for (i = gca_hash(cookie, site) & h->mask; h->s[i].id != 0;
+       i = (i + 1) & h->mask) {
     /* probe */
   }
-  h[i].cookie = cookie;
-  h[i].site = site;
-  REL_STORE32(&h[i].id, id);
+  h->s[i].cookie = cookie;
+  h->s[i].site = site;
+  REL_STORE32(&h->s[i].id, id);
 }
 
 /* The untyped pair (0, site) of each site that has one, so that the   */
@@ -149,31 +159,27 @@ static void pair_site_note(unsigned site, unsigned id)
 /* lock held or not.                                                    */
 GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
 {
-  word mask = ACQ_LOAD32(&pair_hash_mask);
-  struct pair_slot *h = ACQ_LOADP(&pair_hash);
-  unsigned id = pair_lookup(h, mask, cookie, site);
+  struct pair_hash *h = ACQ_LOADP(&pair_hash);
+  unsigned id = pair_lookup(h, cookie, site);
   struct gca_pair *e;
 
   if (EXPECT(id != 0, TRUE)) return id;
   PAIRS_LOCK();
   h = pair_hash;
-  mask = pair_hash_mask;
-  id = pair_lookup(h, mask, cookie, site);
+  id = pair_lookup(h, cookie, site);
   if (id != 0) goto done;
-  if (NULL == h || (word)(pair_count + 1) * 2 > mask + 1) {
-    word n = NULL == h ? 256 : (mask + 1) * 2;
-    struct pair_slot *nh = pair_hash_new(n);
+  if (NULL == h || (word)(pair_count + 1) * 2 > h->mask + 1) {
+    word n = NULL == h ? 256 : (h->mask + 1) * 2;
+    struct pair_hash *nh = pair_hash_new(n);
     unsigned j;
 
     if (NULL == nh) goto done;
     for (j = 1; j <= pair_count; j++) {
       e = gca_pair_get(j);
-      pair_insert_slot(nh, n - 1, e->cookie, e->site, j);
+      pair_insert_slot(nh, e->cookie, e->site, j);
     }
     REL_STOREP(&pair_hash, nh);
-    REL_STORE32(&pair_hash_mask, (unsigned)(n - 1));
     h = nh;
-    mask = n - 1;
   }
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
@@ -208,7 +214,7 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   e->type = 0;
   e->origin = (unsigned char)origin;
   pair_count = id;
-  pair_insert_slot(h, mask, cookie, site, id);
+  pair_insert_slot(h, cookie, site, id);
   if (0 == cookie) pair_site_note(site, id);
 done:
   PAIRS_UNLOCK();
