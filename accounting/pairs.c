@@ -55,10 +55,18 @@ struct pair_slot {
   unsigned site;
   unsigned id;          /* 0: empty; published last (release)          */
 };
+/* A table's slots are 2^k, in pages of their own; its mask and       */
+/* address are in a static array (a table is made at most once for each */
+/* k), published whole: with the mask in the table's first word, 256  */
+/* slots took two pages and 512 three (Guile's alloc.scm under trace:  */
+/* 20 KiB where 12 do; issue 33).                                        */
 struct pair_hash {
   word mask;
-  struct pair_slot s[1];
+  struct pair_slot *s;
 };
+#define PAIR_HASH_GENS (sizeof(word) * 8)
+static struct pair_hash pair_hashes[PAIR_HASH_GENS];
+static unsigned pair_hash_gen = 0;      /* next entry of pair_hashes   */
 static struct pair_hash *pair_hash = NULL;
 
 GC_INNER struct gca_pair *gca_pair_get(unsigned id)
@@ -70,11 +78,16 @@ GC_INNER struct gca_pair *gca_pair_get(unsigned id)
 
 static struct pair_hash *pair_hash_new(word n_slots)
 {
-  struct pair_hash *h = (struct pair_hash *)gca_mem_alloc(GCA_MEM_TYPES, 
-                sizeof(struct pair_hash) + (n_slots - 1)
-                                           * sizeof(struct pair_slot));
+  struct pair_hash *h;
+  struct pair_slot *sl;
 
-  if (h != NULL) h->mask = n_slots - 1;
+  if (pair_hash_gen >= PAIR_HASH_GENS) return NULL;
+  sl = (struct pair_slot *)gca_mem_alloc(GCA_MEM_TYPES,
+                                         n_slots * sizeof(struct pair_slot));
+  if (NULL == sl) return NULL;
+  h = &pair_hashes[pair_hash_gen++];
+  h->mask = n_slots - 1;
+  h->s = sl;
   return h;
 }
 

@@ -150,6 +150,21 @@ static void *tagslab_alloc(size_t want)
     }
   }
   if (NULL == s) {
+    /* A slab with room of a class at most a quarter larger: a class of */
+    /* a few tables would take a page of its own (Guile's alloc.scm had */
+    /* six such, 24 KiB for 47 tables; issue 33).                       */
+    unsigned k;
+
+    for (k = c + 1; k <= c + c / 4 && k < SLAB_N_CLASSES; k++) {
+      if (slab_avail[k] != NULL) {
+        c = k;
+        bytes = (size_t)c * SLAB_UNIT;
+        s = slab_avail[k];
+        break;
+      }
+    }
+  }
+  if (NULL == s) {
     /* An empty slab of the class (kept off the class list, so that the */
     /* tables fill partly used slabs first and empty ones can go).      */
     for (s = slab_empty; s != NULL && s->cls != c; s = s->enext) { }

@@ -44,14 +44,28 @@ struct types_row {
   word s_live;                          /* samples: live now            */
   word s_alloc, s_freed;                /* cumulative                   */
 };
-struct types_rows {
-  struct types_row *cur, *sent; /* sent: as of the last record          */
-  unsigned char *ever;          /* row was in a record                  */
-  unsigned cap;                 /* all three in one mapping (cur's)     */
+/* As of the last record: only the cumulative counts, whose deltas a  */
+/* record writes.  Whether the live columns (live, ages, samples live)  */
+/* changed since is a flag (ROW_LIVE), set by the census that changed */
+/* them: a copy of the whole row took 257 bytes a site, 64 KiB of the */
+/* trace profile's tables on Guile's 2.9 MB heap (issue 33).           */
+struct types_sent {
+  word alloc_objs, alloc_bytes, freed_objs, freed_bytes, s_alloc, s_freed;
 };
-#define TYPES_ROW_BYTES (2 * sizeof(struct types_row) + 1)
+#define ROW_EVER 1u             /* the row was in a record              */
+#define ROW_LIVE 2u             /* its live columns changed since       */
+struct types_rows {
+  struct types_row *cur;
+  struct types_sent *sent;
+  unsigned *head;               /* census fold: its pairs (dirty i + 1) */
+  unsigned char *flags;         /* ROW_*                                */
+  unsigned cap;                 /* all four in one mapping (cur's)      */
+};
+#define TYPES_ROW_BYTES (sizeof(struct types_row) \
+                         + sizeof(struct types_sent) + sizeof(unsigned) + 1)
 static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
+static int types_census = 0;    /* a census began, not yet folded       */
 
 /* Grow a table on OS memory: map new_bytes, copy the used_bytes in use, */
 /* unmap the old old_bytes.  NULL (old table untouched) if no memory.    */
@@ -72,25 +86,30 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
   unsigned cap;
-  struct types_row *cur, *sent;
-  unsigned char *ever;
+  struct types_row *cur;
+  struct types_sent *sent;
+  unsigned *head;
+  unsigned char *flags;
 
   if (n <= r->cap) return 1;
   cap = (unsigned)gca_mem_fit(TYPES_ROW_BYTES, n, r->cap);
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
-  sent = cur + cap;
-  ever = (unsigned char *)(sent + cap);
+  sent = (struct types_sent *)(cur + cap);
+  head = (unsigned *)(sent + cap);
+  flags = (unsigned char *)(head + cap);
   if (r->cap) {
     BCOPY(r->cur, cur, r->cap * sizeof(struct types_row));
-    BCOPY(r->sent, sent, r->cap * sizeof(struct types_row));
-    BCOPY(r->ever, ever, r->cap);
+    BCOPY(r->sent, sent, r->cap * sizeof(struct types_sent));
+    BCOPY(r->head, head, r->cap * sizeof(unsigned));
+    BCOPY(r->flags, flags, r->cap);
     gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * TYPES_ROW_BYTES);
   }
   r->cur = cur;
   r->sent = sent;
-  r->ever = ever;
+  r->head = head;
+  r->flags = flags;
   r->cap = cap;
   return 1;
 }
@@ -187,21 +206,11 @@ GC_INNER unsigned gca_age_bin(word age)
   return b + 1 < GCA_AGE_BINS ? b + 1 : GCA_AGE_BINS - 1;
 }
 
-/* Census: clear the live columns before the walk (lock held).          */
+/* Census: the live columns are replaced at the fold that ends it     */
+/* (rows_live), which sees whether they changed (lock held).            */
 GC_INNER void gca_types_census_begin(void)
 {
-  unsigned i;
-
-  for (i = 0; i < type_rows.cap && i <= type_count; i++) {
-    type_rows.cur[i].live_objs = type_rows.cur[i].live_bytes = 0;
-    type_rows.cur[i].s_live = 0;
-    BZERO(type_rows.cur[i].age, sizeof(type_rows.cur[i].age));
-  }
-  for (i = 0; i < site_rows.cap && i <= site_max; i++) {
-    site_rows.cur[i].live_objs = site_rows.cur[i].live_bytes = 0;
-    site_rows.cur[i].s_live = 0;
-    BZERO(site_rows.cur[i].age, sizeof(site_rows.cur[i].age));
-  }
+  types_census = 1;
 }
 
 /* ---- per-pair accumulators (lock held) ------------------------------------ */
@@ -211,7 +220,11 @@ GC_INNER word gca_acc_cap = 0;
 GC_INNER word gca_acc_stamp = 1;
 static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
 static word acc_n_dirty = 0;
-#define ACC_BYTES (sizeof(struct gca_acc) + sizeof(unsigned))
+/* A census fold's lists of the pairs of a row (types_rows.head): the */
+/* next dirty index + 1 after i, among those of i's type row and of   */
+/* its site row.                                                        */
+static unsigned *acc_tnext = NULL, *acc_snext = NULL;
+#define ACC_BYTES (sizeof(struct gca_acc) + 3 * sizeof(unsigned))
 
 /* Pair's accumulator, made (or grown into) and zeroed for this round.  */
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
@@ -219,7 +232,8 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   struct gca_acc *a;
 
   if (pair >= gca_acc_cap) {
-    /* One mapping: the accumulators, then the dirty list.             */
+    /* One mapping: the accumulators, then the dirty list and the      */
+    /* fold's links (made there, not kept).                              */
     word cap = gca_mem_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
@@ -234,6 +248,8 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     }
     gca_acc_tab = t;
     acc_dirty = d;
+    acc_tnext = d + cap;
+    acc_snext = d + 2 * cap;
     gca_acc_cap = cap;
   }
   a = &gca_acc_tab[pair];
@@ -341,20 +357,73 @@ GC_INNER void gca_types_census_old(void)
   acc_old_list.n = j;
 }
 
-static void row_add(struct types_row *r, const struct gca_acc *a)
+/* The live columns of an accumulator, or of a row.                    */
+struct types_live {
+  word objs, bytes, age[GCA_AGE_BINS], s_live;
+};
+
+static void live_add(struct types_live *l, const struct gca_acc *a)
 {
   unsigned b;
 
-  r->live_objs += a->live_objs;
-  r->live_bytes += a->live_bytes;
-  r->alloc_objs += a->alloc_objs;
-  r->alloc_bytes += a->alloc_bytes;
-  r->freed_objs += a->freed_objs;
-  r->freed_bytes += a->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) r->age[b] += a->age[b];
-  r->s_live += a->s_live;
-  r->s_alloc += a->s_alloc;
-  r->s_freed += a->s_freed;
+  l->objs += a->live_objs;
+  l->bytes += a->live_bytes;
+  for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += a->age[b];
+  l->s_live += a->s_live;
+}
+
+/* Accumulator a (dirty index i) into row k of r: its cumulative      */
+/* counts; its live ones linked to the row for rows_live after a       */
+/* census (next: r's links), added now otherwise.                       */
+static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
+                    word i, unsigned *next)
+{
+  struct types_row *c = &r->cur[k];
+
+  c->alloc_objs += a->alloc_objs;
+  c->alloc_bytes += a->alloc_bytes;
+  c->freed_objs += a->freed_objs;
+  c->freed_bytes += a->freed_bytes;
+  c->s_alloc += a->s_alloc;
+  c->s_freed += a->s_freed;
+  if (types_census) {
+    next[i] = r->head[k];
+    r->head[k] = (unsigned)i + 1;
+  } else if ((a->live_objs | a->live_bytes | a->s_live) != 0) {
+    /* Not from a census: none are (added as they were).               */
+    unsigned b;
+
+    c->live_objs += a->live_objs;
+    c->live_bytes += a->live_bytes;
+    for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
+    c->s_live += a->s_live;
+    r->flags[k] |= ROW_LIVE;
+  }
+}
+
+/* After a census: rows [0, n] (n < cap) get the live columns of their */
+/* pairs' accumulators (next: r's links), ROW_LIVE if they changed.    */
+static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
+{
+  unsigned k, j;
+
+  for (k = 0; k < r->cap && k <= n; k++) {
+    struct types_row *c = &r->cur[k];
+    struct types_live l;
+
+    BZERO(&l, sizeof(l));
+    for (j = r->head[k]; j != 0; j = next[j - 1])
+      live_add(&l, &gca_acc_tab[acc_dirty[j - 1]]);
+    r->head[k] = 0;
+    if (l.objs == c->live_objs && l.bytes == c->live_bytes
+        && l.s_live == c->s_live && 0 == memcmp(l.age, c->age, sizeof(l.age)))
+      continue;
+    c->live_objs = l.objs;
+    c->live_bytes = l.bytes;
+    BCOPY(l.age, c->age, sizeof(l.age));
+    c->s_live = l.s_live;
+    r->flags[k] |= ROW_LIVE;
+  }
 }
 
 /* Add every accumulator into its type and site rows, once per pair,    */
@@ -368,10 +437,15 @@ GC_INNER void gca_types_fold(void)
     unsigned pair = acc_dirty[i];
     const struct gca_acc *a = &gca_acc_tab[pair];
     unsigned t = gca_pair_type(pair);
-    struct types_row *sr = site_row(gca_pair_get(pair)->site);
+    unsigned site = gca_pair_get(pair)->site;
 
-    if (t < type_rows.cap) row_add(&type_rows.cur[t], a);
-    if (sr != NULL) row_add(sr, a);
+    if (t < type_rows.cap) row_add(&type_rows, t, a, i, acc_tnext);
+    if (site_row(site) != NULL) row_add(&site_rows, site, a, i, acc_snext);
+  }
+  if (types_census) {
+    rows_live(&type_rows, type_count, acc_tnext);
+    rows_live(&site_rows, site_max, acc_snext);
+    types_census = 0;
   }
   acc_n_dirty = 0;
   gca_acc_stamp++;
@@ -525,18 +599,31 @@ GC_INNER unsigned gca_types_rows_n(int sites)
   return sites ? site_max + 1 : type_count + 1;
 }
 
+/* Row i changed since the last record (or has live objects and was  */
+/* in none).                                                             */
+static int row_changed(const struct types_rows *r, unsigned i)
+{
+  const struct types_row *c = &r->cur[i];
+  const struct types_sent *s = &r->sent[i];
+
+  return (r->flags[i] & ROW_LIVE) != 0
+         || (0 == (r->flags[i] & ROW_EVER) && c->live_objs != 0)
+         || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
+         || c->freed_objs != s->freed_objs || c->freed_bytes != s->freed_bytes
+         || c->s_alloc != s->s_alloc || c->s_freed != s->s_freed;
+}
+
 GC_INNER int gca_types_row_take(int sites, unsigned i,
                                 word v[GCA_NCOLS_type_rows])
 {
   struct types_rows *r = sites ? &site_rows : &type_rows;
-  struct types_row *c, *s;
+  struct types_row *c;
+  struct types_sent *s;
   unsigned b;
 
-  if (i >= r->cap) return 0;
+  if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
   s = &r->sent[i];
-  if (0 == memcmp(c, s, sizeof(*c)) && (r->ever[i] || 0 == c->live_objs))
-    return 0;
   v[GCA_COL_type_rows_type_id] = i;
   v[GCA_COL_type_rows_live_objs] = c->live_objs;
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
@@ -560,12 +647,17 @@ GC_INNER void gca_types_rows_commit(int sites)
   unsigned i, n = gca_types_rows_n(sites);
 
   for (i = 0; i < n && i < r->cap; i++) {
-    struct types_row *c = &r->cur[i], *s = &r->sent[i];
+    const struct types_row *c = &r->cur[i];
+    struct types_sent *s = &r->sent[i];
 
-    if (0 == memcmp(c, s, sizeof(*c)) && (r->ever[i] || 0 == c->live_objs))
-      continue;
-    *s = *c;
-    r->ever[i] = 1;
+    if (!row_changed(r, i)) continue;
+    s->alloc_objs = c->alloc_objs;
+    s->alloc_bytes = c->alloc_bytes;
+    s->freed_objs = c->freed_objs;
+    s->freed_bytes = c->freed_bytes;
+    s->s_alloc = c->s_alloc;
+    s->s_freed = c->s_freed;
+    r->flags[i] = ROW_EVER;
   }
 }
 
