@@ -1,8 +1,8 @@
 /*
- * gca_unwind.h: what unwind.c hands down to unwind_cfi.c (the table
- * walk's cache of unwind rules): the list of where code is, the
- * collector's own code ranges, and the table walk's entry points.
- * Shared by those two modules alone (docs/design.md, "Layers").
+ * gca_unwind.h: what unwind.c hands down to unwind_cfi.c (the walks by
+ * the unwind tables: libgcc's, and the cache of its rules): the list of
+ * where code is, the collector's own code ranges, and the walks' entry
+ * points.  Shared by those two modules alone (docs/design.md, "Layers").
  */
 #ifndef GCA_UNWIND_H
 #define GCA_UNWIND_H
@@ -64,14 +64,10 @@ static GC_ATTR_UNUSED int gca_unw_is_code(const struct gca_unw_code *c, word ra,
   return 1;
 }
 
-/* The collector's own code: [lo[i], hi[i]) for i < *n (unwind.c's,   */
-/* "which return addresses are the collector's").                       */
+/* The collector's own code: [lo[i], hi[i]) for i < n (unwind.c's,    */
+/* "which return addresses are the collector's", copied to             */
+/* unwind_cfi.c by gca_unwcfi_set_ranges at gca_unwind_init).            */
 #define GCA_UNW_MAX_RANGES 8
-struct gca_unw_ranges {
-  const word *lo, *hi;
-  const unsigned *n;
-};
-
 GC_INLINE int gca_unw_in_ranges(const word *lo, const word *hi, unsigned n,
                                 word ra)
 {
@@ -82,22 +78,25 @@ GC_INLINE int gca_unw_in_ranges(const word *lo, const word *hi, unsigned n,
   return 0;
 }
 
-#ifdef GCA_UNW_CFI
-/* gca_unwcfi_walk's answers other than a count of frames.             */
-# define GCA_UNWCFI_FALL (~0u)      /* take the walk by _Unwind_Backtrace */
-# define GCA_UNWCFI_RELIST (~1u)    /* code was NULL: check the code list */
+GC_INNER void gca_unwcfi_set_ranges(const word *lo, const word *hi,
+                                    unsigned n);
+/* libgcc's walk (_Unwind_Backtrace; none without <unwind.h>): up to    */
+/* max return addresses in frames, the collector's frames dropped, then */
+/* skip more.  noinline: its first frames are the collector's.           */
+GC_INNER unsigned gca_unwcfi_gcc(word *frames, unsigned max, unsigned skip);
 
-/* The walk as _Unwind_Backtrace's (unwind.c's unw_gcc), from the       */
-/* caller's frame, by the cached rules: up to max return addresses in   */
-/* frames after skip, the collector's frames (in gc) dropped first; on  */
-/* the thread's stack [lo, hi), code the current code list (checked    */
-/* against GC_gc_no by the caller; NULL: only map the table).  Returns  */
-/* the count, GCA_UNWCFI_FALL (no table, another stack, a rule it does  */
-/* not model, a writer between), or GCA_UNWCFI_RELIST (code NULL).      */
+#ifdef GCA_UNW_CFI
+/* gca_unwcfi_walk's answer when code is NULL, the table mapped: list   */
+/* the code again (unwind.c) and walk with it.                          */
+# define GCA_UNWCFI_RELIST (~1u)
+
+/* The walk as gca_unwcfi_gcc's, from the caller's frame, by the cached */
+/* rules, on the thread's stack [lo, hi) (known), code the current code */
+/* list; anything it does not model (no table, another stack, a rule it */
+/* cannot use, a writer between) goes to gca_unwcfi_gcc.                 */
 GC_INNER unsigned gca_unwcfi_walk(word *frames, unsigned max, unsigned skip,
                                   word lo, word hi,
-                                  const struct gca_unw_code *code,
-                                  const struct gca_unw_ranges *gc);
+                                  const struct gca_unw_code *code);
 #endif
 
 #endif /* GCA_UNWIND_H */

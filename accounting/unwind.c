@@ -20,12 +20,13 @@
  *    -fno-omit-frame-pointer to all of libgc (configure.ac); embedders
  *    compiling extra/gc.c with clang need that flag, or the libgcc unwinder.
  *
- *  - libgcc: _Unwind_Backtrace (DWARF call-frame information, the
- *    unwinder C++ exceptions use): right without frame pointers, several
- *    times slower (bench/stacks/stackcost); none without <unwind.h>.
- *    auto's sampled stacks on x86-64 glibc 2.35+ take the same tables'
- *    rules, cached per return address (unwind_cfi.c, "the table walk's
- *    cache"): the same stacks, some 700 instructions a sample, not 13,000.
+ *  - libgcc (unwind_cfi.c): _Unwind_Backtrace (DWARF call-frame
+ *    information, the unwinder C++ exceptions use): right without frame
+ *    pointers, several times slower (bench/stacks/stackcost); none without
+ *    <unwind.h>.  auto's sampled stacks on x86-64 glibc 2.35+ take the
+ *    same tables' rules, cached per return address (unwind_cfi.c, "the
+ *    table walk's cache"): the same stacks, some 700 instructions a
+ *    sample, not 13,000.
  *
  * The collector's own frames are dropped: leading return addresses that lie
  * inside libgc.  When libgc is a shared library of its own (a module whose
@@ -113,7 +114,6 @@ static void unw_find_stack(void)
 
 static word unw_lo[GCA_UNW_MAX_RANGES], unw_hi[GCA_UNW_MAX_RANGES];
 static unsigned unw_n_ranges = 0;
-static const struct gca_unw_ranges unw_gc = { unw_lo, unw_hi, &unw_n_ranges };
 static volatile int unw_ranges_ready = 0;
 GC_INNER GC_ATTR_UNUSED int gca_unwind_libgc_shared = 0; /* for tests */
 
@@ -161,7 +161,6 @@ static int unw_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 /* that walk keeps the collector's frames as the allocating stack.       */
 static unsigned unw_fp(word *frames, unsigned max, unsigned skip,
                        int *not_code);
-static unsigned unw_gcc(word *frames, unsigned max, unsigned skip);
 static unsigned unw_walk_relist(word *frames, unsigned max, unsigned skip,
                                 unsigned n);
 static unsigned unw_walk_slow(word *frames, unsigned max, unsigned skip);
@@ -191,8 +190,9 @@ static void unw_span(void)
     (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
-    (word)gca_unwind, (word)unw_fp, (word)unw_gcc, (word)unw_walk_relist,
-    (word)unw_walk_slow, (word)unw_guess_miss, (word)unw_guess_slow,
+    (word)gca_unwind, (word)unw_fp, (word)gca_unwcfi_gcc,
+    (word)unw_walk_relist, (word)unw_walk_slow, (word)unw_guess_miss,
+    (word)unw_guess_slow,
 #   ifdef GCA_UNW_CFI
       (word)gca_unwcfi_walk,
 #   endif
@@ -235,6 +235,7 @@ GC_INNER void gca_unwind_init(void)
   }
 # endif
   if (0 == unw_n_ranges) unw_span();
+  gca_unwcfi_set_ranges(unw_lo, unw_hi, unw_n_ranges);   /* a copy */
   __atomic_store_n(&unw_ranges_ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -469,46 +470,6 @@ static GC_ATTR_NOINLINE unsigned unw_fp(word *frames, unsigned max,
                      not_code);
 }
 
-struct unw_gcc {
-  word *frames;
-  unsigned max, n, skip;
-  int in_gc;
-};
-
-#ifdef GCA_HAVE_UNWIND_H
-static _Unwind_Reason_Code unw_gcc_cb(struct _Unwind_Context *ctx, void *arg)
-{
-  struct unw_gcc *s = (struct unw_gcc *)arg;
-  word ra = (word)_Unwind_GetIP(ctx);
-
-  if (0 == ra) return _URC_END_OF_STACK;
-  if (s->in_gc && unw_in_libgc(ra)) return _URC_NO_REASON;
-  s->in_gc = 0;
-  if (s->skip > 0) {
-    s->skip--;
-    return _URC_NO_REASON;
-  }
-  s->frames[s->n++] = ra;
-  return s->n >= s->max ? _URC_END_OF_STACK : _URC_NO_REASON;
-}
-#endif
-
-static GC_ATTR_NOINLINE unsigned unw_gcc(word *frames, unsigned max,
-                                         unsigned skip)
-{
-  struct unw_gcc s;
-
-  s.frames = frames;
-  s.max = max;
-  s.n = 0;
-  s.skip = skip;
-  s.in_gc = 1;
-# ifdef GCA_HAVE_UNWIND_H   /* else no frames: the callsite unknown */
-    if (max > 0) (void)_Unwind_Backtrace(unw_gcc_cb, &s);
-# endif
-  return s.n;
-}
-
 /* A walk stopped at an address outside the listed code: a module      */
 /* loaded since?  List again, at most once a collection, and walk again. */
 static GC_ATTR_NOINLINE unsigned unw_walk_relist(word *frames, unsigned max,
@@ -541,25 +502,25 @@ static GC_ATTR_NOINLINE unsigned unw_walk_slow(word *frames, unsigned max,
           const struct gca_unw_code *c = __atomic_load_n(&unw_code,
                                                          __ATOMIC_ACQUIRE);
 
-          if (c != NULL && c->gc_no != (word)GC_gc_no) c = NULL;  /* stale */
           skip &= ~GCA_UNWIND_BY_TABLES;
-          n = gca_unwcfi_walk(frames, max, skip, unw_stack_lo, unw_stack_hi,
-                              c, &unw_gc);
-          if (GCA_UNWCFI_RELIST == n) {       /* (c NULL, the table mapped) */
+          if (NULL == c || c->gc_no != (word)GC_gc_no) {
+            /* the table first (mapped, else libgcc's walk), then the list */
+            n = gca_unwcfi_walk(frames, max, skip, unw_stack_lo,
+                                unw_stack_hi, NULL);
+            if (n != GCA_UNWCFI_RELIST) return n;
             unw_code_list();            /* a module came or went?        */
             c = __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE);
-            n = NULL == c ? GCA_UNWCFI_FALL                /* no list yet */
-                : gca_unwcfi_walk(frames, max, skip, unw_stack_lo,
-                                  unw_stack_hi, c, &unw_gc);
+            if (NULL == c) return gca_unwcfi_gcc(frames, max, skip);
           }
-          return n != GCA_UNWCFI_FALL ? n : unw_gcc(frames, max, skip);
+          return gca_unwcfi_walk(frames, max, skip, unw_stack_lo,
+                                 unw_stack_hi, c);   /* (a tail call) */
         }
       }
 #   endif
-    return unw_gcc(frames, max, skip & ~GCA_UNWIND_BY_TABLES);
+    return gca_unwcfi_gcc(frames, max, skip & ~GCA_UNWIND_BY_TABLES);
   }
   if (0 == unw_stack_hi) unw_find_stack();
-  if (unw_stack_hi <= 1) return unw_gcc(frames, max, skip);
+  if (unw_stack_hi <= 1) return gca_unwcfi_gcc(frames, max, skip);
   if (NULL == __atomic_load_n(&unw_code, __ATOMIC_ACQUIRE)) unw_code_list();
   n = unw_fp(frames, max, skip, &not_code);
   return not_code && n < max ? unw_walk_relist(frames, max, skip, n) : n;

@@ -1,23 +1,85 @@
 /*
- * unwind_cfi.c: the table walk's cache, for sampled stacks under auto
- * (x86-64 glibc 2.35 and later: GCA_UNW_CFI, gca_unwind.h).
+ * unwind_cfi.c: the walks by the unwind tables (DWARF call-frame
+ * information): libgcc's _Unwind_Backtrace, and for sampled stacks under
+ * auto (x86-64 glibc 2.35 and later: GCA_UNW_CFI, gca_unwind.h) the
+ * table walk's cache of its rules.
  *
- * unwind.c hands down what the walk needs from it: the thread's stack
- * bounds, the list of where code is (checked against the collector's
- * count by unwind.c, which lists it again), and the collector's own
- * code ranges; it takes a walk this module gives up on
- * (GCA_UNWCFI_FALL) to _Unwind_Backtrace itself.  This module reads
- * the call-frame information (CIE, FDE, their CFA programs) and keeps
- * the rules, their table, its memory (GCA_MEM_UNWIND) and its counts.
+ * unwind.c hands down what the walks need from it, never called back:
+ * the collector's code ranges (a copy, at its init), and with each table
+ * walk the thread's stack bounds and the list of where code is (checked
+ * against the collector's count by unwind.c, which lists it again when
+ * the walk answers GCA_UNWCFI_RELIST).  This module reads the CIE's and
+ * FDE's CFA programs and keeps the rules, their table, its memory
+ * (GCA_MEM_UNWIND) and its counts.
  */
 
 #include "gca_priv.h"
 #include "gca_unwind.h"
 
 #ifndef GC_ACC_DISABLE
-#ifdef GCA_UNW_CFI
 
 #include <string.h>
+
+/* ---- the collector's own code: unwind.c's ranges, copied at its init -- */
+
+static word unwcfi_lo[GCA_UNW_MAX_RANGES], unwcfi_hi[GCA_UNW_MAX_RANGES];
+static unsigned unwcfi_n = 0;
+
+GC_INNER void gca_unwcfi_set_ranges(const word *lo, const word *hi,
+                                    unsigned n)
+{
+  if (n > GCA_UNW_MAX_RANGES) n = GCA_UNW_MAX_RANGES;
+  memcpy(unwcfi_lo, lo, n * sizeof(word));
+  memcpy(unwcfi_hi, hi, n * sizeof(word));
+  unwcfi_n = n;
+}
+
+#define unwcfi_in_libgc(ra) \
+        gca_unw_in_ranges(unwcfi_lo, unwcfi_hi, unwcfi_n, ra)
+
+/* ---- libgcc's walk: _Unwind_Backtrace ---------------------------------- */
+
+struct unw_gcc {
+  word *frames;
+  unsigned max, n, skip;
+  int in_gc;
+};
+
+#ifdef GCA_HAVE_UNWIND_H
+static _Unwind_Reason_Code unw_gcc_cb(struct _Unwind_Context *ctx, void *arg)
+{
+  struct unw_gcc *s = (struct unw_gcc *)arg;
+  word ra = (word)_Unwind_GetIP(ctx);
+
+  if (0 == ra) return _URC_END_OF_STACK;
+  if (s->in_gc && unwcfi_in_libgc(ra)) return _URC_NO_REASON;
+  s->in_gc = 0;
+  if (s->skip > 0) {
+    s->skip--;
+    return _URC_NO_REASON;
+  }
+  s->frames[s->n++] = ra;
+  return s->n >= s->max ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+#endif
+
+GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_gcc(word *frames, unsigned max,
+                                                 unsigned skip)
+{
+  struct unw_gcc s;
+
+  s.frames = frames;
+  s.max = max;
+  s.n = 0;
+  s.skip = skip;
+  s.in_gc = 1;
+# ifdef GCA_HAVE_UNWIND_H   /* else no frames: the callsite unknown */
+    if (max > 0) (void)_Unwind_Backtrace(unw_gcc_cb, &s);
+# endif
+  return s.n;
+}
+
+#ifdef GCA_UNW_CFI
 
 /* ---- the table walk's cache: sampled stacks under auto ----------------- */
 /* _Unwind_Backtrace finds and interprets a function's call-frame        */
@@ -572,31 +634,28 @@ static void unw_cfi_flush(const void *code)
   __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
 }
 
-/* The walk: as unw_gcc, from this function's own frame (a frame        */
-/* pointer: __builtin_frame_address), by the table's rules; anything    */
-/* else to unw_gcc, by unwind.c (GCA_UNWCFI_FALL).  Its stack's bounds  */
-/* known (unw_walk_slow).  noinline: the walk starts from its frame.   */
+/* The walk: as gca_unwcfi_gcc, from this function's own frame (a      */
+/* frame pointer: __builtin_frame_address), by the table's rules;       */
+/* anything else to gca_unwcfi_gcc.  Its stack's bounds known           */
+/* (unw_walk_slow).                                                      */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
                                   unsigned skip, word lo, word hi,
-                                  const struct gca_unw_code *code,
-                                  const struct gca_unw_ranges *gc)
+                                  const struct gca_unw_code *code)
 {
   const word *fp = (const word *)__builtin_frame_address(0);
   struct unw_cfi_ent *tab = unw_cfi_table();
-  const word *gc_lo = gc->lo, *gc_hi = gc->hi;  /* (set before the walks) */
-  unsigned gc_n = *gc->n;
   word pc, sp, bp, seq, s0;
-  unsigned n = 0, log;
+  unsigned n = 0, skip0 = skip, log;
   int in_gc = 1;
 
-  if (EXPECT(NULL == tab, FALSE)) return GCA_UNWCFI_FALL;
+  if (EXPECT(NULL == tab, FALSE)) return gca_unwcfi_gcc(frames, max, skip);
   if (NULL == code) return GCA_UNWCFI_RELIST;   /* (the table mapped)   */
   if (EXPECT(__atomic_load_n(&unw_cfi_code, __ATOMIC_RELAXED) != code,
              FALSE))
     unw_cfi_flush(code);
   if ((word)fp < lo || (word)fp > hi - 2 * sizeof(word)
       || ((word)fp & (sizeof(word) - 1)) != 0)
-    return GCA_UNWCFI_FALL;                     /* another stack        */
+    return gca_unwcfi_gcc(frames, max, skip);   /* another stack        */
   (void)__atomic_fetch_add(&unw_cfi_walks, 1, __ATOMIC_RELAXED);
   s0 = seq = __atomic_load_n(&unw_cfi_seq, __ATOMIC_ACQUIRE);
   if ((s0 & 1) != 0 || unw_cfi_code != code) goto fall;
@@ -609,7 +668,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
     struct unw_rule r;
     word cfa, at;
 
-    if (in_gc && gca_unw_in_ranges(gc_lo, gc_hi, gc_n, pc)) {
+    if (in_gc && unwcfi_in_libgc(pc)) {
       /* the collector's own frame                                       */
     } else if (skip > 0) {
       in_gc = 0;
@@ -645,7 +704,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
     return n;                   /* no writer came between               */
 fall:
   (void)__atomic_fetch_add(&unw_cfi_falls, 1, __ATOMIC_RELAXED);
-  return GCA_UNWCFI_FALL;
+  return gca_unwcfi_gcc(frames, max, skip0);
 }
 
 #endif /* GCA_UNW_CFI */
