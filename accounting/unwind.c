@@ -3,22 +3,23 @@
  *
  * Two unwinders (GC_ACC_UNWIND, GC_acc_set_unwinder; auto: sites.c's):
  *
- *  - fp: a frame-pointer walk from our own frame.  Return address at fp[1],
- *    the caller's frame pointer at fp[0] (gcc's 32-bit ARM code: fp[0] and
- *    fp[-1], see UNW_LINK).  Every frame pointer is checked before it is
- *    read: word-aligned, strictly above the previous one and below the top
- *    of the thread's stack (pthread_getattr_np, cached), and the walk only
- *    starts when our own frame lies on that stack (not on a signal stack or
- *    a fiber's); every return address must lie in a loaded module's code,
- *    else the walk ends ("where code is" below).  So code without frame
- *    pointers (rbp an ordinary register) can shorten or garble a stack,
- *    never make the walk read outside the thread's stack.  The walk can only
- *    leave the collector if every collector function between the program's
- *    call and the hook keeps a frame record: gcc's one-file build
- *    (extra/gc.c) gives them records, and only them
+ *  - fp: a frame-pointer walk from our own frame.  Return address at
+ *    fp[1], the caller's frame pointer at fp[0] (gcc's 32-bit ARM code:
+ *    fp[0] and fp[-1], see UNW_LINK).  Every frame pointer is checked
+ *    before it is read: word-aligned, strictly above the previous one and
+ *    below the top of the thread's stack (pthread_getattr_np, cached), and
+ *    the walk only starts when our own frame lies on that stack (not on a
+ *    signal stack or a fiber's); every return address must lie in a loaded
+ *    module's code, else the walk ends ("where code is" below).  So code
+ *    without frame pointers (rbp an ordinary register) can shorten or
+ *    garble a stack, never make the walk read outside the thread's stack.
+ *    The walk can only leave the collector if every collector function
+ *    between the program's call and the hook keeps a frame record: gcc's
+ *    one-file build (extra/gc.c) gives them records, and only them
  *    (GCA_FRAME_RECORDS_BEGIN, gca_hooks.h); other builds add
  *    -fno-omit-frame-pointer to all of libgc (configure.ac); embedders
- *    compiling extra/gc.c with clang need that flag, or the libgcc unwinder.
+ *    compiling extra/gc.c with clang need that flag, or the libgcc
+ *    unwinder.
  *
  *  - libgcc (unwind_cfi.c): _Unwind_Backtrace (DWARF call-frame
  *    information, the unwinder C++ exceptions use): right without frame
@@ -28,19 +29,20 @@
  *    table walk's cache"): the same stacks, some 700 instructions a
  *    sample, not 13,000.
  *
- * The collector's own frames are dropped: leading return addresses that lie
- * inside libgc.  When libgc is a shared library of its own (a module whose
- * file name starts with "libgc."), "inside" is its executable segments
- * (dl_iterate_phdr).  When it is linked into a larger module (a static link,
- * the extra/gc.c amalgamation inside a program or libil2cpp.so) its code
- * cannot be told from its neighbours' by module, so "inside" is the span
- * from the lowest to the highest entry address of a fixed set of collector
- * functions (allocation entry points, allocation internals, the accounting
- * hooks): one object file's code is contiguous in a link, and the allocation
- * path runs through functions of that set.  Parts the compiler moves out of
- * line (.text.unlikely "cold" parts) may fall outside the span; such a frame
- * then stays as the innermost frame of the stack (the stack is still right,
- * one frame longer).
+ * The collector's own frames are dropped: leading return addresses that
+ * lie inside libgc.  When libgc is a shared library of its own (a module
+ * whose file name starts with "libgc."), "inside" is its executable
+ * segments (dl_iterate_phdr).  When it is linked into a larger module (a
+ * static link, the extra/gc.c amalgamation inside a program or
+ * libil2cpp.so) its code cannot be told from its neighbours' by module,
+ * so "inside" is the span from the lowest to the highest entry address
+ * of a fixed set of collector functions (allocation entry points,
+ * allocation internals, the accounting hooks): one object file's code is
+ * contiguous in a link, and the allocation path runs through functions
+ * of that set.  Parts the compiler moves out of line (.text.unlikely
+ * "cold" parts) may fall outside the span; such a frame then stays as the
+ * innermost frame of the stack (the stack is still right, one frame
+ * longer).
  */
 
 #include "gca_priv.h"
