@@ -337,7 +337,7 @@ GC_INNER word gca_tables_memory_bytes(void)
 #endif
 
 #ifdef GCA_WIN32
-/* Windows' stack walk (gca_win.h), for unwind.c: at most               */
+/* Windows' stack walk (gca_win.h), for unwind_cfi.c: at most           */
 /* BASE_WIN_FRAMES return addresses, this function's own skipped.        */
 /* Taken from kernel32 by name: some SDKs' headers (Wine's) do not     */
 /* declare it.  None found: no frames.                                   */

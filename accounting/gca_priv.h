@@ -713,14 +713,15 @@ GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max);
 GC_INNER unsigned gca_unwind(word *frames, unsigned max, unsigned skip);
 /* skip | GCA_UNWIND_BY_TABLES: by the unwind tables whatever the        */
 /* setting (auto's walk for sampled stacks, sites.c): _Unwind_Backtrace, */
-/* or its rules cached (x86-64, unwind.c), the same stacks.              */
+/* or its rules cached (x86-64, unwind_cfi.c), the same stacks.          */
 #define GCA_UNWIND_BY_TABLES 0x40000000u
 GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
-/* The unwinder's OS memory (code lists, the rule cache), and its walks */
-/* by the cached rules since the start and how many of them fell back to */
-/* _Unwind_Backtrace (0, 0 where there is no cache: unwind.c).          */
+/* The unwinder's OS memory (code lists, the rule cache: unwind.c), and */
+/* its walks by the cached rules since the start and how many of them   */
+/* fell back to _Unwind_Backtrace (0, 0 where there is no cache:        */
+/* unwind_cfi.c).                                                        */
 GC_INNER word gca_unwind_memory_bytes(void);
-GC_INNER void gca_unwind_walks(word *walks, word *fell_back);
+GC_INNER void gca_unwcfi_walks(word *walks, word *fell_back);
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */
 /* (two-way), the stack last interned from there: its frames (a         */

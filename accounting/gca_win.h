@@ -112,7 +112,7 @@ GC_INLINE gca_win_thread_t gca_win_self(void)
 
 /* Stacks: Windows' own unwinder, RtlCaptureStackBackTrace (the unwind */
 /* tables, .pdata, every x64 image has, frame pointers or not), under   */
-/* the names of libgcc's <unwind.h> that unwind.c's libgcc walker       */
+/* the names of libgcc's <unwind.h> that unwind_cfi.c's libgcc walker   */
 /* calls, so that it serves MSVC builds (no <unwind.h>) and mingw-w64's */
 /* alike.  Both GC_ACC_UNWIND settings take it on Windows: the frame-   */
 /* pointer walk needs the thread's stack bounds, not known there.       */

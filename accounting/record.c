@@ -203,7 +203,7 @@ static int rec_finish(int with_census)
   REC_KEY_WORD("},\"acc_memory_bytes\":", acc);
   /* Sampled stacks walked by the cached unwind rules (x86-64): how     */
   /* many fell back to _Unwind_Backtrace, the slow walk.                */
-  gca_unwind_walks(&walks, &fell_back);
+  gca_unwcfi_walks(&walks, &fell_back);
   if (walks != 0) {
     REC_KEY_WORD(",\"unwind\":{\"walks\":", walks);
     REC_KEY_WORD(",\"fell_back\":", fell_back);

@@ -4,7 +4,7 @@
 # its walks are in the records (unwind.walks, unwind.fell_back).
 # tests/unit/test_nofp's `alloc` mode (x86-64 glibc 2.35+, else it skips)
 # takes sampled stacks:
-#  - under auto, by the cached unwind rules (unwind.c's 32 KiB rule
+#  - under auto, by the cached unwind rules (unwind_cfi.c's 32 KiB rule
 #    table, mapped at the first such stack, and the loaded modules' code
 #    list): the records count walks, and unwind_bytes is larger than
 #  - under GC_ACC_UNWIND=fp, by the frame-pointer walk: no rule table, no

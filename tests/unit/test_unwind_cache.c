@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_unwind_cache.c: the sampled stacks' table walk with its rules
- * cached (unwind.c, x86-64 glibc 2.35 and later) gives _Unwind_Backtrace's
- * stacks, frame for frame, and takes them from its cache.
+ * cached (unwind_cfi.c, x86-64 glibc 2.35 and later) gives
+ * _Unwind_Backtrace's stacks, frame for frame, and takes them from its
+ * cache.
  *
  * Built with -fomit-frame-pointer (tests.am): functions of several
  * shapes, whose call-frame rules differ (a CFA by rsp with small and

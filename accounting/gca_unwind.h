@@ -1,0 +1,102 @@
+/*
+ * gca_unwind.h: what unwind.c hands down to unwind_cfi.c (the walks by
+ * the unwind tables: libgcc's, and the cache of its rules): the list of
+ * where code is, the collector's own code ranges, and the walks' entry
+ * points.  Shared by those two modules alone (docs/design.md, "Layers").
+ */
+#ifndef GCA_UNWIND_H
+#define GCA_UNWIND_H
+
+#include "gca_priv.h"
+
+/* auto's sampled stacks by the tables' rules, cached (unwind_cfi.c):  */
+/* x86-64 glibc 2.35 and later.                                         */
+#if defined(__x86_64__) && defined(__linux__) && defined(GCA_HAVE_UNWIND_H) \
+    && (defined(__GNUC__) || defined(__clang__)) && defined(__GLIBC__) \
+    && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35)) \
+    && !defined(__ILP32__) && !defined(GCA_NO_CFI_CACHE)
+# define GCA_UNW_CFI 1
+#endif
+
+/* The executable segments of the loaded modules (unwind.c, "where code */
+/* is"), sorted by lo.  As many segments as fill two pages with the     */
+/* list's head (510 on 64-bit hosts): 512 took a third page for the     */
+/* head's 24 bytes.                                                      */
+#define GCA_UNW_MAX_CODE ((8192 - 3 * sizeof(word)) / (2 * sizeof(word)))
+struct gca_unw_code {
+  volatile word gc_no;     /* GC_gc_no when listed or last checked      */
+  word loads;              /* dlpi_adds + dlpi_subs when listed         */
+  unsigned n;
+  word lo[GCA_UNW_MAX_CODE], hi[GCA_UNW_MAX_CODE];   /* sorted by lo    */
+};
+
+/* The segments last hit, most recent first (a walk crosses a few    */
+/* modules: libgc, the program, libc).                                 */
+#define GCA_UNW_HINTS 4
+struct gca_unw_hints {
+  unsigned h[GCA_UNW_HINTS];
+};
+
+/* Is ra in a segment of c?  *hint: the segments last hit (the walk     */
+/* keeps them in a local; the thread's copy is read and written once    */
+/* per walk, TLS being a call in a shared library).  (Not inline: the   */
+/* compiler keeps it out of the walks' loops, as when it was unwind.c's.) */
+static GC_ATTR_UNUSED int gca_unw_is_code(const struct gca_unw_code *c, word ra,
+                              struct gca_unw_hints *hint)
+{
+  unsigned lo = 0, hi, j;
+
+  for (j = 0; j < GCA_UNW_HINTS; j++) {
+    unsigned h = hint->h[j];
+
+    if (h < c->n && ra >= c->lo[h] && ra < c->hi[h]) return 1;
+  }
+  hi = c->n;
+  while (lo < hi) {             /* the last segment with lo <= ra        */
+    unsigned mid = (lo + hi) / 2;
+
+    if (c->lo[mid] <= ra) lo = mid + 1; else hi = mid;
+  }
+  if (0 == lo || ra >= c->hi[lo - 1]) return 0;
+  for (j = GCA_UNW_HINTS - 1; j > 0; j--) hint->h[j] = hint->h[j - 1];
+  hint->h[0] = lo - 1;
+  return 1;
+}
+
+/* The collector's own code: [lo[i], hi[i]) for i < n (unwind.c's,    */
+/* "which return addresses are the collector's", copied to             */
+/* unwind_cfi.c by gca_unwcfi_set_ranges at gca_unwind_init).            */
+#define GCA_UNW_MAX_RANGES 8
+GC_INLINE int gca_unw_in_ranges(const word *lo, const word *hi, unsigned n,
+                                word ra)
+{
+  unsigned i;
+
+  for (i = 0; i < n; i++)
+    if (ra >= lo[i] && ra < hi[i]) return 1;
+  return 0;
+}
+
+GC_INNER void gca_unwcfi_set_ranges(const word *lo, const word *hi,
+                                    unsigned n);
+/* libgcc's walk (_Unwind_Backtrace; none without <unwind.h>): up to    */
+/* max return addresses in frames, the collector's frames dropped, then */
+/* skip more.  noinline: its first frames are the collector's.           */
+GC_INNER unsigned gca_unwcfi_gcc(word *frames, unsigned max, unsigned skip);
+
+#ifdef GCA_UNW_CFI
+/* gca_unwcfi_walk's answer when code is NULL, the table mapped: list   */
+/* the code again (unwind.c) and walk with it.                          */
+# define GCA_UNWCFI_RELIST (~1u)
+
+/* The walk as gca_unwcfi_gcc's, from the caller's frame, by the cached */
+/* rules, on the thread's stack [lo, hi) (known), code the current code */
+/* list; anything it does not model (no table, another stack, a rule it */
+/* cannot use, a writer between) goes to gca_unwcfi_gcc.                 */
+GC_INNER unsigned gca_unwcfi_walk(word *frames, unsigned max, unsigned skip,
+                                  word lo, word hi,
+                                  const struct gca_unw_code *code);
+#endif
+
+#endif /* GCA_UNWIND_H */
