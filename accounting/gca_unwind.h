@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gca_unwind.h: what unwind.c hands down to unwind_cfi.c (the walks by
  * the unwind tables: libgcc's, and the cache of its rules): the list of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unwind_cfi.c: the walks by the unwind tables (DWARF call-frame
  * information): libgcc's _Unwind_Backtrace, and for sampled stacks under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unwind_walks.sh: `gcacc summary` says when sampled stacks fell back to
 # the slow unwinder (the records' unwind.walks and unwind.fell_back:
 # docs/dump-format.md, "Accounting memory"), and reads dumps without

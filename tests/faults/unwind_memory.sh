@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unwind_memory.sh: the unwinder's own OS memory is counted in the
 # accounting's memory (acc_memory.unwind_bytes, in acc_memory_bytes), and
 # its walks are in the records (unwind.walks, unwind.fell_back).
