@@ -134,8 +134,18 @@ one() {
       fail "$name, $mode: stacks of median depth '$med', expected more than 1"; }
     r=$(names_inside "$d" 2> "$t/names")
     checked=${r% *} wrong=${r#* }
-    [ "${checked:-0}" -gt 0 ] ||
-      fail "$name, $mode: no name shown to check (symbolize, its cache)"
+    # trace stacks every allocation: a run without a name to check there
+    # is a fault.  The default profile's stacks are samples drawn afresh
+    # each run (the sampler is seeded from the clock); on Guile most land
+    # in static functions (shown as marked guesses, not names), so a run
+    # whose few samples all do shows none, by chance (CI saw one).
+    if [ "${checked:-0}" -eq 0 ]; then
+      if [ "$mode" = default ]; then
+        echo "$me: $name, default: no exact name among this run's samples"
+      else
+        fail "$name, $mode: no name shown to check (symbolize, its cache)"
+      fi
+    fi
     [ "$wrong" -eq 0 ] ||
       fail "$name, $mode: $wrong of $checked names outside their symbol:" \
            "$(head -5 "$t/names")"
