@@ -303,10 +303,34 @@ static NOINLINE void frame_allocs(void)
   for (i = 0; i < 5; i++) (void)GC_acc_malloc_atomic_typed(128, TYPE_F);
 }
 
+/* A dump's records, one parsed line at a time: records_next gives the */
+/* next (the caller's to json_decref), NULL at the end; a line that    */
+/* does not parse fails a check and is skipped.                         */
+static FILE *records_open(const char *path)
+{
+  char cmd[512];
+
+  snprintf(cmd, sizeof(cmd), "zcat '%s'", path);
+  return popen(cmd, "r");
+}
+
+static json_t *records_next(FILE *f)
+{
+  static char line[1 << 16];
+
+  while (fgets(line, sizeof(line), f) != NULL) {
+    json_error_t err;
+    json_t *r = json_loads(line, 0, &err);
+
+    if (CHECK(r != NULL)) return r;
+  }
+  return NULL;
+}
+
 static void test_frames(const char *path)
 {
-  char cmd[512], line[1 << 16];
   FILE *f;
+  json_t *r;
   GC_word gc_before;
   long type_e = -1, type_f = -1;
   unsigned long objs_e = 0, objs_f = 0, bytes_e = 0, frames = 0;
@@ -322,18 +346,13 @@ static void test_frames(const char *path)
   collect();                                    /* a census record    */
   CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);
 
-  snprintf(cmd, sizeof(cmd), "zcat '%s'", path);
-  f = popen(cmd, "r");
+  f = records_open(path);
   if (!CHECK(f != NULL)) return;
-  while (fgets(line, sizeof(line), f) != NULL) {
-    json_error_t err;
-    json_t *r = json_loads(line, 0, &err), *v;
-    const char *kind;
+  while ((r = records_next(f)) != NULL) {
+    const char *kind = json_string_value(json_object_get(r, "record"));
+    json_t *v = json_object_get(r, "types");
     size_t i;
 
-    if (!CHECK(r != NULL)) continue;
-    kind = json_string_value(json_object_get(r, "record"));
-    v = json_object_get(r, "types");
     for (i = 0; v != NULL && i < json_array_size(v); i++) {
       json_t *t = json_array_get(v, i);
       const char *cookie = json_string_value(json_array_get(t, 1));
@@ -389,8 +408,8 @@ static void *volatile keep_g[NG];
 
 static void test_live_only_rows(const char *path)
 {
-  char cmd[512], line[1 << 16];
   FILE *f;
+  json_t *r;
   long type_g = -1;
   int i, n = 0, seen[8];
   long age[8][4];
@@ -402,18 +421,13 @@ static void test_live_only_rows(const char *path)
 
   memset(seen, 0, sizeof(seen));
   memset(age, 0, sizeof(age));
-  snprintf(cmd, sizeof(cmd), "zcat '%s'", path);
-  f = popen(cmd, "r");
+  f = records_open(path);
   if (!CHECK(f != NULL)) return;
-  while (fgets(line, sizeof(line), f) != NULL) {
-    json_error_t err;
-    json_t *r = json_loads(line, 0, &err), *v;
-    const char *kind;
+  while ((r = records_next(f)) != NULL) {
+    const char *kind = json_string_value(json_object_get(r, "record"));
+    json_t *v = json_object_get(r, "types");
     size_t j;
 
-    if (!CHECK(r != NULL)) continue;
-    kind = json_string_value(json_object_get(r, "record"));
-    v = json_object_get(r, "types");
     for (j = 0; v != NULL && j < json_array_size(v); j++) {
       json_t *t = json_array_get(v, j);
       const char *cookie = json_string_value(json_array_get(t, 1));
