@@ -594,15 +594,24 @@ int main(void)
   CHECK_EQ(GC_acc_get_stats(&st, sizeof(st)), sizeof(st));
   CHECK_EQ(st.census_rode, 1);
   census_rows(ride_rows);
+  /* Two collections: a stale word may keep an object or two in one    */
+  /* and not the other (under wine with parallel markers, one normal    */
+  /* 160-byte object in some runs).  The blocks (reserved) must be the  */
+  /* same, the live objects within RETAINED_MAX, live + free the same. */
   {
-    unsigned k, cls, rows = 0;
+    unsigned k, cls, rows = 0, kept = 0;
 
     for (k = 0; k < N_ROW_KINDS; k++) {
       for (cls = 0; cls < N_ROW_CLASSES; cls++) {
-        if (walk_rows[k][cls][1] != 0) rows++;
-        if (memcmp(ride_rows[k][cls], walk_rows[k][cls],
-                   sizeof(walk_rows[k][cls])) == 0)
+        const GC_word *a = ride_rows[k][cls], *b = walk_rows[k][cls];
+
+        if (b[1] != 0) rows++;
+        if (memcmp(a, b, sizeof(walk_rows[k][cls])) == 0) continue;
+        if (a[1] == b[1] && a[0] + a[2] == b[0] + b[2]
+            && (a[0] > b[0] ? a[0] - b[0] : b[0] - a[0]) <= RETAINED_MAX) {
+          kept++;
           continue;
+        }
         CHECK(!"a row of the ride differs from the walk's");
         fprintf(stderr, "  kind %u class %u: live %lu/%lu reserved %lu/%lu"
                 " free %lu/%lu (ride/walk)\n", k, cls,
@@ -614,7 +623,8 @@ int main(void)
                 (unsigned long)walk_rows[k][cls][2]);
       }
     }
-    printf("ride and walk: %u rows with blocks compared\n", rows);
+    printf("ride and walk: %u rows with blocks compared (%u within"
+           " the conservative slack)\n", rows, kept);
     CHECK(rows > 50);
   }
 
