@@ -25,13 +25,10 @@ cd "$top"
   autoreconf -fi > /dev/null
 mkdir -p _build
 cd _build
+# A tree configured before needs no configure: `make` patches bdwgc again
+# when the pin or the patch series changed since (a pull, a merge).
 if [ ! -f Makefile ] || [ $# -gt 0 ]; then
   ../configure --quiet "$@"
-else
-  # A tree configured before: the patch series may have changed since
-  # (a pull, a merge).  fetch.sh redoes bdwgc/upstream only when its
-  # stamp differs from PIN and the patches, so this is cheap otherwise.
-  BDWGC_TARBALL="${BDWGC_TARBALL:-}" sh "$top/bdwgc/fetch.sh"
 fi
 make -j"$jobs" > make.log 2>&1 || { tail -40 make.log; exit 1; }
 case $what in

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # fetch.sh: turn the pinned bdwgc release into the patched tree we build.
 #
-#   bdwgc/fetch.sh [--force]
+#   bdwgc/fetch.sh [--force | --if-changed]
 #
 # Obtains the release tarball named in bdwgc/PIN, from the first of:
 #   1. the file named by BDWGC_TARBALL (an error if it is set but unusable);
@@ -14,7 +14,8 @@
 # by git), applies bdwgc/patches/series in order, links our accounting/ and
 # unity/ sources and public headers into the tree, and regenerates upstream's
 # autotools files.  Nothing is redone when the tree is already patched from
-# the same pin and patches (bdwgc/upstream/.gcacc-stamp); --force redoes it.
+# the same pin and patches (bdwgc/upstream/.gcacc-stamp); --force redoes it,
+# and --if-changed says nothing when there is nothing to do (every `make`).
 #
 # Errors say what failed, where, and what to do; the exit status is 1.
 
@@ -59,7 +60,8 @@ inputs_sum() {
 want_stamp=$(inputs_sum)
 if [ "${1:-}" != "--force" ] && [ -f "$dest/.gcacc-stamp" ] &&
    [ "$(cat "$dest/.gcacc-stamp")" = "$want_stamp" ]; then
-  say "bdwgc $version already unpacked and patched in bdwgc/upstream"
+  [ "${1:-}" = "--if-changed" ] ||
+    say "bdwgc $version already unpacked and patched in bdwgc/upstream"
   exit 0
 fi
 

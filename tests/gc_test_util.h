@@ -23,6 +23,11 @@
 # define NOINLINE __attribute__((noinline))
 #endif
 #define GC_TEST_UNUSED __attribute__((unused))
+/* Keeps a value in a register the compiler must assume read and       */
+/* changed, so that a call producing it is neither dropped nor moved.   */
+#ifndef KEEP
+# define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
+#endif
 
 /* Zero a good part of the stack below us (64 KiB), where dead frames   */
 /* held pointers.                                                        */

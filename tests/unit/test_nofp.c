@@ -28,12 +28,12 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <dlfcn.h>
 #include <string.h>
 #include <stdio.h>
 
-#define NOINLINE __attribute__((noinline))
 /* No frame pointers in this file whatever CFLAGS say (a configure     */
 /* rerun by config.status can append -fno-omit-frame-pointer after     */
 /* tests.am's -fomit-frame-pointer), and gcc refuses to clobber rbp in */
@@ -41,7 +41,6 @@
 #if defined(__GNUC__) && !defined(__clang__)
 # pragma GCC optimize("omit-frame-pointer")
 #endif
-#define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
 
 unsigned nf_a(void), nf_b(void), nf_c(void);
 

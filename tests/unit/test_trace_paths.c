@@ -34,13 +34,12 @@
 #include "gc_gcj.h"
 #include "gc_mark.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 
-#define NOINLINE __attribute__((noinline))
 /* Keeps the call before it from being a tail call (the frame stays).  */
-#define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
 
 /* Global (not static) so that -rdynamic puts them where dladdr looks.  */
 void *path_alloc(int path);

@@ -34,6 +34,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 #include "../stat_bound.h"
 
 #include <dlfcn.h>
@@ -42,9 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline))
 /* Keeps the call before it from being a tail call (c's frame stays).   */
-#define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
 
 static size_t cap_bytes = 64;
 

@@ -37,6 +37,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <alloca.h>
 #include <dlfcn.h>
@@ -49,8 +50,6 @@
 #if defined(__GNUC__) && !defined(__clang__)
 # pragma GCC optimize("omit-frame-pointer")
 #endif
-#define NOINLINE __attribute__((noinline))
-#define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
 
 #define N_PATHS 400
 #define MAX_LEN 40
