@@ -610,8 +610,11 @@ GC_INNER int gca_census_rode(void);
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 
-/* Heap sections reserved by the collector and how much is resident.    */
+/* Heap sections reserved by the collector and how much is resident    */
+/* (lock held; the newest sample the writer took); the writer thread's */
+/* sample of the sections a record copied, after each pass.             */
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);
+GC_INNER void gca_heap_resident_sample(void);
 
 /* Heap growth events (heapgrow.c).                                      */
 struct gca_grow_event {
