@@ -606,6 +606,15 @@ GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr);
 /* 1 if the last census rode the reclaim walk, else 0 (lock held).     */
 GC_INNER int gca_census_rode(void);
 
+/* A function no stack walk passes through (the census's ride on the   */
+/* reclaim walk): no frame record, whatever GCA_FRAME_RECORDS_BEGIN or  */
+/* -fno-omit-frame-pointer say, so that a leaf keeps no frame.          */
+#if defined(__GNUC__) && !defined(__clang__)
+# define GCA_NO_FRAME __attribute__((optimize("omit-frame-pointer")))
+#else
+# define GCA_NO_FRAME /* empty */
+#endif
+
 /* Free-block books beyond per-list counts (freelist.c).                 */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);

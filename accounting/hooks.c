@@ -234,7 +234,7 @@ GC_INNER void gca_hook_reclaim_begin(int report_if_found)
   gca_census_ride_begin(report_if_found);
 }
 
-GC_INNER void gca_hook_reclaim_kept(struct hblk *h, hdr *hhdr)
+GC_INNER GCA_NO_FRAME void gca_hook_reclaim_kept(struct hblk *h, hdr *hhdr)
 {
   gca_census_ride_block(h, hhdr);
 }
