@@ -17,13 +17,13 @@
 # really pays is measured too (censustime -a): each round collects the
 # same heap once with accounting on and once off, timing the collection's
 # end phase (GC_EVENT_RECLAIM_START to _END: the reclaim walk, the ride,
-# the census, the record), and "pays ms" is the median of the rounds'
-# differences, "pays/GB" the same per GB of heap (issue 36's target: at
-# most 0.5 ms per GB in the pause).  The runs dump (GC_ACC_DUMP, a
-# temporary file), as an always-on session does; BENCH_CENSUS_DUMP=0
-# leaves the dump out.  Wall time on a shared machine: read the figures
-# as a few tens of percent either way, the difference to a few tenths of
-# a ms.
+# the census, the record) in the collecting thread's CPU time, and "pays
+# ms" is the median of the rounds' differences, "pays/GB" the same per
+# GB of heap (issue 36's target: at most 0.5 ms per GB in the pause).
+# The runs dump (GC_ACC_DUMP, a temporary file), as an always-on session
+# does; BENCH_CENSUS_DUMP=0 leaves the dump out.  The other times are
+# wall time: on a shared machine read them as a few tens of percent
+# either way; "pays" moves by a few tenths of a ms.
 # BENCH_CENSUS_FLAGS is passed on to censustime (e.g. -p: parallel
 # markers, whose census sums each block's mark bytes); the "par" column
 # says whether they ran.
@@ -62,4 +62,4 @@ for m in $sizes; do
       v["mark_ns"] / 1e6, v["census_ms_per_gb"], v["reclaim_ns"] / 1e6,
       v["pause_ns"] / 1e6, v["pause_ms_per_gb"], v["parallel"] }'
 done
-echo "(bench/censustime.c -a, GC_ACC_ENABLE=1${dump:+, a dump}, medians of $rounds rounds each; pays: the end phase's time with accounting on minus off, paired by round)"
+echo "(bench/censustime.c -a, GC_ACC_ENABLE=1${dump:+, a dump}, medians of $rounds rounds each; pays: the end phase's CPU time with accounting on minus off, paired by round)"
