@@ -209,7 +209,8 @@ GC_INNER const char *gca_freelist_verify(void)
 /* sample, which stores the result and then 0 (release).  Neither ever  */
 /* waits for the other: a writer that is slow only makes the sample     */
 /* older.  The copy is accounting's memory (OS pages, counted with the  */
-/* records'), kept for the next sample.                                  */
+/* records'), kept for the next sample; without memory for it no sample */
+/* is taken and the last one stands (0 before the first).               */
 #ifndef GCA_RESIDENT_PERIOD_NS
 # define GCA_RESIDENT_PERIOD_NS 100000000u     /* 100 ms */
 #endif
