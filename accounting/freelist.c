@@ -215,6 +215,15 @@ GC_INNER const char *gca_freelist_verify(void)
 # define GCA_RESIDENT_PERIOD_NS 100000000u     /* 100 ms */
 #endif
 
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_resident.c): samples a record took in  */
+  /* place (0 where there is no mincore).                                */
+  static unsigned long rs_in_place = 0;
+
+  GC_API unsigned long GC_CALL GC_acc_test_resident_in_place(void)
+  { return GCA_LOAD(&rs_in_place); }
+#endif
+
 #ifdef GCA_HAVE_MINCORE
   struct resident_sect { word start, bytes; };
   static struct {
@@ -224,13 +233,6 @@ GC_INNER const char *gca_freelist_verify(void)
     word resident;              /* the writer's sample of the copy     */
     word done;                  /* samples the writer finished         */
   } rs;
-# ifdef GCA_TEST_API
-    static unsigned long rs_in_place = 0;   /* the record's own samples */
-
-    GC_API unsigned long GC_CALL GC_acc_test_resident_in_place(void)
-    { return GCA_LOAD(&rs_in_place); }
-# endif
-
   static word resident_of(const struct resident_sect *s, word n)
   {
     word i, rsd = 0, page = (word)sysconf(_SC_PAGESIZE);
