@@ -358,9 +358,37 @@ GC_INNER void gca_census_ride_begin(int report_if_found)
   gca_census_riding = 1;
 }
 
-GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr)
+/* A block the common case does not take: a large object, a pair met  */
+/* for the first time, parallel markers.  Out of line, so that the     */
+/* ride's own path needs no register saved and no frame.               */
+static GC_ATTR_NOINLINE void census_ride_other(struct hblk *h, hdr *hhdr)
 {
   census_visit(h, hhdr, 0);
+}
+
+/* census_visit's work for a small-object block of a pair with a row,  */
+/* one marker: a leaf (the rest a tail call), and without the frame    */
+/* record the allocation paths keep (no stack walk passes here).       */
+GC_INNER GCA_NO_FRAME void gca_census_ride_block(struct hblk *h, hdr *hhdr)
+{
+  word sz = hhdr->hb_sz;
+  unsigned k = hhdr->hb_obj_kind;
+
+  if (EXPECT(k < MAXOBJKINDS && sz <= MAXOBJBYTES, TRUE)) {
+    unsigned s = gca_tables->row_of[k][BYTES_TO_GRANULES(sz)];
+
+#   ifdef PARALLEL_MARK
+      if (EXPECT(GC_parallel, FALSE)) s = 0;
+#   endif
+    if (EXPECT(s != 0, TRUE)) {
+      struct gca_class_census *cc = &gca_rows[s].census;
+
+      cc->live_objs += hhdr->hb_n_marks;
+      cc->reserved_bytes += HBLKSIZE;
+      return;
+    }
+  }
+  census_ride_other(h, hhdr);
 }
 
 /* The census's own walk of the in-use blocks, when it did not ride.   */

@@ -261,21 +261,24 @@ static int dump_write_all(const unsigned char *p, size_t n,
 
 /* Compression level of the dump stream.  Records are small (a few KiB) */
 /* and flushed as they come, so the default level (6) spends most of   */
-/* its time searching for matches it rarely finds: level 2 (deflate's   */
-/* fast matcher) costs about a quarter of its instructions for about a */
-/* quarter more bytes (measured on bench/gameloop: 834 versus 664 bytes */
-/* a record).                                                            */
+/* its time searching for matches it rarely finds: level 1 (deflate's   */
+/* fast matcher, its shortest chains) costs about a quarter of its       */
+/* instructions for some 15% more bytes.                                 */
 #ifndef GCA_DUMP_ZLEVEL
-# define GCA_DUMP_ZLEVEL 2
+# define GCA_DUMP_ZLEVEL 1
 #endif
-/* A 16 KiB window and memLevel 7: deflate's state is 128 KiB instead  */
-/* of zlib's default 256 KiB, for some 3% more bytes on census records  */
-/* (their repeats are mostly within a record or the one before).       */
+/* A 32 KiB window and memLevel 5 (a hash of 4,096 heads): the window   */
+/* slides, and with it the whole hash and chain tables, half as often   */
+/* as with 16 KiB, and the smaller hash is cheaper to slide, while     */
+/* records repeat mostly the one before.  On anchorloop's records       */
+/* (2.5 KiB each, a sync flush each): 13% fewer instructions than level */
+/* 2 with a 16 KiB window and memLevel 7, for 1% more bytes; deflate's  */
+/* state is some 144 KiB instead of 128.                                */
 #ifndef GCA_DUMP_ZWINDOW
-# define GCA_DUMP_ZWINDOW 14
+# define GCA_DUMP_ZWINDOW 15
 #endif
 #ifndef GCA_DUMP_ZMEMLEVEL
-# define GCA_DUMP_ZMEMLEVEL 7
+# define GCA_DUMP_ZMEMLEVEL 5
 #endif
 
 /* Feed n bytes to deflate with the given flush mode and write what it   */

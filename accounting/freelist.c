@@ -11,9 +11,11 @@
  * keeping the same books incrementally took a hook on every free-list
  * insertion, removal, split, unmap and remap, nearly 1% of a game loop's
  * instructions (docs/design.md, "What accounting off costs").  Also the
- * reserved versus resident bytes of the heap sections (mincore, sampled
- * at record time at most every 100 ms; see gca_heap_reserved_resident).
- * All entry points run with the allocation lock held.
+ * reserved versus resident bytes of the heap sections (mincore, at most
+ * every 100 ms, by the dump's writer thread from a copy of the sections'
+ * bounds a record made: see gca_heap_reserved_resident).  All entry
+ * points but gca_heap_resident_sample (the writer's) run with the
+ * allocation lock held.
  */
 
 #include "gca_priv.h"
@@ -194,40 +196,52 @@ GC_INNER const char *gca_freelist_verify(void)
 #endif
 
 /* Resident bytes are sampled (mincore over every heap section, a system */
-/* call per 16 MiB and a pass over its page vector) at most every        */
-/* GCA_RESIDENT_PERIOD_NS, and whenever the reserved total changed since */
-/* the last sample; between samples the last value is reported.          */
+/* call per 4 MiB and a pass over its page vector: some 0.7 ms on a 0.7  */
+/* GB heap, nearly all of a record's time in the pause) by the dump's   */
+/* writer thread, outside the collector's pause.  A record (lock held)  */
+/* that finds a sample due (the last one GCA_RESIDENT_PERIOD_NS old or  */
+/* more, or the reserved total changed since it) copies the sections'   */
+/* bounds, which the writer samples after its next pass                 */
+/* (gca_heap_resident_sample); every record reports the newest sample   */
+/* the writer finished.  Only the very first sample is taken in place,  */
+/* so that no record lacks one.  rs.state hands the copy over: 0, the    */
+/* producer's (the record's, lock held) to write; 1, the writer's to     */
+/* sample, which stores the result and then 0 (release).  Neither ever  */
+/* waits for the other: a writer that is slow only makes the sample     */
+/* older.  The copy is accounting's memory (OS pages, counted with the  */
+/* records'), kept for the next sample; without memory for it no sample */
+/* is taken and the last one stands (0 before the first).               */
 #ifndef GCA_RESIDENT_PERIOD_NS
 # define GCA_RESIDENT_PERIOD_NS 100000000u     /* 100 ms */
 #endif
 
-GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
-{
-  word i, res = 0;
-# ifdef GCA_HAVE_MINCORE
-    word rsd = 0;
-    static word last_reserved = 0, last_resident = 0;
-    static uint64_t last_ns = 0;
-    static int sampled = 0;
-    uint64_t now;
-    word page;
-# endif
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_resident.c): samples a record took in  */
+  /* place (0 where there is no mincore).                                */
+  static unsigned long rs_in_place = 0;
 
-  for (i = 0; i < GC_n_heap_sects; i++) res += GC_heap_sects[i].hs_bytes;
-  *reserved = res;
-# ifdef GCA_HAVE_MINCORE
-    now = gca_now_ns();
-    if (sampled && res == last_reserved
-        && now - last_ns < (uint64_t)GCA_RESIDENT_PERIOD_NS) {
-      *resident = last_resident;
-      return;
-    }
-    page = (word)sysconf(_SC_PAGESIZE);
-    for (i = 0; i < GC_n_heap_sects; i++) {
+  GC_API unsigned long GC_CALL GC_acc_test_resident_in_place(void)
+  { return GCA_LOAD(&rs_in_place); }
+#endif
+
+#ifdef GCA_HAVE_MINCORE
+  struct resident_sect { word start, bytes; };
+  static struct {
+    struct resident_sect *sects;
+    word cap, n;                /* entries allocated, copied          */
+    unsigned state;             /* 0 the record's, 1 the writer's      */
+    word resident;              /* the writer's sample of the copy     */
+    word done;                  /* samples the writer finished         */
+  } rs;
+  static word resident_of(const struct resident_sect *s, word n)
+  {
+    word i, rsd = 0, page = (word)sysconf(_SC_PAGESIZE);
+
+    for (i = 0; i < n; i++) {
       /* Sections are HBLKSIZE-aligned; pages may be larger, so round   */
       /* the range out to pages and clip the resident count to it.      */
-      word start = (word)GC_heap_sects[i].hs_start;
-      word end = start + GC_heap_sects[i].hs_bytes;
+      word start = s[i].start;
+      word end = start + s[i].bytes;
       word lo = start & ~(page - 1);
       word hi = (end + page - 1) & ~(page - 1);
 
@@ -236,11 +250,89 @@ GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
       if (lo < start && heap_page_resident(lo)) rsd -= start - lo;
       if (end < hi && heap_page_resident(hi - page)) rsd -= hi - end;
     }
-    last_reserved = res;
-    last_resident = rsd;
-    last_ns = now;
-    sampled = 1;
-    *resident = rsd;
+    return rsd;
+  }
+
+  /* The sections' bounds into rs.sects (lock held, rs.state 0); 0 if  */
+  /* no memory for them (the sample is skipped).                        */
+  static int resident_copy(void)
+  {
+    word i, n = GC_n_heap_sects;
+
+    if (n > rs.cap) {
+      word cap = gca_mem_fit(sizeof(struct resident_sect), n, rs.cap);
+      struct resident_sect *p = (struct resident_sect *)gca_mem_alloc(
+                        GCA_MEM_TYPES, cap * sizeof(struct resident_sect));
+
+      if (NULL == p) return 0;
+      gca_mem_free(GCA_MEM_TYPES, rs.sects,
+                   rs.cap * sizeof(struct resident_sect));
+      rs.sects = p;
+      rs.cap = cap;
+    }
+    for (i = 0; i < n; i++) {
+      rs.sects[i].start = (word)GC_heap_sects[i].hs_start;
+      rs.sects[i].bytes = GC_heap_sects[i].hs_bytes;
+    }
+    rs.n = n;
+    return 1;
+  }
+#endif
+
+/* The writer thread, after a pass: the sample a record asked for.     */
+GC_INNER void gca_heap_resident_sample(void)
+{
+# ifdef GCA_HAVE_MINCORE
+    if (ACQ_LOAD32(&rs.state) != 1) return;
+    rs.resident = resident_of(rs.sects, rs.n);
+    rs.done++;
+    REL_STORE32(&rs.state, 0);
+# endif
+}
+
+GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident)
+{
+  word i, res = 0;
+# ifdef GCA_HAVE_MINCORE
+    static word last_reserved = 0, last_resident = 0, seen_done = 0;
+    static uint64_t last_ns = 0;
+    static int sampled = 0;
+    uint64_t now;
+# endif
+
+  for (i = 0; i < GC_n_heap_sects; i++) res += GC_heap_sects[i].hs_bytes;
+  *reserved = res;
+# ifdef GCA_HAVE_MINCORE
+    if (ACQ_LOAD32(&rs.state) != 0) {
+      /* The writer has the copy: the last sample stands.              */
+    } else if (!sampled) {
+      /* The first: in place, so that every record has a sample.       */
+      if (resident_copy()) {
+        last_resident = resident_of(rs.sects, rs.n);
+        seen_done = rs.done;
+        sampled = 1;
+        last_reserved = res;
+        last_ns = gca_now_ns();
+#       ifdef GCA_TEST_API
+          GCA_STORE(&rs_in_place, rs_in_place + 1);
+#       endif
+      }
+    } else {
+      if (rs.done != seen_done) {
+        seen_done = rs.done;
+        last_resident = rs.resident;
+      }
+      now = gca_now_ns();
+      if ((res != last_reserved
+           || now - last_ns >= (uint64_t)GCA_RESIDENT_PERIOD_NS)
+          && resident_copy()) {
+        last_reserved = res;
+        last_ns = now;
+        REL_STORE32(&rs.state, 1);
+      }
+    }
+    /* A sample of sections since given back cannot count more.        */
+    *resident = last_resident < res ? last_resident : res;
 # else
     *resident = res;
 # endif

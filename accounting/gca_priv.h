@@ -606,12 +606,24 @@ GC_INNER void gca_census_ride_block(struct hblk *h, hdr *hhdr);
 /* 1 if the last census rode the reclaim walk, else 0 (lock held).     */
 GC_INNER int gca_census_rode(void);
 
+/* A function no stack walk passes through (the census's ride on the   */
+/* reclaim walk): no frame record, whatever GCA_FRAME_RECORDS_BEGIN or  */
+/* -fno-omit-frame-pointer say, so that a leaf keeps no frame.          */
+#if defined(__GNUC__) && !defined(__clang__)
+# define GCA_NO_FRAME __attribute__((optimize("omit-frame-pointer")))
+#else
+# define GCA_NO_FRAME /* empty */
+#endif
+
 /* Free-block books beyond per-list counts (freelist.c).                 */
 /* 1 - largest / total_free, times 10^6 (0 when nothing is free).        */
 GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 
-/* Heap sections reserved by the collector and how much is resident.    */
+/* Heap sections reserved by the collector and how much is resident    */
+/* (lock held; the newest sample the writer took); the writer thread's */
+/* sample of the sections a record copied, after each pass.             */
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);
+GC_INNER void gca_heap_resident_sample(void);
 
 /* Heap growth events (heapgrow.c).                                      */
 struct gca_grow_event {

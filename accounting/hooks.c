@@ -179,8 +179,14 @@ GC_INNER void gca_hook_free(void *p)
 
 /* ---- heap blocks and free lists ----------------------------------------- */
 
+/* A request no free block met, until a block is handed out: the block */
+/* hook's inline part (gca_hooks.h) calls gca_hook_hblk_alloc only then */
+/* or with tags.                                                         */
+GC_INNER int gca_hblk_unmet_pending = 0;
+
 GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 {
+  gca_hblk_unmet_pending = 1;
   gca_heapgrow_unmet(sz, kind, flags);
 }
 
@@ -188,6 +194,7 @@ GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 /* is a call only when there is some (mode 2: accounting and tags on).  */
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
+  gca_hblk_unmet_pending = 0;
   gca_heapgrow_satisfied();
   if (2 == gca_tl_mode) {
     gca_tags_hblk_alloc(h, hhdr);
@@ -196,9 +203,10 @@ GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
   }
 }
 
+/* Called for blocks with a tag table only (gca_hooks.h).              */
 GC_INNER void gca_hook_hblk_free(struct hblk *h, hdr *hhdr)
 {
-  if (hhdr->hb_acc != NULL) gca_tags_hblk_free(h, hhdr);
+  gca_tags_hblk_free(h, hhdr);
 }
 
 GC_INNER void gca_hook_heap_grow(struct hblk *p, size_t bytes)
@@ -226,7 +234,7 @@ GC_INNER void gca_hook_reclaim_begin(int report_if_found)
   gca_census_ride_begin(report_if_found);
 }
 
-GC_INNER void gca_hook_reclaim_kept(struct hblk *h, hdr *hhdr)
+GC_INNER GCA_NO_FRAME void gca_hook_reclaim_kept(struct hblk *h, hdr *hhdr)
 {
   gca_census_ride_block(h, hhdr);
 }

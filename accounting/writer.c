@@ -357,6 +357,9 @@ static void *dump_writer_main(void *arg)
       }
     }
     DUMP_STORE_REL(&dump.head, tail);
+    /* The heap's resident pages, if a record asked: mincore here, not  */
+    /* in the collector's pause (freelist.c).                           */
+    gca_heap_resident_sample();
   }
   if (!failed) {
     int err = gca_dumpfile_deflate(NULL, 0, Z_FINISH, 0);  /* trailer */

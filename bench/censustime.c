@@ -2,7 +2,7 @@
 /*
  * censustime.c: the census's time against the size of the heap.
  *
- *   censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED] [-p]
+ *   censustime [-m MEGABYTES] [-r COLLECTIONS] [-s SEED] [-p] [-a]
  *
  * Builds a live heap of about MEGABYTES (default 22) MB: objects of 16 to
  * 512 bytes (three in four under 128, as bench/anchorloop.c), a tenth of
@@ -20,6 +20,23 @@
  * parallel markers with a program's first thread, and with them the
  * census takes each block's live count from its mark bytes, not from the
  * collector's count (census.c); parallel= says which way ran.
+ *
+ * What the pause really pays: the census counts each block on the
+ * collector's own reclaim walk (the ride), which census_ns does not
+ * hold, and a dump's record is built after it.  So each collection's
+ * end phase is timed too, from the collector's GC_EVENT_RECLAIM_START
+ * to GC_EVENT_RECLAIM_END (free-list marks cleared, the reclaim walk
+ * with the ride, the census, the record): reclaim_ns, its median.
+ * With -a every round makes two collections of the same heap, one with
+ * accounting on and one with it off (GC_acc_enable, the order swapped
+ * from round to round), and pause_ns is the median of the rounds'
+ * differences, on minus off: the ride, the census and the record
+ * together, against the same walk without them (reclaim_off_ns the off
+ * collections' median).  Timed in the collecting thread's CPU time,
+ * where the system has it (CLOCK_THREAD_CPUTIME_ID), so that time the
+ * thread spends descheduled on a loaded machine is left out; cache
+ * misses still move the difference of two walks of a few ms by some
+ * tenths of a ms from run to run.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -32,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static uint64_t rng;
 
@@ -74,18 +92,58 @@ static void *idle(void *arg)
   return arg;
 }
 
+/* The collecting thread's CPU time: the end phase runs on it alone,  */
+/* and time it spends descheduled (a loaded machine) is not ours.      */
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+
+# ifdef CLOCK_THREAD_CPUTIME_ID
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+      return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+# endif
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The end phase of the last collection (GC_on_collection_event).      */
+static uint64_t reclaim_t0, reclaim_last;
+
+static void on_event(GC_EventType e)
+{
+  if (GC_EVENT_RECLAIM_START == e) reclaim_t0 = now_ns();
+  else if (GC_EVENT_RECLAIM_END == e) reclaim_last = now_ns() - reclaim_t0;
+}
+
+/* A collection with accounting off: its end phase's time.            */
+static uint64_t collect_off(void)
+{
+  GC_acc_enable(0);
+  GC_gcollect();
+  GC_acc_enable(1);
+  return reclaim_last;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+  return x < y ? -1 : x > y;
+}
+
 int main(int argc, char **argv)
 {
   long mb = 22, rounds = 7, seed = 1, i, n_slots;
-  int par = 0;
-  uint64_t want, have = 0, *census, *mark;
+  int par = 0, ab = 0;
+  uint64_t want, have = 0, *census, *mark, *reclaim, *reclaim_off;
+  int64_t *pays, pause = 0;
   struct GC_acc_stats_s st;
   void **slots;
   int a;
 
   for (a = 1; a < argc; a += 2) {
-    if (strcmp(argv[a], "-p") == 0) {
-      par = 1;
+    if (strcmp(argv[a], "-p") == 0 || strcmp(argv[a], "-a") == 0) {
+      if ('p' == argv[a][1]) par = 1; else ab = 1;
       a--;
       continue;
     }
@@ -97,7 +155,7 @@ int main(int argc, char **argv)
   }
   if (a != argc) {
     fprintf(stderr, "usage: censustime [-m MEGABYTES] [-r COLLECTIONS]"
-                    " [-s SEED] [-p]\n");
+                    " [-s SEED] [-p] [-a]\n");
     return 2;
   }
   rng = 0x9E3779B97F4A7C15ULL * (uint64_t)seed;
@@ -122,7 +180,11 @@ int main(int argc, char **argv)
   slots = GC_MALLOC_UNCOLLECTABLE((size_t)n_slots * sizeof *slots);
   census = malloc((size_t)rounds * sizeof *census);
   mark = malloc((size_t)rounds * sizeof *mark);
-  if (slots == NULL || census == NULL || mark == NULL) {
+  reclaim = malloc((size_t)rounds * sizeof *reclaim);
+  reclaim_off = malloc((size_t)rounds * sizeof *reclaim_off);
+  pays = malloc((size_t)rounds * sizeof *pays);
+  if (slots == NULL || census == NULL || mark == NULL || reclaim == NULL
+      || reclaim_off == NULL || pays == NULL) {
     fprintf(stderr, "censustime: cannot allocate the tables\n");
     return 1;
   }
@@ -144,25 +206,42 @@ int main(int argc, char **argv)
     have += size;
   }
   GC_enable();
+  GC_set_on_collection_event(on_event);
   for (i = 0; i < rounds; i++) {
+    /* -a: the off collection first in odd rounds, last in even ones.  */
+    if (ab && i % 2 != 0) reclaim_off[i] = collect_off();
     GC_gcollect();
+    reclaim[i] = reclaim_last;
     if (GC_acc_get_stats(&st, sizeof st) < sizeof st) {
       fprintf(stderr, "censustime: GC_acc_get_stats gave too little\n");
       return 1;
     }
     census[i] = st.census_ns;
     mark[i] = st.mark_ns;
+    if (ab && i % 2 == 0) reclaim_off[i] = collect_off();
+    if (ab) pays[i] = (int64_t)reclaim[i] - (int64_t)reclaim_off[i];
+  }
+  if (ab) {
+    qsort(pays, (size_t)rounds, sizeof *pays, cmp_i64);
+    pause = rounds % 2 ? pays[rounds / 2]
+                       : (pays[rounds / 2 - 1] + pays[rounds / 2]) / 2;
   }
   {
     uint64_t c = median(census, rounds), m = median(mark, rounds);
+    uint64_t r = median(reclaim, rounds);
     double gb = (double)GC_get_heap_size() / (double)(1 << 30);
 
     printf("censustime heap_bytes=%lu live_bytes=%lu census_ns=%llu"
-           " mark_ns=%llu census_ms_per_gb=%.3f collections=%ld"
-           " parallel=%d\n",
+           " mark_ns=%llu census_ms_per_gb=%.3f reclaim_ns=%llu",
            (unsigned long)GC_get_heap_size(), (unsigned long)st.live_bytes,
            (unsigned long long)c, (unsigned long long)m,
-           gb > 0 ? (double)c / 1e6 / gb : 0.0, rounds, GC_get_parallel());
+           gb > 0 ? (double)c / 1e6 / gb : 0.0, (unsigned long long)r);
+    if (ab)
+      printf(" reclaim_off_ns=%llu pause_ns=%lld pause_ms_per_gb=%.3f",
+             (unsigned long long)median(reclaim_off, rounds),
+             (long long)pause, gb > 0 ? (double)pause / 1e6 / gb : 0.0);
+    printf(" collections=%ld parallel=%d\n", ab ? 2 * rounds : rounds,
+           GC_get_parallel());
   }
   return 0;
 }
