@@ -80,33 +80,53 @@ static word rw_switch;                  /* ns: breadth first until then */
 #define RW_DIR_LOG 16                   /* at most 2^16 chunks          */
 #define RW_INV_SHIFT 24
 struct rw_blk {
-  word addr, sz;
-  hdr *hhdr;
+  word addr, sz, descr;                 /* descr: its header's          */
   unsigned *tab;                        /* its objects' parents         */
-  unsigned inv;                         /* ceil(2^24 / granules)        */
+  unsigned inv;                         /* ceil(2^24 / granules), or 0  */
   unsigned num;                         /* its number                   */
+  unsigned end;                         /* bytes of its objects         */
   unsigned may;                         /* may hold an instance         */
 };
+#define RW_UNMARKED 0xffffffffu         /* tab: an object not marked    */
 static struct gca_rseg rw_blks;         /* struct rw_blk                */
 static struct gca_rseg rw_words;        /* unsigned: tables, chunks     */
 static struct gca_rseg rw_queue;        /* ids, breadth first           */
 static word rw_head;                    /* the queue's next to take     */
 static unsigned **rw_dir;               /* chunk: block numbers + 1     */
-static word rw_lo, rw_n_chunks;
+static word rw_lo, rw_n_chunks, rw_chunk_mask;
 static unsigned rw_chunk_log;           /* bytes a chunk, log           */
 static int rw_big;                      /* chunks: more than a segment  */
 static word rw_visited;
-/* The last block looked up, by rw_blk_of and by rw_target: the next  */
-/* reference is often to the same block (a list allocated in order).  */
-static word rw_last_h;
-static struct rw_blk *rw_last_b;
+/* The last block rw_target looked up (a stack often refers to one).  */
 static word rw_last_th;
 static hdr *rw_last_thdr;
 /* Finding a path's words (after the walk): the object looked for, and  */
 /* the word of the scanned object found referring to it.                */
 static word rw_find;
 static unsigned rw_found;
-#define RW_BLK(i) ((struct rw_blk *)GCA_RSEG_AT(&rw_blks, (i)))
+#define RW_BLK(i) ((struct rw_blk *)rw_blks.seg[(word)(i) >> GCA_RS_LOG] \
+                   + ((word)(i) & RS_MASK))
+#define RW_QUEUE(i) ((unsigned *)rw_queue.seg[(word)(i) >> GCA_RS_LOG] \
+                     + ((word)(i) & RS_MASK))
+
+/* What a reference's test reads, copied into locals for the walk: the  */
+/* compiler keeps them in registers (stores to the tables and queue    */
+/* could alias the globals).                                            */
+struct rw_hot {
+  unsigned **dir;
+  word lo, mask, least, span;
+  unsigned log;
+};
+
+GC_INLINE void rw_hot_init(struct rw_hot *h)
+{
+  h->dir = rw_dir;
+  h->lo = rw_lo;
+  h->mask = rw_chunk_mask;
+  h->log = rw_chunk_log;
+  h->least = (word)GC_least_plausible_heap_addr;
+  h->span = (word)GC_greatest_plausible_heap_addr - h->least;
+}
 
 /* The walk's memory (retain_mem.c): within the cap (rw.mem.cap); a    */
 /* request past it returns NULL or 0 and makes the walk partial.        */
@@ -131,6 +151,8 @@ GC_INLINE void *rw_push(struct gca_rseg *s)
 
 /* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
 /* from rw_words; NULL: the cap (the walk stops).                       */
+static struct rw_blk rw_none;           /* no block: end 0             */
+
 static unsigned *rw_words_new(word n)
 {
   word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
@@ -146,15 +168,19 @@ static unsigned *rw_words_new(word n)
 
 /* Work done (words read, objects taken): past the time bound the walk */
 /* stops, the clock read every 64 Ki of it.                             */
-static void rw_clock(word work)
+static GC_ATTR_NOINLINE void rw_clock_read(void)
 {
-  rw_scanned += work;
-  if (rw_scanned < 65536) return;
   rw_scanned = 0;
   if (gca_now_ns() > rw_deadline) {
     rw.partial = rw.timed_out = 1;      /* the pause's bound            */
     rw_stop = 1;
   }
+}
+
+GCA_ALWAYS_INLINE void rw_clock(word work)
+{
+  rw_scanned += work;
+  if (EXPECT(rw_scanned >= 65536, FALSE)) rw_clock_read();
 }
 
 /* Whether the marked object at base is an instance asked for.          */
@@ -204,16 +230,17 @@ static unsigned rw_block_may(hdr *hhdr)
   return 0;
 }
 
-/* The record of the block h (of header hhdr), made if new; NULL: the   */
-/* cap or the bounds (the walk stops).                                   */
-static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
+/* The record of the block h (of header hhdr), made if new (its table: */
+/* RW_UNMARKED for each object not marked); NULL: the cap or the        */
+/* bounds (the walk stops).                                              */
+static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
+                                                 hdr *hhdr)
 {
   word off = (word)h - rw_lo, c = off >> rw_chunk_log;
   unsigned *d, *slot;
   struct rw_blk *b;
   word n, g;
 
-  if ((word)h == rw_last_h) return rw_last_b;
   if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
     rw.partial = 1;
     rw_stop = 1;
@@ -232,10 +259,7 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
     rw_dir[c] = d;
   }
   slot = &d[(off & (((word)1 << rw_chunk_log) - 1)) >> LOG_HBLKSIZE];
-  if (EXPECT(*slot != 0, TRUE)) {
-    rw_last_h = (word)h;
-    return rw_last_b = RW_BLK(*slot - 1);
-  }
+  if (EXPECT(*slot != 0, TRUE)) return RW_BLK(*slot - 1);
   if (rw_blks.n >= RW_MAX_BLKS) {
     rw.partial = 1;
     rw_stop = 1;
@@ -248,21 +272,27 @@ static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
   }
   b->addr = (word)h;
   b->sz = hhdr->hb_sz;
-  b->hhdr = hhdr;
+  b->descr = hhdr->hb_descr;
   b->num = (unsigned)(rw_blks.n - 1);
   g = BYTES_TO_GRANULES(b->sz);
   n = b->sz > MAXOBJBYTES ? 1 : HBLKSIZE / b->sz;
   b->inv = b->sz > MAXOBJBYTES ? 0
            : (unsigned)((((word)1 << RW_INV_SHIFT) + g - 1) / g);
+  b->end = (unsigned)(b->sz > MAXOBJBYTES ? (b->sz < HBLKSIZE ? b->sz
+                                                               : HBLKSIZE)
+                                           : n * b->sz);
   b->tab = rw_words_new(n);
   if (NULL == b->tab) {
     rw_blks.n--;
     return NULL;
   }
+  for (g = 0; g < n; g++) {
+    if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(g * b->sz, b->sz)))
+      b->tab[g] = RW_UNMARKED;
+  }
   b->may = rw_block_may(hhdr);
   *slot = (unsigned)rw_blks.n;
-  rw_last_h = (word)h;
-  return rw_last_b = b;
+  return b;
 }
 
 /* The base of the marked object w refers to, as the collector takes     */
@@ -331,43 +361,94 @@ GC_INLINE word rw_index(const struct rw_blk *b, word base)
                  * b->inv) >> RW_INV_SHIFT);
 }
 
-/* A reference to the marked object at base from the object of id      */
-/* parent (RW_ROOT | i: root i's) through its word ref (GCA_RREF_CONS:  */
-/* conservatively): queued unless it was reached already (0).           */
-GCA_ALWAYS_INLINE int rw_reach(ptr_t base, hdr *hhdr, unsigned parent,
-                               unsigned ref)
+/* Object i of block b, reached from the object of id parent - 1 (or   */
+/* RW_ROOT | i: root i): queued unless it was reached already or is    */
+/* not marked (its word not 0); 0 if not queued.                        */
+GCA_ALWAYS_INLINE int rw_enqueue(struct rw_blk *b, word i, unsigned parent)
 {
-  struct rw_blk *b;
-  unsigned *q, *e;
-  word i;
+  unsigned *e = &b->tab[i], *q;
 
-  if (EXPECT(rw_find != 0, FALSE)) {            /* a path's word        */
-    if ((word)base == rw_find) {
-      rw_found = ref;
-      rw_stop = 1;
-    }
-    return 0;
-  }
-  b = rw_blk_of(HBLKPTR(base), hhdr);
-  if (EXPECT(NULL == b, FALSE)) return 0;
-  i = rw_index(b, (word)base);
-  e = &b->tab[i];
   if (*e != 0) return 0;
   q = (unsigned *)rw_push(&rw_queue);
   if (NULL == q) {
     rw_stop = 1;
     return 0;
   }
-  *e = parent & RW_ROOT ? parent : parent + 1;
+  *e = parent;
   *q = b->num << RW_OBJ_BITS | (unsigned)i;
   rw_visited++;
   return 1;
+}
+
+/* A reference to the marked object at base (rw_target's) from the      */
+/* object of id parent (RW_ROOT | i: root i's); 0 if not queued.         */
+static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent)
+{
+  struct rw_blk *b = rw_blk_of(HBLKPTR(base), hhdr);
+
+  return NULL == b ? 0 : rw_enqueue(b, rw_index(b, (word)base),
+                                    parent & RW_ROOT ? parent : parent + 1);
+}
+
+/* A word w of the object of id parent (its word ref), in the plausible */
+/* heap: the object it refers to queued (find: whether it is rw_find's,  */
+/* nothing queued), taken as rw_target would (rw_ref_slow's way) but,   */
+/* once the walk has the block's record, from that alone: the index by  */
+/* the reciprocal, a valid displacement, and its word (not 0: reached   */
+/* or not marked).                                                       */
+static GC_ATTR_NOINLINE void rw_ref_slow(word w, unsigned parent,
+                                         unsigned ref, int find)
+{
+  hdr *hhdr;
+  ptr_t base = rw_target(w, 0, &hhdr);
+
+  if (NULL == base) return;
+  if (!find) {
+    rw_reach(base, hhdr, parent);
+  } else if ((word)base == rw_find) {
+    rw_found = ref;
+    rw_stop = 1;
+  }
+}
+
+GCA_ALWAYS_INLINE void rw_ref(const struct rw_hot *h, struct rw_blk *cur,
+                              word w, unsigned parent, unsigned ref, int find)
+{
+  word off = w - cur->addr, k;
+  struct rw_blk *b = cur;               /* often: the object's own block */
+
+  if (off >= HBLKSIZE) {
+    unsigned *d, n;
+
+    off = w - h->lo;
+    d = h->dir[off >> h->log];
+    if (EXPECT(NULL == d, FALSE)
+        || EXPECT(0 == (n = d[(off & h->mask) >> LOG_HBLKSIZE]), FALSE)) {
+      rw_ref_slow(w, parent, ref, find);
+      return;
+    }
+    b = RW_BLK(n - 1);
+    off = w - b->addr;
+  }
+  if (off >= b->end) return;            /* past its last object        */
+  k = rw_index(b, w);
+  off -= k * b->sz;
+  if (off != 0 && !GC_all_interior_pointers
+      && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
+    return;
+  if (!find) {
+    rw_enqueue(b, k, parent + 1);
+  } else if (b->addr + k * b->sz == rw_find) {
+    rw_found = ref;
+    rw_stop = 1;
+  }
 }
 /* A root's reference (from: the word holding it; 0 for an object that */
 /* is a root itself).                                                    */
 static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
 {
-  struct gca_rroot *r = (struct gca_rroot *)rw_push(&rw.roots);
+  struct gca_rroot *r = rw.roots.n < RW_ROOT - 1   /* not RW_UNMARKED */
+                        ? (struct gca_rroot *)rw_push(&rw.roots) : NULL;
 
   if (NULL == r) {
     rw_stop = 1;
@@ -375,38 +456,90 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
   }
   r->from = from;
   r->info = info;
-  if (!rw_reach(base, hhdr, RW_ROOT | (unsigned)(rw.roots.n - 1), 0))
+  if (!rw_reach(base, hhdr, RW_ROOT | (unsigned)(rw.roots.n - 1)))
     rw.roots.n--;
 }
 
-/* Words [lo, hi) (word aligned inward), each a possible reference: of  */
-/* a root (parent GCA_RNONE, info its kind) or of the object of id      */
-/* parent at lo, conservatively.  Most words are no reference: one     */
-/* compare each, the walk's stop checked only after a reference taken.  */
-GCA_ALWAYS_INLINE void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
-                                     unsigned info, int interior)
+/* Words [p, e), each a possible reference: of a root (root: info its */
+/* kind) or of the object of id parent at obj, conservatively (find:   */
+/* rw_paths').  Most words are no reference: one compare each, four    */
+/* words a test, the walk's stop checked only after a reference taken.  */
+/* Returns where it stopped (e unless the walk stops).                  */
+GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
+                               word *p, word *obj, unsigned parent,
+                               unsigned info, int interior, int root, int find)
+{
+  if (root) {
+    hdr *hhdr;
+    ptr_t b = rw_target(*p, interior, &hhdr);
+
+    if (b != NULL) rw_root(b, hhdr, (word)p, info);
+  } else {
+    rw_ref(h, cur, *p, parent, (unsigned)(p - obj) | GCA_RREF_CONS, find);
+  }
+}
+
+GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
+                                      struct rw_blk *cur, word *p, word *e,
+                                      word *obj, unsigned parent,
+                                      unsigned info, int interior, int root,
+                                      int find)
+{
+  word least = h->least, span = h->span;
+
+  /* The walk's stop is checked after each object (rw_take's caller); */
+  /* here only for roots and a path's word.                             */
+# define RW_WORD(i) \
+    if (EXPECT(p[i] - least < span, FALSE)) { \
+      rw_word(h, cur, p + (i), obj, parent, info, interior, root, find); \
+      if ((root || find) && rw_stop) return p + (i) + 1; \
+    }
+  switch ((word)(e - p) & 3) {          /* the rest, then four a turn  */
+  case 3:
+    RW_WORD(0)
+    p++;
+    /* fall through */
+  case 2:
+    RW_WORD(0)
+    p++;
+    /* fall through */
+  case 1:
+    RW_WORD(0)
+    p++;
+    /* fall through */
+  default:
+    break;
+  }
+  for (; p < e; p += 4) {
+    RW_WORD(0)
+    RW_WORD(1)
+    RW_WORD(2)
+    RW_WORD(3)
+  }
+# undef RW_WORD
+  return e;
+}
+
+/* Words [lo, hi) (word aligned inward), as rw_scan_words, in pieces of */
+/* 64 Ki words (the clock read between them).                          */
+GCA_ALWAYS_INLINE void rw_scan_range(struct rw_blk *cur, ptr_t lo, ptr_t hi,
+                                     unsigned parent, unsigned info,
+                                     int interior, int root, int find)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
-  word least = (word)GC_least_plausible_heap_addr;
-  word span = (word)GC_greatest_plausible_heap_addr - least;
+  struct rw_hot h;
 
-  while (p < e && !rw_stop) {
-    word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
+  rw_hot_init(&h);
+  while (p < e) {
+    word *lim = e - p > 65536 ? p + 65536 : e;
+    word *q = rw_scan_words(&h, cur, p, lim, obj, parent, info, interior,
+                            root, find);
 
-    for (; p < lim; p++) {
-      hdr *hhdr;
-      ptr_t b;
-
-      if (EXPECT(*p - least >= span, TRUE)) continue;   /* most words */
-      b = rw_target(*p, interior, &hhdr);
-      if (NULL == b) continue;
-      if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
-      else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
-      if (rw_stop) break;
-    }
-    rw.words += (word)(p - p0);
-    rw_clock((word)(p - p0));
+    rw.words += (word)(q - p);
+    rw_clock((word)(q - p));
+    if (rw_stop) return;
+    p = q;
   }
 }
 
@@ -426,7 +559,7 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
         resume = ee;
       }
     }
-    rw_scan_range(lo, next, GCA_RNONE, info, 0);
+    rw_scan_range(&rw_none, lo, next, GCA_RNONE, info, 0, 1, 0);
     lo = resume;
   }
 }
@@ -461,7 +594,7 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
           hi = p->stack_end;
         }
         if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        rw_scan_range(lo, hi, GCA_RNONE, info | (t << GCA_RI_SHIFT), 1);
+        rw_scan_range(&rw_none, lo, hi, GCA_RNONE, info | (t << GCA_RI_SHIFT), 1, 1, 0);
         t++;
       }
     }
@@ -473,9 +606,9 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
       __builtin_unwind_init();
 #   endif
     if ((word)GC_approx_sp() < (word)GC_stackbottom)
-      rw_scan_range(GC_approx_sp(), GC_stackbottom, GCA_RNONE,
+      rw_scan_range(&rw_none, GC_approx_sp(), GC_stackbottom, GCA_RNONE,
                     GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
-                    | GCA_RI_SELF, 1);
+                    | GCA_RI_SELF, 1, 1, 0);
   }
 #else
   static void rw_scan_stacks(void) {}   /* not walked: the record says */
@@ -504,33 +637,41 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
   }
 }
 
-/* The references of the object at base (id: its id), as its          */
-/* descriptor says.                                                      */
-GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
+/* The references of the object at base (id: its id) of block b, as    */
+/* its descriptor says (find: rw_paths').                                */
+/* Returns the words it read that the clock has not been told.         */
+GCA_ALWAYS_INLINE word rw_expand(const struct rw_hot *h, ptr_t base,
+                                 struct rw_blk *b, unsigned id, int find)
 {
-  word sz = hhdr->hb_sz, descr = hhdr->hb_descr;
+  word sz = b->sz, descr = b->descr;
 
   for (;;) {
     switch (descr & GC_DS_TAGS) {
     case GC_DS_LENGTH:
       if (descr > sz) descr = sz;
-      rw_scan_range(base, base + descr, id, 0, 0);
-      return;
+      if (EXPECT(descr <= 65536 * sizeof(word), TRUE)) {  /* one piece  */
+        word n = descr / sizeof(word);
+        word *q = rw_scan_words(h, b, (word *)base, (word *)base + n,
+                                (word *)base, id, 0, 0, 0, find);
+
+        n = (word)(q - (word *)base);
+        rw.words += n;
+        return n;
+      }
+      rw_scan_range(b, base, base + descr, id, 0, 0, 0, find);
+      return 0;
     case GC_DS_BITMAP: {
       word bm = descr & ~(word)GC_DS_TAGS, j;
+      word least = (word)GC_least_plausible_heap_addr;
+      word span = (word)GC_greatest_plausible_heap_addr - least;
 
       for (j = 0; bm != 0 && j < sz / sizeof(word) && !rw_stop;
            j++, bm <<= 1) {
-        if ((signed_word)bm < 0) {
-          hdr *th;
-          ptr_t b = rw_target(((word *)base)[j], 0, &th);
-
-          if (b != NULL) rw_reach(b, th, id, (unsigned)j);
-        }
+        if ((signed_word)bm < 0 && ((word *)base)[j] - least < span)
+          rw_ref(h, b, ((word *)base)[j], id, (unsigned)j, find);
       }
       rw.words += sz / sizeof(word);
-      rw_clock(sz / sizeof(word));
-      return;
+      return sz / sizeof(word);
     }
     case GC_DS_PER_OBJECT:
       if ((signed_word)descr >= 0) {
@@ -538,17 +679,17 @@ GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
       } else {
         ptr_t type_descr = *(ptr_t *)base;
 
-        if (NULL == type_descr) return;
+        if (NULL == type_descr) return 0;
         descr = *(word *)(type_descr
                           - ((signed_word)descr + (GC_INDIR_PER_OBJ_BIAS
                                                    - GC_DS_PER_OBJECT)));
       }
-      if (0 == descr) return;
+      if (0 == descr) return 0;
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
       break;
     default:            /* a mark procedure: every word, conservatively */
-      rw_scan_range(base, base + sz, id, 0, 0);
-      return;
+      rw_scan_range(b, base, base + sz, id, 0, 0, 0, find);
+      return 0;
     }
   }
 }
@@ -563,24 +704,21 @@ GC_INLINE ptr_t rw_base_of(unsigned id, struct rw_blk **bb)
   return (ptr_t)(b->addr + (id & RW_OBJ_MASK) * b->sz);
 }
 
-/* Object id taken from the queue (or stack): an instance asked for?   */
-/* (the type read only where its block's palette may hold one), then   */
-/* its references.                                                       */
-static void rw_take(unsigned id, unsigned tids[GCA_RETAIN_K])
+/* Object id (at base, of block b) taken from the queue (or stack): an  */
+/* instance asked for? (the type read only where its block's palette    */
+/* may hold one), then its references.                                   */
+GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
+                               struct rw_blk *b, unsigned id,
+                               unsigned tids[GCA_RETAIN_K])
 {
-  struct rw_blk *b;
-  ptr_t base = rw_base_of(id, &b);
-  hdr *hhdr = b->hhdr;
-
-  if (b->may && rw_is_target(base, hhdr)) {
+  if (b->may && rw_is_target(base, HDR(base))) {
     tids[rw.n_targets++] = id;
     if (GCA_RETAIN_K == rw.n_targets) {
       rw_stop = 1;
       return;
     }
   }
-  rw_expand(base, hhdr, id);
-  rw_clock(64);
+  rw_clock(64 + rw_expand(h, base, b, id, 0));
 }
 
 #define RW_AHEAD 16
@@ -592,13 +730,16 @@ static void rw_take(unsigned id, unsigned tids[GCA_RETAIN_K])
 static void rw_walk(unsigned tids[GCA_RETAIN_K])
 {
   int k;
+  struct rw_hot h;
+  struct { ptr_t base; struct rw_blk *b; } ring[RW_AHEAD];
+  word fill;
 
   /* The finalization queue first: on Unity's fork (7.x, one-file     */
   /* build) it is finalize.c's static, in the static data too.          */
 # if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
-    rw_scan_range((ptr_t)&GC_fnlz_roots,
+    rw_scan_range(&rw_none, (ptr_t)&GC_fnlz_roots,
                   (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
-                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0);
+                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0, 1, 0);
 # endif
   for (k = 0; k < n_root_sets && !rw_stop; k++) {
     rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
@@ -610,20 +751,24 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
   if (!rw_stop) rw_scan_stacks();
   /* Breadth first is the queue's order, not memory's: each object, and */
-  /* its header, a cache miss unless asked for some ids ahead.  Taken  */
+  /* its header, a cache miss unless asked for some ids ahead (each     */
+  /* told once: its base and block kept in a ring till taken).  Taken  */
   /* segments of the queue are unmapped: it holds the frontier only.    */
-  while (rw_head < rw_queue.n && !rw_stop) {
+  rw_hot_init(&h);
+  for (fill = rw_head; rw_head < rw_queue.n && !rw_stop; ) {
+    unsigned id = *RW_QUEUE(rw_head);
+
     if ((rw_head & 1023) == 0 && rw_head != 0 && gca_now_ns() > rw_switch)
       break;
-#   if defined(__GNUC__) || defined(__clang__)
-      if (rw_head + RW_AHEAD < rw_queue.n) {
-        struct rw_blk *b2;
-
-        __builtin_prefetch(rw_base_of(*(unsigned *)GCA_RSEG_AT(&rw_queue,
-                                        rw_head + RW_AHEAD), &b2));
-      }
-#   endif
-    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, rw_head), tids);
+    for (; fill < rw_queue.n && fill < rw_head + RW_AHEAD; fill++) {
+      ring[fill % RW_AHEAD].base = rw_base_of(*RW_QUEUE(fill),
+                                              &ring[fill % RW_AHEAD].b);
+#     if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(ring[fill % RW_AHEAD].base);
+#     endif
+    }
+    rw_take(&h, ring[rw_head % RW_AHEAD].base, ring[rw_head % RW_AHEAD].b,
+            id, tids);
     if ((++rw_head & RS_MASK) == 0) {
       word s = (rw_head >> GCA_RS_LOG) - 1;
 
@@ -644,8 +789,7 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
     word lo = rw_head, hi = rw_queue.n - 1;
 
     for (; lo < hi; lo++, hi--) {
-      unsigned *a = (unsigned *)GCA_RSEG_AT(&rw_queue, lo);
-      unsigned *z = (unsigned *)GCA_RSEG_AT(&rw_queue, hi), x = *a;
+      unsigned *a = RW_QUEUE(lo), *z = RW_QUEUE(hi), x = *a;
 
       *a = *z;
       *z = x;
@@ -653,8 +797,11 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
   }
   while (rw_queue.n > rw_head && !rw_stop) {
     word top = --rw_queue.n;
+    unsigned id = *RW_QUEUE(top);
+    struct rw_blk *b;
+    ptr_t base = rw_base_of(id, &b);
 
-    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, top), tids);
+    rw_take(&h, base, b, id, tids);
   }
 }
 
@@ -665,6 +812,7 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
 static void rw_paths(const unsigned tids[GCA_RETAIN_K])
 {
   unsigned t, n = rw.n_targets;
+  struct rw_hot h;
 
   rw_deadline = ~(word)0;               /* the bound was the walk's     */
   rw.n_targets = 0;
@@ -692,11 +840,16 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
     }
     for (i = first; GCA_RNODE(&rw, i)->parent != GCA_RNONE; i++) {
       word pb = GCA_RNODE(&rw, i + 1)->base, words = rw.words;
+      hdr *ph = HDR(pb);
+      struct rw_blk pbk = rw_none;      /* no block: the directory's    */
 
+      pbk.sz = ph->hb_sz;
+      pbk.descr = ph->hb_descr;
       rw_find = GCA_RNODE(&rw, i)->base;
       rw_found = GCA_RREF_CONS;         /* not found again: word 0      */
       rw_stop = 0;
-      rw_expand((ptr_t)pb, HDR(pb), 0);
+      rw_hot_init(&h);
+      rw_expand(&h, (ptr_t)pb, &pbk, 0, 1);
       GCA_RNODE(&rw, i)->ref = rw_found;
       rw.words = words;
     }
@@ -719,8 +872,7 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
   rw_find = 0;
-  rw_last_h = rw_last_th = 0;
-  rw_last_b = NULL;
+  rw_last_th = 0;
   rw_last_thdr = NULL;
   rw.name = name;
   rw.req_cookie = cookie;
@@ -749,7 +901,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_chunk_log = 20;
   while ((span >> rw_chunk_log) >= ((word)1 << RW_DIR_LOG)) rw_chunk_log++;
   rw_big = rw_chunk_log - LOG_HBLKSIZE > GCA_RS_LOG;
-  rw_lo = least & ~(((word)1 << rw_chunk_log) - 1);
+  rw_chunk_mask = ((word)1 << rw_chunk_log) - 1;
+  rw_lo = least & ~rw_chunk_mask;
   rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
                  >> rw_chunk_log) + 1;
   rw_dir = NULL;
