@@ -84,8 +84,9 @@ struct rw_blk {
   unsigned *tab;                        /* its objects' parents         */
   unsigned inv;                         /* ceil(2^24 / granules), or 0  */
   unsigned num;                         /* its number                   */
-  unsigned end;                         /* bytes of its objects         */
-  unsigned may;                         /* may hold an instance         */
+  unsigned nw;                          /* words an object (a length)   */
+  unsigned short end;                   /* bytes of its objects         */
+  unsigned short may;                   /* may hold an instance         */
 };
 #define RW_UNMARKED 0xffffffffu         /* tab: an object not marked    */
 static struct gca_rseg rw_blks;         /* struct rw_blk                */
@@ -278,9 +279,14 @@ static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
   n = b->sz > MAXOBJBYTES ? 1 : HBLKSIZE / b->sz;
   b->inv = b->sz > MAXOBJBYTES ? 0
            : (unsigned)((((word)1 << RW_INV_SHIFT) + g - 1) / g);
-  b->end = (unsigned)(b->sz > MAXOBJBYTES ? (b->sz < HBLKSIZE ? b->sz
-                                                               : HBLKSIZE)
-                                           : n * b->sz);
+  b->end = (unsigned short)(b->sz > MAXOBJBYTES
+                            ? (b->sz < HBLKSIZE ? b->sz : HBLKSIZE)
+                            : n * b->sz);
+  /* Words to read of each object when its descriptor is a length, as */
+  /* most are (0: rw_expand's way).                                    */
+  b->nw = (b->descr & GC_DS_TAGS) != GC_DS_LENGTH ? 0
+          : (unsigned)((b->descr < b->sz ? b->descr : b->sz) / sizeof(word));
+  if (b->nw > 65536) b->nw = 0;
   b->tab = rw_words_new(n);
   if (NULL == b->tab) {
     rw_blks.n--;
@@ -290,7 +296,7 @@ static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
     if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(g * b->sz, b->sz)))
       b->tab[g] = RW_UNMARKED;
   }
-  b->may = rw_block_may(hhdr);
+  b->may = (unsigned short)rw_block_may(hhdr);
   *slot = (unsigned)rw_blks.n;
   return b;
 }
@@ -466,16 +472,16 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
 /* words a test, the walk's stop checked only after a reference taken.  */
 /* Returns where it stopped (e unless the walk stops).                  */
 GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
-                               word *p, word *obj, unsigned parent,
+                               word w, word *p, word *obj, unsigned parent,
                                unsigned info, int interior, int root, int find)
 {
   if (root) {
     hdr *hhdr;
-    ptr_t b = rw_target(*p, interior, &hhdr);
+    ptr_t b = rw_target(w, interior, &hhdr);
 
     if (b != NULL) rw_root(b, hhdr, (word)p, info);
   } else {
-    rw_ref(h, cur, *p, parent, (unsigned)(p - obj) | GCA_RREF_CONS, find);
+    rw_ref(h, cur, w, parent, (unsigned)(p - obj) | GCA_RREF_CONS, find);
   }
 }
 
@@ -485,13 +491,14 @@ GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
                                       unsigned info, int interior, int root,
                                       int find)
 {
-  word least = h->least, span = h->span;
+  word least = h->least, span = h->span, d;
 
   /* The walk's stop is checked after each object (rw_take's caller); */
   /* here only for roots and a path's word.                             */
 # define RW_WORD(i) \
-    if (EXPECT(p[i] - least < span, FALSE)) { \
-      rw_word(h, cur, p + (i), obj, parent, info, interior, root, find); \
+    if (EXPECT((d = p[i] - least) < span, FALSE)) { \
+      rw_word(h, cur, d + least, p + (i), obj, parent, info, interior, \
+              root, find); \
       if ((root || find) && rw_stop) return p + (i) + 1; \
     }
   switch ((word)(e - p) & 3) {          /* the rest, then four a turn  */
@@ -718,7 +725,14 @@ GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
       return;
     }
   }
-  rw_clock(64 + rw_expand(h, base, b, id, 0));
+  if (EXPECT(b->nw != 0, TRUE)) {         /* a length: rw_expand's first */
+    rw_scan_words(h, b, (word *)base, (word *)base + b->nw, (word *)base,
+                  id, 0, 0, 0, 0);
+    rw.words += b->nw;
+    rw_clock(64 + b->nw);
+  } else {
+    rw_clock(64 + rw_expand(h, base, b, id, 0));
+  }
 }
 
 #define RW_AHEAD 16
