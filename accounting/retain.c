@@ -2,44 +2,28 @@
 /*
  * retain.c: why is it alive (issue 37): paths from a root to sampled
  * instances of a type or callsite, on request; the walk (its record is
- * retain_record.c's, the automatic requests retain_auto.c's).
+ * retain_record.c's, what it takes from the collector and its bounds
+ * retain_bounds.c's, the automatic requests retain_auto.c's).
  *
- * A request (GC_acc_retain_request, GC_ACC_RETAIN=type:NAME) names a
- * type and the collection to answer at (the next one, or the first whose
- * number reaches a given one).  At that collection's end
- * (GC_ACC_ON_COLLECTION_END, lock held, after the census and its
- * record, mark bits still this collection's) the world is stopped once
- * more and a breadth-first walk goes from the roots over the objects this
- * collection marked, as the collector's mark did: the finalization queue
- * (GC_fnlz_roots), static data and registered root ranges
- * (GC_static_roots less GC_excl_table), every marked uncollectable
- * object, which the collector treats as a root too, then every thread's
- * stack (from its stopped stack pointer to its cold end).  An
- * object's words are followed as its descriptor says: a bitmap precisely
- * (the reference is "precise"), anything else (a length, a mark
- * procedure, a normal object) every word, conservatively, as the
- * collector does.  A word refers to a marked object only as the
- * collector would take it (its block's header, the valid displacements
- * unless all interior pointers are recognized; interior pointers from
- * stacks).
- *
- * Each object reached is visited once.  It has a 32-bit id (its block's
- * number among the blocks reached, its index in the block) and a word
- * in its block's table (made when the walk first reaches the block: a
- * 32-bit word per object) naming the object it was reached from; the
- * queue holds ids, its taken segments unmapped.  Breadth first for one
- * marking's time, then depth first (the queue's rest as a stack), as
- * the marker goes.  Whether an object is an instance asked for is read
- * only in blocks whose tag palette (tags.c) may hold one, when it is
- * taken.  The walk stops at GCA_RETAIN_K instances (those taken breadth
- * first: shortest paths), when all was visited, at the memory cap
- * (GC_ACC_RETAIN_MEMORY) or at the time bound (GC_ACC_RETAIN_PAUSE; the
- * clock read every 64 Ki words read or objects taken): "partial".  With
- * the world still stopped, each instance's path is followed back from
- * it into nodes (gca_retain.h), each step's referring word found again
- * by scanning the object before it.  The world restarts, one "retain"
- * record gives each path from its root, and all the walk's
- * memory is unmapped.  Without a request: one load and branch.
+ * At the asked collection's end (GC_ACC_ON_COLLECTION_END, lock held,
+ * after the census, mark bits still this collection's) the world is
+ * stopped once more and a walk goes from the roots over the objects the
+ * collection marked, as its mark did: the finalization queue, static
+ * data and registered ranges less exclusions, marked uncollectable
+ * objects, then each thread's stack; an object's words as its
+ * descriptor says (a bitmap precisely, anything else conservatively),
+ * a word taken as the collector would take it.  Each object reached is
+ * visited once: a 32-bit id (its block's number among the blocks
+ * reached, its index) and a word in its block's table naming the
+ * object it was reached from.  A reference into a block the walk has a
+ * record of is resolved from the record alone (no header, no mark bit:
+ * the table holds RW_UNMARKED for objects not marked).  Breadth first
+ * (shortest paths) for one marking's time, then depth first as the
+ * marker goes.  Types are read only in blocks whose tag palette may
+ * hold an instance.  Bounded by memory and time ("partial").  With the
+ * world still stopped each instance's path is followed back, each
+ * step's word found again by scanning the object before it; then the
+ * world restarts, one "retain" record, and the memory is unmapped.
  */
 
 #include "gca_priv.h"
@@ -54,7 +38,6 @@
 #define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
 #define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
-
 /* The walk's state (only during a walk).                               */
 static struct gca_rwalk rw;
 static int rw_stop;
@@ -62,18 +45,13 @@ static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
 static word rw_switch;                  /* ns: breadth first until then */
 
-/* An object the walk reached is named by an id of 32 bits: the number */
-/* of its block among the blocks reached (in the order reached) times  */
-/* 2^RW_OBJ_BITS, plus its index in the block.  Each block reached has */
-/* a record (rw_blks: its address, object size, the reciprocal that     */
-/* turns an offset into an index, whether it may hold an instance) and */
-/* a table of one 32-bit word an object (rw_words), made when the walk  */
-/* first reaches the block: 0 not reached yet, else the id + 1 of the   */
-/* object it was reached from, or RW_ROOT | the root's index.  Blocks   */
-/* are found by address through a directory of RW_DIR_MAX chunks of     */
-/* the plausible heap, each an array of block numbers + 1 (made when    */
-/* first touched).  Nothing else is kept an object: the queue (ids,    */
-/* its segments unmapped once taken) holds only the frontier.           */
+/* An object's id: its block's number among the blocks reached times  */
+/* 2^RW_OBJ_BITS plus its index.  A block's record (rw_blks) and table */
+/* (rw_words: a word an object, 0 not reached, RW_UNMARKED, the id + 1 */
+/* it was reached from, or RW_ROOT | a root's index) are made when the  */
+/* walk first reaches it; blocks are found through a directory of at   */
+/* most 2^RW_DIR_LOG chunks of the plausible heap, each an array of     */
+/* block numbers + 1.  The queue holds ids, the frontier only.          */
 #define RW_OBJ_BITS (CPP_LOG_HBLKSIZE - 3)      /* granules of 8 bytes  */
 #define RW_ROOT 0x80000000u
 #define RW_MAX_BLKS (((word)1 << (31 - RW_OBJ_BITS)) - 1)
@@ -85,7 +63,7 @@ struct rw_blk {
   unsigned inv;                         /* ceil(2^24 / granules), or 0  */
   unsigned num;                         /* its number                   */
   unsigned nw;                          /* words an object (a length)   */
-  unsigned short end;                   /* bytes of its objects         */
+  unsigned short last;                  /* its objects' last byte       */
   unsigned short may;                   /* may hold an instance         */
 };
 #define RW_UNMARKED 0xffffffffu         /* tab: an object not marked    */
@@ -98,9 +76,6 @@ static word rw_lo, rw_n_chunks, rw_chunk_mask;
 static unsigned rw_chunk_log;           /* bytes a chunk, log           */
 static int rw_big;                      /* chunks: more than a segment  */
 static word rw_visited;
-/* The last block rw_target looked up (a stack often refers to one).  */
-static word rw_last_th;
-static hdr *rw_last_thdr;
 /* Finding a path's words (after the walk): the object looked for, and  */
 /* the word of the scanned object found referring to it.                */
 static word rw_find;
@@ -129,7 +104,7 @@ GC_INLINE void rw_hot_init(struct rw_hot *h)
   h->span = (word)GC_greatest_plausible_heap_addr - h->least;
 }
 
-/* The walk's memory (retain_mem.c): within the cap (rw.mem.cap); a    */
+/* The walk's memory (retain_bounds.c): within the cap (rw.mem.cap); a    */
 /* request past it returns NULL or 0 and makes the walk partial.        */
 #define rw_alloc(bytes) gca_rmem_alloc(&rw.mem, (bytes))
 #define rw_free(p, bytes) gca_rmem_free(&rw.mem, (p), (bytes))
@@ -150,19 +125,23 @@ GC_INLINE void *rw_push(struct gca_rseg *s)
   return rw_push_slow(s);
 }
 
+/* The walk stops (partial: not at the memory cap, which says so).    */
+static void *rw_halt(int partial)
+{
+  if (partial) rw.partial = 1;
+  rw_stop = 1;
+  return NULL;
+}
+
 /* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
 /* from rw_words; NULL: the cap (the walk stops).                       */
-static struct rw_blk rw_none;           /* no block: end 0             */
-
+static struct rw_blk rw_none;           /* no block (addr 0)            */
 static unsigned *rw_words_new(word n)
 {
   word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
 
   if ((i & RS_MASK) != 0 && n > room) i += room;        /* next segment */
-  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) {
-    rw_stop = 1;
-    return NULL;
-  }
+  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) return (unsigned *)rw_halt(0);
   rw_words.n = i + n;
   return (unsigned *)GCA_RSEG_AT(&rw_words, i);
 }
@@ -184,53 +163,6 @@ GCA_ALWAYS_INLINE void rw_clock(word work)
   if (EXPECT(rw_scanned >= 65536, FALSE)) rw_clock_read();
 }
 
-/* Whether the marked object at base is an instance asked for.          */
-static int rw_is_target(ptr_t base, hdr *hhdr)
-{
-  word c = 0;
-  unsigned i, site = 0;
-  int tagged = gca_tags_of(base, &c, &site);
-
-  if (rw.site) return tagged && site == rw.cookies[0];
-  if (!tagged || 0 == c) {
-    if (hhdr->hb_obj_kind >= MAXOBJKINDS
-        || 0 == gca_objtype_how(hhdr->hb_obj_kind))
-      return 0;
-    c = *(word *)base;          /* a class the census knew: no check   */
-  }
-  for (i = 0; c != 0 && i < rw.n_cookies; i++) {
-    if (rw.cookies[i] == c) return 1;
-  }
-  return 0;
-}
-
-/* Whether hhdr's block may hold an instance, from its tags' palette   */
-/* (tags.c), not its objects: no tag of a type (callsite) asked for, no */
-/* untagged object of a kind typed by word 0: none can be.              */
-static unsigned rw_block_may(hdr *hhdr)
-{
-  unsigned pairs[GCA_TAGS_PAIRS_MAX], i, j;
-  int untagged = 0, n = gca_tags_block_pairs(hhdr, pairs, &untagged);
-  int word0 = hhdr->hb_obj_kind < MAXOBJKINDS
-              && gca_objtype_how(hhdr->hb_obj_kind) != 0;
-
-  if (n < 0) return !rw.site && word0;          /* no table            */
-  if (n > GCA_TAGS_PAIRS_MAX) return 1;         /* too many to tell     */
-  if (untagged && word0 && !rw.site) return 1;
-  for (i = 0; i < (unsigned)n; i++) {
-    word c = gca_pair_cookie(pairs[i]);
-
-    if (rw.site) {
-      if (gca_pair_site(pairs[i]) == rw.cookies[0]) return 1;
-      continue;
-    }
-    if (0 == c && word0) return 1;              /* typed by word 0      */
-    for (j = 0; j < rw.n_cookies; j++)
-      if (rw.cookies[j] == c) return 1;
-  }
-  return 0;
-}
-
 /* The record of the block h (of header hhdr), made if new (its table: */
 /* RW_UNMARKED for each object not marked); NULL: the cap or the        */
 /* bounds (the walk stops).                                              */
@@ -242,35 +174,22 @@ static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
   struct rw_blk *b;
   word n, g;
 
-  if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
-    rw.partial = 1;
-    rw_stop = 1;
-    return NULL;
-  }
+  if (EXPECT(c >= rw_n_chunks, FALSE))          /* not the heap's: never */
+    return (struct rw_blk *)rw_halt(1);
   d = rw_dir[c];
   if (EXPECT(NULL == d, FALSE)) {
     word n_blks = (word)1 << (rw_chunk_log - LOG_HBLKSIZE);
 
     d = rw_big ? (unsigned *)rw_alloc(n_blks * sizeof(unsigned))
                : rw_words_new(n_blks);
-    if (NULL == d) {
-      rw_stop = 1;
-      return NULL;
-    }
+    if (NULL == d) return (struct rw_blk *)rw_halt(0);
     rw_dir[c] = d;
   }
   slot = &d[(off & (((word)1 << rw_chunk_log) - 1)) >> LOG_HBLKSIZE];
   if (EXPECT(*slot != 0, TRUE)) return RW_BLK(*slot - 1);
-  if (rw_blks.n >= RW_MAX_BLKS) {
-    rw.partial = 1;
-    rw_stop = 1;
-    return NULL;
-  }
+  if (rw_blks.n >= RW_MAX_BLKS) return (struct rw_blk *)rw_halt(1);
   b = (struct rw_blk *)rw_push(&rw_blks);
-  if (NULL == b) {
-    rw_stop = 1;
-    return NULL;
-  }
+  if (NULL == b) return (struct rw_blk *)rw_halt(0);
   b->addr = (word)h;
   b->sz = hhdr->hb_sz;
   b->descr = hhdr->hb_descr;
@@ -279,9 +198,9 @@ static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
   n = b->sz > MAXOBJBYTES ? 1 : HBLKSIZE / b->sz;
   b->inv = b->sz > MAXOBJBYTES ? 0
            : (unsigned)((((word)1 << RW_INV_SHIFT) + g - 1) / g);
-  b->end = (unsigned short)(b->sz > MAXOBJBYTES
-                            ? (b->sz < HBLKSIZE ? b->sz : HBLKSIZE)
-                            : n * b->sz);
+  b->last = (unsigned short)((b->sz > MAXOBJBYTES
+                              ? (b->sz < HBLKSIZE ? b->sz : HBLKSIZE)
+                              : n * b->sz) - 1);
   /* Words to read of each object when its descriptor is a length, as */
   /* most are (0: rw_expand's way).                                    */
   b->nw = (b->descr & GC_DS_TAGS) != GC_DS_LENGTH ? 0
@@ -296,67 +215,9 @@ static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
     if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(g * b->sz, b->sz)))
       b->tab[g] = RW_UNMARKED;
   }
-  b->may = (unsigned short)rw_block_may(hhdr);
+  b->may = (unsigned short)gca_rref_block_may(&rw, hhdr);
   *slot = (unsigned)rw_blks.n;
   return b;
-}
-
-/* The base of the marked object w refers to, as the collector takes     */
-/* references (interior ones from stacks; elsewhere only at valid       */
-/* displacements unless all interior pointers are recognized); NULL if  */
-/* none.  From the header, as the marker finds it (GC_base only past a  */
-/* large object's first block).                                          */
-GCA_ALWAYS_INLINE ptr_t rw_target(word w, int interior, hdr **hh)
-{
-  ptr_t base;
-  hdr *hhdr;
-  word off, sz;
-
-  if (w < (word)GC_least_plausible_heap_addr
-      || w >= (word)GC_greatest_plausible_heap_addr)
-    return NULL;
-  if ((word)HBLKPTR(w) == rw_last_th) {
-    hhdr = rw_last_thdr;
-  } else {
-    hhdr = HDR(w);
-    rw_last_th = (word)HBLKPTR(w);
-    rw_last_thdr = hhdr;
-  }
-  if (NULL == hhdr) return NULL;
-  if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
-    base = (ptr_t)GC_base((void *)w);
-    if (NULL == base) return NULL;
-    hhdr = HDR(base);
-    if (NULL == hhdr || IS_FORWARDING_ADDR_OR_NIL(hhdr)) return NULL;
-    off = w - (word)base;
-  } else {
-    ptr_t h = (ptr_t)HBLKPTR(w);
-
-    off = w - (word)h;
-    sz = hhdr->hb_sz;
-    if (sz > MAXOBJBYTES) {
-      if (off >= sz) return NULL;
-      base = h;
-    } else {
-      word k = (unsigned)off / (unsigned)sz;    /* both under HBLKSIZE  */
-
-      if ((k + 1) * sz > HBLKSIZE) return NULL;
-      base = h + k * sz;
-      off -= k * sz;
-    }
-  }
-  if (HBLK_IS_FREE(hhdr)) return NULL;
-  if (off != 0 && !interior && !GC_all_interior_pointers
-      && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
-    return NULL;
-  if (hhdr->hb_sz > MAXOBJBYTES) {
-    if (!mark_bit_from_hdr(hhdr, 0)) return NULL;
-  } else if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO((word)base
-                                        - (word)HBLKPTR(base), hhdr->hb_sz))) {
-    return NULL;
-  }
-  *hh = hhdr;
-  return base;
 }
 
 /* The index of the object at base in its block b.                       */
@@ -386,8 +247,8 @@ GCA_ALWAYS_INLINE int rw_enqueue(struct rw_blk *b, word i, unsigned parent)
   return 1;
 }
 
-/* A reference to the marked object at base (rw_target's) from the      */
-/* object of id parent (RW_ROOT | i: root i's); 0 if not queued.         */
+/* A reference to the marked object at base (gca_rref_target's) from   */
+/* the object of id parent (RW_ROOT | i: root i's); 0 if not queued.    */
 static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent)
 {
   struct rw_blk *b = rw_blk_of(HBLKPTR(base), hhdr);
@@ -396,25 +257,30 @@ static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent)
                                     parent & RW_ROOT ? parent : parent + 1);
 }
 
+/* rw_paths': whether base is the object looked for (ref: the word).   */
+GC_INLINE void rw_look(word base, unsigned ref)
+{
+  if (base == rw_find) {
+    rw_found = ref;
+    rw_stop = 1;
+  }
+}
+
 /* A word w of the object of id parent (its word ref), in the plausible */
-/* heap: the object it refers to queued (find: whether it is rw_find's,  */
-/* nothing queued), taken as rw_target would (rw_ref_slow's way) but,   */
-/* once the walk has the block's record, from that alone: the index by  */
-/* the reciprocal, a valid displacement, and its word (not 0: reached   */
-/* or not marked).                                                       */
+/* heap: the object it refers to queued (find: whether it is rw_find's, */
+/* nothing queued), taken as gca_rref_target would (rw_ref_slow), or    */
+/* from the block's record if the walk has one: the index by the        */
+/* reciprocal, a valid displacement, its word (not 0: reached or not    */
+/* marked).                                                              */
 static GC_ATTR_NOINLINE void rw_ref_slow(word w, unsigned parent,
                                          unsigned ref, int find)
 {
   hdr *hhdr;
-  ptr_t base = rw_target(w, 0, &hhdr);
+  ptr_t base = gca_rref_target(w, 0, &hhdr);
 
   if (NULL == base) return;
-  if (!find) {
-    rw_reach(base, hhdr, parent);
-  } else if ((word)base == rw_find) {
-    rw_found = ref;
-    rw_stop = 1;
-  }
+  if (!find) rw_reach(base, hhdr, parent);
+  else rw_look((word)base, ref);
 }
 
 GCA_ALWAYS_INLINE void rw_ref(const struct rw_hot *h, struct rw_blk *cur,
@@ -436,18 +302,14 @@ GCA_ALWAYS_INLINE void rw_ref(const struct rw_hot *h, struct rw_blk *cur,
     b = RW_BLK(n - 1);
     off = w - b->addr;
   }
-  if (off >= b->end) return;            /* past its last object        */
+  if (off > b->last) return;            /* past its last object        */
   k = rw_index(b, w);
   off -= k * b->sz;
   if (off != 0 && !GC_all_interior_pointers
       && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
     return;
-  if (!find) {
-    rw_enqueue(b, k, parent + 1);
-  } else if (b->addr + k * b->sz == rw_find) {
-    rw_found = ref;
-    rw_stop = 1;
-  }
+  if (!find) rw_enqueue(b, k, parent + 1);
+  else rw_look(b->addr + k * b->sz, ref);
 }
 /* A root's reference (from: the word holding it; 0 for an object that */
 /* is a root itself).                                                    */
@@ -477,7 +339,7 @@ GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
 {
   if (root) {
     hdr *hhdr;
-    ptr_t b = rw_target(w, interior, &hhdr);
+    ptr_t b = gca_rref_target(w, interior, &hhdr);
 
     if (b != NULL) rw_root(b, hhdr, (word)p, info);
   } else {
@@ -502,20 +364,13 @@ GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
       if ((root || find) && rw_stop) return p + (i) + 1; \
     }
   switch ((word)(e - p) & 3) {          /* the rest, then four a turn  */
-  case 3:
-    RW_WORD(0)
-    p++;
+  case 3: RW_WORD(0) p++;
     /* fall through */
-  case 2:
-    RW_WORD(0)
-    p++;
+  case 2: RW_WORD(0) p++;
     /* fall through */
-  case 1:
-    RW_WORD(0)
-    p++;
+  case 1: RW_WORD(0) p++;
     /* fall through */
-  default:
-    break;
+  default: break;
   }
   for (; p < e; p += 4) {
     RW_WORD(0)
@@ -601,7 +456,8 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
           hi = p->stack_end;
         }
         if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        rw_scan_range(&rw_none, lo, hi, GCA_RNONE, info | (t << GCA_RI_SHIFT), 1, 1, 0);
+        rw_scan_range(&rw_none, lo, hi, GCA_RNONE,
+                      info | (t << GCA_RI_SHIFT), 1, 1, 0);
         t++;
       }
     }
@@ -632,12 +488,7 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
       || !IS_UNCOLLECTABLE(hhdr->hb_obj_kind))
     return;
   sz = hhdr->hb_sz;
-  if (sz > MAXOBJBYTES) {
-    if (mark_bit_from_hdr(hhdr, 0))
-      rw_root((ptr_t)h, hhdr, 0, GCA_RK_UNCOLLECTABLE);
-    return;
-  }
-  lim = HBLKSIZE - sz;
+  lim = sz > MAXOBJBYTES ? 0 : HBLKSIZE - sz;   /* large: one object   */
   for (i = 0; i <= lim && !rw_stop; i += sz) {
     if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz)))
       rw_root((ptr_t)h + i, hhdr, 0, GCA_RK_UNCOLLECTABLE);
@@ -645,8 +496,9 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
 }
 
 /* The references of the object at base (id: its id) of block b, as    */
-/* its descriptor says (find: rw_paths').                                */
-/* Returns the words it read that the clock has not been told.         */
+/* its descriptor says (find: rw_paths'; a length of at most 64 Ki      */
+/* words is rw_take's first).  Returns the words read that the clock    */
+/* has not been told.                                                    */
 GCA_ALWAYS_INLINE word rw_expand(const struct rw_hot *h, ptr_t base,
                                  struct rw_blk *b, unsigned id, int find)
 {
@@ -655,26 +507,15 @@ GCA_ALWAYS_INLINE word rw_expand(const struct rw_hot *h, ptr_t base,
   for (;;) {
     switch (descr & GC_DS_TAGS) {
     case GC_DS_LENGTH:
-      if (descr > sz) descr = sz;
-      if (EXPECT(descr <= 65536 * sizeof(word), TRUE)) {  /* one piece  */
-        word n = descr / sizeof(word);
-        word *q = rw_scan_words(h, b, (word *)base, (word *)base + n,
-                                (word *)base, id, 0, 0, 0, find);
-
-        n = (word)(q - (word *)base);
-        rw.words += n;
-        return n;
-      }
-      rw_scan_range(b, base, base + descr, id, 0, 0, 0, find);
+      rw_scan_range(b, base, base + (descr > sz ? sz : descr), id, 0, 0, 0,
+                    find);
       return 0;
     case GC_DS_BITMAP: {
       word bm = descr & ~(word)GC_DS_TAGS, j;
-      word least = (word)GC_least_plausible_heap_addr;
-      word span = (word)GC_greatest_plausible_heap_addr - least;
 
       for (j = 0; bm != 0 && j < sz / sizeof(word) && !rw_stop;
            j++, bm <<= 1) {
-        if ((signed_word)bm < 0 && ((word *)base)[j] - least < span)
+        if ((signed_word)bm < 0 && ((word *)base)[j] - h->least < h->span)
           rw_ref(h, b, ((word *)base)[j], id, (unsigned)j, find);
       }
       rw.words += sz / sizeof(word);
@@ -718,7 +559,7 @@ GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
                                struct rw_blk *b, unsigned id,
                                unsigned tids[GCA_RETAIN_K])
 {
-  if (b->may && rw_is_target(base, HDR(base))) {
+  if (b->may && gca_rref_is_instance(&rw, base, HDR(base))) {
     tids[rw.n_targets++] = id;
     if (GCA_RETAIN_K == rw.n_targets) {
       rw_stop = 1;
@@ -735,8 +576,7 @@ GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
   }
 }
 
-#define RW_AHEAD 16
-
+#define RW_AHEAD 16                     /* ids prefetched ahead        */
 /* The walk, world stopped: the roots, then breadth first from them    */
 /* until the instances asked for are reached (GCA_RETAIN_K of them) or  */
 /* all is (a type read only for the objects of blocks whose palette    */
@@ -886,8 +726,6 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
   rw_find = 0;
-  rw_last_th = 0;
-  rw_last_thdr = NULL;
   rw.name = name;
   rw.req_cookie = cookie;
   rw.is_auto = is_auto & 1;
