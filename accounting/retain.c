@@ -85,9 +85,8 @@ static unsigned rw_found;
 #define RW_QUEUE(i) ((unsigned *)rw_queue.seg[(word)(i) >> GCA_RS_LOG] \
                      + ((word)(i) & RS_MASK))
 
-/* What a reference's test reads, copied into locals for the walk: the  */
-/* compiler keeps them in registers (stores to the tables and queue    */
-/* could alias the globals).                                            */
+/* What a reference's test reads, in locals: kept in registers (the    */
+/* tables' and queue's stores could alias the globals).                 */
 struct rw_hot {
   unsigned **dir;
   word lo, mask, least, span;
@@ -260,10 +259,9 @@ static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent)
 /* rw_paths': whether base is the object looked for (ref: the word).   */
 GC_INLINE void rw_look(word base, unsigned ref)
 {
-  if (base == rw_find) {
-    rw_found = ref;
-    rw_stop = 1;
-  }
+  if (base != rw_find) return;
+  rw_found = ref;
+  rw_stop = 1;
 }
 
 /* A word w of the object of id parent (its word ref), in the plausible */
@@ -382,11 +380,12 @@ GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
   return e;
 }
 
-/* Words [lo, hi) (word aligned inward), as rw_scan_words, in pieces of */
-/* 64 Ki words (the clock read between them).                          */
-GCA_ALWAYS_INLINE void rw_scan_range(struct rw_blk *cur, ptr_t lo, ptr_t hi,
-                                     unsigned parent, unsigned info,
-                                     int interior, int root, int find)
+/* Words [lo, hi) (word aligned inward) as rw_scan_words, in pieces of */
+/* 64 Ki words, the clock read between them (roots, large objects).     */
+static GC_ATTR_NOINLINE void rw_scan_range(struct rw_blk *cur, ptr_t lo,
+                                           ptr_t hi, unsigned parent,
+                                           unsigned info, int interior,
+                                           int root, int find)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
@@ -499,8 +498,9 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
 /* its descriptor says (find: rw_paths'; a length of at most 64 Ki      */
 /* words is rw_take's first).  Returns the words read that the clock    */
 /* has not been told.                                                    */
-GCA_ALWAYS_INLINE word rw_expand(const struct rw_hot *h, ptr_t base,
-                                 struct rw_blk *b, unsigned id, int find)
+static GC_ATTR_NOINLINE word rw_expand(const struct rw_hot *h, ptr_t base,
+                                        struct rw_blk *b, unsigned id,
+                                        int find)
 {
   word sz = b->sz, descr = b->descr;
 
