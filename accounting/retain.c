@@ -103,8 +103,8 @@ GC_INLINE void rw_hot_init(struct rw_hot *h)
   h->span = (word)GC_greatest_plausible_heap_addr - h->least;
 }
 
-/* The walk's memory (retain_bounds.c): within the cap (rw.mem.cap); a    */
-/* request past it returns NULL or 0 and makes the walk partial.        */
+/* The walk's memory (retain_bounds.c): within the cap (rw.mem.cap); */
+/* a request past it returns NULL or 0 and makes the walk partial.      */
 #define rw_alloc(bytes) gca_rmem_alloc(&rw.mem, (bytes))
 #define rw_free(p, bytes) gca_rmem_free(&rw.mem, (p), (bytes))
 #define rw_seg_init(s, elem) gca_rseg_init(&rw.mem, (s), (elem))
@@ -132,9 +132,10 @@ static void *rw_halt(int partial)
   return NULL;
 }
 
+static struct rw_blk rw_none;           /* no block (addr 0)            */
+
 /* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
 /* from rw_words; NULL: the cap (the walk stops).                       */
-static struct rw_blk rw_none;           /* no block (addr 0)            */
 static unsigned *rw_words_new(word n)
 {
   word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
@@ -267,9 +268,8 @@ GC_INLINE void rw_look(word base, unsigned ref)
 /* A word w of the object of id parent (its word ref), in the plausible */
 /* heap: the object it refers to queued (find: whether it is rw_find's, */
 /* nothing queued), taken as gca_rref_target would (rw_ref_slow), or    */
-/* from the block's record if the walk has one: the index by the        */
-/* reciprocal, a valid displacement, its word (not 0: reached or not    */
-/* marked).                                                              */
+/* from the block's record if the walk has one: the index, a valid      */
+/* displacement, its word (not 0: reached or not marked).               */
 static GC_ATTR_NOINLINE void rw_ref_slow(word w, unsigned parent,
                                          unsigned ref, int find)
 {
@@ -309,6 +309,7 @@ GCA_ALWAYS_INLINE void rw_ref(const struct rw_hot *h, struct rw_blk *cur,
   if (!find) rw_enqueue(b, k, parent + 1);
   else rw_look(b->addr + k * b->sz, ref);
 }
+
 /* A root's reference (from: the word holding it; 0 for an object that */
 /* is a root itself).                                                    */
 static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
@@ -326,11 +327,7 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
     rw.roots.n--;
 }
 
-/* Words [p, e), each a possible reference: of a root (root: info its */
-/* kind) or of the object of id parent at obj, conservatively (find:   */
-/* rw_paths').  Most words are no reference: one compare each, four    */
-/* words a test, the walk's stop checked only after a reference taken.  */
-/* Returns where it stopped (e unless the walk stops).                  */
+/* The word w at p, in the plausible heap: a root's or object obj's.    */
 GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
                                word w, word *p, word *obj, unsigned parent,
                                unsigned info, int interior, int root, int find)
@@ -345,6 +342,10 @@ GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
   }
 }
 
+/* Words [p, e), each a possible reference: of a root (root: info its */
+/* kind) or of the object of id parent at obj, conservatively (find:   */
+/* rw_paths').  Most words are no reference: one compare each, four a   */
+/* turn.  Returns where it stopped (e unless the walk stops).           */
 GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
                                       struct rw_blk *cur, word *p, word *e,
                                       word *obj, unsigned parent,
@@ -353,8 +354,7 @@ GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
 {
   word least = h->least, span = h->span, d;
 
-  /* The walk's stop is checked after each object (rw_take's caller); */
-  /* here only for roots and a path's word.                             */
+  /* The stop: checked here for roots and a path's word, else per object */
 # define RW_WORD(i) \
     if (EXPECT((d = p[i] - least) < span, FALSE)) { \
       rw_word(h, cur, d + least, p + (i), obj, parent, info, interior, \
