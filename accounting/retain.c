@@ -6,24 +6,19 @@
  * retain_bounds.c's, the automatic requests retain_auto.c's).
  *
  * At the asked collection's end (GC_ACC_ON_COLLECTION_END, lock held,
- * after the census, mark bits still this collection's) the world is
- * stopped once more and a walk goes from the roots over the objects the
- * collection marked, as its mark did: the finalization queue, static
- * data and registered ranges less exclusions, marked uncollectable
- * objects, then each thread's stack; an object's words as its
- * descriptor says (a bitmap precisely, anything else conservatively),
- * a word taken as the collector would take it.  Each object reached is
- * visited once: a 32-bit id (its block's number among the blocks
- * reached, its index) and a word in its block's table naming the
- * object it was reached from.  A reference into a block the walk has a
- * record of is resolved from the record alone (no header, no mark bit:
- * the table holds RW_UNMARKED for objects not marked).  Breadth first
- * (shortest paths) for one marking's time, then depth first as the
- * marker goes.  Types are read only in blocks whose tag palette may
- * hold an instance.  Bounded by memory and time ("partial").  With the
- * world still stopped each instance's path is followed back, each
- * step's word found again by scanning the object before it; then the
- * world restarts, one "retain" record, and the memory is unmapped.
+ * mark bits still this collection's), world stopped once more, a walk
+ * goes from the roots (finalization queue, static data and registered
+ * ranges less exclusions, marked uncollectable objects, each thread's
+ * stack) over the objects the collection marked, as its mark did: by
+ * descriptor (a bitmap precisely, else conservatively), each word as
+ * the collector takes it.  Each object reached is visited once and
+ * keeps a word naming the object it was reached from.  A reference into
+ * a block the walk has a record of is resolved from the record alone.
+ * Breadth first (shortest paths) for one marking's time, then depth
+ * first; types read only in blocks whose tag palette may hold one;
+ * bounded by memory and time ("partial").  Each instance's path is
+ * then followed back, each step's word found again by scanning the
+ * object before it; the world restarts; one "retain" record.
  */
 
 #include "gca_priv.h"
@@ -45,13 +40,12 @@ static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
 static word rw_switch;                  /* ns: breadth first until then */
 
-/* An object's id: its block's number among the blocks reached times  */
+/* An object's id: its block's number among those reached times        */
 /* 2^RW_OBJ_BITS plus its index.  A block's record (rw_blks) and table */
 /* (rw_words: a word an object, 0 not reached, RW_UNMARKED, the id + 1 */
 /* it was reached from, or RW_ROOT | a root's index) are made when the  */
-/* walk first reaches it; blocks are found through a directory of at   */
-/* most 2^RW_DIR_LOG chunks of the plausible heap, each an array of     */
-/* block numbers + 1.  The queue holds ids, the frontier only.          */
+/* walk first reaches it, found through a directory of the plausible   */
+/* heap's chunks (arrays of block numbers + 1).  The queue holds ids.   */
 #define RW_OBJ_BITS (CPP_LOG_HBLKSIZE - 3)      /* granules of 8 bytes  */
 #define RW_ROOT 0x80000000u
 #define RW_MAX_BLKS (((word)1 << (31 - RW_OBJ_BITS)) - 1)
@@ -237,10 +231,7 @@ GCA_ALWAYS_INLINE int rw_enqueue(struct rw_blk *b, word i, unsigned parent)
 
   if (*e != 0) return 0;
   q = (unsigned *)rw_push(&rw_queue);
-  if (NULL == q) {
-    rw_stop = 1;
-    return 0;
-  }
+  if (NULL == q) return rw_halt(0) != NULL;     /* the cap: 0, stopped  */
   *e = parent;
   *q = b->num << RW_OBJ_BITS | (unsigned)i;
   rw_visited++;
@@ -317,8 +308,8 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
   struct gca_rroot *r = rw.roots.n < RW_ROOT - 1   /* not RW_UNMARKED */
                         ? (struct gca_rroot *)rw_push(&rw.roots) : NULL;
 
-  if (NULL == r) {
-    rw_stop = 1;
+  if (NULL == r) {                      /* the walk stops               */
+    rw_halt(rw.roots.n >= RW_ROOT - 1);
     return;
   }
   r->from = from;
@@ -327,7 +318,7 @@ static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
     rw.roots.n--;
 }
 
-/* The word w at p, in the plausible heap: a root's or object obj's.    */
+/* The word w at p in the plausible heap: a root's or object obj's.     */
 GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
                                word w, word *p, word *obj, unsigned parent,
                                unsigned info, int interior, int root, int find)
@@ -577,37 +568,17 @@ GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
 }
 
 #define RW_AHEAD 16                     /* ids prefetched ahead        */
-/* The walk, world stopped: the roots, then breadth first from them    */
-/* until the instances asked for are reached (GCA_RETAIN_K of them) or  */
-/* all is (a type read only for the objects of blocks whose palette    */
-/* may hold one), into tids.                                             */
-static void rw_walk(unsigned tids[GCA_RETAIN_K])
+
+/* Breadth first for one marking's time (a function of its own, as     */
+/* rw_depth_first: registers for its loop): each object a cache miss   */
+/* unless asked for some ids ahead (decoded once, kept in a ring till   */
+/* taken).  Taken segments of the queue are unmapped (the frontier).   */
+static GC_ATTR_NOINLINE void rw_breadth_first(unsigned tids[GCA_RETAIN_K])
 {
-  int k;
   struct rw_hot h;
   struct { ptr_t base; struct rw_blk *b; } ring[RW_AHEAD];
   word fill;
 
-  /* The finalization queue first: on Unity's fork (7.x, one-file     */
-  /* build) it is finalize.c's static, in the static data too.          */
-# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
-    rw_scan_range(&rw_none, (ptr_t)&GC_fnlz_roots,
-                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
-                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0, 1, 0);
-# endif
-  for (k = 0; k < n_root_sets && !rw_stop; k++) {
-    rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
-                   GCA_RK_STATIC | GCA_RI_CONSERVATIVE
-                   | ((unsigned)k << GCA_RI_SHIFT));
-  }
-  /* Uncollectable objects before stacks: a block of class statics a  */
-  /* stale stack copy also points at is told as what it is.            */
-  if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
-  if (!rw_stop) rw_scan_stacks();
-  /* Breadth first is the queue's order, not memory's: each object, and */
-  /* its header, a cache miss unless asked for some ids ahead (each     */
-  /* told once: its base and block kept in a ring till taken).  Taken  */
-  /* segments of the queue are unmapped: it holds the frontier only.    */
   rw_hot_init(&h);
   for (fill = rw_head; rw_head < rw_queue.n && !rw_stop; ) {
     unsigned id = *RW_QUEUE(rw_head);
@@ -630,25 +601,25 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
       rw_queue.seg[s] = NULL;
     }
   }
-  rw.n_shortest = rw.n_targets;
-  if (rw_stop || rw_head >= rw_queue.n) return;
-  /* Past one marking's time breadth first (each level of a heap of    */
-  /* lists built side by side touches a page an object), on depth first */
-  /* as the marker goes, along the lists: the queue's rest turned into */
-  /* a stack (reversed: its first on top), then what each expansion     */
-  /* reaches, last first.  Paths found so are true, not always the      */
-  /* shortest (the record says which).                                  */
+}
+
+/* Then depth first, as the marker goes (along lists built side by    */
+/* side, where a breadth-first level touches a page an object): the    */
+/* queue's rest a stack (its first on top), what each object reaches    */
+/* taken last first.  Paths found so are true, not always shortest.    */
+static GC_ATTR_NOINLINE void rw_depth_first(unsigned tids[GCA_RETAIN_K])
+{
+  struct rw_hot h;
+  word lo = rw_head, hi = rw_queue.n - 1;
+
   rw.depth_first = 1;
-  {
-    word lo = rw_head, hi = rw_queue.n - 1;
+  for (; lo < hi; lo++, hi--) {
+    unsigned *a = RW_QUEUE(lo), *z = RW_QUEUE(hi), x = *a;
 
-    for (; lo < hi; lo++, hi--) {
-      unsigned *a = RW_QUEUE(lo), *z = RW_QUEUE(hi), x = *a;
-
-      *a = *z;
-      *z = x;
-    }
+    *a = *z;
+    *z = x;
   }
+  rw_hot_init(&h);
   while (rw_queue.n > rw_head && !rw_stop) {
     word top = --rw_queue.n;
     unsigned id = *RW_QUEUE(top);
@@ -657,6 +628,33 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
 
     rw_take(&h, base, b, id, tids);
   }
+}
+
+/* The walk, world stopped: the roots, breadth first, then depth first */
+/* till GCA_RETAIN_K instances are taken (into tids) or all is.          */
+static void rw_walk(unsigned tids[GCA_RETAIN_K])
+{
+  int k;
+
+  /* The finalization queue first: on Unity's fork (7.x, one-file     */
+  /* build) it is finalize.c's static, in the static data too.          */
+# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
+    rw_scan_range(&rw_none, (ptr_t)&GC_fnlz_roots,
+                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
+                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0, 1, 0);
+# endif
+  for (k = 0; k < n_root_sets && !rw_stop; k++) {
+    rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
+                   GCA_RK_STATIC | GCA_RI_CONSERVATIVE
+                   | ((unsigned)k << GCA_RI_SHIFT));
+  }
+  /* Uncollectable objects before stacks: a block of class statics a   */
+  /* stale stack copy points at too is told as what it is.              */
+  if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
+  if (!rw_stop) rw_scan_stacks();
+  rw_breadth_first(tids);
+  rw.n_shortest = rw.n_targets;
+  if (!rw_stop && rw_head < rw_queue.n) rw_depth_first(tids);
 }
 
 /* The paths to tids[0, rw.n_targets), world still stopped: each into   */
@@ -670,6 +668,7 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
 
   rw_deadline = ~(word)0;               /* the bound was the walk's     */
   rw.n_targets = 0;
+  rw_hot_init(&h);
   for (t = 0; t < n; t++) {
     word first = rw.nodes.n, i;
     unsigned id = tids[t], e;
@@ -702,7 +701,6 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
       rw_find = GCA_RNODE(&rw, i)->base;
       rw_found = GCA_RREF_CONS;         /* not found again: word 0      */
       rw_stop = 0;
-      rw_hot_init(&h);
       rw_expand(&h, (ptr_t)pb, &pbk, 0, 1);
       GCA_RNODE(&rw, i)->ref = rw_found;
       rw.words = words;
