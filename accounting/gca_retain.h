@@ -94,6 +94,15 @@ struct gca_rwalk {
   word t0, t_stopped, t_end;            /* ns                            */
 };
 
+/* retain_bounds.c: what the walk takes from the collector (world     */
+/* stopped): the marked object a word refers to as the collector would  */
+/* take it (NULL: none), whether a block may hold an instance w asks    */
+/* for, whether an object is one.                                        */
+GC_INNER ptr_t gca_rref_target(word w, int interior, hdr **hh);
+GC_INNER unsigned gca_rref_block_may(const struct gca_rwalk *w, hdr *hhdr);
+GC_INNER int gca_rref_is_instance(const struct gca_rwalk *w, ptr_t base,
+                                  hdr *hhdr);
+
 /* retain_record.c: the walk's record (lock held, world running).      */
 GC_INNER void gca_retain_record(const struct gca_rwalk *w);
 

@@ -2,44 +2,23 @@
 /*
  * retain.c: why is it alive (issue 37): paths from a root to sampled
  * instances of a type or callsite, on request; the walk (its record is
- * retain_record.c's, the automatic requests retain_auto.c's).
+ * retain_record.c's, what it takes from the collector and its bounds
+ * retain_bounds.c's, the automatic requests retain_auto.c's).
  *
- * A request (GC_acc_retain_request, GC_ACC_RETAIN=type:NAME) names a
- * type and the collection to answer at (the next one, or the first whose
- * number reaches a given one).  At that collection's end
- * (GC_ACC_ON_COLLECTION_END, lock held, after the census and its
- * record, mark bits still this collection's) the world is stopped once
- * more and a breadth-first walk goes from the roots over the objects this
- * collection marked, as the collector's mark did: the finalization queue
- * (GC_fnlz_roots), static data and registered root ranges
- * (GC_static_roots less GC_excl_table), every marked uncollectable
- * object, which the collector treats as a root too, then every thread's
- * stack (from its stopped stack pointer to its cold end).  An
- * object's words are followed as its descriptor says: a bitmap precisely
- * (the reference is "precise"), anything else (a length, a mark
- * procedure, a normal object) every word, conservatively, as the
- * collector does.  A word refers to a marked object only as the
- * collector would take it (its block's header, the valid displacements
- * unless all interior pointers are recognized; interior pointers from
- * stacks).
- *
- * Each object reached is visited once.  It has a 32-bit id (its block's
- * number among the blocks reached, its index in the block) and a word
- * in its block's table (made when the walk first reaches the block: a
- * 32-bit word per object) naming the object it was reached from; the
- * queue holds ids, its taken segments unmapped.  Breadth first for one
- * marking's time, then depth first (the queue's rest as a stack), as
- * the marker goes.  Whether an object is an instance asked for is read
- * only in blocks whose tag palette (tags.c) may hold one, when it is
- * taken.  The walk stops at GCA_RETAIN_K instances (those taken breadth
- * first: shortest paths), when all was visited, at the memory cap
- * (GC_ACC_RETAIN_MEMORY) or at the time bound (GC_ACC_RETAIN_PAUSE; the
- * clock read every 64 Ki words read or objects taken): "partial".  With
- * the world still stopped, each instance's path is followed back from
- * it into nodes (gca_retain.h), each step's referring word found again
- * by scanning the object before it.  The world restarts, one "retain"
- * record gives each path from its root, and all the walk's
- * memory is unmapped.  Without a request: one load and branch.
+ * At the asked collection's end (GC_ACC_ON_COLLECTION_END, lock held,
+ * mark bits still this collection's), world stopped once more, a walk
+ * goes from the roots (finalization queue, static data and registered
+ * ranges less exclusions, marked uncollectable objects, each thread's
+ * stack) over the objects the collection marked, as its mark did: by
+ * descriptor (a bitmap precisely, else conservatively), each word as
+ * the collector takes it.  Each object reached is visited once and
+ * keeps a word naming the object it was reached from.  A reference into
+ * a block the walk has a record of is resolved from the record alone.
+ * Breadth first (shortest paths) for one marking's time, then depth
+ * first; types read only in blocks whose tag palette may hold one;
+ * bounded by memory and time ("partial").  Each instance's path is
+ * then followed back, each step's word found again by scanning the
+ * object before it; the world restarts; one "retain" record.
  */
 
 #include "gca_priv.h"
@@ -54,7 +33,6 @@
 #define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
 #define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
-
 /* The walk's state (only during a walk).                               */
 static struct gca_rwalk rw;
 static int rw_stop;
@@ -62,54 +40,65 @@ static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
 static word rw_switch;                  /* ns: breadth first until then */
 
-/* An object the walk reached is named by an id of 32 bits: the number */
-/* of its block among the blocks reached (in the order reached) times  */
-/* 2^RW_OBJ_BITS, plus its index in the block.  Each block reached has */
-/* a record (rw_blks: its address, object size, the reciprocal that     */
-/* turns an offset into an index, whether it may hold an instance) and */
-/* a table of one 32-bit word an object (rw_words), made when the walk  */
-/* first reaches the block: 0 not reached yet, else the id + 1 of the   */
-/* object it was reached from, or RW_ROOT | the root's index.  Blocks   */
-/* are found by address through a directory of RW_DIR_MAX chunks of     */
-/* the plausible heap, each an array of block numbers + 1 (made when    */
-/* first touched).  Nothing else is kept an object: the queue (ids,    */
-/* its segments unmapped once taken) holds only the frontier.           */
+/* An object's id: its block's number among those reached times        */
+/* 2^RW_OBJ_BITS plus its index.  A block's record (rw_blks) and table */
+/* (rw_words: a word an object, 0 not reached, RW_UNMARKED, the id + 1 */
+/* it was reached from, or RW_ROOT | a root's index) are made when the  */
+/* walk first reaches it, found through a directory of the plausible   */
+/* heap's chunks (arrays of block numbers + 1).  The queue holds ids.   */
 #define RW_OBJ_BITS (CPP_LOG_HBLKSIZE - 3)      /* granules of 8 bytes  */
 #define RW_ROOT 0x80000000u
 #define RW_MAX_BLKS (((word)1 << (31 - RW_OBJ_BITS)) - 1)
 #define RW_DIR_LOG 16                   /* at most 2^16 chunks          */
 #define RW_INV_SHIFT 24
 struct rw_blk {
-  word addr, sz;
-  hdr *hhdr;
+  word addr, sz, descr;                 /* descr: its header's          */
   unsigned *tab;                        /* its objects' parents         */
-  unsigned inv;                         /* ceil(2^24 / granules)        */
+  unsigned inv;                         /* ceil(2^24 / granules), or 0  */
   unsigned num;                         /* its number                   */
-  unsigned may;                         /* may hold an instance         */
+  unsigned nw;                          /* words an object (a length)   */
+  unsigned short last;                  /* its objects' last byte       */
+  unsigned short may;                   /* may hold an instance         */
 };
+#define RW_UNMARKED 0xffffffffu         /* tab: an object not marked    */
 static struct gca_rseg rw_blks;         /* struct rw_blk                */
 static struct gca_rseg rw_words;        /* unsigned: tables, chunks     */
 static struct gca_rseg rw_queue;        /* ids, breadth first           */
 static word rw_head;                    /* the queue's next to take     */
 static unsigned **rw_dir;               /* chunk: block numbers + 1     */
-static word rw_lo, rw_n_chunks;
+static word rw_lo, rw_n_chunks, rw_chunk_mask;
 static unsigned rw_chunk_log;           /* bytes a chunk, log           */
 static int rw_big;                      /* chunks: more than a segment  */
 static word rw_visited;
-/* The last block looked up, by rw_blk_of and by rw_target: the next  */
-/* reference is often to the same block (a list allocated in order).  */
-static word rw_last_h;
-static struct rw_blk *rw_last_b;
-static word rw_last_th;
-static hdr *rw_last_thdr;
 /* Finding a path's words (after the walk): the object looked for, and  */
 /* the word of the scanned object found referring to it.                */
 static word rw_find;
 static unsigned rw_found;
-#define RW_BLK(i) ((struct rw_blk *)GCA_RSEG_AT(&rw_blks, (i)))
+#define RW_BLK(i) ((struct rw_blk *)rw_blks.seg[(word)(i) >> GCA_RS_LOG] \
+                   + ((word)(i) & RS_MASK))
+#define RW_QUEUE(i) ((unsigned *)rw_queue.seg[(word)(i) >> GCA_RS_LOG] \
+                     + ((word)(i) & RS_MASK))
 
-/* The walk's memory (retain_mem.c): within the cap (rw.mem.cap); a    */
-/* request past it returns NULL or 0 and makes the walk partial.        */
+/* What a reference's test reads, in locals: kept in registers (the    */
+/* tables' and queue's stores could alias the globals).                 */
+struct rw_hot {
+  unsigned **dir;
+  word lo, mask, least, span;
+  unsigned log;
+};
+
+GC_INLINE void rw_hot_init(struct rw_hot *h)
+{
+  h->dir = rw_dir;
+  h->lo = rw_lo;
+  h->mask = rw_chunk_mask;
+  h->log = rw_chunk_log;
+  h->least = (word)GC_least_plausible_heap_addr;
+  h->span = (word)GC_greatest_plausible_heap_addr - h->least;
+}
+
+/* The walk's memory (retain_bounds.c): within the cap (rw.mem.cap); */
+/* a request past it returns NULL or 0 and makes the walk partial.      */
 #define rw_alloc(bytes) gca_rmem_alloc(&rw.mem, (bytes))
 #define rw_free(p, bytes) gca_rmem_free(&rw.mem, (p), (bytes))
 #define rw_seg_init(s, elem) gca_rseg_init(&rw.mem, (s), (elem))
@@ -129,6 +118,16 @@ GC_INLINE void *rw_push(struct gca_rseg *s)
   return rw_push_slow(s);
 }
 
+/* The walk stops (partial: not at the memory cap, which says so).    */
+static void *rw_halt(int partial)
+{
+  if (partial) rw.partial = 1;
+  rw_stop = 1;
+  return NULL;
+}
+
+static struct rw_blk rw_none;           /* no block (addr 0)            */
+
 /* n zeroed words in one piece (n at most a segment's 2^GCA_RS_LOG),   */
 /* from rw_words; NULL: the cap (the walk stops).                       */
 static unsigned *rw_words_new(word n)
@@ -136,20 +135,15 @@ static unsigned *rw_words_new(word n)
   word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
 
   if ((i & RS_MASK) != 0 && n > room) i += room;        /* next segment */
-  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) {
-    rw_stop = 1;
-    return NULL;
-  }
+  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) return (unsigned *)rw_halt(0);
   rw_words.n = i + n;
   return (unsigned *)GCA_RSEG_AT(&rw_words, i);
 }
 
 /* Work done (words read, objects taken): past the time bound the walk */
 /* stops, the clock read every 64 Ki of it.                             */
-static void rw_clock(word work)
+static GC_ATTR_NOINLINE void rw_clock_read(void)
 {
-  rw_scanned += work;
-  if (rw_scanned < 65536) return;
   rw_scanned = 0;
   if (gca_now_ns() > rw_deadline) {
     rw.partial = rw.timed_out = 1;      /* the pause's bound            */
@@ -157,170 +151,67 @@ static void rw_clock(word work)
   }
 }
 
-/* Whether the marked object at base is an instance asked for.          */
-static int rw_is_target(ptr_t base, hdr *hhdr)
+GCA_ALWAYS_INLINE void rw_clock(word work)
 {
-  word c = 0;
-  unsigned i, site = 0;
-  int tagged = gca_tags_of(base, &c, &site);
-
-  if (rw.site) return tagged && site == rw.cookies[0];
-  if (!tagged || 0 == c) {
-    if (hhdr->hb_obj_kind >= MAXOBJKINDS
-        || 0 == gca_objtype_how(hhdr->hb_obj_kind))
-      return 0;
-    c = *(word *)base;          /* a class the census knew: no check   */
-  }
-  for (i = 0; c != 0 && i < rw.n_cookies; i++) {
-    if (rw.cookies[i] == c) return 1;
-  }
-  return 0;
+  rw_scanned += work;
+  if (EXPECT(rw_scanned >= 65536, FALSE)) rw_clock_read();
 }
 
-/* Whether hhdr's block may hold an instance, from its tags' palette   */
-/* (tags.c), not its objects: no tag of a type (callsite) asked for, no */
-/* untagged object of a kind typed by word 0: none can be.              */
-static unsigned rw_block_may(hdr *hhdr)
-{
-  unsigned pairs[GCA_TAGS_PAIRS_MAX], i, j;
-  int untagged = 0, n = gca_tags_block_pairs(hhdr, pairs, &untagged);
-  int word0 = hhdr->hb_obj_kind < MAXOBJKINDS
-              && gca_objtype_how(hhdr->hb_obj_kind) != 0;
-
-  if (n < 0) return !rw.site && word0;          /* no table            */
-  if (n > GCA_TAGS_PAIRS_MAX) return 1;         /* too many to tell     */
-  if (untagged && word0 && !rw.site) return 1;
-  for (i = 0; i < (unsigned)n; i++) {
-    word c = gca_pair_cookie(pairs[i]);
-
-    if (rw.site) {
-      if (gca_pair_site(pairs[i]) == rw.cookies[0]) return 1;
-      continue;
-    }
-    if (0 == c && word0) return 1;              /* typed by word 0      */
-    for (j = 0; j < rw.n_cookies; j++)
-      if (rw.cookies[j] == c) return 1;
-  }
-  return 0;
-}
-
-/* The record of the block h (of header hhdr), made if new; NULL: the   */
-/* cap or the bounds (the walk stops).                                   */
-static struct rw_blk *rw_blk_of(struct hblk *h, hdr *hhdr)
+/* The record of the block h (of header hhdr), made if new (its table: */
+/* RW_UNMARKED for each object not marked); NULL: the cap or the        */
+/* bounds (the walk stops).                                              */
+static GC_ATTR_NOINLINE struct rw_blk *rw_blk_of(struct hblk *h,
+                                                 hdr *hhdr)
 {
   word off = (word)h - rw_lo, c = off >> rw_chunk_log;
   unsigned *d, *slot;
   struct rw_blk *b;
   word n, g;
 
-  if ((word)h == rw_last_h) return rw_last_b;
-  if (EXPECT(c >= rw_n_chunks, FALSE)) {        /* not the heap's: never */
-    rw.partial = 1;
-    rw_stop = 1;
-    return NULL;
-  }
+  if (EXPECT(c >= rw_n_chunks, FALSE))          /* not the heap's: never */
+    return (struct rw_blk *)rw_halt(1);
   d = rw_dir[c];
   if (EXPECT(NULL == d, FALSE)) {
     word n_blks = (word)1 << (rw_chunk_log - LOG_HBLKSIZE);
 
     d = rw_big ? (unsigned *)rw_alloc(n_blks * sizeof(unsigned))
                : rw_words_new(n_blks);
-    if (NULL == d) {
-      rw_stop = 1;
-      return NULL;
-    }
+    if (NULL == d) return (struct rw_blk *)rw_halt(0);
     rw_dir[c] = d;
   }
   slot = &d[(off & (((word)1 << rw_chunk_log) - 1)) >> LOG_HBLKSIZE];
-  if (EXPECT(*slot != 0, TRUE)) {
-    rw_last_h = (word)h;
-    return rw_last_b = RW_BLK(*slot - 1);
-  }
-  if (rw_blks.n >= RW_MAX_BLKS) {
-    rw.partial = 1;
-    rw_stop = 1;
-    return NULL;
-  }
+  if (EXPECT(*slot != 0, TRUE)) return RW_BLK(*slot - 1);
+  if (rw_blks.n >= RW_MAX_BLKS) return (struct rw_blk *)rw_halt(1);
   b = (struct rw_blk *)rw_push(&rw_blks);
-  if (NULL == b) {
-    rw_stop = 1;
-    return NULL;
-  }
+  if (NULL == b) return (struct rw_blk *)rw_halt(0);
   b->addr = (word)h;
   b->sz = hhdr->hb_sz;
-  b->hhdr = hhdr;
+  b->descr = hhdr->hb_descr;
   b->num = (unsigned)(rw_blks.n - 1);
   g = BYTES_TO_GRANULES(b->sz);
   n = b->sz > MAXOBJBYTES ? 1 : HBLKSIZE / b->sz;
   b->inv = b->sz > MAXOBJBYTES ? 0
            : (unsigned)((((word)1 << RW_INV_SHIFT) + g - 1) / g);
+  b->last = (unsigned short)((b->sz > MAXOBJBYTES
+                              ? (b->sz < HBLKSIZE ? b->sz : HBLKSIZE)
+                              : n * b->sz) - 1);
+  /* Words to read of each object when its descriptor is a length, as */
+  /* most are (0: rw_expand's way).                                    */
+  b->nw = (b->descr & GC_DS_TAGS) != GC_DS_LENGTH ? 0
+          : (unsigned)((b->descr < b->sz ? b->descr : b->sz) / sizeof(word));
+  if (b->nw > 65536) b->nw = 0;
   b->tab = rw_words_new(n);
   if (NULL == b->tab) {
     rw_blks.n--;
     return NULL;
   }
-  b->may = rw_block_may(hhdr);
+  for (g = 0; g < n; g++) {
+    if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(g * b->sz, b->sz)))
+      b->tab[g] = RW_UNMARKED;
+  }
+  b->may = (unsigned short)gca_rref_block_may(&rw, hhdr);
   *slot = (unsigned)rw_blks.n;
-  rw_last_h = (word)h;
-  return rw_last_b = b;
-}
-
-/* The base of the marked object w refers to, as the collector takes     */
-/* references (interior ones from stacks; elsewhere only at valid       */
-/* displacements unless all interior pointers are recognized); NULL if  */
-/* none.  From the header, as the marker finds it (GC_base only past a  */
-/* large object's first block).                                          */
-GCA_ALWAYS_INLINE ptr_t rw_target(word w, int interior, hdr **hh)
-{
-  ptr_t base;
-  hdr *hhdr;
-  word off, sz;
-
-  if (w < (word)GC_least_plausible_heap_addr
-      || w >= (word)GC_greatest_plausible_heap_addr)
-    return NULL;
-  if ((word)HBLKPTR(w) == rw_last_th) {
-    hhdr = rw_last_thdr;
-  } else {
-    hhdr = HDR(w);
-    rw_last_th = (word)HBLKPTR(w);
-    rw_last_thdr = hhdr;
-  }
-  if (NULL == hhdr) return NULL;
-  if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
-    base = (ptr_t)GC_base((void *)w);
-    if (NULL == base) return NULL;
-    hhdr = HDR(base);
-    if (NULL == hhdr || IS_FORWARDING_ADDR_OR_NIL(hhdr)) return NULL;
-    off = w - (word)base;
-  } else {
-    ptr_t h = (ptr_t)HBLKPTR(w);
-
-    off = w - (word)h;
-    sz = hhdr->hb_sz;
-    if (sz > MAXOBJBYTES) {
-      if (off >= sz) return NULL;
-      base = h;
-    } else {
-      word k = (unsigned)off / (unsigned)sz;    /* both under HBLKSIZE  */
-
-      if ((k + 1) * sz > HBLKSIZE) return NULL;
-      base = h + k * sz;
-      off -= k * sz;
-    }
-  }
-  if (HBLK_IS_FREE(hhdr)) return NULL;
-  if (off != 0 && !interior && !GC_all_interior_pointers
-      && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
-    return NULL;
-  if (hhdr->hb_sz > MAXOBJBYTES) {
-    if (!mark_bit_from_hdr(hhdr, 0)) return NULL;
-  } else if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO((word)base
-                                        - (word)HBLKPTR(base), hhdr->hb_sz))) {
-    return NULL;
-  }
-  *hh = hhdr;
-  return base;
+  return b;
 }
 
 /* The index of the object at base in its block b.                       */
@@ -331,82 +222,176 @@ GC_INLINE word rw_index(const struct rw_blk *b, word base)
                  * b->inv) >> RW_INV_SHIFT);
 }
 
-/* A reference to the marked object at base from the object of id      */
-/* parent (RW_ROOT | i: root i's) through its word ref (GCA_RREF_CONS:  */
-/* conservatively): queued unless it was reached already (0).           */
-GCA_ALWAYS_INLINE int rw_reach(ptr_t base, hdr *hhdr, unsigned parent,
-                               unsigned ref)
+/* Object i of block b, reached from the object of id parent - 1 (or   */
+/* RW_ROOT | i: root i): queued unless it was reached already or is    */
+/* not marked (its word not 0); 0 if not queued.                        */
+GCA_ALWAYS_INLINE int rw_enqueue(struct rw_blk *b, word i, unsigned parent)
 {
-  struct rw_blk *b;
-  unsigned *q, *e;
-  word i;
+  unsigned *e = &b->tab[i], *q;
 
-  if (EXPECT(rw_find != 0, FALSE)) {            /* a path's word        */
-    if ((word)base == rw_find) {
-      rw_found = ref;
-      rw_stop = 1;
-    }
-    return 0;
-  }
-  b = rw_blk_of(HBLKPTR(base), hhdr);
-  if (EXPECT(NULL == b, FALSE)) return 0;
-  i = rw_index(b, (word)base);
-  e = &b->tab[i];
   if (*e != 0) return 0;
   q = (unsigned *)rw_push(&rw_queue);
-  if (NULL == q) {
-    rw_stop = 1;
-    return 0;
-  }
-  *e = parent & RW_ROOT ? parent : parent + 1;
+  if (NULL == q) return rw_halt(0) != NULL;     /* the cap: 0, stopped  */
+  *e = parent;
   *q = b->num << RW_OBJ_BITS | (unsigned)i;
   rw_visited++;
   return 1;
 }
+
+/* A reference to the marked object at base (gca_rref_target's) from   */
+/* the object of id parent (RW_ROOT | i: root i's); 0 if not queued.    */
+static int rw_reach(ptr_t base, hdr *hhdr, unsigned parent)
+{
+  struct rw_blk *b = rw_blk_of(HBLKPTR(base), hhdr);
+
+  return NULL == b ? 0 : rw_enqueue(b, rw_index(b, (word)base),
+                                    parent & RW_ROOT ? parent : parent + 1);
+}
+
+/* rw_paths': whether base is the object looked for (ref: the word).   */
+GC_INLINE void rw_look(word base, unsigned ref)
+{
+  if (base != rw_find) return;
+  rw_found = ref;
+  rw_stop = 1;
+}
+
+/* A word w of the object of id parent (its word ref), in the plausible */
+/* heap: the object it refers to queued (find: whether it is rw_find's, */
+/* nothing queued), taken as gca_rref_target would (rw_ref_slow), or    */
+/* from the block's record if the walk has one: the index, a valid      */
+/* displacement, its word (not 0: reached or not marked).               */
+static GC_ATTR_NOINLINE void rw_ref_slow(word w, unsigned parent,
+                                         unsigned ref, int find)
+{
+  hdr *hhdr;
+  ptr_t base = gca_rref_target(w, 0, &hhdr);
+
+  if (NULL == base) return;
+  if (!find) rw_reach(base, hhdr, parent);
+  else rw_look((word)base, ref);
+}
+
+GCA_ALWAYS_INLINE void rw_ref(const struct rw_hot *h, struct rw_blk *cur,
+                              word w, unsigned parent, unsigned ref, int find)
+{
+  word off = w - cur->addr, k;
+  struct rw_blk *b = cur;               /* often: the object's own block */
+
+  if (off >= HBLKSIZE) {
+    unsigned *d, n;
+
+    off = w - h->lo;
+    d = h->dir[off >> h->log];
+    if (EXPECT(NULL == d, FALSE)
+        || EXPECT(0 == (n = d[(off & h->mask) >> LOG_HBLKSIZE]), FALSE)) {
+      rw_ref_slow(w, parent, ref, find);
+      return;
+    }
+    b = RW_BLK(n - 1);
+    off = w - b->addr;
+  }
+  if (off > b->last) return;            /* past its last object        */
+  k = rw_index(b, w);
+  off -= k * b->sz;
+  if (off != 0 && !GC_all_interior_pointers
+      && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
+    return;
+  if (!find) rw_enqueue(b, k, parent + 1);
+  else rw_look(b->addr + k * b->sz, ref);
+}
+
 /* A root's reference (from: the word holding it; 0 for an object that */
 /* is a root itself).                                                    */
 static void rw_root(ptr_t base, hdr *hhdr, word from, unsigned info)
 {
-  struct gca_rroot *r = (struct gca_rroot *)rw_push(&rw.roots);
+  struct gca_rroot *r = rw.roots.n < RW_ROOT - 1   /* not RW_UNMARKED */
+                        ? (struct gca_rroot *)rw_push(&rw.roots) : NULL;
 
-  if (NULL == r) {
-    rw_stop = 1;
+  if (NULL == r) {                      /* the walk stops               */
+    rw_halt(rw.roots.n >= RW_ROOT - 1);
     return;
   }
   r->from = from;
   r->info = info;
-  if (!rw_reach(base, hhdr, RW_ROOT | (unsigned)(rw.roots.n - 1), 0))
+  if (!rw_reach(base, hhdr, RW_ROOT | (unsigned)(rw.roots.n - 1)))
     rw.roots.n--;
 }
 
-/* Words [lo, hi) (word aligned inward), each a possible reference: of  */
-/* a root (parent GCA_RNONE, info its kind) or of the object of id      */
-/* parent at lo, conservatively.  Most words are no reference: one     */
-/* compare each, the walk's stop checked only after a reference taken.  */
-GCA_ALWAYS_INLINE void rw_scan_range(ptr_t lo, ptr_t hi, unsigned parent,
-                                     unsigned info, int interior)
+/* The word w at p in the plausible heap: a root's or object obj's.     */
+GCA_ALWAYS_INLINE void rw_word(const struct rw_hot *h, struct rw_blk *cur,
+                               word w, word *p, word *obj, unsigned parent,
+                               unsigned info, int interior, int root, int find)
+{
+  if (root) {
+    hdr *hhdr;
+    ptr_t b = gca_rref_target(w, interior, &hhdr);
+
+    if (b != NULL) rw_root(b, hhdr, (word)p, info);
+  } else {
+    rw_ref(h, cur, w, parent, (unsigned)(p - obj) | GCA_RREF_CONS, find);
+  }
+}
+
+/* Words [p, e), each a possible reference: of a root (root: info its */
+/* kind) or of the object of id parent at obj, conservatively (find:   */
+/* rw_paths').  Most words are no reference: one compare each, four a   */
+/* turn.  Returns where it stopped (e unless the walk stops).           */
+GCA_ALWAYS_INLINE word *rw_scan_words(const struct rw_hot *h,
+                                      struct rw_blk *cur, word *p, word *e,
+                                      word *obj, unsigned parent,
+                                      unsigned info, int interior, int root,
+                                      int find)
+{
+  word least = h->least, span = h->span, d;
+
+  /* The stop: checked here for roots and a path's word, else per object */
+# define RW_WORD(i) \
+    if (EXPECT((d = p[i] - least) < span, FALSE)) { \
+      rw_word(h, cur, d + least, p + (i), obj, parent, info, interior, \
+              root, find); \
+      if ((root || find) && rw_stop) return p + (i) + 1; \
+    }
+  switch ((word)(e - p) & 3) {          /* the rest, then four a turn  */
+  case 3: RW_WORD(0) p++;
+    /* fall through */
+  case 2: RW_WORD(0) p++;
+    /* fall through */
+  case 1: RW_WORD(0) p++;
+    /* fall through */
+  default: break;
+  }
+  for (; p < e; p += 4) {
+    RW_WORD(0)
+    RW_WORD(1)
+    RW_WORD(2)
+    RW_WORD(3)
+  }
+# undef RW_WORD
+  return e;
+}
+
+/* Words [lo, hi) (word aligned inward) as rw_scan_words, in pieces of */
+/* 64 Ki words, the clock read between them (roots, large objects).     */
+static GC_ATTR_NOINLINE void rw_scan_range(struct rw_blk *cur, ptr_t lo,
+                                           ptr_t hi, unsigned parent,
+                                           unsigned info, int interior,
+                                           int root, int find)
 {
   word *p = (word *)(((word)lo + sizeof(word) - 1) & ~(word)(sizeof(word) - 1));
   word *e = (word *)((word)hi & ~(word)(sizeof(word) - 1)), *obj = p;
-  word least = (word)GC_least_plausible_heap_addr;
-  word span = (word)GC_greatest_plausible_heap_addr - least;
+  struct rw_hot h;
 
-  while (p < e && !rw_stop) {
-    word *lim = e - p > 65536 ? p + 65536 : e, *p0 = p;
+  rw_hot_init(&h);
+  while (p < e) {
+    word *lim = e - p > 65536 ? p + 65536 : e;
+    word *q = rw_scan_words(&h, cur, p, lim, obj, parent, info, interior,
+                            root, find);
 
-    for (; p < lim; p++) {
-      hdr *hhdr;
-      ptr_t b;
-
-      if (EXPECT(*p - least >= span, TRUE)) continue;   /* most words */
-      b = rw_target(*p, interior, &hhdr);
-      if (NULL == b) continue;
-      if (GCA_RNONE == parent) rw_root(b, hhdr, (word)p, info);
-      else rw_reach(b, hhdr, parent, (unsigned)(p - obj) | GCA_RREF_CONS);
-      if (rw_stop) break;
-    }
-    rw.words += (word)(p - p0);
-    rw_clock((word)(p - p0));
+    rw.words += (word)(q - p);
+    rw_clock((word)(q - p));
+    if (rw_stop) return;
+    p = q;
   }
 }
 
@@ -426,7 +411,7 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
         resume = ee;
       }
     }
-    rw_scan_range(lo, next, GCA_RNONE, info, 0);
+    rw_scan_range(&rw_none, lo, next, GCA_RNONE, info, 0, 1, 0);
     lo = resume;
   }
 }
@@ -461,7 +446,8 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
           hi = p->stack_end;
         }
         if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        rw_scan_range(lo, hi, GCA_RNONE, info | (t << GCA_RI_SHIFT), 1);
+        rw_scan_range(&rw_none, lo, hi, GCA_RNONE,
+                      info | (t << GCA_RI_SHIFT), 1, 1, 0);
         t++;
       }
     }
@@ -473,9 +459,9 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
       __builtin_unwind_init();
 #   endif
     if ((word)GC_approx_sp() < (word)GC_stackbottom)
-      rw_scan_range(GC_approx_sp(), GC_stackbottom, GCA_RNONE,
+      rw_scan_range(&rw_none, GC_approx_sp(), GC_stackbottom, GCA_RNONE,
                     GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
-                    | GCA_RI_SELF, 1);
+                    | GCA_RI_SELF, 1, 1, 0);
   }
 #else
   static void rw_scan_stacks(void) {}   /* not walked: the record says */
@@ -492,45 +478,39 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
       || !IS_UNCOLLECTABLE(hhdr->hb_obj_kind))
     return;
   sz = hhdr->hb_sz;
-  if (sz > MAXOBJBYTES) {
-    if (mark_bit_from_hdr(hhdr, 0))
-      rw_root((ptr_t)h, hhdr, 0, GCA_RK_UNCOLLECTABLE);
-    return;
-  }
-  lim = HBLKSIZE - sz;
+  lim = sz > MAXOBJBYTES ? 0 : HBLKSIZE - sz;   /* large: one object   */
   for (i = 0; i <= lim && !rw_stop; i += sz) {
     if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz)))
       rw_root((ptr_t)h + i, hhdr, 0, GCA_RK_UNCOLLECTABLE);
   }
 }
 
-/* The references of the object at base (id: its id), as its          */
-/* descriptor says.                                                      */
-GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
+/* The references of the object at base (id: its id) of block b, as    */
+/* its descriptor says (find: rw_paths'; a length of at most 64 Ki      */
+/* words is rw_take's first).  Returns the words read that the clock    */
+/* has not been told.                                                    */
+static GC_ATTR_NOINLINE word rw_expand(const struct rw_hot *h, ptr_t base,
+                                        struct rw_blk *b, unsigned id,
+                                        int find)
 {
-  word sz = hhdr->hb_sz, descr = hhdr->hb_descr;
+  word sz = b->sz, descr = b->descr;
 
   for (;;) {
     switch (descr & GC_DS_TAGS) {
     case GC_DS_LENGTH:
-      if (descr > sz) descr = sz;
-      rw_scan_range(base, base + descr, id, 0, 0);
-      return;
+      rw_scan_range(b, base, base + (descr > sz ? sz : descr), id, 0, 0, 0,
+                    find);
+      return 0;
     case GC_DS_BITMAP: {
       word bm = descr & ~(word)GC_DS_TAGS, j;
 
       for (j = 0; bm != 0 && j < sz / sizeof(word) && !rw_stop;
            j++, bm <<= 1) {
-        if ((signed_word)bm < 0) {
-          hdr *th;
-          ptr_t b = rw_target(((word *)base)[j], 0, &th);
-
-          if (b != NULL) rw_reach(b, th, id, (unsigned)j);
-        }
+        if ((signed_word)bm < 0 && ((word *)base)[j] - h->least < h->span)
+          rw_ref(h, b, ((word *)base)[j], id, (unsigned)j, find);
       }
       rw.words += sz / sizeof(word);
-      rw_clock(sz / sizeof(word));
-      return;
+      return sz / sizeof(word);
     }
     case GC_DS_PER_OBJECT:
       if ((signed_word)descr >= 0) {
@@ -538,17 +518,17 @@ GCA_ALWAYS_INLINE void rw_expand(ptr_t base, hdr *hhdr, unsigned id)
       } else {
         ptr_t type_descr = *(ptr_t *)base;
 
-        if (NULL == type_descr) return;
+        if (NULL == type_descr) return 0;
         descr = *(word *)(type_descr
                           - ((signed_word)descr + (GC_INDIR_PER_OBJ_BIAS
                                                    - GC_DS_PER_OBJECT)));
       }
-      if (0 == descr) return;
+      if (0 == descr) return 0;
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
       break;
     default:            /* a mark procedure: every word, conservatively */
-      rw_scan_range(base, base + sz, id, 0, 0);
-      return;
+      rw_scan_range(b, base, base + sz, id, 0, 0, 0, find);
+      return 0;
     }
   }
 }
@@ -563,67 +543,57 @@ GC_INLINE ptr_t rw_base_of(unsigned id, struct rw_blk **bb)
   return (ptr_t)(b->addr + (id & RW_OBJ_MASK) * b->sz);
 }
 
-/* Object id taken from the queue (or stack): an instance asked for?   */
-/* (the type read only where its block's palette may hold one), then   */
-/* its references.                                                       */
-static void rw_take(unsigned id, unsigned tids[GCA_RETAIN_K])
+/* Object id (at base, of block b) taken from the queue (or stack): an  */
+/* instance asked for? (the type read only where its block's palette    */
+/* may hold one), then its references.                                   */
+GCA_ALWAYS_INLINE void rw_take(const struct rw_hot *h, ptr_t base,
+                               struct rw_blk *b, unsigned id,
+                               unsigned tids[GCA_RETAIN_K])
 {
-  struct rw_blk *b;
-  ptr_t base = rw_base_of(id, &b);
-  hdr *hhdr = b->hhdr;
-
-  if (b->may && rw_is_target(base, hhdr)) {
+  if (b->may && gca_rref_is_instance(&rw, base, HDR(base))) {
     tids[rw.n_targets++] = id;
     if (GCA_RETAIN_K == rw.n_targets) {
       rw_stop = 1;
       return;
     }
   }
-  rw_expand(base, hhdr, id);
-  rw_clock(64);
+  if (EXPECT(b->nw != 0, TRUE)) {         /* a length: rw_expand's first */
+    rw_scan_words(h, b, (word *)base, (word *)base + b->nw, (word *)base,
+                  id, 0, 0, 0, 0);
+    rw.words += b->nw;
+    rw_clock(64 + b->nw);
+  } else {
+    rw_clock(64 + rw_expand(h, base, b, id, 0));
+  }
 }
 
-#define RW_AHEAD 16
+#define RW_AHEAD 16                     /* ids prefetched ahead        */
 
-/* The walk, world stopped: the roots, then breadth first from them    */
-/* until the instances asked for are reached (GCA_RETAIN_K of them) or  */
-/* all is (a type read only for the objects of blocks whose palette    */
-/* may hold one), into tids.                                             */
-static void rw_walk(unsigned tids[GCA_RETAIN_K])
+/* Breadth first for one marking's time (a function of its own, as     */
+/* rw_depth_first: registers for its loop): each object a cache miss   */
+/* unless asked for some ids ahead (decoded once, kept in a ring till   */
+/* taken).  Taken segments of the queue are unmapped (the frontier).   */
+static GC_ATTR_NOINLINE void rw_breadth_first(unsigned tids[GCA_RETAIN_K])
 {
-  int k;
+  struct rw_hot h;
+  struct { ptr_t base; struct rw_blk *b; } ring[RW_AHEAD];
+  word fill;
 
-  /* The finalization queue first: on Unity's fork (7.x, one-file     */
-  /* build) it is finalize.c's static, in the static data too.          */
-# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
-    rw_scan_range((ptr_t)&GC_fnlz_roots,
-                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
-                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0);
-# endif
-  for (k = 0; k < n_root_sets && !rw_stop; k++) {
-    rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
-                   GCA_RK_STATIC | GCA_RI_CONSERVATIVE
-                   | ((unsigned)k << GCA_RI_SHIFT));
-  }
-  /* Uncollectable objects before stacks: a block of class statics a  */
-  /* stale stack copy also points at is told as what it is.            */
-  if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
-  if (!rw_stop) rw_scan_stacks();
-  /* Breadth first is the queue's order, not memory's: each object, and */
-  /* its header, a cache miss unless asked for some ids ahead.  Taken  */
-  /* segments of the queue are unmapped: it holds the frontier only.    */
-  while (rw_head < rw_queue.n && !rw_stop) {
+  rw_hot_init(&h);
+  for (fill = rw_head; rw_head < rw_queue.n && !rw_stop; ) {
+    unsigned id = *RW_QUEUE(rw_head);
+
     if ((rw_head & 1023) == 0 && rw_head != 0 && gca_now_ns() > rw_switch)
       break;
-#   if defined(__GNUC__) || defined(__clang__)
-      if (rw_head + RW_AHEAD < rw_queue.n) {
-        struct rw_blk *b2;
-
-        __builtin_prefetch(rw_base_of(*(unsigned *)GCA_RSEG_AT(&rw_queue,
-                                        rw_head + RW_AHEAD), &b2));
-      }
-#   endif
-    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, rw_head), tids);
+    for (; fill < rw_queue.n && fill < rw_head + RW_AHEAD; fill++) {
+      ring[fill % RW_AHEAD].base = rw_base_of(*RW_QUEUE(fill),
+                                              &ring[fill % RW_AHEAD].b);
+#     if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(ring[fill % RW_AHEAD].base);
+#     endif
+    }
+    rw_take(&h, ring[rw_head % RW_AHEAD].base, ring[rw_head % RW_AHEAD].b,
+            id, tids);
     if ((++rw_head & RS_MASK) == 0) {
       word s = (rw_head >> GCA_RS_LOG) - 1;
 
@@ -631,31 +601,60 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
       rw_queue.seg[s] = NULL;
     }
   }
-  rw.n_shortest = rw.n_targets;
-  if (rw_stop || rw_head >= rw_queue.n) return;
-  /* Past one marking's time breadth first (each level of a heap of    */
-  /* lists built side by side touches a page an object), on depth first */
-  /* as the marker goes, along the lists: the queue's rest turned into */
-  /* a stack (reversed: its first on top), then what each expansion     */
-  /* reaches, last first.  Paths found so are true, not always the      */
-  /* shortest (the record says which).                                  */
+}
+
+/* Then depth first, as the marker goes (along lists built side by    */
+/* side, where a breadth-first level touches a page an object): the    */
+/* queue's rest a stack (its first on top), what each object reaches    */
+/* taken last first.  Paths found so are true, not always shortest.    */
+static GC_ATTR_NOINLINE void rw_depth_first(unsigned tids[GCA_RETAIN_K])
+{
+  struct rw_hot h;
+  word lo = rw_head, hi = rw_queue.n - 1;
+
   rw.depth_first = 1;
-  {
-    word lo = rw_head, hi = rw_queue.n - 1;
+  for (; lo < hi; lo++, hi--) {
+    unsigned *a = RW_QUEUE(lo), *z = RW_QUEUE(hi), x = *a;
 
-    for (; lo < hi; lo++, hi--) {
-      unsigned *a = (unsigned *)GCA_RSEG_AT(&rw_queue, lo);
-      unsigned *z = (unsigned *)GCA_RSEG_AT(&rw_queue, hi), x = *a;
-
-      *a = *z;
-      *z = x;
-    }
+    *a = *z;
+    *z = x;
   }
+  rw_hot_init(&h);
   while (rw_queue.n > rw_head && !rw_stop) {
     word top = --rw_queue.n;
+    unsigned id = *RW_QUEUE(top);
+    struct rw_blk *b;
+    ptr_t base = rw_base_of(id, &b);
 
-    rw_take(*(unsigned *)GCA_RSEG_AT(&rw_queue, top), tids);
+    rw_take(&h, base, b, id, tids);
   }
+}
+
+/* The walk, world stopped: the roots, breadth first, then depth first */
+/* till GCA_RETAIN_K instances are taken (into tids) or all is.          */
+static void rw_walk(unsigned tids[GCA_RETAIN_K])
+{
+  int k;
+
+  /* The finalization queue first: on Unity's fork (7.x, one-file     */
+  /* build) it is finalize.c's static, in the static data too.          */
+# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
+    rw_scan_range(&rw_none, (ptr_t)&GC_fnlz_roots,
+                  (ptr_t)&GC_fnlz_roots + sizeof(GC_fnlz_roots), GCA_RNONE,
+                  GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE, 0, 1, 0);
+# endif
+  for (k = 0; k < n_root_sets && !rw_stop; k++) {
+    rw_scan_static(GC_static_roots[k].r_start, GC_static_roots[k].r_end,
+                   GCA_RK_STATIC | GCA_RI_CONSERVATIVE
+                   | ((unsigned)k << GCA_RI_SHIFT));
+  }
+  /* Uncollectable objects before stacks: a block of class statics a   */
+  /* stale stack copy points at too is told as what it is.              */
+  if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
+  if (!rw_stop) rw_scan_stacks();
+  rw_breadth_first(tids);
+  rw.n_shortest = rw.n_targets;
+  if (!rw_stop && rw_head < rw_queue.n) rw_depth_first(tids);
 }
 
 /* The paths to tids[0, rw.n_targets), world still stopped: each into   */
@@ -665,9 +664,11 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
 static void rw_paths(const unsigned tids[GCA_RETAIN_K])
 {
   unsigned t, n = rw.n_targets;
+  struct rw_hot h;
 
   rw_deadline = ~(word)0;               /* the bound was the walk's     */
   rw.n_targets = 0;
+  rw_hot_init(&h);
   for (t = 0; t < n; t++) {
     word first = rw.nodes.n, i;
     unsigned id = tids[t], e;
@@ -692,11 +693,15 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
     }
     for (i = first; GCA_RNODE(&rw, i)->parent != GCA_RNONE; i++) {
       word pb = GCA_RNODE(&rw, i + 1)->base, words = rw.words;
+      hdr *ph = HDR(pb);
+      struct rw_blk pbk = rw_none;      /* no block: the directory's    */
 
+      pbk.sz = ph->hb_sz;
+      pbk.descr = ph->hb_descr;
       rw_find = GCA_RNODE(&rw, i)->base;
       rw_found = GCA_RREF_CONS;         /* not found again: word 0      */
       rw_stop = 0;
-      rw_expand((ptr_t)pb, HDR(pb), 0);
+      rw_expand(&h, (ptr_t)pb, &pbk, 0, 1);
       GCA_RNODE(&rw, i)->ref = rw_found;
       rw.words = words;
     }
@@ -719,9 +724,6 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_scanned = rw_visited = rw_head = 0;
   rw_stop = 0;
   rw_find = 0;
-  rw_last_h = rw_last_th = 0;
-  rw_last_b = NULL;
-  rw_last_thdr = NULL;
   rw.name = name;
   rw.req_cookie = cookie;
   rw.is_auto = is_auto & 1;
@@ -749,7 +751,8 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw_chunk_log = 20;
   while ((span >> rw_chunk_log) >= ((word)1 << RW_DIR_LOG)) rw_chunk_log++;
   rw_big = rw_chunk_log - LOG_HBLKSIZE > GCA_RS_LOG;
-  rw_lo = least & ~(((word)1 << rw_chunk_log) - 1);
+  rw_chunk_mask = ((word)1 << rw_chunk_log) - 1;
+  rw_lo = least & ~rw_chunk_mask;
   rw_n_chunks = (((word)GC_greatest_plausible_heap_addr - rw_lo)
                  >> rw_chunk_log) + 1;
   rw_dir = NULL;

@@ -5,6 +5,13 @@
  * default), in segmented arrays mapped a segment at a time; and the
  * settings of both bounds, the memory cap and the pause
  * (GC_ACC_RETAIN_PAUSE; 0: twice the collection's marking).  Lock held.
+ *
+ * And what the walk takes from the collector, world stopped: whether a
+ * word is a reference to a marked object as the collector would take
+ * it, whether a block may hold an instance asked for (from its tags'
+ * palette) and whether an object is one.  retain.c asks only for the
+ * roots' words and for a block it has no record of yet; once it has,
+ * a reference into the block is resolved from the record alone.
  */
 
 #include "gca_priv.h"
@@ -102,6 +109,106 @@ GC_INNER void gca_rseg_free(struct gca_rmem *m, struct gca_rseg *s)
     gca_rmem_free(m, s->seg[k], (word)s->elem << GCA_RS_LOG);
   gca_rmem_free(m, s->seg, s->max_seg * sizeof(char *));
   s->seg = NULL;
+}
+
+/* The base of the marked object w refers to, as the collector takes     */
+/* references (interior ones from stacks; elsewhere only at valid       */
+/* displacements unless all interior pointers are recognized); NULL if  */
+/* none.  From the header, as the marker finds it (GC_base only past a  */
+/* large object's first block).                                          */
+GC_INNER ptr_t gca_rref_target(word w, int interior, hdr **hh)
+{
+  ptr_t base;
+  hdr *hhdr;
+  word off, sz;
+
+  if (w < (word)GC_least_plausible_heap_addr
+      || w >= (word)GC_greatest_plausible_heap_addr)
+    return NULL;
+  hhdr = HDR(w);
+  if (NULL == hhdr) return NULL;
+  if (IS_FORWARDING_ADDR_OR_NIL(hhdr)) {
+    base = (ptr_t)GC_base((void *)w);
+    if (NULL == base) return NULL;
+    hhdr = HDR(base);
+    if (NULL == hhdr || IS_FORWARDING_ADDR_OR_NIL(hhdr)) return NULL;
+    off = w - (word)base;
+  } else {
+    ptr_t h = (ptr_t)HBLKPTR(w);
+
+    off = w - (word)h;
+    sz = hhdr->hb_sz;
+    if (sz > MAXOBJBYTES) {
+      if (off >= sz) return NULL;
+      base = h;
+    } else {
+      word k = (unsigned)off / (unsigned)sz;    /* both under HBLKSIZE  */
+
+      if ((k + 1) * sz > HBLKSIZE) return NULL;
+      base = h + k * sz;
+      off -= k * sz;
+    }
+  }
+  if (HBLK_IS_FREE(hhdr)) return NULL;
+  if (off != 0 && !interior && !GC_all_interior_pointers
+      && (off >= VALID_OFFSET_SZ || !GC_valid_offsets[off]))
+    return NULL;
+  if (hhdr->hb_sz > MAXOBJBYTES) {
+    if (!mark_bit_from_hdr(hhdr, 0)) return NULL;
+  } else if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO((word)base
+                                        - (word)HBLKPTR(base), hhdr->hb_sz))) {
+    return NULL;
+  }
+  *hh = hhdr;
+  return base;
+}
+
+/* Whether the marked object at base is an instance w asks for.        */
+GC_INNER int gca_rref_is_instance(const struct gca_rwalk *w, ptr_t base,
+                                  hdr *hhdr)
+{
+  word c = 0;
+  unsigned i, site = 0;
+  int tagged = gca_tags_of(base, &c, &site);
+
+  if (w->site) return tagged && site == w->cookies[0];
+  if (!tagged || 0 == c) {
+    if (hhdr->hb_obj_kind >= MAXOBJKINDS
+        || 0 == gca_objtype_how(hhdr->hb_obj_kind))
+      return 0;
+    c = *(word *)base;          /* a class the census knew: no check   */
+  }
+  for (i = 0; c != 0 && i < w->n_cookies; i++) {
+    if (w->cookies[i] == c) return 1;
+  }
+  return 0;
+}
+
+/* Whether hhdr's block may hold an instance w asks for, from its tags' */
+/* palette (tags.c), not its objects: no tag of a type (callsite) asked */
+/* for, no untagged object of a kind typed by word 0: none can be.      */
+GC_INNER unsigned gca_rref_block_may(const struct gca_rwalk *w, hdr *hhdr)
+{
+  unsigned pairs[GCA_TAGS_PAIRS_MAX], i, j;
+  int untagged = 0, n = gca_tags_block_pairs(hhdr, pairs, &untagged);
+  int word0 = hhdr->hb_obj_kind < MAXOBJKINDS
+              && gca_objtype_how(hhdr->hb_obj_kind) != 0;
+
+  if (n < 0) return !w->site && word0;          /* no table            */
+  if (n > GCA_TAGS_PAIRS_MAX) return 1;         /* too many to tell     */
+  if (untagged && word0 && !w->site) return 1;
+  for (i = 0; i < (unsigned)n; i++) {
+    word c = gca_pair_cookie(pairs[i]);
+
+    if (w->site) {
+      if (gca_pair_site(pairs[i]) == w->cookies[0]) return 1;
+      continue;
+    }
+    if (0 == c && word0) return 1;              /* typed by word 0      */
+    for (j = 0; j < w->n_cookies; j++)
+      if (w->cookies[j] == c) return 1;
+  }
+  return 0;
 }
 
 #endif /* !GC_ACC_DISABLE */

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# retain-instr.sh: a retention request's walk in markings of
+# instructions (issue 37's gate): retainheap MB near|far under callgrind
+# (ASLR off, one marker thread, bounds lifted), the walk's instructions
+# (gca_retain_walk, inclusive) over the baseline collection's marking
+# (GC_mark_some, inclusive, in the part callgrind dumps before the
+# second GC_gcollect).  The program runs through libtool (LIBTOOL, by
+# default ./libtool).  The split between the breadth-first and the
+# depth-first part of a whole walk goes by the clock (one marking's
+# time), so a whole walk's figure moves between runs; see
+# docs/design.md "Why is it alive".  BENCH_RETAIN_MB (default 100) and
+# BENCH_RETAIN_CASES (default "near far") choose.
+set -u
+LOAD=${1:-./bench/retainheap}
+command -v valgrind > /dev/null 2>&1 || { echo "bench-retain-instr: needs valgrind"; exit 1; }
+command -v callgrind_annotate > /dev/null 2>&1 || { echo "bench-retain-instr: needs callgrind_annotate"; exit 1; }
+norand="setarch $(uname -m) -R"
+$norand true 2> /dev/null || norand=
+t=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-rinstr.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+# The inclusive count of the function whose name ends the pattern.
+incl() {
+  callgrind_annotate --inclusive=yes "$1" 2> /dev/null |
+    awk -v f="$2" 'index($0, f) { gsub(",", "", $1); print $1; exit }'
+}
+printf '%-6s %-5s %14s %14s %9s\n' live case marking walk markings
+for mb in ${BENCH_RETAIN_MB:-100}; do
+  for c in ${BENCH_RETAIN_CASES:-near far}; do
+    rm -f "$t"/cg.out*
+    GC_MARKERS=1 GC_ACC_PROFILE=full GC_ACC_RETAIN_MEMORY=2G \
+      GC_ACC_RETAIN_PAUSE=60000 GC_ACC_DUMP=$t/d.gz \
+      $norand ${LIBTOOL:-./libtool} --mode=execute valgrind --tool=callgrind \
+      --dump-before=GC_gcollect --callgrind-out-file="$t/cg.out" \
+      "$LOAD" "$mb" "$c" > /dev/null 2>&1 || true
+    m=$(incl "$t/cg.out.2" 'mark.c:GC_mark_some')
+    w=$(incl "$t/cg.out" 'retain.c:gca_retain_walk')
+    if [ -z "$m" ] || [ -z "$w" ]; then
+      echo "bench-retain-instr: retainheap $mb $c: no counts"; continue
+    fi
+    printf '%-6s %-5s %14s %14s %9s\n' "${mb}MB" "$c" "$m" "$w" \
+      "$(awk -v w="$w" -v m="$m" 'BEGIN { printf "%.3f", w / m }')"
+  done
+done
