@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_resident.c: a record's resident bytes (mincore over the heap's
  * sections) are sampled by the dump's writer thread, not in the
