@@ -208,9 +208,10 @@
 # define GC_ACC_TL_DECL(v)                                (void)0
 # define GC_ACC_TL_POPPED(v, fl, lb, g)                   (void)0
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
-# define GC_ACC_TL_BODY(name, fn, params) \
+# define GC_ACC_COPY_BODY(name, fn, params) \
         GC_API GC_ATTR_MALLOC void * GC_CALL name params
-# define GC_ACC_TL_COPIES(name, fn, params, args)        /* empty */
+# define GC_ACC_COPIES(name, fn, params, args)        /* empty */
+# define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg)            (void)0
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz)                     (void)0
@@ -446,7 +447,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # endif
 # define GC_ACC_TL_DECL(v) void **v = NULL
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
-        (!gca_tl_count || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
+        (!gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
          : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) \
            ? (void)((v) = (void **)((char *)(fl) + 1)) \
          : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
@@ -454,7 +455,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
             (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL)))
 # define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
-          if (gca_tl_count && EXPECT((v) != NULL, FALSE)) { \
+          if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \
@@ -464,53 +465,60 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         GCA_TL_RETURN(v, p, lb, granules, k)
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) \
         GCA_TL_RETURN(v, p, lb, granules, GC_gcj_kind)
-/* Accounting off, the thread-local fast paths are upstream's own code, */
-/* not a compare more: thread_local_alloc.c makes GC_malloc_kind and     */
-/* GC_gcj_malloc twice from one body, GC_ACC_TL_BODY(name, fn, params),  */
-/* whose hooks above read its first parameter, gca_tl_count.            */
-/* GC_ACC_TL_COPIES(name, fn, params, args) then defines                */
-/* gca_tl_<fn>_off, the body with gca_tl_count 0 (the hooks vanish, and */
-/* with them the frame record the pragma regions give: nothing there   */
-/* takes a stack), gca_tl_<fn>_on, with 1 (the flags and counts, and the */
-/* record, for the object GC_generic_malloc_many makes as a last        */
-/* attempt), and the public function, which jumps through the pointer  */
-/* gca_tl_<fn> to one of them: the jump replaces the call's own, and    */
-/* costs no instruction more when the compiler inlines it into          */
-/* GC_malloc.  tlflags.c points it at the copy with the counts while    */
-/* the mode is not 0, after it set every thread's flags (docs/design.md, */
-/* "Two copies of the fast path").                                       */
+/* Accounting off, the allocation fast paths are upstream's own code,  */
+/* not a compare more: GC_malloc_kind and GC_gcj_malloc                  */
+/* (thread_local_alloc.c) and GC_malloc_kind_global (malloc.c) are each  */
+/* made twice from one body, GC_ACC_COPY_BODY(name, fn, params), whose   */
+/* hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED,       */
+/* GC_ACC_ON_ALLOC_TL_RETURN, GC_ACC_ON_ALLOC_FL_COPY).                  */
+/* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
+/* the body with gca_counting 0 (the hooks vanish, and with them the     */
+/* frame record the pragma regions give: nothing there takes a stack),  */
+/* gca_copy_<fn>_on, with 1 (the flags and counts, and the record for   */
+/* the object GC_generic_malloc_many makes as a last attempt), and the  */
+/* public function, which jumps through the pointer gca_copy_<fn> to    */
+/* one of them: the jump replaces the call's own, and costs no          */
+/* instruction more where the compiler inlines it into GC_malloc.       */
+/* counters.c points them at the copies with the counts while the mode */
+/* is not 0, after every thread's flags were set (docs/design.md, "Two */
+/* copies of the fast path").                                           */
 # if defined(__GNUC__) || defined(__clang__)
-#   define GCA_TL_BODY_INLINE static __inline__ __attribute__((__always_inline__))
+#   define GCA_COPY_BODY_INLINE static __inline__ __attribute__((__always_inline__))
 # elif defined(_MSC_VER)
-#   define GCA_TL_BODY_INLINE static __forceinline
+#   define GCA_COPY_BODY_INLINE static __forceinline
 # else
-#   define GCA_TL_BODY_INLINE static
+#   define GCA_COPY_BODY_INLINE static
 # endif
 # if defined(__GNUC__) && !defined(__clang__)
-#   define GCA_TL_OFF_ATTR __attribute__((__optimize__("omit-frame-pointer")))
+#   define GCA_COPY_OFF_ATTR __attribute__((__optimize__("omit-frame-pointer")))
 # else
-#   define GCA_TL_OFF_ATTR /* empty */
+#   define GCA_COPY_OFF_ATTR /* empty */
 # endif
-# define GCA_TL_ARGS_(...) __VA_ARGS__
-# define GC_ACC_TL_BODY(name, fn, params) \
-        GCA_TL_BODY_INLINE void *gca_tl_##fn##_body(int gca_tl_count, \
-                                                    GCA_TL_ARGS_ params)
-# define GC_ACC_TL_COPIES(name, fn, params, args) \
-        GC_INNER GCA_TL_OFF_ATTR void *gca_tl_##fn##_off params \
-        { return gca_tl_##fn##_body(0, GCA_TL_ARGS_ args); } \
-        GC_INNER void *gca_tl_##fn##_on params \
-        { return gca_tl_##fn##_body(1, GCA_TL_ARGS_ args); } \
-        GC_INNER void *(*gca_tl_##fn) params = gca_tl_##fn##_off; \
+# define GCA_COPY_ARGS_(...) __VA_ARGS__
+# define GC_ACC_COPY_BODY(name, fn, params) \
+        GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
+                                                    GCA_COPY_ARGS_ params)
+# define GC_ACC_COPIES(name, fn, params, args) \
+        GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
+        { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        GC_INNER void *gca_copy_##fn##_on params \
+        { return gca_copy_##fn##_body(1, GCA_COPY_ARGS_ args); } \
+        GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
         GC_API GC_ATTR_MALLOC void * GC_CALL name params \
-        { return (*gca_tl_##fn) args; }
+        { return (*gca_copy_##fn) args; }
+GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
+GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
+GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
+# define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
+        (gca_counting ? GC_ACC_ON_ALLOC_FL(p, lb, k, lg) : (void)0)
 # ifdef THREAD_LOCAL_ALLOC
-GC_INNER void *gca_tl_malloc_kind_off(size_t bytes, int kind);
-GC_INNER void *gca_tl_malloc_kind_on(size_t bytes, int kind);
-GC_EXTERN void *(*gca_tl_malloc_kind)(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
+GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 #   ifdef GC_GCJ_SUPPORT
-GC_INNER void *gca_tl_gcj_malloc_off(size_t bytes, void *descr);
-GC_INNER void *gca_tl_gcj_malloc_on(size_t bytes, void *descr);
-GC_EXTERN void *(*gca_tl_gcj_malloc)(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
+GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif
 # endif
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \

@@ -13,7 +13,7 @@
  * 0 in mode 0, -1 in modes 1 and 2.  In mode 1 the hook function then
  * registers the thread (counters.c) and sets its flags to 1.  In mode 0
  * the public functions jump to copies of the fast paths that read no
- * flag at all (gca_hooks.h, GC_ACC_TL_COPIES), and the flags are not read.
+ * flag at all (gca_hooks.h, GC_ACC_COPIES), and the flags are not read.
  *
  * The list is changed and walked with the allocation lock held; a
  * thread sets its own flags without it, ordered against a change of
@@ -91,19 +91,6 @@ GC_INNER void gca_tlflags_mode_changed(int mode)
   AO_nop_full();
   for (p = tlflags_all; p != NULL; p = p->gca_tlfs_next)
     gca_tlflags_set(p, GCA_TL_FLAG_FOR(mode));
-  /* Then the copy of the fast paths that reads the flags (gca_hooks.h, */
-  /* GC_ACC_TL_COPIES) while the mode is not 0, upstream's own code    */
-  /* while it is: after the flags, so that a thread that takes the copy */
-  /* with the counts finds its flags -1, not a 0 of before.  A pop that */
-  /* took the other copy just before counts as one just before the     */
-  /* change, as a pop that read a flag just before it always did.       */
-  AO_nop_full();
-  GCA_STORE(&gca_tl_malloc_kind,
-            0 != mode ? gca_tl_malloc_kind_on : gca_tl_malloc_kind_off);
-# ifdef GC_GCJ_SUPPORT
-    GCA_STORE(&gca_tl_gcj_malloc,
-              0 != mode ? gca_tl_gcj_malloc_on : gca_tl_gcj_malloc_off);
-# endif
 }
 
 GC_INNER void gca_tlflags_settle(GC_tlfs tlfs, int m, signed_word v)
@@ -131,24 +118,3 @@ GC_INNER void gca_tlflags_atfork_child(void)
 }
 
 #endif /* !GC_ACC_DISABLE && THREAD_LOCAL_ALLOC */
-
-#if !defined(GC_ACC_DISABLE) && defined(GCA_TEST_API)
-  /* Tests only (tests/unit/test_tl_copies.c): which copy of the        */
-  /* thread-local fast paths the public functions now jump to: 0,       */
-  /* upstream's own code (no flag read); 1, the copy with the counts;  */
-  /* -1, none (a build without thread-local allocation).  Bit 1 set   */
-  /* when GC_gcj_malloc's pointer disagrees with GC_malloc_kind's.     */
-  GC_API int GC_CALL GC_acc_test_tl_copy(void)
-  {
-#   ifdef THREAD_LOCAL_ALLOC
-      int c = GCA_LOAD(&gca_tl_malloc_kind) == gca_tl_malloc_kind_on;
-#     ifdef GC_GCJ_SUPPORT
-        if ((GCA_LOAD(&gca_tl_gcj_malloc) == gca_tl_gcj_malloc_on) != c)
-          c |= 2;
-#     endif
-      return c;
-#   else
-      return -1;
-#   endif
-  }
-#endif
