@@ -77,10 +77,11 @@
  *                               upstream's registers (in the pop branch,
  *                               the next entry is live for the
  *                               prefetch), and the hook functions are
- *                               reached by tail calls only, so these two
- *                               functions keep no frame record (the
- *                               walk of a stack taken there starts at
- *                               the program's frame).
+ *                               reached by tail calls only.  On 8.2.2
+ *                               both functions are made twice
+ *                               (GC_ACC_COPY_BODY, below): with
+ *                               accounting off a copy without these
+ *                               hooks runs, upstream's own code.
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -482,6 +483,9 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* counters.c points them at the copies with the counts while the mode */
 /* is not 0, after every thread's flags were set (docs/design.md, "Two */
 /* copies of the fast path").                                           */
+/* Outside such a body (the fast paths of Unity's fork, made once) the */
+/* hooks see this gca_counting instead, and count as before.            */
+enum { gca_counting = 1 };
 # if defined(__GNUC__) || defined(__clang__)
 #   define GCA_COPY_BODY_INLINE static __inline__ __attribute__((__always_inline__))
 # elif defined(_MSC_VER)
@@ -506,12 +510,14 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
         GC_API GC_ATTR_MALLOC void * GC_CALL name params \
         { return (*gca_copy_##fn) args; }
+# ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
 GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
+# endif
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
         (gca_counting ? GC_ACC_ON_ALLOC_FL(p, lb, k, lg) : (void)0)
-# ifdef THREAD_LOCAL_ALLOC
+# if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
 GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
