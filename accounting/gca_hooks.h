@@ -487,7 +487,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* hooks see this gca_counting instead, and count as before.            */
 enum { gca_counting = 1 };
 # if defined(__GNUC__) || defined(__clang__)
-#   define GCA_COPY_BODY_INLINE static __inline__ __attribute__((__always_inline__))
+#   define GCA_COPY_BODY_INLINE \
+        static __inline__ __attribute__((__always_inline__))
 # elif defined(_MSC_VER)
 #   define GCA_COPY_BODY_INLINE static __forceinline
 # else
@@ -515,8 +516,15 @@ GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
 GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
 # endif
+/* GC_ACC_ON_ALLOC_FL in a copy's body: the copy with the counts runs   */
+/* while the mode is not 0 (but for a pop that raced with a change), so */
+/* it asks first for mode 1, the one it counts inline in.              */
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
-        (gca_counting ? GC_ACC_ON_ALLOC_FL(p, lb, k, lg) : (void)0)
+        (!gca_counting ? (void)0 \
+         : EXPECT(1 == gca_tl_mode, TRUE) \
+           ? (gca_locked_count(lb, k, lg), \
+              GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+         : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
 # if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);

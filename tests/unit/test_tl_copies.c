@@ -8,12 +8,13 @@
  * no flag nor mode, and a copy with the counts, which the public
  * functions jump to while accounting is on.  Checked through the test
  * library's GC_acc_test_copies: the copies without the counts while off,
- * from the start, and again after GC_acc_enable(0); the others while on.  And the counts across the
- * switches: worker threads fill their free lists while accounting is
- * off, then allocate exactly N objects each (mixed sizes of the
- * thread-local lists) once it is on, then more once it is off again,
- * then N more once it is on again: the books grow by exactly the
- * objects and requested bytes allocated while on.
+ * from the start, and again after GC_acc_enable(0); the others while on.
+ * And the counts across the switches: worker threads fill their free
+ * lists while accounting is off, then allocate exactly N objects each
+ * (mixed sizes, mostly of the thread-local lists, every eighth beyond
+ * them) once it is on, then more once it is off again, then N more once
+ * it is on again: the books grow by exactly the objects and requested
+ * bytes allocated while on.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
