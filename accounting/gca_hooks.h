@@ -447,13 +447,23 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 #   define GCA_TL_ADD(p, v) GCA_OWN_ADD(p, v)
 # endif
 # define GC_ACC_TL_DECL(v) void **v = NULL
+/* gca_counting (below, GC_ACC_COPY_BODY): 0 in the copy without the   */
+/* counts, where this is nothing; 2 in the copy with them, which runs   */
+/* while the mode is not 0, so it asks first for 1 (count inline): the */
+/* count falls through, a compare and a branch before it; 1 where the  */
+/* function is made once (Unity's fork), which asks first for 0.       */
+# define GCA_TL_COUNT_(v, fl, lb, g) \
+        (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+         GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
+         (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
+# define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
-        (!gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
-         : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) \
-           ? (void)((v) = (void **)((char *)(fl) + 1)) \
-         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
-            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
-            (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL)))
+        (2 == gca_counting \
+         ? (EXPECT(GCA_TL_FLAG(fl) > 0, TRUE) ? GCA_TL_COUNT_(v, fl, lb, g) \
+            : GCA_TL_FLAG(fl) < 0 ? GCA_TL_HOOK_(v, fl) : (void)0) \
+         : !gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
+         : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) ? GCA_TL_HOOK_(v, fl) \
+         : GCA_TL_COUNT_(v, fl, lb, g))
 # define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
           if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
@@ -475,7 +485,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
 /* frame record the pragma regions give: nothing there takes a stack),  */
-/* gca_copy_<fn>_on, with 1 (the flags and counts, and the record for   */
+/* gca_copy_<fn>_on, with 2 (the flags and counts, and the record for   */
 /* the object GC_generic_malloc_many makes as a last attempt), and the  */
 /* public function, which jumps through the pointer gca_copy_<fn> to    */
 /* one of them: the jump replaces the call's own, and costs no          */
@@ -507,7 +517,7 @@ enum { gca_counting = 1 };
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
         { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
-        { return gca_copy_##fn##_body(1, GCA_COPY_ARGS_ args); } \
+        { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
         GC_API GC_ATTR_MALLOC void * GC_CALL name params \
         { return (*gca_copy_##fn) args; }
