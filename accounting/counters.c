@@ -306,7 +306,55 @@ GC_INNER void gca_tl_mode_update(void)
 # ifdef THREAD_LOCAL_ALLOC
     gca_tlflags_mode_changed(mode);
 # endif
+  /* Then the copies of the fast paths that count (gca_hooks.h,         */
+  /* GC_ACC_COPIES) while the mode is not 0, upstream's own code while  */
+  /* it is: after the flags, so that a thread that takes a copy with    */
+  /* the counts finds its flags -1, not a 0 of before.  A pop that took */
+  /* the other copy just before counts as one just before the change,  */
+  /* as a pop that read a flag just before it always did.  (A global   */
+  /* pop that waited for the lock in the copy without the counts, while */
+  /* the mode changed, is such a pop too.)                              */
+# ifdef GCA_COPIES
+    AO_nop_full();
+    GCA_STORE(&gca_copy_malloc_kind_global, 0 != mode
+              ? gca_copy_malloc_kind_global_on
+              : gca_copy_malloc_kind_global_off);
+#   ifdef THREAD_LOCAL_ALLOC
+      GCA_STORE(&gca_copy_malloc_kind, 0 != mode
+                ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
+#     ifdef GC_GCJ_SUPPORT
+        GCA_STORE(&gca_copy_gcj_malloc, 0 != mode
+                  ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
+#     endif
+#   endif
+# endif
 }
+
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
+  /* fast paths the public functions now jump to: 0, all upstream's    */
+  /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
+  /* none made (a series without them, as Unity's fork's).              */
+  GC_API int GC_CALL GC_acc_test_copies(void)
+  {
+#  ifndef GCA_COPIES
+    return -1;
+#  else
+    int on = GCA_LOAD(&gca_copy_malloc_kind_global)
+             == gca_copy_malloc_kind_global_on, n = 1;
+
+#   ifdef THREAD_LOCAL_ALLOC
+      on += GCA_LOAD(&gca_copy_malloc_kind) == gca_copy_malloc_kind_on;
+      n++;
+#     ifdef GC_GCJ_SUPPORT
+        on += GCA_LOAD(&gca_copy_gcj_malloc) == gca_copy_gcj_malloc_on;
+        n++;
+#     endif
+#   endif
+    return 0 == on ? 0 : on == n ? 1 : 2;
+#  endif
+  }
+#endif
 
 GC_INNER void gca_counters_thread_exit(void)
 {

@@ -31,7 +31,10 @@
 # define GCA_HAVE_MINCORE
 #endif
 
-GC_INNER struct gca_freelist_books gca_fl;
+/* The books live in gca_tables (OS memory, not static data: the       */
+/* collector scans static data as roots and paces its collections by    */
+/* its size); these zeros stand in when there is no memory for them.    */
+static const struct gca_freelist_books fl_none = { { 0 }, { 0 }, { 0 }, 0, 0 };
 
 /* Upstream's lists are visible to us where gcj support makes them      */
 /* public (gc_priv.h declares them then) or in the one-file build, which */
@@ -124,12 +127,13 @@ static void freelist_walk_heap(struct gca_freelist_books *b)
 
 GC_INNER const struct gca_freelist_books *gca_freelist_read(void)
 {
+  if (!gca_tables_get()) return &fl_none;
 # ifdef FREELIST_HAVE_LISTS
-    freelist_walk_lists(&gca_fl);
+    freelist_walk_lists(&gca_tables->fl);
 # else
-    freelist_walk_heap(&gca_fl);
+    freelist_walk_heap(&gca_tables->fl);
 # endif
-  return &gca_fl;
+  return &gca_tables->fl;
 }
 
 /* The books against the heap itself (lock held): the walk of the free  */
@@ -139,22 +143,23 @@ GC_INNER const struct gca_freelist_books *gca_freelist_read(void)
 /* short description of the first difference.                           */
 GC_INNER const char *gca_freelist_verify(void)
 {
-  static struct gca_freelist_books ref;     /* lock held; off the stack */
-  const struct gca_freelist_books *b;
+  const struct gca_freelist_books *b = gca_freelist_read();
+  struct gca_freelist_books *ref;         /* lock held; off the stack */
   word i, blocks = 0, ref_blocks = 0, unmapped = 0, ref_unmapped = 0;
 
-  b = gca_freelist_read();
-  freelist_walk_heap(&ref);
+  if (b == &fl_none) return "no memory for the books";
+  ref = &gca_tables->fl_ref;
+  freelist_walk_heap(ref);
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
     blocks += b->blocks[i];
-    ref_blocks += ref.blocks[i];
+    ref_blocks += ref->blocks[i];
     unmapped += b->unmapped_bytes[i];
-    ref_unmapped += ref.unmapped_bytes[i];
+    ref_unmapped += ref->unmapped_bytes[i];
   }
   if (blocks != ref_blocks) return "free blocks";
-  if (b->total_bytes != ref.total_bytes) return "free bytes";
+  if (b->total_bytes != ref->total_bytes) return "free bytes";
   if (unmapped != ref_unmapped) return "unmapped bytes";
-  if (b->largest_bytes != ref.largest_bytes) return "largest free block";
+  if (b->largest_bytes != ref->largest_bytes) return "largest free block";
   return 0;
 }
 

@@ -77,10 +77,11 @@
  *                               upstream's registers (in the pop branch,
  *                               the next entry is live for the
  *                               prefetch), and the hook functions are
- *                               reached by tail calls only, so these two
- *                               functions keep no frame record (the
- *                               walk of a stack taken there starts at
- *                               the program's frame).
+ *                               reached by tail calls only.  On 8.2.2
+ *                               both functions are made twice
+ *                               (GC_ACC_COPY_BODY, below): with
+ *                               accounting off a copy without these
+ *                               hooks runs, upstream's own code.
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -208,6 +209,10 @@
 # define GC_ACC_TL_DECL(v)                                (void)0
 # define GC_ACC_TL_POPPED(v, fl, lb, g)                   (void)0
 # define GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k) (void)0
+# define GC_ACC_COPY_BODY(name, fn, params) \
+        GC_API GC_ATTR_MALLOC void * GC_CALL name params
+# define GC_ACC_COPIES(name, fn, params, args)        /* empty */
+# define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg)            (void)0
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result)               (void)0
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k)          (void)0
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz)                     (void)0
@@ -442,16 +447,26 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 #   define GCA_TL_ADD(p, v) GCA_OWN_ADD(p, v)
 # endif
 # define GC_ACC_TL_DECL(v) void **v = NULL
+/* gca_counting (below, GC_ACC_COPY_BODY): 0 in the copy without the   */
+/* counts, where this is nothing; 2 in the copy with them, which runs   */
+/* while the mode is not 0, so it asks first for 1 (count inline): the */
+/* count falls through, a compare and a branch before it; 1 where the  */
+/* function is made once (Unity's fork), which asks first for 0.       */
+# define GCA_TL_COUNT_(v, fl, lb, g) \
+        (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+         GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
+         (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
+# define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
-        (EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
-         : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) \
-           ? (void)((v) = (void **)((char *)(fl) + 1)) \
-         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
-            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
-            (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL)))
+        (2 == gca_counting \
+         ? (EXPECT(GCA_TL_FLAG(fl) > 0, TRUE) ? GCA_TL_COUNT_(v, fl, lb, g) \
+            : GCA_TL_FLAG(fl) < 0 ? GCA_TL_HOOK_(v, fl) : (void)0) \
+         : !gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
+         : EXPECT(GCA_TL_FLAG(fl) < 0, FALSE) ? GCA_TL_HOOK_(v, fl) \
+         : GCA_TL_COUNT_(v, fl, lb, g))
 # define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
-          if (EXPECT((v) != NULL, FALSE)) { \
+          if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \
@@ -461,6 +476,75 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
         GCA_TL_RETURN(v, p, lb, granules, k)
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) \
         GCA_TL_RETURN(v, p, lb, granules, GC_gcj_kind)
+/* Accounting off, the allocation fast paths are upstream's own code,  */
+/* not a compare more: GC_malloc_kind and GC_gcj_malloc                  */
+/* (thread_local_alloc.c) and GC_malloc_kind_global (malloc.c) are each  */
+/* made twice from one body, GC_ACC_COPY_BODY(name, fn, params), whose   */
+/* hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED,       */
+/* GC_ACC_ON_ALLOC_TL_RETURN, GC_ACC_ON_ALLOC_FL_COPY).                  */
+/* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
+/* the body with gca_counting 0 (the hooks vanish, and with them the     */
+/* frame record the pragma regions give: nothing there takes a stack),  */
+/* gca_copy_<fn>_on, with 2 (the flags and counts, and the record for   */
+/* the object GC_generic_malloc_many makes as a last attempt), and the  */
+/* public function, which jumps through the pointer gca_copy_<fn> to    */
+/* one of them: the jump replaces the call's own, and costs no          */
+/* instruction more where the compiler inlines it into GC_malloc.       */
+/* counters.c points them at the copies with the counts while the mode */
+/* is not 0, after every thread's flags were set (docs/design.md, "Two */
+/* copies of the fast path").                                           */
+/* Outside such a body (the fast paths of Unity's fork, made once) the */
+/* hooks see this gca_counting instead, and count as before.            */
+enum { gca_counting = 1 };
+# if defined(__GNUC__) || defined(__clang__)
+#   define GCA_COPY_BODY_INLINE \
+        static __inline__ __attribute__((__always_inline__))
+# elif defined(_MSC_VER)
+#   define GCA_COPY_BODY_INLINE static __forceinline
+# else
+#   define GCA_COPY_BODY_INLINE static
+# endif
+# if defined(__GNUC__) && !defined(__clang__)
+#   define GCA_COPY_OFF_ATTR __attribute__((__optimize__("omit-frame-pointer")))
+# else
+#   define GCA_COPY_OFF_ATTR /* empty */
+# endif
+# define GCA_COPY_ARGS_(...) __VA_ARGS__
+# define GC_ACC_COPY_BODY(name, fn, params) \
+        GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
+                                                    GCA_COPY_ARGS_ params)
+# define GC_ACC_COPIES(name, fn, params, args) \
+        GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
+        { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        GC_INNER void *gca_copy_##fn##_on params \
+        { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
+        GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
+        GC_API GC_ATTR_MALLOC void * GC_CALL name params \
+        { return (*gca_copy_##fn) args; }
+# ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
+GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
+GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
+GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
+# endif
+/* GC_ACC_ON_ALLOC_FL in a copy's body: the copy with the counts runs   */
+/* while the mode is not 0 (but for a pop that raced with a change), so */
+/* it asks first for mode 1, the one it counts inline in.              */
+# define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
+        (!gca_counting ? (void)0 \
+         : EXPECT(1 == gca_tl_mode, TRUE) \
+           ? (gca_locked_count(lb, k, lg), \
+              GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+         : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
+# if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
+GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
+GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
+#   ifdef GC_GCJ_SUPPORT
+GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
+GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
+#   endif
+# endif
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \

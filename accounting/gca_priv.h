@@ -332,11 +332,10 @@ struct gca_freelist_books {
   word total_bytes;                         /* all free blocks            */
   word largest_bytes;                       /* the largest free block     */
 };
-GC_EXTERN struct gca_freelist_books gca_fl;
-
 GC_INNER int gca_freelist_index(word blocks);
-/* The books now, read off upstream's free lists into gca_fl (lock      */
-/* held; valid until the next call).                                     */
+/* The books now, read off upstream's free lists into gca_tables (made */
+/* if need be: all zero if there is no memory for them; lock held;      */
+/* valid until the next call).                                          */
 GC_INNER const struct gca_freelist_books *gca_freelist_read(void);
 GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 
@@ -544,6 +543,19 @@ struct gca_row {
   unsigned short kind, cls;
 };
 
+/* Heap growth events (heapgrow.c).                                      */
+struct gca_grow_event {
+  uint64_t t_ns;        /* CLOCK_MONOTONIC when the heap grew            */
+  word req_bytes;       /* object size of the block request that forced */
+                        /* it, 0 if none was pending (explicit growth)   */
+  signed_word req_kind; /* its kind, -1 if none                          */
+  word free_bytes;      /* free-block bytes just before growing          */
+  word largest_free_bytes; /* largest free block just before growing     */
+  word grow_bytes;      /* bytes added                                   */
+  word heap_bytes_after;   /* GC_heapsize after                          */
+};
+#define GCA_MAX_GROWS 64
+
 /* Accounting's fixed tables: OS memory taken when accounting first    */
 /* goes on (gca_control_enable), never static data.  As static data    */
 /* they would count in the collector's GC_root_size, which its pacing  */
@@ -556,6 +568,13 @@ struct gca_tables {
   struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];   /* record.c   */
   /* The row of (kind, class): an index into gca_rows, 0 if none yet.  */
   unsigned short row_of[MAXOBJKINDS][GCA_N_CLASSES];
+  /* Heap growths waiting for the next record (heapgrow.c; the heap is  */
+  /* tracked only once the tables are made), and those a record took    */
+  /* (record.c).                                                         */
+  struct gca_grow_event grows[GCA_MAX_GROWS], rec_grows[GCA_MAX_GROWS];
+  /* The free-block books as last read, and a heap walk's to check them */
+  /* against (freelist.c).                                               */
+  struct gca_freelist_books fl, fl_ref;
   /* counters.c: gca_locked_rows points here (the inline hooks' rows;  */
   /* gca_hooks.h: kind k's class lg is row k * GCA_LOCKED_KIND_ROWS +  */
   /* lg), after the rest, so that the pages of kinds that do not exist */
@@ -625,18 +644,7 @@ GC_INNER word gca_frag_index_ppm(word total_bytes, word largest_bytes);
 GC_INNER void gca_heap_reserved_resident(word *reserved, word *resident);
 GC_INNER void gca_heap_resident_sample(void);
 
-/* Heap growth events (heapgrow.c).                                      */
-struct gca_grow_event {
-  uint64_t t_ns;        /* CLOCK_MONOTONIC when the heap grew            */
-  word req_bytes;       /* object size of the block request that forced */
-                        /* it, 0 if none was pending (explicit growth)   */
-  signed_word req_kind; /* its kind, -1 if none                          */
-  word free_bytes;      /* free-block bytes just before growing          */
-  word largest_free_bytes; /* largest free block just before growing     */
-  word grow_bytes;      /* bytes added                                   */
-  word heap_bytes_after;   /* GC_heapsize after                          */
-};
-#define GCA_MAX_GROWS 64
+/* Heap growth events (heapgrow.c): struct gca_grow_event, above.     */
 GC_INNER void gca_heapgrow_unmet(size_t sz, int kind, unsigned flags);
 GC_INNER void gca_heapgrow_satisfied(void);
 GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);

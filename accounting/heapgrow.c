@@ -8,16 +8,17 @@
  * that forced the growth, together with the free-block books at that
  * moment (free bytes, largest free block: read from freelist.c's
  * incremental books, never by walking the lists), the bytes added and
- * the heap size after.  Events wait in a bounded array until the next
- * record takes them; more than GCA_MAX_GROWS between two records are
- * counted as lost.  Lock held throughout; no allocation at all.
+ * the heap size after.  Events wait in a bounded array (in gca_tables,
+ * OS memory, not static data: the collector scans static data as roots
+ * and paces its collections by its size) until the next record takes
+ * them; more than GCA_MAX_GROWS between two records are counted as lost.
+ * Lock held throughout; no allocation at all.
  */
 
 #include "gca_priv.h"
 
 #ifndef GC_ACC_DISABLE
 
-static struct gca_grow_event grow_events[GCA_MAX_GROWS];
 static unsigned grow_n = 0;
 static word grow_lost = 0;
 GC_INNER struct gca_grow_event gca_last_grow;
@@ -53,7 +54,9 @@ GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes)
   e.grow_bytes = (word)bytes;
   e.heap_bytes_after = GC_heapsize + (word)bytes;
   gca_last_grow = e;
-  if (grow_n < GCA_MAX_GROWS) grow_events[grow_n++] = e;
+  /* The heap is tracked once the tables are made (control.c).         */
+  if (grow_n < GCA_MAX_GROWS && gca_tables != NULL)
+    gca_tables->grows[grow_n++] = e;
   else grow_lost++;
 }
 
@@ -68,7 +71,7 @@ GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out, word *lost)
 {
   unsigned n = grow_n;
 
-  BCOPY(grow_events, out, n * sizeof(struct gca_grow_event));
+  if (n != 0) BCOPY(gca_tables->grows, out, n * sizeof(struct gca_grow_event));
   *lost = grow_lost;
   grow_n = 0;
   grow_lost = 0;

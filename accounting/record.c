@@ -34,7 +34,6 @@ static word rec_seq = 0;
 
 static word rec_prev_debug[MAXOBJKINDS];
 static word rec_prev_total_allocd = 0;
-static struct gca_grow_event rec_grows[GCA_MAX_GROWS];
 /* What the record being built read and took, so that it can be        */
 /* committed once the writer accepts it, or put back if it is dropped. */
 static word rec_cur_debug[MAXOBJKINDS];
@@ -51,6 +50,8 @@ static word rec_took_grows_lost = 0;
 /* gca_dump_keyframe() whole (a key frame), and the first of each dump. */
 /* rec_delta_now: the record being built is a delta.                    */
 #define rec_sent_kinds (gca_tables->rec_sent_kinds)
+/* The heap growths this record took (heapgrow.c).                      */
+#define rec_grows (gca_tables->rec_grows)
 static word rec_sent_seq = 0;           /* 0: no base                   */
 static word rec_sent_gen = 0;
 static unsigned rec_since_key = 0;      /* deltas since the key frame   */

@@ -11,7 +11,9 @@
  * linked through its own fields, so that a change of mode reaches the
  * flags of every thread, including threads that never allocated since:
  * 0 in mode 0, -1 in modes 1 and 2.  In mode 1 the hook function then
- * registers the thread (counters.c) and sets its flags to 1.
+ * registers the thread (counters.c) and sets its flags to 1.  In mode 0
+ * the public functions jump to copies of the fast paths that read no
+ * flag at all (gca_hooks.h, GC_ACC_COPIES), and the flags are not read.
  *
  * The list is changed and walked with the allocation lock held; a
  * thread sets its own flags without it, ordered against a change of

@@ -9,11 +9,13 @@
 # accounting on or off (see docs/design.md).  So they come from the OS
 # when first used; this checks that the static data of all accounting
 # sources together stays small (the limit below), compiling each alone
-# as the per-file build does.
+# as the per-file build does.  The limit was 64 KiB; with the heap
+# growths and the free-block books in gca_tables it is 12 KiB (about 18
+# KiB before that move: the test failed then).
 set -eu
 : "${srcdir:=.}"
 : "${CC:=cc}"
-limit=65536
+limit=12288
 up_src="$srcdir/bdwgc/upstream"
 up_build=bdwgc/upstream
 command -v size > /dev/null 2>&1 || {

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_tl_copies.c: accounting off runs upstream's own fast path, and
+ * every pop is still counted once accounting goes on, in any thread.
+ *
+ * GC_malloc_kind, GC_gcj_malloc and GC_malloc_kind_global are made twice
+ * (accounting/gca_hooks.h, GC_ACC_COPIES): upstream's code, which reads
+ * no flag nor mode, and a copy with the counts, which the public
+ * functions jump to while accounting is on.  Checked through the test
+ * library's GC_acc_test_copies: the copies without the counts while off,
+ * from the start, and again after GC_acc_enable(0); the others while on.
+ * And the counts across the switches: worker threads fill their free
+ * lists while accounting is off, then allocate exactly N objects each
+ * (mixed sizes, mostly of the thread-local lists, every eighth beyond
+ * them) once it is on, then more once it is off again, then N more once
+ * it is on again: the books grow by exactly the objects and requested
+ * bytes allocated while on.
+ */
+#ifndef GC_THREADS
+# define GC_THREADS
+#endif
+#include "gc.h"
+#include "gc_accounting.h"
+#include "../check.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+GC_API int GC_CALL GC_acc_test_copies(void);
+
+#define THREADS 3
+#define N 20000                 /* objects a worker allocates in a phase */
+
+static pthread_barrier_t bar;
+static void *volatile sink[THREADS];
+
+/* Mostly the thread-local lists' range (16 to 375 bytes), every      */
+/* eighth larger (to 1 KiB, the global path of GC_malloc_kind_global).  */
+static size_t size_of(unsigned i, unsigned t)
+{
+  unsigned r = i * 7u + t * 13u;
+
+  return i % 8 == 7 ? 400 + (size_t)(r % 624u) : 16 + (size_t)(r % 360u);
+}
+
+/* Allocate N objects (atomic every third, as GC_malloc_atomic's copy  */
+/* is the same function of another kind); returns their bytes.          */
+static unsigned long long phase(unsigned t)
+{
+  unsigned long long req = 0;
+  unsigned i;
+
+  for (i = 0; i < N; i++) {
+    size_t sz = size_of(i, t);
+
+    sink[t] = i % 3 == 0 ? GC_MALLOC_ATOMIC(sz) : GC_MALLOC(sz);
+    req += sz;
+  }
+  return req;
+}
+
+static unsigned long long worker_req[THREADS];
+
+static void *worker(void *arg)
+{
+  unsigned t = (unsigned)(size_t)arg;
+  (void)phase(t);                       /* off: lists filled, uncounted */
+  pthread_barrier_wait(&bar);           /* main turns accounting on     */
+  pthread_barrier_wait(&bar);
+  worker_req[t] = phase(t);             /* on: counted                  */
+  pthread_barrier_wait(&bar);           /* main reads, turns it off     */
+  pthread_barrier_wait(&bar);
+  (void)phase(t);                       /* off: not counted             */
+  pthread_barrier_wait(&bar);           /* main reads, turns it on      */
+  pthread_barrier_wait(&bar);
+  worker_req[t] += phase(t);            /* on again: counted            */
+  pthread_barrier_wait(&bar);
+  return NULL;
+}
+
+static void snap(struct GC_acc_stats_s *s)
+{
+  CHECK_EQ(GC_acc_get_stats(s, sizeof(*s)), sizeof(*s));
+}
+
+int main(void)
+{
+  pthread_t th[THREADS];
+  struct GC_acc_stats_s s0, s1, s2, s3;
+  unsigned long long req = 0;
+  unsigned t;
+
+  GC_INIT();
+  if (GC_acc_test_copies() < 0) {
+    printf("test_tl_copies: this series makes no copies (Unity's fork)\n");
+    return 0;
+  }
+  CHECK_EQ(GC_acc_test_copies(), 0);    /* off from the start           */
+  CHECK_EQ(pthread_barrier_init(&bar, NULL, THREADS + 1), 0);
+  for (t = 0; t < THREADS; t++)
+    CHECK_EQ(pthread_create(&th[t], NULL, worker, (void *)(size_t)t), 0);
+
+  pthread_barrier_wait(&bar);
+  CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copies(), 1);
+  snap(&s0);
+  pthread_barrier_wait(&bar);
+  pthread_barrier_wait(&bar);           /* the on phase is done         */
+  snap(&s1);
+  for (t = 0; t < THREADS; t++) req += worker_req[t];
+  CHECK_EQ(s1.allocs - s0.allocs, (unsigned long long)THREADS * N);
+  CHECK_EQ(s1.alloc_req_bytes - s0.alloc_req_bytes, req);
+
+  CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copies(), 0);
+  pthread_barrier_wait(&bar);
+  pthread_barrier_wait(&bar);           /* the off phase is done        */
+  CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copies(), 1);
+  snap(&s2);
+  CHECK_EQ(s2.allocs - s1.allocs, 0);   /* nothing counted while off    */
+  pthread_barrier_wait(&bar);
+  pthread_barrier_wait(&bar);           /* the second on phase is done  */
+  snap(&s3);
+  req = 0;
+  for (t = 0; t < THREADS; t++) req += worker_req[t];
+  CHECK_EQ(s3.allocs - s2.allocs, (unsigned long long)THREADS * N);
+  CHECK_EQ(s3.alloc_req_bytes - s0.alloc_req_bytes
+           - (s2.alloc_req_bytes - s1.alloc_req_bytes), req);
+  for (t = 0; t < THREADS; t++) CHECK_EQ(pthread_join(th[t], NULL), 0);
+  return check_done("test_tl_copies");
+}
