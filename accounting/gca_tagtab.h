@@ -16,16 +16,20 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 
 /* ---- the table of a block ------------------------------------------------ */
 /* A table is a header with the block's palette of TAB_PAL tags, then  */
-/* one byte per slot: 0 untagged, e + 1 the tag pal[e], TAB_ESC the   */
-/* slot's tag in the block's wide table (made when the palette was    */
-/* full).  The objects of a block share few tags (a tag is its pair,   */
-/* its birth and OLD: one entry per type, callsite and collection they */
-/* were made in), so a byte an object is enough where 4 bytes were 25% */
-/* of a 16-byte object (issue 33).  A table is zeroed when made; the   */
-/* slot bytes are read a word at a time, so the census and block frees */
-/* skip eight untagged slots a load.                                   */
-#define TAB_PAL 10
-#define TAB_ESC 0xffu
+/* half a byte per slot (slot s in byte s / 2, the low half for even   */
+/* s): 0 untagged, e + 1 the tag pal[e], TAB_ESC the slot's tag in the */
+/* block's wide table (made when the palette was full).  The objects   */
+/* of a block share few tags (a tag is its pair, its birth and OLD:    */
+/* one entry per type, callsite and collection they were made in), so  */
+/* half a byte an object is enough where 4 bytes were 25% of a 16-byte */
+/* object, and a byte still 6% (issue 33).  A table is zeroed when     */
+/* made; the slot bytes are read a word at a time, so the census and   */
+/* block frees skip 16 untagged slots a load (on 64-bit hosts).  Two   */
+/* slots share a byte, and its writers are any thread (an allocation)  */
+/* and the census: every write is a compare-and-swap of the byte       */
+/* (tab_nib_set).                                                       */
+#define TAB_PAL 14
+#define TAB_ESC 0xfu
 /* Slot of an object from its offset in the block: granule index times  */
 /* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
 /* below 2^12 granules (the error stays under 2^-12, the gap to the     */
@@ -49,11 +53,13 @@ struct tag_tab {
   unsigned n;                   /* slots                                */
   unsigned inv;
   gca_tag_t pal[TAB_PAL];       /* 0: a free entry                      */
-  /* unsigned char idx[n], zero up to a word past n;                    */
+  /* unsigned char idx[(n + 1) / 2], zero up to a word past;           */
 };
 #define TAB_IDX(tb) ((unsigned char *)((tb) + 1))
-#define TAB_BYTES(n) (sizeof(struct tag_tab) + (((n) + sizeof(word) - 1) \
-                                               & ~(word)(sizeof(word) - 1)))
+#define TAB_IDX_BYTES(n) (((n) + 1) / 2)
+#define TAB_BYTES(n) (sizeof(struct tag_tab) \
+                      + ((TAB_IDX_BYTES(n) + sizeof(word) - 1) \
+                         & ~(word)(sizeof(word) - 1)))
 
 GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 {
@@ -76,18 +82,44 @@ GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
 # define TAGTAB_UNLOCK() (void)0
 #endif
 
-/* Slot bytes: relaxed stores, and release ones where the entry or the */
-/* wide tag they name was just written.                                  */
-#if defined(__GNUC__) || defined(__clang__)
-# define IDX_SET_REL(p, v) __atomic_store_n((p), (unsigned char)(v), \
-                                            __ATOMIC_RELEASE)
-#else
-# define IDX_SET_REL(p, v) GCA_STORE((p), (unsigned char)(v))
-#endif
-#define IDX_SET(p, v) GCA_STORE((p), (unsigned char)(v))
+/* Slot s's half byte.                                                  */
+#define TAB_NIB_SHIFT(s) (((unsigned)(s) & 1u) << 2)
+GC_INLINE unsigned tab_nib(const unsigned char *idx, word s)
+{
+  return ((unsigned)GCA_LOAD(&idx[s >> 1]) >> TAB_NIB_SHIFT(s)) & 0xfu;
+}
 
-/* The tag of slot s, whose byte is b (nonzero); 0 for an entry freed   */
-/* under a store that raced with its census (the next census sees it).  */
+/* Slot s's half byte becomes v, the other half kept whatever another */
+/* thread writes there meanwhile: a release compare-and-swap (the      */
+/* entry or the wide tag v names was written before), under the tables' */
+/* lock where there is no such instruction.                             */
+#if defined(__GNUC__) || defined(__clang__)
+  GC_INLINE void tab_nib_set(unsigned char *idx, word s, unsigned v)
+  {
+    unsigned char *p = &idx[s >> 1];
+    unsigned sh = TAB_NIB_SHIFT(s);
+    unsigned char o = __atomic_load_n(p, __ATOMIC_RELAXED), n;
+
+    do {
+      n = (unsigned char)((o & ~(0xfu << sh)) | (v << sh));
+    } while (!__atomic_compare_exchange_n(p, &o, n, 1, __ATOMIC_RELEASE,
+                                          __ATOMIC_RELAXED));
+  }
+#else
+  GC_INLINE void tab_nib_set(unsigned char *idx, word s, unsigned v)
+  {
+    unsigned char *p = &idx[s >> 1];
+    unsigned sh = TAB_NIB_SHIFT(s);
+
+    TAGTAB_LOCK();
+    GCA_STORE(p, (unsigned char)((*p & ~(0xfu << sh)) | (v << sh)));
+    TAGTAB_UNLOCK();
+  }
+#endif
+
+/* The tag of slot s, whose half byte is b (nonzero); 0 for an entry  */
+/* freed under a store that raced with its census (the next census     */
+/* clears it).                                                           */
 GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
 {
   if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);

@@ -145,10 +145,10 @@ GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
   struct tag_wide *w;
 
   if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
-    IDX_SET(&TAB_IDX(tb)[i], e + 1);
+    tab_nib_set(TAB_IDX(tb), i, e + 1);
   } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL) {
     GCA_STORE(&w->t[i], t);
-    IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+    tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
   } else {
     gca_tagtab_put(c, tb, i, t);
   }
@@ -407,10 +407,10 @@ GC_INNER void gca_tags_free(void *p)
 
   if (NULL == tb) return;
   i = tab_slot(tb, p);
-  b = TAB_IDX(tb)[i];
+  b = tab_nib(TAB_IDX(tb), i);
   if (0 == b) return;
   tag = tab_get(tb, i, b);
-  IDX_SET(&TAB_IDX(tb)[i], 0);
+  tab_nib_set(TAB_IDX(tb), i, 0);
   if (0 == tag) return;
   tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
@@ -547,16 +547,17 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   return tag;
 }
 
-/* Each tagged slot s of tb, a word of slot bytes at a time (eight     */
-/* untagged slots a load), with b its byte.                              */
+/* Each tagged slot s of tb, a word of slot bytes at a time (16       */
+/* untagged slots a load on 64-bit hosts), with b its half byte.         */
 /* (n and idx: the table's slots and bytes, in locals: a byte store    */
 /* could alias the table's header for the compiler.)                   */
+#define TAB_W_SLOTS (2 * sizeof(word))
 #define TAB_FOR_TAGGED(n, idx, s, b) \
   for (tab_g = 0; tab_g < (n); tab_g = tab_lim) \
-    if ((tab_lim = tab_g + sizeof(word) < (n) ? tab_g + sizeof(word) : (n), \
-         memcpy(&tab_w, (idx) + tab_g, sizeof(word)), tab_w != 0)) \
+    if ((tab_lim = tab_g + TAB_W_SLOTS < (n) ? tab_g + TAB_W_SLOTS : (n), \
+         memcpy(&tab_w, (idx) + tab_g / 2, sizeof(word)), tab_w != 0)) \
       for ((s) = tab_g; (s) < tab_lim; (s)++) \
-        if (((b) = (idx)[s]) != 0)
+        if (((b) = tab_nib(idx, s)) != 0)
 
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
@@ -600,7 +601,7 @@ static void tags_reset_visit(struct hblk *h, word dummy)
     hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
     BZERO(tb->pal, sizeof(tb->pal));
-    BZERO(TAB_IDX(tb), tb->n);
+    BZERO(TAB_IDX(tb), TAB_IDX_BYTES(tb->n));
     if (tb->wide != NULL) {
       gca_tagslab_release(tb->wide);
       tb->wide = NULL;
@@ -673,13 +674,13 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
     } else if (!mark_bit_from_hdr(hhdr, s * w.mstride)
                && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
       /* The common case: a young object that died.                      */
-      IDX_SET(&idx[s], 0);
+      tab_nib_set(idx, s, 0);
       continue;
     }
     nt = tags_slot(&w, s, tag);
     if (EXPECT(nt != tag, FALSE)) {
       if (0 == nt) {
-        IDX_SET(&idx[s], 0);
+        tab_nib_set(idx, s, 0);
         continue;
       }
       b = gca_tagtab_set(tb, s, b, nt);
@@ -712,7 +713,7 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (NULL == tb) return 0;
   i = tab_slot(tb, p);
-  b = TAB_IDX(tb)[i];
+  b = tab_nib(TAB_IDX(tb), i);
   if (0 == b) return 0;
   tag = tab_get(tb, i, b);
   if (0 == tag) return 0;
@@ -743,7 +744,7 @@ GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged)
   idx = TAB_IDX(tb);
   *untagged = 0;
   for (s = 0; s < tb->n; s++) {
-    if (0 == idx[s]) {
+    if (0 == tab_nib(idx, s)) {
       *untagged = 1;
       break;
     }

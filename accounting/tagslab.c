@@ -338,8 +338,9 @@ static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
   return e;
 }
 
-/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
-/* thread.  At the side tables' cap the slot is left untagged.          */
+/* Slot i's tag t in tb's wide table, made if it is not yet, and its  */
+/* half byte TAB_ESC.  Any thread.  At the side tables' cap the slot is */
+/* left untagged.                                                        */
 static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
 {
   struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
@@ -349,7 +350,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
         = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
 
     if (NULL == nw) {
-      IDX_SET(&TAB_IDX(tb)[i], 0);
+      tab_nib_set(TAB_IDX(tb), i, 0);
       return;
     }
     TAGTAB_LOCK();
@@ -363,7 +364,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
     if (nw != NULL) gca_tagslab_release(nw);
   }
   GCA_STORE(&w->t[i], t);
-  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+  tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
 }
 
 /* Slot i of tb (which has no wide table) gets tag t (any thread): its */
@@ -378,13 +379,13 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
   if (EXPECT(e < TAB_PAL, TRUE)) {
     c->tag = t;
     c->idx = e;
-    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
+    tab_nib_set(TAB_IDX(tb), i, e + 1);
   } else {
     tab_put_wide(tb, i, t);
   }
 }
 
-/* The palette bit of a slot byte (none for the wide table).           */
+/* The palette bit of a slot's half byte (none for the wide table).   */
 #define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
 
 /* Free the entries of tb's palette that no slot uses (used: a bit per */
@@ -411,15 +412,15 @@ static unsigned pal_used(const struct tag_tab *tb)
   word s;
 
   for (s = 0; s < tb->n; s++) {
-    unsigned b = GCA_LOAD(&idx[s]);
+    unsigned b = tab_nib(idx, s);
 
     if (b != 0) used |= PAL_BIT(b);
   }
   return used;
 }
 
-/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
-/* its new byte.  A full palette frees what no slot uses first; a block */
+/* The census changes slot s's tag (half byte b) to nt (nonzero);      */
+/* returns its new half byte.  A full palette frees what no slot uses first; a block */
 /* with a wide table puts it there.  Lock held.                          */
 GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
                                 gca_tag_t nt)
@@ -429,7 +430,7 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
   if (tb->wide != NULL) {
     /* Past the palette once: no look at it (as tags_store).            */
     GCA_STORE(&tb->wide->t[s], nt);
-    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
+    if (b != TAB_ESC) tab_nib_set(TAB_IDX(tb), s, TAB_ESC);
     return TAB_ESC;
   }
   e = pal_add(tb, nt);
@@ -438,11 +439,11 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
     e = pal_add(tb, nt);
   }
   if (e < TAB_PAL) {
-    IDX_SET(&TAB_IDX(tb)[s], e + 1);
+    tab_nib_set(TAB_IDX(tb), s, e + 1);
     return e + 1;
   }
   tab_put_wide(tb, s, nt);
-  return TAB_IDX(tb)[s];
+  return tab_nib(TAB_IDX(tb), s);
 }
 
 /* A block's table goes (a block freed, tags off).  Lock held.          */
