@@ -35,10 +35,13 @@ GC_INNER void gca_pairs_atfork_child(void)
   PAIRS_UNLOCK();
 }
 
-/* Chunks of 64 pairs (2.5 KiB, a page): a program with a few dozen    */
-/* pairs keeps one page of them, not the 20 KiB of 512.                */
-#define PAIR_CHUNK_LOG 6
-#define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
+/* Chunks of a page of pairs (102 on 64-bit hosts): a program with a  */
+/* few dozen pairs keeps one page of them, not the 20 KiB of 512.  They */
+/* were 64 (2.5 KiB of the page: Guile's alloc.scm under trace, 224     */
+/* pairs, took 16 KiB where 12 do; issue 33).  A pair's chunk is a      */
+/* division by a constant, a multiplication.                             */
+#define PAIR_CHUNK ((unsigned)(4096 / sizeof(struct gca_pair)))
+#define PAIR_CHUNK_OF(id) ((id) / PAIR_CHUNK)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
 /* The chunks' pointers: OS memory from the first pair on (as static  */
 /* data, 2 MiB, they would count in GC_root_size: see gca_tables).     */
@@ -73,7 +76,7 @@ GC_INNER struct gca_pair *gca_pair_get(unsigned id)
 {
   struct gca_pair **c = ACQ_LOADP(&pair_chunks);
 
-  return &c[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
+  return &c[PAIR_CHUNK_OF(id)][id % PAIR_CHUNK];
 }
 
 static struct pair_hash *pair_hash_new(word n_slots)
@@ -183,7 +186,7 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   }
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
-  if ((id >> PAIR_CHUNK_LOG) >= pair_n_chunks) {
+  if (PAIR_CHUNK_OF(id) >= pair_n_chunks) {
     unsigned n = pair_n_chunks ? 2 * pair_n_chunks
                                : 4096 / sizeof(struct gca_pair *);
     struct gca_pair **nc;
@@ -200,10 +203,11 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
     REL_STOREP(&pair_chunks, nc);
     pair_n_chunks = n;
   }
-  if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
-    pair_chunks[id >> PAIR_CHUNK_LOG] = (struct gca_pair *)gca_mem_alloc(GCA_MEM_TYPES, 
+  if (NULL == pair_chunks[PAIR_CHUNK_OF(id)]) {
+    pair_chunks[PAIR_CHUNK_OF(id)] = (struct gca_pair *)gca_mem_alloc(
+                                GCA_MEM_TYPES,
                                 PAIR_CHUNK * sizeof(struct gca_pair));
-    if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
+    if (NULL == pair_chunks[PAIR_CHUNK_OF(id)]) {
       id = 0;
       goto done;
     }
