@@ -848,7 +848,7 @@ GC_INNER void gca_tags_census_end(void);
 GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
 GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
-#define GCA_TAGS_PAIRS_MAX 14           /* a block's palette (TAB_PAL)  */
+#define GCA_TAGS_PAIRS_MAX 13           /* a block's palette (TAB_PAL)  */
 GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */

@@ -28,7 +28,7 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 /* slots share a byte, and its writers are any thread (an allocation)  */
 /* and the census: every write is a compare-and-swap of the byte       */
 /* (tab_nib_set).                                                       */
-#define TAB_PAL 14
+#define TAB_PAL 13
 #define TAB_ESC 0xfu
 /* Slot of an object from its offset in the block: granule index times  */
 /* inv = ceil(2^24 / granules), shifted back; exact for every offset    */
@@ -47,11 +47,13 @@ struct tag_wide {
 #define TAB_WIDE_BYTES(n) (offsetof(struct tag_wide, t) \
                            + (n) * sizeof(gca_tag_t))
 
+/* 64 bytes on 64-bit hosts: a 16-byte block's table is 192 bytes, a   */
+/* 32-byte block's 128.  The slab of a table is its page (tables are   */
+/* in slabs of one page: tagslab.c), and its slots are found from inv  */
+/* (tab_n), so neither takes a field (they took 16 bytes; issue 33).   */
 struct tag_tab {
-  struct tag_slab *slab;
   struct tag_wide *wide;        /* NULL until the palette overflowed    */
-  unsigned n;                   /* slots                                */
-  unsigned inv;
+  unsigned inv;                 /* 0: a large object's block (one slot) */
   gca_tag_t pal[TAB_PAL];       /* 0: a free entry                      */
   /* unsigned char idx[(n + 1) / 2], zero up to a word past;           */
 };
@@ -66,6 +68,25 @@ GC_INLINE word tab_slot(const struct tag_tab *tb, const void *p)
   return (BYTES_TO_GRANULES((word)p & (HBLKSIZE - 1)) * (word)tb->inv)
          >> TAB_INV_SHIFT;
 }
+
+/* The slots of tb: its objects' granules g are ceil(2^24 / inv) (for */
+/* g <= 2^12: inv = ceil(2^24 / g)), a large object's block has one.  */
+GC_INLINE word tab_n(const struct tag_tab *tb)
+{
+  word inv = tb->inv;
+
+  if (0 == inv) return 1;
+  return HBLKSIZE / GRANULES_TO_BYTES(((word)1 << TAB_INV_SHIFT) / inv
+                                      + ((((word)1 << TAB_INV_SHIFT) % inv)
+                                         != 0));
+}
+
+/* The slab of table tb: tables are in slabs of TAB_SLAB_PAGE bytes,   */
+/* aligned to their size (a page, unless blocks are large enough that   */
+/* a page would hold fewer than 4 tables).                              */
+#define TAB_SLAB_PAGE (HBLKSIZE <= 16384 ? 4096 : HBLKSIZE)
+#define TAB_SLAB(tb) ((struct tag_slab *)((word)(tb) \
+                                          & ~(word)(TAB_SLAB_PAGE - 1)))
 
 
 /* ---- the tables' lock ------------------------------------------------ */
@@ -136,9 +157,12 @@ GC_INLINE word gca_tags_n_slots(hdr *hhdr)
 }
 /* A zeroed chunk of bytes (at most TAB_WIDE_BYTES(SLAB_MAX_SLOTS)),    */
 /* its first word the slab's pointer, or NULL.  Any thread: the slabs  */
-/* have a lock of their own.                                            */
+/* have a lock of their own.  A chunk of a table's size (at most that   */
+/* of 2^12 slots' table) is in a slab of one page (TAB_SLAB).          */
 GC_INNER void *gca_tagslab_alloc(size_t bytes);
-GC_INNER void gca_tagslab_release(void *chunk);
+/* The chunk goes back to its slab s (a wide table's slab field, or    */
+/* TAB_SLAB of a table).                                                 */
+GC_INNER void gca_tagslab_release(void *chunk, struct tag_slab *s);
 /* Return empty slabs to the OS beyond a slack.                         */
 GC_INNER void gca_tagslab_trim(void);
 GC_INNER GCA_MAYBE_UNUSED void gca_tagslab_atfork_child(void);

@@ -566,7 +566,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word tab_g, tab_w, tab_lim, s, n = tb->n;
+    word tab_g, tab_w, tab_lim, s, n = gca_tags_n_slots(hhdr);
     const unsigned char *idx = TAB_IDX(tb);
     unsigned b;
     struct tags_walk w;
@@ -601,9 +601,9 @@ static void tags_reset_visit(struct hblk *h, word dummy)
     hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
     BZERO(tb->pal, sizeof(tb->pal));
-    BZERO(TAB_IDX(tb), TAB_IDX_BYTES(tb->n));
+    BZERO(TAB_IDX(tb), TAB_IDX_BYTES(gca_tags_n_slots(hhdr)));
     if (tb->wide != NULL) {
-      gca_tagslab_release(tb->wide);
+      gca_tagslab_release(tb->wide, tb->wide->slab);
       tb->wide = NULL;
     }
   }
@@ -652,7 +652,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
 
   if (NULL == tb) return;
   idx = TAB_IDX(tb);
-  n = tb->n;
+  n = gca_tags_n_slots(hhdr);
   memset(seen, 0, TAB_PAL + 1);
   tags_walk_init(&w, h, hhdr, census_since, 1);
   TAB_FOR_TAGGED(n, idx, s, b) {
@@ -743,7 +743,7 @@ GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged)
   if (ACQ_LOADP(&tb->wide) != NULL) return GCA_TAGS_PAIRS_MAX + 1;
   idx = TAB_IDX(tb);
   *untagged = 0;
-  for (s = 0; s < tb->n; s++) {
+  for (s = 0; s < gca_tags_n_slots(hhdr); s++) {
     if (0 == tab_nib(idx, s)) {
       *untagged = 1;
       break;

@@ -69,13 +69,25 @@ static unsigned slab_class(size_t bytes)
   return (unsigned)((bytes + SLAB_UNIT - 1) / SLAB_UNIT);
 }
 
+/* The classes whose slabs are of TAB_SLAB_PAGE bytes, aligned: those  */
+/* of the tables (a block's, of at most SLAB_MAX_SLOTS slots) and a    */
+/* quarter larger, where tagslab_alloc may put a table.  The slab of a  */
+/* table is then its address rounded down (TAB_SLAB), and a table     */
+/* needs no field for it.                                                */
+#define SLAB_TAB_CLS ((TAB_BYTES(SLAB_MAX_SLOTS) + SLAB_UNIT - 1) / SLAB_UNIT)
+#define SLAB_ALIGNED_CLS (SLAB_TAB_CLS + SLAB_TAB_CLS / 4)
+
 /* Slab size for class c: the fewest pages with at most 1/8 waste and   */
-/* at least 4 tables (or SLAB_MAX_PAGES).  Small slabs: a slab holding */
-/* one table of a class keeps its pages mapped.                         */
+/* at least 4 tables (or SLAB_MAX_PAGES); TAB_SLAB_PAGE for the tables' */
+/* classes.  Small slabs: a slab holding one table of a class keeps its */
+/* pages mapped.                                                         */
 static size_t slab_size(unsigned c)
 {
   size_t t = (size_t)c * SLAB_UNIT, k;
 
+  GC_STATIC_ASSERT(SLAB_ALIGNED_CLS * SLAB_UNIT * 4 + SLAB_UNIT
+                   <= TAB_SLAB_PAGE);
+  if (c <= SLAB_ALIGNED_CLS) return TAB_SLAB_PAGE;
   if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
     size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
@@ -84,6 +96,28 @@ static size_t slab_size(unsigned c)
   }
   slab_bytes_of[c] = k * SLAB_PAGE;
   return k * SLAB_PAGE;
+}
+
+/* A slab of sb bytes, aligned to TAB_SLAB_PAGE for the tables' classes */
+/* (mmap's pages are; a larger TAB_SLAB_PAGE takes twice and gives back */
+/* the rest).  NULL if no memory.                                        */
+static void *slab_map(unsigned c, size_t sb)
+{
+  if (c > SLAB_ALIGNED_CLS || TAB_SLAB_PAGE <= 4096)
+    return gca_os_alloc(sb);
+# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+    return gca_os_alloc(sb);    /* 64 KiB aligned                       */
+# else
+  {
+    char *p = (char *)gca_os_alloc(2 * sb), *a;
+
+    if (NULL == p) return NULL;
+    a = (char *)(((word)p + sb - 1) & ~(word)(sb - 1));
+    if (a != p) gca_os_free(p, (size_t)(a - p));
+    if (a + sb != p + 2 * sb) gca_os_free(a + sb, (size_t)(p + sb - a));
+    return a;
+  }
+# endif
 }
 
 static void slab_unmap(struct tag_slab *s)
@@ -183,7 +217,7 @@ static void *tagslab_alloc(size_t want)
       gca_table_limit_reached("block tag tables", ++untagged);
       return NULL;
     }
-    s = (struct tag_slab *)gca_os_alloc(sb);
+    s = (struct tag_slab *)slab_map(c, sb);
     if (NULL == s) return NULL;
     slab_mapped += sb;
     s->bytes = sb;
@@ -218,15 +252,13 @@ GC_INNER void *gca_tagslab_alloc(size_t bytes)
   return p;
 }
 
-GC_INNER void gca_tagslab_release(void *chunk)
+GC_INNER void gca_tagslab_release(void *chunk, struct tag_slab *s)
 {
   struct tag_slab **tb = (struct tag_slab **)chunk;
-  struct tag_slab *s;
   size_t bytes;
   int was_full;
 
   TAGTAB_LOCK();
-  s = *tb;
   bytes = (size_t)s->cls * SLAB_UNIT;
   was_full = NULL == s->free && s->bump + bytes > s->end;
   *(void **)tb = s->free;
@@ -347,7 +379,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
 
   if (NULL == w) {
     struct tag_wide *nw
-        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
+        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tab_n(tb)));
 
     if (NULL == nw) {
       tab_nib_set(TAB_IDX(tb), i, 0);
@@ -361,7 +393,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
       nw = NULL;
     }
     TAGTAB_UNLOCK();
-    if (nw != NULL) gca_tagslab_release(nw);
+    if (nw != NULL) gca_tagslab_release(nw, nw->slab);
   }
   GCA_STORE(&w->t[i], t);
   tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
@@ -409,9 +441,9 @@ static unsigned pal_used(const struct tag_tab *tb)
 {
   const unsigned char *idx = TAB_IDX(tb);
   unsigned used = 0;
-  word s;
+  word s, n = tab_n(tb);
 
-  for (s = 0; s < tb->n; s++) {
+  for (s = 0; s < n; s++) {
     unsigned b = tab_nib(idx, s);
 
     if (b != 0) used |= PAL_BIT(b);
@@ -449,8 +481,8 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
 /* A block's table goes (a block freed, tags off).  Lock held.          */
 GC_INNER void gca_tagtab_release(struct tag_tab *tb)
 {
-  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
-  gca_tagslab_release(tb);
+  if (tb->wide != NULL) gca_tagslab_release(tb->wide, tb->wide->slab);
+  gca_tagslab_release(tb, TAB_SLAB(tb));
 }
 
 /* A new table for a block of hhdr's geometry, or NULL.                 */
@@ -459,11 +491,14 @@ GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr)
   word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
   struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
 
-  if (tb != NULL) {
-    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
+  if (NULL == tb) return NULL;
+  GC_ASSERT(TAB_SLAB(tb) == *(struct tag_slab **)tb);
+  tb->wide = NULL;              /* the slab's pointer, as in every chunk */
+  if (sz <= MAXOBJBYTES) {
+    word g = BYTES_TO_GRANULES(sz);
 
-    tb->n = (unsigned)n;
     tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
+    GC_ASSERT(tab_n(tb) == n);
   }
   return tb;
 }
