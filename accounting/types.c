@@ -41,8 +41,6 @@ struct types_row {
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
   word age[GCA_AGE_BINS];
-  word s_live;                          /* samples: live now            */
-  word s_alloc, s_freed;                /* cumulative                   */
 };
 /* As of the last record: only the cumulative counts, whose deltas a  */
 /* record writes.  Whether the live columns (live, ages, samples live)  */
@@ -50,7 +48,16 @@ struct types_row {
 /* them: a copy of the whole row took 257 bytes a site, 64 KiB of the */
 /* trace profile's tables on Guile's 2.9 MB heap (issue 33).           */
 struct types_sent {
-  word alloc_objs, alloc_bytes, freed_objs, freed_bytes, s_alloc, s_freed;
+  word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
+};
+/* The samples' columns of a row (the sampled profile's), and their    */
+/* cumulative counts as of the last record: in a mapping of their own, */
+/* made when a row first counts a sample (40 bytes a row, a fifth of  */
+/* the rows' memory under full and trace, where they stay 0; issue 33). */
+struct types_srow {
+  word s_live;                          /* samples: live now            */
+  word s_alloc, s_freed;                /* cumulative                   */
+  word sent_alloc, sent_freed;          /* as of the last record        */
 };
 #define ROW_EVER 1u             /* the row was in a record              */
 #define ROW_LIVE 2u             /* its live columns changed since       */
@@ -60,6 +67,7 @@ struct types_rows {
   unsigned *head;               /* census fold: its pairs (dirty i + 1) */
   unsigned char *flags;         /* ROW_*                                */
   unsigned cap;                 /* all four in one mapping (cur's)      */
+  struct types_srow *smp;       /* [cap], NULL until a sample counted   */
 };
 #define TYPES_ROW_BYTES (sizeof(struct types_row) \
                          + sizeof(struct types_sent) + sizeof(unsigned) + 1)
@@ -96,6 +104,18 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
+  if (r->smp != NULL) {
+    struct types_srow *smp = (struct types_srow *)types_grow(r->smp,
+                                r->cap * sizeof(struct types_srow),
+                                r->cap * sizeof(struct types_srow),
+                                cap * sizeof(struct types_srow));
+
+    if (NULL == smp) {
+      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
+      return 0;
+    }
+    r->smp = smp;
+  }
   sent = (struct types_sent *)(cur + cap);
   head = (unsigned *)(sent + cap);
   flags = (unsigned char *)(head + cap);
@@ -112,6 +132,26 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   r->flags = flags;
   r->cap = cap;
   return 1;
+}
+
+/* Row k's samples' columns to read (zeros before any sample).         */
+static const struct types_srow srow_none = { 0, 0, 0, 0, 0 };
+static const struct types_srow *row_smp(const struct types_rows *r,
+                                        unsigned k)
+{
+  return r->smp != NULL ? &r->smp[k] : &srow_none;
+}
+
+/* Row k's samples' columns to write, made if need be; NULL if no    */
+/* memory.                                                               */
+static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
+{
+  if (NULL == r->smp) {
+    r->smp = (struct types_srow *)gca_mem_alloc(GCA_MEM_TYPES,
+                                    r->cap * sizeof(struct types_srow));
+    if (NULL == r->smp) return NULL;
+  }
+  return &r->smp[k];
 }
 
 static unsigned type_find(word cookie)
@@ -384,8 +424,14 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
   c->alloc_bytes += a->alloc_bytes;
   c->freed_objs += a->freed_objs;
   c->freed_bytes += a->freed_bytes;
-  c->s_alloc += a->s_alloc;
-  c->s_freed += a->s_freed;
+  if ((a->s_alloc | a->s_freed) != 0) {
+    struct types_srow *m = row_smp_make(r, k);
+
+    if (m != NULL) {
+      m->s_alloc += a->s_alloc;
+      m->s_freed += a->s_freed;
+    }
+  }
   if (types_census) {
     next[i] = r->head[k];
     r->head[k] = (unsigned)i + 1;
@@ -396,7 +442,11 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
     c->live_objs += a->live_objs;
     c->live_bytes += a->live_bytes;
     for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
-    c->s_live += a->s_live;
+    if (a->s_live != 0) {
+      struct types_srow *m = row_smp_make(r, k);
+
+      if (m != NULL) m->s_live += a->s_live;
+    }
     r->flags[k] |= ROW_LIVE;
   }
 }
@@ -416,12 +466,17 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
       live_add(&l, &gca_acc_tab[acc_dirty[j - 1]]);
     r->head[k] = 0;
     if (l.objs == c->live_objs && l.bytes == c->live_bytes
-        && l.s_live == c->s_live && 0 == memcmp(l.age, c->age, sizeof(l.age)))
+        && l.s_live == row_smp(r, k)->s_live
+        && 0 == memcmp(l.age, c->age, sizeof(l.age)))
       continue;
     c->live_objs = l.objs;
     c->live_bytes = l.bytes;
     BCOPY(l.age, c->age, sizeof(l.age));
-    c->s_live = l.s_live;
+    if (l.s_live != row_smp(r, k)->s_live) {
+      struct types_srow *m = row_smp_make(r, k);
+
+      if (m != NULL) m->s_live = l.s_live;
+    }
     r->flags[k] |= ROW_LIVE;
   }
 }
@@ -569,7 +624,7 @@ GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
   if (0 == id || id > type_count || id >= type_rows.cap) return 0;
   *cookie = type_tab[id].cookie;
   r = &type_rows.cur[id];
-  *samples = r->s_live;
+  *samples = row_smp(&type_rows, id)->s_live;
   return r->live_bytes;
 }
 
@@ -577,7 +632,7 @@ GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
 GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
 {
   if (site >= site_rows.cap) return 0;
-  *samples = site_rows.cur[site].s_live;
+  *samples = row_smp(&site_rows, site)->s_live;
   return site_rows.cur[site].live_bytes;
 }
 
@@ -605,12 +660,13 @@ static int row_changed(const struct types_rows *r, unsigned i)
 {
   const struct types_row *c = &r->cur[i];
   const struct types_sent *s = &r->sent[i];
+  const struct types_srow *m = row_smp(r, i);
 
   return (r->flags[i] & ROW_LIVE) != 0
          || (0 == (r->flags[i] & ROW_EVER) && c->live_objs != 0)
          || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
          || c->freed_objs != s->freed_objs || c->freed_bytes != s->freed_bytes
-         || c->s_alloc != s->s_alloc || c->s_freed != s->s_freed;
+         || m->s_alloc != m->sent_alloc || m->s_freed != m->sent_freed;
 }
 
 GC_INNER int gca_types_row_take(int sites, unsigned i,
@@ -619,11 +675,13 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   struct types_rows *r = sites ? &site_rows : &type_rows;
   struct types_row *c;
   struct types_sent *s;
+  const struct types_srow *m;
   unsigned b;
 
   if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
   s = &r->sent[i];
+  m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
   v[GCA_COL_type_rows_live_objs] = c->live_objs;
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
@@ -632,9 +690,9 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) v[GCA_COL_type_rows_age0 + b] = c->age[b];
-  v[GCA_COL_type_rows_samples_live] = c->s_live;
-  v[GCA_COL_type_rows_samples_alloc] = c->s_alloc - s->s_alloc;
-  v[GCA_COL_type_rows_samples_freed] = c->s_freed - s->s_freed;
+  v[GCA_COL_type_rows_samples_live] = m->s_live;
+  v[GCA_COL_type_rows_samples_alloc] = m->s_alloc - m->sent_alloc;
+  v[GCA_COL_type_rows_samples_freed] = m->s_freed - m->sent_freed;
   return 1;
 }
 
@@ -655,8 +713,10 @@ GC_INNER void gca_types_rows_commit(int sites)
     s->alloc_bytes = c->alloc_bytes;
     s->freed_objs = c->freed_objs;
     s->freed_bytes = c->freed_bytes;
-    s->s_alloc = c->s_alloc;
-    s->s_freed = c->s_freed;
+    if (r->smp != NULL) {
+      r->smp[i].sent_alloc = r->smp[i].s_alloc;
+      r->smp[i].sent_freed = r->smp[i].s_freed;
+    }
     r->flags[i] = ROW_EVER;
   }
 }
