@@ -865,8 +865,16 @@ struct gca_acc {
   word alloc_objs, alloc_bytes;
   word freed_objs, freed_bytes;
   word age[GCA_AGE_BINS];
-  word s_live, s_alloc, s_freed;        /* samples (sampled profile)     */
 };
+/* The samples' counts of an accumulator (the sampled profile's), in a  */
+/* table of their own made at the first sample: 24 of 148 bytes a pair */
+/* that stayed 0 under full and trace (issue 33).                        */
+struct gca_acc_smp {
+  word s_live, s_alloc, s_freed;
+};
+/* Those of pair's accumulator, which gca_acc_get gave; NULL if no    */
+/* memory.  Lock held.                                                   */
+GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair);
 GC_EXTERN struct gca_acc *gca_acc_tab;
 GC_EXTERN word gca_acc_cap;
 GC_EXTERN word gca_acc_stamp;
@@ -896,7 +904,9 @@ struct gca_pair {
   unsigned type;        /* type id, 0 until interned (lock held)        */
   unsigned char origin; /* GCA_TYPE_* of the cookie                     */
   unsigned char frame_dirty;
+  unsigned char old_listed;       /* on types.c's list of old pairs     */
   word frame_objs, frame_bytes;   /* since the last frame marker, lock  */
+  word old_objs, old_bytes;       /* live in the oldest age bin, lock   */
 };
 GC_INNER struct gca_pair *gca_pair_get(unsigned id);
 GC_INNER unsigned gca_pair_count(void);   /* ids 1..count are in use    */

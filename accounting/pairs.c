@@ -35,7 +35,7 @@ GC_INNER void gca_pairs_atfork_child(void)
   PAIRS_UNLOCK();
 }
 
-/* Chunks of a page of pairs (102 on 64-bit hosts): a program with a  */
+/* Chunks of a page of pairs (73 on 64-bit hosts): a program with a   */
 /* few dozen pairs keeps one page of them, not the 20 KiB of 512.  They */
 /* were 64 (2.5 KiB of the page: Guile's alloc.scm under trace, 224     */
 /* pairs, took 16 KiB where 12 do; issue 33).  A pair's chunk is a      */

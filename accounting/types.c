@@ -265,6 +265,26 @@ static word acc_n_dirty = 0;
 /* its site row.                                                        */
 static unsigned *acc_tnext = NULL, *acc_snext = NULL;
 #define ACC_BYTES (sizeof(struct gca_acc) + 3 * sizeof(unsigned))
+/* The accumulators' samples' counts ([gca_acc_cap], zeroed with their */
+/* accumulator), NULL until the first sample.                          */
+static struct gca_acc_smp *acc_smp = NULL;
+static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
+
+GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
+{
+  if (NULL == acc_smp) {
+    acc_smp = (struct gca_acc_smp *)gca_mem_alloc(GCA_MEM_TYPES,
+                                        gca_acc_cap * sizeof(*acc_smp));
+    if (NULL == acc_smp) return NULL;
+  }
+  return &acc_smp[pair];
+}
+
+/* The samples' counts of the accumulator of pair, to read.             */
+static const struct gca_acc_smp *acc_smp_of(unsigned pair)
+{
+  return acc_smp != NULL ? &acc_smp[pair] : &acc_smp_none;
+}
 
 /* Pair's accumulator, made (or grown into) and zeroed for this round.  */
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
@@ -281,6 +301,17 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
+    if (acc_smp != NULL) {
+      struct gca_acc_smp *m = (struct gca_acc_smp *)types_grow(acc_smp,
+                                gca_acc_cap * sizeof(*m),
+                                gca_acc_cap * sizeof(*m), cap * sizeof(*m));
+
+      if (NULL == m) {
+        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
+        return NULL;
+      }
+      acc_smp = m;
+    }
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
       BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
@@ -295,6 +326,7 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   a = &gca_acc_tab[pair];
   if (a->stamp != gca_acc_stamp) {
     BZERO(a, sizeof(*a));
+    if (acc_smp != NULL) BZERO(&acc_smp[pair], sizeof(*acc_smp));
     a->stamp = gca_acc_stamp;
     acc_dirty[acc_n_dirty++] = pair;
   }
@@ -302,62 +334,37 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 }
 
 /* ---- old objects (lock held) ------------------------------------------- */
-/* Live objects in the oldest age bin, per pair, kept incrementally: an */
-/* object is added when a census first sees it 32 collections old (and */
-/* its tag gets OLD), removed when it is found unmarked, GC_free'd or  */
-/* its block freed.  A census then only checks the mark bit of an old  */
-/* slot; gca_types_census_old adds the counts into the accumulators.   */
-struct acc_old_ent {
-  word objs, bytes;
-  unsigned listed;              /* on acc_old_list                      */
-};
-static struct acc_old_ent *acc_old = NULL;
-static word acc_old_cap = 0;
+/* Live objects in the oldest age bin, per pair (struct gca_pair's old */
+/* counts: a table of their own took a page more; issue 33), kept     */
+/* incrementally: an object is added when a census first sees it 32    */
+/* collections old (and its tag gets OLD), removed when it is found    */
+/* unmarked, GC_free'd or its block freed.  A census then only checks  */
+/* the mark bit of an old slot; gca_types_census_old adds the counts   */
+/* into the accumulators.                                                */
 static struct gca_ulist acc_old_list;  /* pairs that may have old objs */
-
-static struct acc_old_ent *acc_old_get(unsigned pair)
-{
-  struct acc_old_ent *o;
-
-  if (EXPECT(pair >= acc_old_cap, FALSE)) {
-    word cap = acc_old_cap ? acc_old_cap : 64;
-    struct acc_old_ent *t;
-
-    while (cap <= pair) cap *= 2;
-    t = (struct acc_old_ent *)types_grow(acc_old, acc_old_cap * sizeof(*t),
-                                         acc_old_cap * sizeof(*t),
-                                         cap * sizeof(*t));
-    if (NULL == t) return NULL;
-    acc_old = t;
-    acc_old_cap = cap;
-  }
-  o = &acc_old[pair];
-  if (!o->listed) {
-    if (!gca_ulist_push(&acc_old_list, GCA_MEM_TYPES, pair)) return NULL;
-    o->listed = 1;
-  }
-  return o;
-}
 
 GC_INNER int gca_old_add(unsigned pair, word bytes)
 {
-  struct acc_old_ent *o = acc_old_get(pair);
+  struct gca_pair *o = gca_pair_get(pair);
 
-  if (NULL == o) return 0;
-  o->objs++;
-  o->bytes += bytes;
+  if (!o->old_listed) {
+    if (!gca_ulist_push(&acc_old_list, GCA_MEM_TYPES, pair)) return 0;
+    o->old_listed = 1;
+  }
+  o->old_objs++;
+  o->old_bytes += bytes;
   return 1;
 }
 
 GC_INNER void gca_old_sub(unsigned pair, word bytes)
 {
-  struct acc_old_ent *o;
+  struct gca_pair *o;
 
-  if (pair >= acc_old_cap) return;
-  o = &acc_old[pair];
-  if (o->objs != 0) {
-    o->objs--;
-    o->bytes -= bytes;
+  if (0 == pair || pair > gca_pair_count()) return;
+  o = gca_pair_get(pair);
+  if (o->old_objs != 0) {
+    o->old_objs--;
+    o->old_bytes -= bytes;
   }
 }
 
@@ -366,10 +373,10 @@ GC_INNER void gca_old_reset(void)
   word i;
 
   for (i = 0; i < acc_old_list.n; i++) {
-    struct acc_old_ent *o = &acc_old[acc_old_list.id[i]];
+    struct gca_pair *o = gca_pair_get(acc_old_list.id[i]);
 
-    o->objs = o->bytes = 0;
-    o->listed = 0;
+    o->old_objs = o->old_bytes = 0;
+    o->old_listed = 0;
   }
   acc_old_list.n = 0;
 }
@@ -380,19 +387,19 @@ GC_INNER void gca_types_census_old(void)
 
   for (i = 0; i < acc_old_list.n; i++) {
     unsigned pair = acc_old_list.id[i];
-    struct acc_old_ent *o = &acc_old[pair];
+    struct gca_pair *o = gca_pair_get(pair);
     struct gca_acc *a;
 
-    if (0 == o->objs) {
-      o->listed = 0;
+    if (0 == o->old_objs) {
+      o->old_listed = 0;
       continue;
     }
     acc_old_list.id[j++] = pair;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
-    a->live_objs += o->objs;
-    a->live_bytes += o->bytes;
-    a->age[GCA_AGE_BINS - 1] += o->objs;
+    a->live_objs += o->old_objs;
+    a->live_bytes += o->old_bytes;
+    a->age[GCA_AGE_BINS - 1] += o->old_objs;
   }
   acc_old_list.n = j;
 }
@@ -402,21 +409,22 @@ struct types_live {
   word objs, bytes, age[GCA_AGE_BINS], s_live;
 };
 
-static void live_add(struct types_live *l, const struct gca_acc *a)
+static void live_add(struct types_live *l, unsigned pair)
 {
+  const struct gca_acc *a = &gca_acc_tab[pair];
   unsigned b;
 
   l->objs += a->live_objs;
   l->bytes += a->live_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += a->age[b];
-  l->s_live += a->s_live;
+  l->s_live += acc_smp_of(pair)->s_live;
 }
 
 /* Accumulator a (dirty index i) into row k of r: its cumulative      */
 /* counts; its live ones linked to the row for rows_live after a       */
 /* census (next: r's links), added now otherwise.                       */
 static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
-                    word i, unsigned *next)
+                    const struct gca_acc_smp *as, word i, unsigned *next)
 {
   struct types_row *c = &r->cur[k];
 
@@ -424,28 +432,28 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
   c->alloc_bytes += a->alloc_bytes;
   c->freed_objs += a->freed_objs;
   c->freed_bytes += a->freed_bytes;
-  if ((a->s_alloc | a->s_freed) != 0) {
+  if ((as->s_alloc | as->s_freed) != 0) {
     struct types_srow *m = row_smp_make(r, k);
 
     if (m != NULL) {
-      m->s_alloc += a->s_alloc;
-      m->s_freed += a->s_freed;
+      m->s_alloc += as->s_alloc;
+      m->s_freed += as->s_freed;
     }
   }
   if (types_census) {
     next[i] = r->head[k];
     r->head[k] = (unsigned)i + 1;
-  } else if ((a->live_objs | a->live_bytes | a->s_live) != 0) {
+  } else if ((a->live_objs | a->live_bytes | as->s_live) != 0) {
     /* Not from a census: none are (added as they were).               */
     unsigned b;
 
     c->live_objs += a->live_objs;
     c->live_bytes += a->live_bytes;
     for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
-    if (a->s_live != 0) {
+    if (as->s_live != 0) {
       struct types_srow *m = row_smp_make(r, k);
 
-      if (m != NULL) m->s_live += a->s_live;
+      if (m != NULL) m->s_live += as->s_live;
     }
     r->flags[k] |= ROW_LIVE;
   }
@@ -463,7 +471,7 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
 
     BZERO(&l, sizeof(l));
     for (j = r->head[k]; j != 0; j = next[j - 1])
-      live_add(&l, &gca_acc_tab[acc_dirty[j - 1]]);
+      live_add(&l, acc_dirty[j - 1]);
     r->head[k] = 0;
     if (l.objs == c->live_objs && l.bytes == c->live_bytes
         && l.s_live == row_smp(r, k)->s_live
@@ -491,11 +499,13 @@ GC_INNER void gca_types_fold(void)
   for (i = 0; i < acc_n_dirty; i++) {
     unsigned pair = acc_dirty[i];
     const struct gca_acc *a = &gca_acc_tab[pair];
+    const struct gca_acc_smp *as = acc_smp_of(pair);
     unsigned t = gca_pair_type(pair);
     unsigned site = gca_pair_get(pair)->site;
 
-    if (t < type_rows.cap) row_add(&type_rows, t, a, i, acc_tnext);
-    if (site_row(site) != NULL) row_add(&site_rows, site, a, i, acc_snext);
+    if (t < type_rows.cap) row_add(&type_rows, t, a, as, i, acc_tnext);
+    if (site_row(site) != NULL)
+      row_add(&site_rows, site, a, as, i, acc_snext);
   }
   if (types_census) {
     rows_live(&type_rows, type_count, acc_tnext);
