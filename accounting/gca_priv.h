@@ -905,6 +905,7 @@ struct gca_pair {
   unsigned char origin; /* GCA_TYPE_* of the cookie                     */
   unsigned char frame_dirty;
   unsigned char old_listed;       /* on types.c's list of old pairs     */
+  unsigned old_next;              /* the next pair on that list, or 0   */
   word frame_objs, frame_bytes;   /* since the last frame marker, lock  */
   word old_objs, old_bytes;       /* live in the oldest age bin, lock   */
 };

@@ -341,14 +341,16 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 /* unmarked, GC_free'd or its block freed.  A census then only checks  */
 /* the mark bit of an old slot; gca_types_census_old adds the counts   */
 /* into the accumulators.                                                */
-static struct gca_ulist acc_old_list;  /* pairs that may have old objs */
+static unsigned acc_old_first = 0;     /* pairs that may have old objs */
+                                        /* (linked by old_next), or 0   */
 
 GC_INNER int gca_old_add(unsigned pair, word bytes)
 {
   struct gca_pair *o = gca_pair_get(pair);
 
   if (!o->old_listed) {
-    if (!gca_ulist_push(&acc_old_list, GCA_MEM_TYPES, pair)) return 0;
+    o->old_next = acc_old_first;
+    acc_old_first = pair;
     o->old_listed = 1;
   }
   o->old_objs++;
@@ -370,38 +372,42 @@ GC_INNER void gca_old_sub(unsigned pair, word bytes)
 
 GC_INNER void gca_old_reset(void)
 {
-  word i;
+  unsigned pair, next;
 
-  for (i = 0; i < acc_old_list.n; i++) {
-    struct gca_pair *o = gca_pair_get(acc_old_list.id[i]);
+  for (pair = acc_old_first; pair != 0; pair = next) {
+    struct gca_pair *o = gca_pair_get(pair);
 
+    next = o->old_next;
     o->old_objs = o->old_bytes = 0;
     o->old_listed = 0;
+    o->old_next = 0;
   }
-  acc_old_list.n = 0;
+  acc_old_first = 0;
 }
 
 GC_INNER void gca_types_census_old(void)
 {
-  word i, j = 0;
+  unsigned pair, next, *link = &acc_old_first;
 
-  for (i = 0; i < acc_old_list.n; i++) {
-    unsigned pair = acc_old_list.id[i];
+  for (pair = acc_old_first; pair != 0; pair = next) {
     struct gca_pair *o = gca_pair_get(pair);
     struct gca_acc *a;
 
+    next = o->old_next;
     if (0 == o->old_objs) {
+      /* Off the list.                                                   */
+      *link = next;
       o->old_listed = 0;
+      o->old_next = 0;
       continue;
     }
-    acc_old_list.id[j++] = pair;
+    link = &o->old_next;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
     a->live_objs += o->old_objs;
     a->live_bytes += o->old_bytes;
     a->age[GCA_AGE_BINS - 1] += o->old_objs;
   }
-  acc_old_list.n = j;
 }
 
 /* The live columns of an accumulator, or of a row.                    */
