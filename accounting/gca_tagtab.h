@@ -39,13 +39,26 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 #define SLAB_MAX_SLOTS (HBLKSIZE / GRANULE_BYTES)
 
 struct tag_slab;
-/* The tags of a block's escaped slots (TAB_ESC), n of them.            */
+/* The tags of a block's escaped slots (TAB_ESC), in groups of TAB_GRP */
+/* slots, a group's 128 bytes made when one of its slots first escapes */
+/* (tagslab.c), from slabs of one page (TAB_SLAB): a table of 4 bytes */
+/* a slot, 1 KiB for a 16-byte block, took Guile's alloc.scm under     */
+/* trace 28 KiB after a collection for blocks whose escaped slots were */
+/* a few (issue 33).                                                      */
+#define TAB_GRP_LOG 5
+#define TAB_GRP ((word)1 << TAB_GRP_LOG)
+#define TAB_GRP_BYTES (TAB_GRP * sizeof(gca_tag_t))
 struct tag_wide {
   struct tag_slab *slab;
-  gca_tag_t t[1];               /* [n]                                  */
+  /* A hint: the palette was full at a store (set by the store, cleared */
+  /* by a census that frees an entry): stores go to the groups without  */
+  /* a look at the palette till then.                                    */
+  word pal_full;
+  gca_tag_t *g[1];              /* [TAB_WIDE_GROUPS(n)], NULL: none yet */
 };
-#define TAB_WIDE_BYTES(n) (offsetof(struct tag_wide, t) \
-                           + (n) * sizeof(gca_tag_t))
+#define TAB_WIDE_GROUPS(n) (((n) + TAB_GRP - 1) >> TAB_GRP_LOG)
+#define TAB_WIDE_BYTES(n) (offsetof(struct tag_wide, g) \
+                           + TAB_WIDE_GROUPS(n) * sizeof(gca_tag_t *))
 
 /* 64 bytes on 64-bit hosts: a 16-byte block's table is 192 bytes, a   */
 /* 32-byte block's 128.  The slab of a table is its page (tables are   */
@@ -143,8 +156,13 @@ GC_INLINE unsigned tab_nib(const unsigned char *idx, word s)
 /* clears it).                                                           */
 GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
 {
+  const struct tag_wide *w;
+  const gca_tag_t *g;
+
   if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
-  return GCA_LOAD(&((struct tag_wide *)ACQ_LOADP(&tb->wide))->t[s]);
+  w = (const struct tag_wide *)ACQ_LOADP(&tb->wide);
+  g = (const gca_tag_t *)ACQ_LOADP(&w->g[s >> TAB_GRP_LOG]);
+  return GCA_LOAD(&g[s & (TAB_GRP - 1)]);
 }
 
 /* ---- tagslab.c --------------------------------------------------------- */
@@ -155,7 +173,7 @@ GC_INLINE word gca_tags_n_slots(hdr *hhdr)
 
   return sz > MAXOBJBYTES ? 1 : HBLK_OBJS(sz);
 }
-/* A zeroed chunk of bytes (at most TAB_WIDE_BYTES(SLAB_MAX_SLOTS)),    */
+/* A zeroed chunk of bytes (at most TAB_BYTES(SLAB_MAX_SLOTS)),         */
 /* its first word the slab's pointer, or NULL.  Any thread: the slabs  */
 /* have a lock of their own.  A chunk of a table's size (at most that   */
 /* of 2^12 slots' table) is in a slab of one page (TAB_SLAB).          */
@@ -180,6 +198,8 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
                                  gca_tag_t nt);
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
 GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
+/* tb's wide table goes (tags reset); lock held, no thread tagging.   */
+GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb);
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 

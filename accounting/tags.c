@@ -131,10 +131,11 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
-/* p's tag: the byte of its palette entry, from the thread's cache if  */
-/* the entry there is still that tag's in p's table; else, in a block   */
-/* whose palette once overflowed, its wide table (a slot's tag may      */
-/* always go there once there is one: no look at the palette).           */
+/* p's tag: the half byte of its palette entry, from the thread's     */
+/* cache if the entry there is still that tag's in p's table; else, in  */
+/* a block whose palette was full at a store since the last census,   */
+/* its wide table's group, if it has that group; else the palette      */
+/* first, then the wide table (gca_tagtab_put).                          */
 GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
                           unsigned pair)
 {
@@ -143,11 +144,15 @@ GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
   struct gca_tag_cache *c = &me->t_cache[pair & (GCA_TAG_CACHE - 1)];
   unsigned e = c->idx;
   struct tag_wide *w;
+  gca_tag_t *g;
 
   if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
     tab_nib_set(TAB_IDX(tb), i, e + 1);
-  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL) {
-    GCA_STORE(&w->t[i], t);
+  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL
+             && GCA_LOAD(&w->pal_full)
+             && (g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG]))
+                != NULL) {
+    GCA_STORE(&g[i & (TAB_GRP - 1)], t);
     tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
   } else {
     gca_tagtab_put(c, tb, i, t);
@@ -602,10 +607,7 @@ static void tags_reset_visit(struct hblk *h, word dummy)
   } else {
     BZERO(tb->pal, sizeof(tb->pal));
     BZERO(TAB_IDX(tb), TAB_IDX_BYTES(gca_tags_n_slots(hhdr)));
-    if (tb->wide != NULL) {
-      gca_tagslab_release(tb->wide, tb->wide->slab);
-      tb->wide = NULL;
-    }
+    gca_tagtab_wide_drop(tb);
   }
 }
 

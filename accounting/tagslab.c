@@ -20,7 +20,9 @@
 #include "gca_tagtab.h"
 
 #define SLAB_UNIT 16            /* table sizes are multiples of this    */
-#define SLAB_MAX_TAB TAB_WIDE_BYTES(SLAB_MAX_SLOTS)     /* the largest  */
+/* The largest chunk: a table of SLAB_MAX_SLOTS slots (a wide table's   */
+/* header and a group are smaller).                                      */
+#define SLAB_MAX_TAB TAB_BYTES(SLAB_MAX_SLOTS)
 #define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
 #define SLAB_PAGE 4096
 #define SLAB_MAX_PAGES 16
@@ -87,6 +89,8 @@ static size_t slab_size(unsigned c)
 
   GC_STATIC_ASSERT(SLAB_ALIGNED_CLS * SLAB_UNIT * 4 + SLAB_UNIT
                    <= TAB_SLAB_PAGE);
+  GC_STATIC_ASSERT(TAB_GRP_BYTES / SLAB_UNIT <= SLAB_TAB_CLS);
+  GC_STATIC_ASSERT(TAB_WIDE_BYTES(SLAB_MAX_SLOTS) <= SLAB_MAX_TAB);
   if (c <= SLAB_ALIGNED_CLS) return TAB_SLAB_PAGE;
   if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
@@ -370,12 +374,31 @@ static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
   return e;
 }
 
-/* Slot i's tag t in tb's wide table, made if it is not yet, and its  */
-/* half byte TAB_ESC.  Any thread.  At the side tables' cap the slot is */
-/* left untagged.                                                        */
+/* Publish *np at *slot unless another thread did first: what *slot   */
+/* holds then; a chunk not published goes back to its slab s.           */
+static void *wide_publish(void **slot, void *np, struct tag_slab *s)
+{
+  void *p;
+
+  TAGTAB_LOCK();
+  p = *slot;
+  if (NULL == p) {
+    REL_STOREP(slot, np);
+    p = np;
+    np = NULL;
+  }
+  TAGTAB_UNLOCK();
+  if (np != NULL) gca_tagslab_release(np, s);
+  return p;
+}
+
+/* Slot i's tag t in tb's wide table, made if it is not yet (and its   */
+/* slot's group), and its half byte TAB_ESC.  Any thread.  At the side */
+/* tables' cap the slot is left untagged.                               */
 static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
 {
   struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+  gca_tag_t *g;
 
   if (NULL == w) {
     struct tag_wide *nw
@@ -385,17 +408,21 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
       tab_nib_set(TAB_IDX(tb), i, 0);
       return;
     }
-    TAGTAB_LOCK();
-    w = tb->wide;
-    if (NULL == w) {
-      REL_STOREP(&tb->wide, nw);
-      w = nw;
-      nw = NULL;
-    }
-    TAGTAB_UNLOCK();
-    if (nw != NULL) gca_tagslab_release(nw, nw->slab);
+    w = (struct tag_wide *)wide_publish((void **)&tb->wide, nw, nw->slab);
   }
-  GCA_STORE(&w->t[i], t);
+  g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG]);
+  if (NULL == g) {
+    gca_tag_t *ng = (gca_tag_t *)gca_tagslab_alloc(TAB_GRP_BYTES);
+
+    if (NULL == ng) {
+      tab_nib_set(TAB_IDX(tb), i, 0);
+      return;
+    }
+    BZERO(ng, sizeof(struct tag_slab *));       /* the slab's pointer  */
+    g = (gca_tag_t *)wide_publish((void **)&w->g[i >> TAB_GRP_LOG], ng,
+                                  TAB_SLAB(ng));
+  }
+  GCA_STORE(&g[i & (TAB_GRP - 1)], t);
   tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
 }
 
@@ -413,7 +440,11 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
     c->idx = e;
     tab_nib_set(TAB_IDX(tb), i, e + 1);
   } else {
+    struct tag_wide *w;
+
     tab_put_wide(tb, i, t);
+    w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+    if (w != NULL) GCA_STORE(&w->pal_full, 1);
   }
 }
 
@@ -426,14 +457,19 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used)
 {
   unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
+  int freed = 0;
 
   for (e = 0; e < TAB_PAL; e++) {
     gca_tag_t v = tb->pal[e];
 
     if (0 == v || (used & (1u << e)) != 0) continue;
-    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
+    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2) {
       GCA_STORE(&tb->pal[e], 0);
+      freed = 1;
+    }
   }
+  /* The stores may look at the palette again.                          */
+  if (freed && tb->wide != NULL) GCA_STORE(&tb->wide->pal_full, 0);
 }
 
 /* The palette entries that tb's slots use now.  Lock held.             */
@@ -452,19 +488,16 @@ static unsigned pal_used(const struct tag_tab *tb)
 }
 
 /* The census changes slot s's tag (half byte b) to nt (nonzero);      */
-/* returns its new half byte.  A full palette frees what no slot uses first; a block */
-/* with a wide table puts it there.  Lock held.                          */
+/* returns its new half byte.  The palette first (a full one frees what */
+/* no slot uses), then the wide table, as tags_store: a block keeps its */
+/* wide table once made, but its escaped slots go back to the palette  */
+/* as their objects die.  Lock held.                                     */
 GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
                                 gca_tag_t nt)
 {
   unsigned e;
 
-  if (tb->wide != NULL) {
-    /* Past the palette once: no look at it (as tags_store).            */
-    GCA_STORE(&tb->wide->t[s], nt);
-    if (b != TAB_ESC) tab_nib_set(TAB_IDX(tb), s, TAB_ESC);
-    return TAB_ESC;
-  }
+  (void)b;
   e = pal_add(tb, nt);
   if (TAB_PAL == e) {
     gca_tagtab_reclaim(tb, pal_used(tb));
@@ -479,9 +512,22 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
 }
 
 /* A block's table goes (a block freed, tags off).  Lock held.          */
+GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
+{
+  struct tag_wide *w = tb->wide;
+  word k, ng;
+
+  if (NULL == w) return;
+  ng = TAB_WIDE_GROUPS(tab_n(tb));
+  for (k = 0; k < ng; k++)
+    if (w->g[k] != NULL) gca_tagslab_release(w->g[k], TAB_SLAB(w->g[k]));
+  gca_tagslab_release(w, w->slab);
+  tb->wide = NULL;
+}
+
 GC_INNER void gca_tagtab_release(struct tag_tab *tb)
 {
-  if (tb->wide != NULL) gca_tagslab_release(tb->wide, tb->wide->slab);
+  gca_tagtab_wide_drop(tb);
   gca_tagslab_release(tb, TAB_SLAB(tb));
 }
 
