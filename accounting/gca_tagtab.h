@@ -45,7 +45,7 @@ struct tag_slab;
 /* a slot, 1 KiB for a 16-byte block, took Guile's alloc.scm under     */
 /* trace 28 KiB after a collection for blocks whose escaped slots were */
 /* a few (issue 33).                                                      */
-#define TAB_GRP_LOG 5
+#define TAB_GRP_LOG 4
 #define TAB_GRP ((word)1 << TAB_GRP_LOG)
 #define TAB_GRP_BYTES (TAB_GRP * sizeof(gca_tag_t))
 struct tag_wide {
