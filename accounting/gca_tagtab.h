@@ -26,8 +26,8 @@ typedef unsigned gca_tag_t;     /* 32 bits on every target bdwgc has   */
 /* made; the slot bytes are read a word at a time, so the census and   */
 /* block frees skip 16 untagged slots a load (on 64-bit hosts).  Two   */
 /* slots share a byte, and its writers are any thread (an allocation)  */
-/* and the census: every write is a compare-and-swap of the byte       */
-/* (tab_nib_set).                                                       */
+/* and the census: every write is an atomic read-modify-write of the   */
+/* byte (tab_nib_put, tab_nib_clear).                                   */
 #define TAB_PAL 13
 #define TAB_ESC 0xfu
 /* Slot of an object from its offset in the block: granule index times  */
@@ -123,21 +123,43 @@ GC_INLINE unsigned tab_nib(const unsigned char *idx, word s)
   return ((unsigned)GCA_LOAD(&idx[s >> 1]) >> TAB_NIB_SHIFT(s)) & 0xfu;
 }
 
-/* Slot s's half byte becomes v, the other half kept whatever another */
-/* thread writes there meanwhile: a release compare-and-swap (the      */
-/* entry or the wide tag v names was written before), under the tables' */
-/* lock where there is no such instruction.                             */
+/* Slot s's half byte becomes v (tab_nib_put), the other half kept     */
+/* whatever another thread writes there meanwhile: one atomic or, with */
+/* release (the entry or the wide tag v names was written before),    */
+/* where the half byte is 0, as nearly always (only the allocation of  */
+/* a slot's object writes a half byte that is 0), else a compare-and-  */
+/* swap; or it becomes 0 (tab_nib_clear: the census, a free), one      */
+/* atomic and.  Under the tables' lock where there are no such         */
+/* instructions.                                                         */
 #if defined(__GNUC__) || defined(__clang__)
-  GC_INLINE void tab_nib_set(unsigned char *idx, word s, unsigned v)
+  GC_INLINE void tab_nib_cas(unsigned char *p, unsigned char o, unsigned m,
+                             unsigned nv)
+  {
+    while (!__atomic_compare_exchange_n(p, &o, (unsigned char)((o & ~m) | nv),
+                                        1, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED)) {
+      /* o reloaded */
+    }
+  }
+
+  GC_INLINE void tab_nib_put(unsigned char *idx, word s, unsigned v)
   {
     unsigned char *p = &idx[s >> 1];
     unsigned sh = TAB_NIB_SHIFT(s);
-    unsigned char o = __atomic_load_n(p, __ATOMIC_RELAXED), n;
+    unsigned char o = __atomic_load_n(p, __ATOMIC_RELAXED);
 
-    do {
-      n = (unsigned char)((o & ~(0xfu << sh)) | (v << sh));
-    } while (!__atomic_compare_exchange_n(p, &o, n, 1, __ATOMIC_RELEASE,
-                                          __ATOMIC_RELAXED));
+    if (EXPECT(0 == (o & (0xfu << sh)), TRUE)) {
+      (void)__atomic_fetch_or(p, (unsigned char)(v << sh), __ATOMIC_RELEASE);
+    } else {
+      tab_nib_cas(p, o, 0xfu << sh, v << sh);
+    }
+  }
+
+  GC_INLINE void tab_nib_clear(unsigned char *idx, word s)
+  {
+    (void)__atomic_fetch_and(&idx[s >> 1],
+                             (unsigned char)~(0xfu << TAB_NIB_SHIFT(s)),
+                             __ATOMIC_RELAXED);
   }
 #else
   GC_INLINE void tab_nib_set(unsigned char *idx, word s, unsigned v)
@@ -149,6 +171,8 @@ GC_INLINE unsigned tab_nib(const unsigned char *idx, word s)
     GCA_STORE(p, (unsigned char)((*p & ~(0xfu << sh)) | (v << sh)));
     TAGTAB_UNLOCK();
   }
+# define tab_nib_put(idx, s, v) tab_nib_set(idx, s, v)
+# define tab_nib_clear(idx, s) tab_nib_set(idx, s, 0)
 #endif
 
 /* The tag of slot s, whose half byte is b (nonzero); 0 for an entry  */
@@ -160,6 +184,13 @@ GC_INLINE gca_tag_t tab_get(const struct tag_tab *tb, word s, unsigned b)
   const gca_tag_t *g;
 
   if (EXPECT(b != TAB_ESC, TRUE)) return GCA_LOAD(&tb->pal[b - 1]);
+  /* b was read relaxed, after the group's tag by a release store: the */
+  /* tag, the group and the header are read after it.                   */
+# if defined(__GNUC__) || defined(__clang__)
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+# else
+    AO_nop_full();
+# endif
   w = (const struct tag_wide *)ACQ_LOADP(&tb->wide);
   g = (const gca_tag_t *)ACQ_LOADP(&w->g[s >> TAB_GRP_LOG]);
   return GCA_LOAD(&g[s & (TAB_GRP - 1)]);
@@ -192,10 +223,9 @@ GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr);
 GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
                                               struct tag_tab *tb, word i,
                                               gca_tag_t t);
-/* The census: slot s (byte b) gets tag nt, its new byte returned; the  */
+/* The census: slot s gets tag nt, its new half byte returned; the     */
 /* entries no slot uses (used: a bit an entry) freed.  Lock held.       */
-GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
-                                 gca_tag_t nt);
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt);
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
 GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
 /* tb's wide table goes (tags reset); lock held, no thread tagging.   */

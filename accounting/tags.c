@@ -3,7 +3,7 @@
  * tags.c: a type-and-callsite tag for every object, in side tables.
  *
  * Each in-use heap block set up while accounting is on gets a table
- * (gca_tagtab.h) of one byte per object slot (one for a large object)
+ * (gca_tagtab.h) of half a byte per object slot (one for a large object)
  * indexing the block's palette of 32-bit tags, carved from OS memory by
  * a small slab allocator; the block header points to it (hblkhdr.hb_acc,
  * patch 0002).  Objects themselves, their size, layout and size class
@@ -147,13 +147,13 @@ GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
   gca_tag_t *g;
 
   if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
-    tab_nib_set(TAB_IDX(tb), i, e + 1);
+    tab_nib_put(TAB_IDX(tb), i, e + 1);
   } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL
              && GCA_LOAD(&w->pal_full)
              && (g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG]))
                 != NULL) {
     GCA_STORE(&g[i & (TAB_GRP - 1)], t);
-    tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
+    tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
   } else {
     gca_tagtab_put(c, tb, i, t);
   }
@@ -415,7 +415,7 @@ GC_INNER void gca_tags_free(void *p)
   b = tab_nib(TAB_IDX(tb), i);
   if (0 == b) return;
   tag = tab_get(tb, i, b);
-  tab_nib_set(TAB_IDX(tb), i, 0);
+  tab_nib_clear(TAB_IDX(tb), i);
   if (0 == tag) return;
   tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
@@ -553,16 +553,28 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
 }
 
 /* Each tagged slot s of tb, a word of slot bytes at a time (16       */
-/* untagged slots a load on 64-bit hosts), with b its half byte.         */
+/* untagged slots a load on 64-bit hosts), with b its half byte.  On a  */
+/* little-endian host the word's half bytes are its slots in order, so */
+/* the walk shifts the word (and leaves it at its last tagged slot);   */
+/* slots tagged since it was read are left, as born after the mark.    */
 /* (n and idx: the table's slots and bytes, in locals: a byte store    */
 /* could alias the table's header for the compiler.)                   */
 #define TAB_W_SLOTS (2 * sizeof(word))
-#define TAB_FOR_TAGGED(n, idx, s, b) \
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define TAB_FOR_TAGGED(n, idx, s, b) \
+  for (tab_g = 0, tab_lim = (n); tab_g < tab_lim; tab_g += TAB_W_SLOTS) \
+    for (memcpy(&tab_w, (idx) + tab_g / 2, sizeof(word)), (s) = tab_g; \
+         tab_w != 0; (s)++, tab_w >>= 4) \
+      if (((b) = (unsigned)(tab_w & 0xfu)) != 0)
+#else
+# define TAB_FOR_TAGGED(n, idx, s, b) \
   for (tab_g = 0; tab_g < (n); tab_g = tab_lim) \
     if ((tab_lim = tab_g + TAB_W_SLOTS < (n) ? tab_g + TAB_W_SLOTS : (n), \
          memcpy(&tab_w, (idx) + tab_g / 2, sizeof(word)), tab_w != 0)) \
       for ((s) = tab_g; (s) < tab_lim; (s)++) \
         if (((b) = tab_nib(idx, s)) != 0)
+#endif
 
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
@@ -648,7 +660,7 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
   word tab_g, tab_w, tab_lim, s, n;
   unsigned b, e, used = 0;
   struct tags_walk w;
-  /* seen[b]: a slot's byte is b (a store a slot, where a mask of the   */
+  /* seen[b]: a slot's half byte is b (a store a slot, where a mask of */
   /* entries would take a test and a shift).                             */
   unsigned char seen[TAB_ESC + 1];
 
@@ -676,16 +688,16 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
     } else if (!mark_bit_from_hdr(hhdr, s * w.mstride)
                && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
       /* The common case: a young object that died.                      */
-      tab_nib_set(idx, s, 0);
+      tab_nib_clear(idx, s);
       continue;
     }
     nt = tags_slot(&w, s, tag);
     if (EXPECT(nt != tag, FALSE)) {
       if (0 == nt) {
-        tab_nib_set(idx, s, 0);
+        tab_nib_clear(idx, s);
         continue;
       }
-      b = gca_tagtab_set(tb, s, b, nt);
+      b = gca_tagtab_set(tb, s, nt);
     }
     seen[b] = 1;
   }

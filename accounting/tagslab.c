@@ -91,7 +91,7 @@ static size_t slab_size(unsigned c)
                    <= TAB_SLAB_PAGE);
   GC_STATIC_ASSERT(TAB_GRP_BYTES / SLAB_UNIT <= SLAB_TAB_CLS);
   GC_STATIC_ASSERT(TAB_WIDE_BYTES(SLAB_MAX_SLOTS) <= SLAB_MAX_TAB);
-  if (c <= SLAB_ALIGNED_CLS) return TAB_SLAB_PAGE;
+  if (c <= SLAB_ALIGNED_CLS || c >= SLAB_N_CLASSES) return TAB_SLAB_PAGE;
   if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
     size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
@@ -321,17 +321,17 @@ GC_INNER word gca_tagslab_in_use_bytes(void)
 }
 
 /* ---- the tables and their palettes ------------------------------------ */
-/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
-/* added by any thread (a thread-local pop holds no lock) with a        */
-/* compare-and-swap of a free entry (under the tables' lock where there */
-/* is no such instruction), and freed only by the census (lock held),   */
-/* without either: an entry whose slots are all gone and whose tag can  */
-/* no longer be stored (OLD, or born two collections ago or more:       */
-/* tags_store writes this collection's birth).  So a thread that found  */
-/* its entry may store its byte without a lock: the entry stays until a */
-/* census finds no byte for it.  A palette full of live entries sends   */
-/* the block's new tags to its wide table, 32 bits a slot, as all       */
-/* tables were before.                                                   */
+/* A table's slots' half bytes index its palette (gca_tagtab.h).       */
+/* Entries are added by any thread (a thread-local pop holds no lock)   */
+/* with a compare-and-swap of a free entry (under the tables' lock     */
+/* where there is no such instruction), and freed only by the census    */
+/* (lock held), without either: an entry whose slots are all gone and   */
+/* whose tag can no longer be stored (OLD, or born two collections ago */
+/* or more: tags_store writes this collection's birth).  So a thread    */
+/* that found its entry may store its half byte without a lock: the     */
+/* entry stays until a census finds no slot for it.  A palette full of  */
+/* live entries sends the tags it has no room for to the block's wide   */
+/* table, 32 bits a slot in groups of TAB_GRP slots.                    */
 
 /* Entry e (free) takes tag t, unless another thread took it first.   */
 #if defined(__GNUC__) || defined(__clang__)
@@ -405,7 +405,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
         = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tab_n(tb)));
 
     if (NULL == nw) {
-      tab_nib_set(TAB_IDX(tb), i, 0);
+      tab_nib_clear(TAB_IDX(tb), i);
       return;
     }
     w = (struct tag_wide *)wide_publish((void **)&tb->wide, nw, nw->slab);
@@ -415,7 +415,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
     gca_tag_t *ng = (gca_tag_t *)gca_tagslab_alloc(TAB_GRP_BYTES);
 
     if (NULL == ng) {
-      tab_nib_set(TAB_IDX(tb), i, 0);
+      tab_nib_clear(TAB_IDX(tb), i);
       return;
     }
     BZERO(ng, sizeof(struct tag_slab *));       /* the slab's pointer  */
@@ -423,7 +423,7 @@ static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
                                   TAB_SLAB(ng));
   }
   GCA_STORE(&g[i & (TAB_GRP - 1)], t);
-  tab_nib_set(TAB_IDX(tb), i, TAB_ESC);
+  tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
 }
 
 /* Slot i of tb (which has no wide table) gets tag t (any thread): its */
@@ -438,7 +438,7 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
   if (EXPECT(e < TAB_PAL, TRUE)) {
     c->tag = t;
     c->idx = e;
-    tab_nib_set(TAB_IDX(tb), i, e + 1);
+    tab_nib_put(TAB_IDX(tb), i, e + 1);
   } else {
     struct tag_wide *w;
 
@@ -492,26 +492,22 @@ static unsigned pal_used(const struct tag_tab *tb)
 /* no slot uses), then the wide table, as tags_store: a block keeps its */
 /* wide table once made, but its escaped slots go back to the palette  */
 /* as their objects die.  Lock held.                                     */
-GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
-                                gca_tag_t nt)
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt)
 {
-  unsigned e;
+  unsigned e = pal_add(tb, nt);
 
-  (void)b;
-  e = pal_add(tb, nt);
   if (TAB_PAL == e) {
     gca_tagtab_reclaim(tb, pal_used(tb));
     e = pal_add(tb, nt);
   }
   if (e < TAB_PAL) {
-    tab_nib_set(TAB_IDX(tb), s, e + 1);
+    tab_nib_put(TAB_IDX(tb), s, e + 1);
     return e + 1;
   }
   tab_put_wide(tb, s, nt);
   return tab_nib(TAB_IDX(tb), s);
 }
 
-/* A block's table goes (a block freed, tags off).  Lock held.          */
 GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
 {
   struct tag_wide *w = tb->wide;
@@ -525,6 +521,7 @@ GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
   tb->wide = NULL;
 }
 
+/* A block's table goes (a block freed, tags off).  Lock held.          */
 GC_INNER void gca_tagtab_release(struct tag_tab *tb)
 {
   gca_tagtab_wide_drop(tb);
