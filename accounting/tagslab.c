@@ -286,21 +286,19 @@ GC_INNER void gca_tagslab_release(void *chunk, struct tag_slab *s)
   TAGTAB_UNLOCK();
 }
 
-/* Return empty slabs to the OS beyond a slack of 1/16 of the bytes in  */
-/* use (at least TRIM_MIN_SLACK), so a block freed and another allocated */
-/* soon after do not each cost a system call.  The slack was 1/8 and at */
-/* least 256 KiB: on Guile's 2.9 MB heap that kept 290 KiB of empty     */
-/* slabs, more than the tables in use (issue 33); then at least 16 KiB, */
-/* 5% of that heap's accounting memory, where a page is enough (a trim  */
-/* is once a census).                                                    */
-#define TRIM_MIN_SLACK ((word)4 << 10)
+/* Return empty slabs to the OS beyond a slack of 1/64 of the bytes in  */
+/* use, so a block freed and another allocated soon after do not each   */
+/* cost a system call.  The slack was 1/8 and at least 256 KiB: on      */
+/* Guile's 2.9 MB heap that kept 290 KiB of empty slabs, more than the  */
+/* tables in use (issue 33); then 1/16 and at least 16 KiB, then 4: the */
+/* tables of a collection's freed blocks, as many as a cycle makes     */
+/* again, are mapped anew each cycle (some pages a collection).         */
 GC_INNER void gca_tagslab_trim(void)
 {
   word slack;
 
   TAGTAB_LOCK();
-  slack = slab_in_use / 16;
-  if (slack < TRIM_MIN_SLACK) slack = TRIM_MIN_SLACK;
+  slack = slab_in_use / 64;
   while (slab_empty != NULL && slab_empty_bytes > slack) {
     struct tag_slab *s = slab_empty;
 

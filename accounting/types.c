@@ -88,9 +88,17 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
   return p;
 }
 
+/* A table's entries: the pages need takes while under 64 KiB, then by */
+/* half (gca_mem_fit; by half throughout took Guile's alloc.scm 8 KiB   */
+/* more under trace; issue 33).                                          */
+static word types_fit(word elem_bytes, word need, word cur)
+{
+  return gca_mem_fit(elem_bytes, need,
+                     cur * elem_bytes < ((word)64 << 10) ? 0 : cur);
+}
+
 /* Make rows [0, n) exist; 0 on failure.  Rows start at a page's worth  */
-/* and grow by half (gca_mem_fit): a program with a few types or sites  */
-/* keeps a page or two.                                                  */
+/* (types_fit): a program with a few types or sites keeps a page or two. */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
   unsigned cap;
@@ -100,7 +108,7 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   unsigned char *flags;
 
   if (n <= r->cap) return 1;
-  cap = (unsigned)gca_mem_fit(TYPES_ROW_BYTES, n, r->cap);
+  cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
@@ -294,7 +302,7 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   if (pair >= gca_acc_cap) {
     /* One mapping: the accumulators, then the dirty list and the      */
     /* fold's links (made there, not kept).                              */
-    word cap = gca_mem_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
+    word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
 
