@@ -132,8 +132,9 @@ GC_INLINE unsigned tab_nib(const unsigned char *idx, word s)
 /* atomic and.  Under the tables' lock where there are no such         */
 /* instructions.                                                         */
 #if defined(__GNUC__) || defined(__clang__)
-  GC_INLINE void tab_nib_cas(unsigned char *p, unsigned char o, unsigned m,
-                             unsigned nv)
+  static GC_ATTR_NOINLINE GCA_MAYBE_UNUSED void tab_nib_cas(unsigned char *p,
+                                        unsigned char o, unsigned m,
+                                        unsigned nv)
   {
     while (!__atomic_compare_exchange_n(p, &o, (unsigned char)((o & ~m) | nv),
                                         1, __ATOMIC_RELEASE,
@@ -223,6 +224,10 @@ GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr);
 GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
                                               struct tag_tab *tb, word i,
                                               gca_tag_t t);
+/* Slot i of tb gets tag t in tb's wide table (made if need be); any   */
+/* thread.                                                               */
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put_wide(struct tag_tab *tb, word i,
+                                                   gca_tag_t t);
 /* The census: slot s gets tag nt, its new half byte returned; the     */
 /* entries no slot uses (used: a bit an entry) freed.  Lock held.       */
 GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt);

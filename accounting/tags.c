@@ -131,31 +131,42 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
+/* tags_store past the thread's cache: in a block whose palette was   */
+/* full at a store since the last census, its wide table's group, if   */
+/* it has that group; else the palette first, then the wide table      */
+/* (gca_tagtab_put).                                                     */
+static GC_ATTR_NOINLINE void tags_store_slow(struct gca_tag_cache *c,
+                                             struct tag_tab *tb, word i,
+                                             gca_tag_t t)
+{
+  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+  gca_tag_t *g;
+
+  if (NULL == w || !GCA_LOAD(&w->pal_full)) {
+    gca_tagtab_put(c, tb, i, t);
+  } else if ((g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG])) != NULL) {
+    GCA_STORE(&g[i & (TAB_GRP - 1)], t);
+    tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
+  } else {
+    gca_tagtab_put_wide(tb, i, t);      /* its group made               */
+  }
+}
+
 /* p's tag: the half byte of its palette entry, from the thread's     */
-/* cache if the entry there is still that tag's in p's table; else, in  */
-/* a block whose palette was full at a store since the last census,   */
-/* its wide table's group, if it has that group; else the palette      */
-/* first, then the wide table (gca_tagtab_put).                          */
-GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
-                          unsigned pair)
+/* cache if the entry there is still that tag's in p's table; else     */
+/* tags_store_slow.                                                      */
+GCA_ALWAYS_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb,
+                                  void *p, unsigned pair)
 {
   word i = tab_slot(tb, p);
   gca_tag_t t = TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH);
   struct gca_tag_cache *c = &me->t_cache[pair & (GCA_TAG_CACHE - 1)];
   unsigned e = c->idx;
-  struct tag_wide *w;
-  gca_tag_t *g;
 
   if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
     tab_nib_put(TAB_IDX(tb), i, e + 1);
-  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL
-             && GCA_LOAD(&w->pal_full)
-             && (g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG]))
-                != NULL) {
-    GCA_STORE(&g[i & (TAB_GRP - 1)], t);
-    tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
   } else {
-    gca_tagtab_put(c, tb, i, t);
+    tags_store_slow(c, tb, i, t);
   }
 }
 

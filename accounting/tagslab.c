@@ -393,7 +393,9 @@ static void *wide_publish(void **slot, void *np, struct tag_slab *s)
 /* Slot i's tag t in tb's wide table, made if it is not yet (and its   */
 /* slot's group), and its half byte TAB_ESC.  Any thread.  At the side */
 /* tables' cap the slot is left untagged.                               */
-static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
+#define tab_put_wide gca_tagtab_put_wide
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put_wide(struct tag_tab *tb, word i,
+                                                   gca_tag_t t)
 {
   struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
   gca_tag_t *g;
