@@ -868,7 +868,7 @@ GC_INNER void gca_tags_census_end(void);
 GC_INNER word gca_tags_memory_bytes(void);       /* mapped for tables    */
 GC_INNER word gca_tags_in_use_bytes(void);       /* in live tables       */
 GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site);
-#define GCA_TAGS_PAIRS_MAX 10           /* a block's palette (TAB_PAL)  */
+#define GCA_TAGS_PAIRS_MAX 13           /* a block's palette (TAB_PAL)  */
 GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */
@@ -885,8 +885,16 @@ struct gca_acc {
   word alloc_objs, alloc_bytes;
   word freed_objs, freed_bytes;
   word age[GCA_AGE_BINS];
-  word s_live, s_alloc, s_freed;        /* samples (sampled profile)     */
 };
+/* The samples' counts of an accumulator (the sampled profile's), in a  */
+/* table of their own made at the first sample: 24 of 148 bytes a pair */
+/* that stayed 0 under full and trace (issue 33).                        */
+struct gca_acc_smp {
+  word s_live, s_alloc, s_freed;
+};
+/* Those of pair's accumulator, which gca_acc_get gave; NULL if no    */
+/* memory.  Lock held.                                                   */
+GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair);
 GC_EXTERN struct gca_acc *gca_acc_tab;
 GC_EXTERN word gca_acc_cap;
 GC_EXTERN word gca_acc_stamp;
@@ -916,7 +924,10 @@ struct gca_pair {
   unsigned type;        /* type id, 0 until interned (lock held)        */
   unsigned char origin; /* GCA_TYPE_* of the cookie                     */
   unsigned char frame_dirty;
+  unsigned char old_listed;       /* on types.c's list of old pairs     */
+  unsigned old_next;              /* the next pair on that list, or 0   */
   word frame_objs, frame_bytes;   /* since the last frame marker, lock  */
+  word old_objs, old_bytes;       /* live in the oldest age bin, lock   */
 };
 GC_INNER struct gca_pair *gca_pair_get(unsigned id);
 GC_INNER unsigned gca_pair_count(void);   /* ids 1..count are in use    */

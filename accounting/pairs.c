@@ -35,14 +35,17 @@ GC_INNER void gca_pairs_atfork_child(void)
   PAIRS_UNLOCK();
 }
 
-/* Chunks of 64 pairs (2.5 KiB, a page): a program with a few dozen    */
-/* pairs keeps one page of them, not the 20 KiB of 512.                */
-#define PAIR_CHUNK_LOG 6
-#define PAIR_CHUNK ((unsigned)1 << PAIR_CHUNK_LOG)
+/* Chunks of a page of pairs (73 on 64-bit hosts): a program with a   */
+/* few dozen pairs keeps one page of them, not the 20 KiB of 512.  They */
+/* were 64 (2.5 KiB of the page: Guile's alloc.scm under trace, 224     */
+/* pairs, took 16 KiB where 12 do; issue 33).  A pair's chunk is a      */
+/* division by a constant, a multiplication.                             */
+#define PAIR_CHUNK ((unsigned)(4096 / sizeof(struct gca_pair)))
+#define PAIR_CHUNK_OF(id) ((id) / PAIR_CHUNK)
 #define PAIR_N_CHUNKS (GCA_MAX_PAIRS / PAIR_CHUNK + 1)
 /* The chunks' pointers: OS memory from the first pair on (as static  */
 /* data, 2 MiB, they would count in GC_root_size: see gca_tables).     */
-/* They start at a page's worth.                                        */
+/* They start in the directories' page (pair_dir).                      */
 /* It grows by doubling; an outgrown array is kept (a reader may still */
 /* hold it: the entries it has stay valid), so all of them take at     */
 /* most twice the last one.                                             */
@@ -50,11 +53,16 @@ static struct gca_pair **volatile pair_chunks = NULL;
 static unsigned pair_n_chunks = 0;      /* entries of pair_chunks      */
 static volatile unsigned pair_count = 0;  /* ids 1..pair_count in use  */
 
+/* A slot is the pair's site and id: its cookie is the pair's own      */
+/* (gca_pair_get), read once the site matches.  8 bytes a slot, not 16: */
+/* the first table, 512 slots, is a page (Guile's alloc.scm under trace */
+/* has 224 pairs: 4 KiB where 256 and then 512 slots of 16 bytes took  */
+/* 12; issue 33).                                                        */
 struct pair_slot {
-  word cookie;
   unsigned site;
   unsigned id;          /* 0: empty; published last (release)          */
 };
+#define PAIR_HASH_MIN (4096 / sizeof(struct pair_slot))
 /* A table's slots are 2^k, in pages of their own; its mask and       */
 /* address are in a static array (a table is made at most once for each */
 /* k), published whole: with the mask in the table's first word, 256  */
@@ -69,11 +77,26 @@ static struct pair_hash pair_hashes[PAIR_HASH_GENS];
 static unsigned pair_hash_gen = 0;      /* next entry of pair_hashes   */
 static struct pair_hash *pair_hash = NULL;
 
+/* The pairs' directories, in one page from the first pair on: the     */
+/* untyped pairs' chunk pointers (gca_pair_by_site, GCA_PSITE_N_CHUNKS) */
+/* and then the first array of the pairs' chunk pointers, the rest of  */
+/* the page (two pages before; issue 33).                                */
+#define PAIR_DIR_FIRST ((4096 - GCA_PSITE_N_CHUNKS * sizeof(unsigned *)) \
+                        / sizeof(struct gca_pair *))
+static void **pair_dir = NULL;
+
+static void **pair_dir_get(void)
+{
+  if (NULL == pair_dir)
+    pair_dir = (void **)gca_mem_alloc(GCA_MEM_TYPES, 4096);
+  return pair_dir;
+}
+
 GC_INNER struct gca_pair *gca_pair_get(unsigned id)
 {
   struct gca_pair **c = ACQ_LOADP(&pair_chunks);
 
-  return &c[id >> PAIR_CHUNK_LOG][id & (PAIR_CHUNK - 1)];
+  return &c[PAIR_CHUNK_OF(id)][id % PAIR_CHUNK];
 }
 
 static struct pair_hash *pair_hash_new(word n_slots)
@@ -101,7 +124,7 @@ static unsigned pair_lookup(struct pair_hash *h, word cookie, unsigned site)
     unsigned id = ACQ_LOAD32(&s->id);
 
     if (0 == id) return 0;
-    if (s->cookie == cookie && s->site == site) return id;
+    if (s->site == site && gca_pair_get(id)->cookie == cookie) return id;
   }
 }
 
@@ -114,7 +137,6 @@ static void pair_insert_slot(struct pair_hash *h, word cookie, unsigned site,
        i = (i + 1) & h->mask) {
     /* probe */
   }
-  h->s[i].cookie = cookie;
   h->s[i].site = site;
   REL_STORE32(&h->s[i].id, id);
 }
@@ -139,8 +161,7 @@ static void pair_site_note(unsigned site, unsigned id)
   }
   if ((site >> GCA_PSITE_CHUNK_LOG) >= GCA_PSITE_N_CHUNKS) return;
   if (NULL == top) {
-    top = (unsigned **)gca_mem_alloc(GCA_MEM_TYPES,
-                                     GCA_PSITE_N_CHUNKS * sizeof(unsigned *));
+    top = (unsigned **)pair_dir_get();
     if (NULL == top) return;
     REL_STOREP(&gca_pair_by_site, top);
   }
@@ -169,7 +190,7 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   id = pair_lookup(h, cookie, site);
   if (id != 0) goto done;
   if (NULL == h || (word)(pair_count + 1) * 2 > h->mask + 1) {
-    word n = NULL == h ? 256 : (h->mask + 1) * 2;
+    word n = NULL == h ? PAIR_HASH_MIN : (h->mask + 1) * 2;
     struct pair_hash *nh = pair_hash_new(n);
     unsigned j;
 
@@ -183,14 +204,19 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
   }
   if (pair_count + 1 >= GCA_MAX_PAIRS) goto done;
   id = pair_count + 1;
-  if ((id >> PAIR_CHUNK_LOG) >= pair_n_chunks) {
-    unsigned n = pair_n_chunks ? 2 * pair_n_chunks
-                               : 4096 / sizeof(struct gca_pair *);
+  if (PAIR_CHUNK_OF(id) >= pair_n_chunks) {
+    unsigned n = pair_n_chunks ? 2 * pair_n_chunks : PAIR_DIR_FIRST;
     struct gca_pair **nc;
 
     if (n > PAIR_N_CHUNKS) n = PAIR_N_CHUNKS;
-    nc = (struct gca_pair **)gca_mem_alloc(GCA_MEM_TYPES,
-                                           n * sizeof(struct gca_pair *));
+    if (0 == pair_n_chunks) {
+      /* The directories' page, after gca_pair_by_site's pointers.       */
+      nc = NULL == pair_dir_get() ? NULL
+           : (struct gca_pair **)(pair_dir + GCA_PSITE_N_CHUNKS);
+    } else {
+      nc = (struct gca_pair **)gca_mem_alloc(GCA_MEM_TYPES,
+                                             n * sizeof(struct gca_pair *));
+    }
     if (NULL == nc) {
       id = 0;
       goto done;
@@ -200,10 +226,11 @@ GC_INNER unsigned gca_pair_intern(word cookie, unsigned site, int origin)
     REL_STOREP(&pair_chunks, nc);
     pair_n_chunks = n;
   }
-  if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
-    pair_chunks[id >> PAIR_CHUNK_LOG] = (struct gca_pair *)gca_mem_alloc(GCA_MEM_TYPES, 
+  if (NULL == pair_chunks[PAIR_CHUNK_OF(id)]) {
+    pair_chunks[PAIR_CHUNK_OF(id)] = (struct gca_pair *)gca_mem_alloc(
+                                GCA_MEM_TYPES,
                                 PAIR_CHUNK * sizeof(struct gca_pair));
-    if (NULL == pair_chunks[id >> PAIR_CHUNK_LOG]) {
+    if (NULL == pair_chunks[PAIR_CHUNK_OF(id)]) {
       id = 0;
       goto done;
     }

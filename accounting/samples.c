@@ -360,20 +360,21 @@ static unsigned samples_word0_pair(const struct gca_sample *s,
 static void samples_count_freed(struct gca_sample *s, int in_place)
 {
   struct gca_acc *a;
+  struct gca_acc_smp *m;
   int how = gca_objtype_how(s->kind);
 
   if (how != 0 && in_place)
     s->pair = gca_objtype_resolve(s->pair, how, (ptr_t)~s->addr);
   a = gca_acc_get(s->pair);
-  if (NULL == a) return;
+  if (NULL == a || NULL == (m = gca_acc_samples(s->pair))) return;
   if (!s->seen) {
     a->alloc_objs += s->w_objs;
     a->alloc_bytes += s->w_bytes;
-    a->s_alloc++;
+    m->s_alloc++;
   }
   a->freed_objs += s->w_objs;
   a->freed_bytes += s->w_bytes;
-  a->s_freed++;
+  m->s_freed++;
 }
 
 GC_INNER void gca_samples_free(void *p)
@@ -502,6 +503,7 @@ GC_INNER void gca_samples_census(void)
     hdr *hhdr = NULL;
     int in_place, how;
     struct gca_acc *a;
+    struct gca_acc_smp *m;
     ptr_t p;
 
     if (i == samples_frame_from) frame_from = j;  /* order is kept     */
@@ -537,17 +539,17 @@ GC_INNER void gca_samples_census(void)
     how = gca_objtype_how(s->kind);
     if (how != 0) s->pair = gca_objtype_resolve(s->pair, how, p);
     a = gca_acc_get(s->pair);
-    if (a != NULL) {
+    if (a != NULL && (m = gca_acc_samples(s->pair)) != NULL) {
       word age = now - s->birth - 1;
 
       if (!s->seen) {
         a->alloc_objs += s->w_objs;
         a->alloc_bytes += s->w_bytes;
-        a->s_alloc++;
+        m->s_alloc++;
       }
       a->live_objs += s->w_objs;
       a->live_bytes += s->w_bytes;
-      a->s_live++;
+      m->s_live++;
       a->age[gca_age_bin(age < GCA_AGE_OLD ? age : GCA_AGE_OLD)]
         += s->w_objs;
     }

@@ -3,7 +3,7 @@
  * tags.c: a type-and-callsite tag for every object, in side tables.
  *
  * Each in-use heap block set up while accounting is on gets a table
- * (gca_tagtab.h) of one byte per object slot (one for a large object)
+ * (gca_tagtab.h) of half a byte per object slot (one for a large object)
  * indexing the block's palette of 32-bit tags, carved from OS memory by
  * a small slab allocator; the block header points to it (hblkhdr.hb_acc,
  * patch 0002).  Objects themselves, their size, layout and size class
@@ -131,26 +131,42 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
   return tags_pair_of(me, cookie, tags_site_for(me, granted));
 }
 
-/* p's tag: the byte of its palette entry, from the thread's cache if  */
-/* the entry there is still that tag's in p's table; else, in a block   */
-/* whose palette once overflowed, its wide table (a slot's tag may      */
-/* always go there once there is one: no look at the palette).           */
-GC_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb, void *p,
-                          unsigned pair)
+/* tags_store past the thread's cache: in a block whose palette was   */
+/* full at a store since the last census, its wide table's group, if   */
+/* it has that group; else the palette first, then the wide table      */
+/* (gca_tagtab_put).                                                     */
+static GC_ATTR_NOINLINE void tags_store_slow(struct gca_tag_cache *c,
+                                             struct tag_tab *tb, word i,
+                                             gca_tag_t t)
+{
+  struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+  gca_tag_t *g;
+
+  if (NULL == w || !GCA_LOAD(&w->pal_full)) {
+    gca_tagtab_put(c, tb, i, t);
+  } else if ((g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG])) != NULL) {
+    GCA_STORE(&g[i & (TAB_GRP - 1)], t);
+    tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
+  } else {
+    gca_tagtab_put_wide(tb, i, t);      /* its group made               */
+  }
+}
+
+/* p's tag: the half byte of its palette entry, from the thread's     */
+/* cache if the entry there is still that tag's in p's table; else     */
+/* tags_store_slow.                                                      */
+GCA_ALWAYS_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb,
+                                  void *p, unsigned pair)
 {
   word i = tab_slot(tb, p);
   gca_tag_t t = TAG_MAKE(pair, (unsigned)GC_gc_no & TAG_BIRTH);
   struct gca_tag_cache *c = &me->t_cache[pair & (GCA_TAG_CACHE - 1)];
   unsigned e = c->idx;
-  struct tag_wide *w;
 
   if (EXPECT(t == c->tag && GCA_LOAD(&tb->pal[e]) == t, TRUE)) {
-    IDX_SET(&TAB_IDX(tb)[i], e + 1);
-  } else if ((w = (struct tag_wide *)ACQ_LOADP(&tb->wide)) != NULL) {
-    GCA_STORE(&w->t[i], t);
-    IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+    tab_nib_put(TAB_IDX(tb), i, e + 1);
   } else {
-    gca_tagtab_put(c, tb, i, t);
+    tags_store_slow(c, tb, i, t);
   }
 }
 
@@ -407,10 +423,10 @@ GC_INNER void gca_tags_free(void *p)
 
   if (NULL == tb) return;
   i = tab_slot(tb, p);
-  b = TAB_IDX(tb)[i];
+  b = tab_nib(TAB_IDX(tb), i);
   if (0 == b) return;
   tag = tab_get(tb, i, b);
-  IDX_SET(&TAB_IDX(tb)[i], 0);
+  tab_nib_clear(TAB_IDX(tb), i);
   if (0 == tag) return;
   tags_count_freed(tag, gca_objtype_how(hhdr->hb_obj_kind), (ptr_t)p,
                    tags_obj_bytes(hhdr),
@@ -547,16 +563,29 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   return tag;
 }
 
-/* Each tagged slot s of tb, a word of slot bytes at a time (eight     */
-/* untagged slots a load), with b its byte.                              */
+/* Each tagged slot s of tb, a word of slot bytes at a time (16       */
+/* untagged slots a load on 64-bit hosts), with b its half byte.  On a  */
+/* little-endian host the word's half bytes are its slots in order, so */
+/* the walk shifts the word (and leaves it at its last tagged slot);   */
+/* slots tagged since it was read are left, as born after the mark.    */
 /* (n and idx: the table's slots and bytes, in locals: a byte store    */
 /* could alias the table's header for the compiler.)                   */
-#define TAB_FOR_TAGGED(n, idx, s, b) \
+#define TAB_W_SLOTS (2 * sizeof(word))
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define TAB_FOR_TAGGED(n, idx, s, b) \
+  for (tab_g = 0, tab_lim = (n); tab_g < tab_lim; tab_g += TAB_W_SLOTS) \
+    for (memcpy(&tab_w, (idx) + tab_g / 2, sizeof(word)), (s) = tab_g; \
+         tab_w != 0; (s)++, tab_w >>= 4) \
+      if (((b) = (unsigned)(tab_w & 0xfu)) != 0)
+#else
+# define TAB_FOR_TAGGED(n, idx, s, b) \
   for (tab_g = 0; tab_g < (n); tab_g = tab_lim) \
-    if ((tab_lim = tab_g + sizeof(word) < (n) ? tab_g + sizeof(word) : (n), \
-         memcpy(&tab_w, (idx) + tab_g, sizeof(word)), tab_w != 0)) \
+    if ((tab_lim = tab_g + TAB_W_SLOTS < (n) ? tab_g + TAB_W_SLOTS : (n), \
+         memcpy(&tab_w, (idx) + tab_g / 2, sizeof(word)), tab_w != 0)) \
       for ((s) = tab_g; (s) < tab_lim; (s)++) \
-        if (((b) = (idx)[s]) != 0)
+        if (((b) = tab_nib(idx, s)) != 0)
+#endif
 
 /* A block h about to be freed, with a tag table (the hook, hooks.c,    */
 /* calls this only then).                                                */
@@ -565,7 +594,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
   if (gca_on) {
-    word tab_g, tab_w, tab_lim, s, n = tb->n;
+    word tab_g, tab_w, tab_lim, s, n = gca_tags_n_slots(hhdr);
     const unsigned char *idx = TAB_IDX(tb);
     unsigned b;
     struct tags_walk w;
@@ -600,11 +629,8 @@ static void tags_reset_visit(struct hblk *h, word dummy)
     hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
     BZERO(tb->pal, sizeof(tb->pal));
-    BZERO(TAB_IDX(tb), tb->n);
-    if (tb->wide != NULL) {
-      gca_tagslab_release(tb->wide);
-      tb->wide = NULL;
-    }
+    BZERO(TAB_IDX(tb), TAB_IDX_BYTES(gca_tags_n_slots(hhdr)));
+    gca_tagtab_wide_drop(tb);
   }
 }
 
@@ -645,13 +671,13 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
   word tab_g, tab_w, tab_lim, s, n;
   unsigned b, e, used = 0;
   struct tags_walk w;
-  /* seen[b]: a slot's byte is b (a store a slot, where a mask of the   */
+  /* seen[b]: a slot's half byte is b (a store a slot, where a mask of */
   /* entries would take a test and a shift).                             */
   unsigned char seen[TAB_ESC + 1];
 
   if (NULL == tb) return;
   idx = TAB_IDX(tb);
-  n = tb->n;
+  n = gca_tags_n_slots(hhdr);
   memset(seen, 0, TAB_PAL + 1);
   tags_walk_init(&w, h, hhdr, census_since, 1);
   TAB_FOR_TAGGED(n, idx, s, b) {
@@ -673,16 +699,16 @@ GC_INNER void gca_tags_census_block(struct hblk *h, hdr *hhdr)
     } else if (!mark_bit_from_hdr(hhdr, s * w.mstride)
                && EXPECT(tags_walk_dead(&w, s, tag), TRUE)) {
       /* The common case: a young object that died.                      */
-      IDX_SET(&idx[s], 0);
+      tab_nib_clear(idx, s);
       continue;
     }
     nt = tags_slot(&w, s, tag);
     if (EXPECT(nt != tag, FALSE)) {
       if (0 == nt) {
-        IDX_SET(&idx[s], 0);
+        tab_nib_clear(idx, s);
         continue;
       }
-      b = gca_tagtab_set(tb, s, b, nt);
+      b = gca_tagtab_set(tb, s, nt);
     }
     seen[b] = 1;
   }
@@ -712,7 +738,7 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   tb = (struct tag_tab *)hhdr->hb_acc;
   if (NULL == tb) return 0;
   i = tab_slot(tb, p);
-  b = TAB_IDX(tb)[i];
+  b = tab_nib(TAB_IDX(tb), i);
   if (0 == b) return 0;
   tag = tab_get(tb, i, b);
   if (0 == tag) return 0;
@@ -742,8 +768,8 @@ GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged)
   if (ACQ_LOADP(&tb->wide) != NULL) return GCA_TAGS_PAIRS_MAX + 1;
   idx = TAB_IDX(tb);
   *untagged = 0;
-  for (s = 0; s < tb->n; s++) {
-    if (0 == idx[s]) {
+  for (s = 0; s < gca_tags_n_slots(hhdr); s++) {
+    if (0 == tab_nib(idx, s)) {
       *untagged = 1;
       break;
     }

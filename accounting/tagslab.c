@@ -20,7 +20,9 @@
 #include "gca_tagtab.h"
 
 #define SLAB_UNIT 16            /* table sizes are multiples of this    */
-#define SLAB_MAX_TAB TAB_WIDE_BYTES(SLAB_MAX_SLOTS)     /* the largest  */
+/* The largest chunk: a table of SLAB_MAX_SLOTS slots (a wide table's   */
+/* header and a group are smaller).                                      */
+#define SLAB_MAX_TAB TAB_BYTES(SLAB_MAX_SLOTS)
 #define SLAB_N_CLASSES ((SLAB_MAX_TAB + SLAB_UNIT - 1) / SLAB_UNIT + 1)
 #define SLAB_PAGE 4096
 #define SLAB_MAX_PAGES 16
@@ -69,13 +71,27 @@ static unsigned slab_class(size_t bytes)
   return (unsigned)((bytes + SLAB_UNIT - 1) / SLAB_UNIT);
 }
 
+/* The classes whose slabs are of TAB_SLAB_PAGE bytes, aligned: those  */
+/* of the tables (a block's, of at most SLAB_MAX_SLOTS slots) and a    */
+/* quarter larger, where tagslab_alloc may put a table.  The slab of a  */
+/* table is then its address rounded down (TAB_SLAB), and a table     */
+/* needs no field for it.                                                */
+#define SLAB_TAB_CLS ((TAB_BYTES(SLAB_MAX_SLOTS) + SLAB_UNIT - 1) / SLAB_UNIT)
+#define SLAB_ALIGNED_CLS (SLAB_TAB_CLS + SLAB_TAB_CLS / 4)
+
 /* Slab size for class c: the fewest pages with at most 1/8 waste and   */
-/* at least 4 tables (or SLAB_MAX_PAGES).  Small slabs: a slab holding */
-/* one table of a class keeps its pages mapped.                         */
+/* at least 4 tables (or SLAB_MAX_PAGES); TAB_SLAB_PAGE for the tables' */
+/* classes.  Small slabs: a slab holding one table of a class keeps its */
+/* pages mapped.                                                         */
 static size_t slab_size(unsigned c)
 {
   size_t t = (size_t)c * SLAB_UNIT, k;
 
+  GC_STATIC_ASSERT(SLAB_ALIGNED_CLS * SLAB_UNIT * 4 + SLAB_UNIT
+                   <= TAB_SLAB_PAGE);
+  GC_STATIC_ASSERT(TAB_GRP_BYTES / SLAB_UNIT <= SLAB_TAB_CLS);
+  GC_STATIC_ASSERT(TAB_WIDE_BYTES(SLAB_MAX_SLOTS) <= SLAB_MAX_TAB);
+  if (c <= SLAB_ALIGNED_CLS || c >= SLAB_N_CLASSES) return TAB_SLAB_PAGE;
   if (slab_bytes_of[c] != 0) return slab_bytes_of[c];
   for (k = 1; k < SLAB_MAX_PAGES; k++) {
     size_t b = k * SLAB_PAGE, fit = (b - SLAB_HDR) / t;
@@ -84,6 +100,28 @@ static size_t slab_size(unsigned c)
   }
   slab_bytes_of[c] = k * SLAB_PAGE;
   return k * SLAB_PAGE;
+}
+
+/* A slab of sb bytes, aligned to TAB_SLAB_PAGE for the tables' classes */
+/* (mmap's pages are; a larger TAB_SLAB_PAGE takes twice and gives back */
+/* the rest).  NULL if no memory.                                        */
+static void *slab_map(unsigned c, size_t sb)
+{
+  if (c > SLAB_ALIGNED_CLS || TAB_SLAB_PAGE <= 4096)
+    return gca_os_alloc(sb);
+# if defined(MSWIN32) || defined(MSWINCE) || defined(CYGWIN32)
+    return gca_os_alloc(sb);    /* 64 KiB aligned                       */
+# else
+  {
+    char *p = (char *)gca_os_alloc(2 * sb), *a;
+
+    if (NULL == p) return NULL;
+    a = (char *)(((word)p + sb - 1) & ~(word)(sb - 1));
+    if (a != p) gca_os_free(p, (size_t)(a - p));
+    if (a + sb != p + 2 * sb) gca_os_free(a + sb, (size_t)(p + sb - a));
+    return a;
+  }
+# endif
 }
 
 static void slab_unmap(struct tag_slab *s)
@@ -183,7 +221,7 @@ static void *tagslab_alloc(size_t want)
       gca_table_limit_reached("block tag tables", ++untagged);
       return NULL;
     }
-    s = (struct tag_slab *)gca_os_alloc(sb);
+    s = (struct tag_slab *)slab_map(c, sb);
     if (NULL == s) return NULL;
     slab_mapped += sb;
     s->bytes = sb;
@@ -218,15 +256,13 @@ GC_INNER void *gca_tagslab_alloc(size_t bytes)
   return p;
 }
 
-GC_INNER void gca_tagslab_release(void *chunk)
+GC_INNER void gca_tagslab_release(void *chunk, struct tag_slab *s)
 {
   struct tag_slab **tb = (struct tag_slab **)chunk;
-  struct tag_slab *s;
   size_t bytes;
   int was_full;
 
   TAGTAB_LOCK();
-  s = *tb;
   bytes = (size_t)s->cls * SLAB_UNIT;
   was_full = NULL == s->free && s->bump + bytes > s->end;
   *(void **)tb = s->free;
@@ -250,21 +286,19 @@ GC_INNER void gca_tagslab_release(void *chunk)
   TAGTAB_UNLOCK();
 }
 
-/* Return empty slabs to the OS beyond a slack of 1/16 of the bytes in  */
-/* use (at least TRIM_MIN_SLACK), so a block freed and another allocated */
-/* soon after do not each cost a system call.  The slack was 1/8 and at */
-/* least 256 KiB: on Guile's 2.9 MB heap that kept 290 KiB of empty     */
-/* slabs, more than the tables in use (issue 33); then at least 16 KiB, */
-/* 5% of that heap's accounting memory, where a page is enough (a trim  */
-/* is once a census).                                                    */
-#define TRIM_MIN_SLACK ((word)4 << 10)
+/* Return empty slabs to the OS beyond a slack of 1/64 of the bytes in  */
+/* use, so a block freed and another allocated soon after do not each   */
+/* cost a system call.  The slack was 1/8 and at least 256 KiB: on      */
+/* Guile's 2.9 MB heap that kept 290 KiB of empty slabs, more than the  */
+/* tables in use (issue 33); then 1/16 and at least 16 KiB, then 4: the */
+/* tables of a collection's freed blocks, as many as a cycle makes     */
+/* again, are mapped anew each cycle (some pages a collection).         */
 GC_INNER void gca_tagslab_trim(void)
 {
   word slack;
 
   TAGTAB_LOCK();
-  slack = slab_in_use / 16;
-  if (slack < TRIM_MIN_SLACK) slack = TRIM_MIN_SLACK;
+  slack = slab_in_use / 64;
   while (slab_empty != NULL && slab_empty_bytes > slack) {
     struct tag_slab *s = slab_empty;
 
@@ -285,17 +319,17 @@ GC_INNER word gca_tagslab_in_use_bytes(void)
 }
 
 /* ---- the tables and their palettes ------------------------------------ */
-/* A table's slot bytes index its palette (gca_tagtab.h).  Entries are   */
-/* added by any thread (a thread-local pop holds no lock) with a        */
-/* compare-and-swap of a free entry (under the tables' lock where there */
-/* is no such instruction), and freed only by the census (lock held),   */
-/* without either: an entry whose slots are all gone and whose tag can  */
-/* no longer be stored (OLD, or born two collections ago or more:       */
-/* tags_store writes this collection's birth).  So a thread that found  */
-/* its entry may store its byte without a lock: the entry stays until a */
-/* census finds no byte for it.  A palette full of live entries sends   */
-/* the block's new tags to its wide table, 32 bits a slot, as all       */
-/* tables were before.                                                   */
+/* A table's slots' half bytes index its palette (gca_tagtab.h).       */
+/* Entries are added by any thread (a thread-local pop holds no lock)   */
+/* with a compare-and-swap of a free entry (under the tables' lock     */
+/* where there is no such instruction), and freed only by the census    */
+/* (lock held), without either: an entry whose slots are all gone and   */
+/* whose tag can no longer be stored (OLD, or born two collections ago */
+/* or more: tags_store writes this collection's birth).  So a thread    */
+/* that found its entry may store its half byte without a lock: the     */
+/* entry stays until a census finds no slot for it.  A palette full of  */
+/* live entries sends the tags it has no room for to the block's wide   */
+/* table, 32 bits a slot in groups of TAB_GRP slots.                    */
 
 /* Entry e (free) takes tag t, unless another thread took it first.   */
 #if defined(__GNUC__) || defined(__clang__)
@@ -338,32 +372,58 @@ static unsigned pal_add(struct tag_tab *tb, gca_tag_t t)
   return e;
 }
 
-/* Slot i's tag t in tb's wide table, made if it is not yet.  Any      */
-/* thread.  At the side tables' cap the slot is left untagged.          */
-static void tab_put_wide(struct tag_tab *tb, word i, gca_tag_t t)
+/* Publish *np at *slot unless another thread did first: what *slot   */
+/* holds then; a chunk not published goes back to its slab s.           */
+static void *wide_publish(void **slot, void *np, struct tag_slab *s)
+{
+  void *p;
+
+  TAGTAB_LOCK();
+  p = *slot;
+  if (NULL == p) {
+    REL_STOREP(slot, np);
+    p = np;
+    np = NULL;
+  }
+  TAGTAB_UNLOCK();
+  if (np != NULL) gca_tagslab_release(np, s);
+  return p;
+}
+
+/* Slot i's tag t in tb's wide table, made if it is not yet (and its   */
+/* slot's group), and its half byte TAB_ESC.  Any thread.  At the side */
+/* tables' cap the slot is left untagged.                               */
+#define tab_put_wide gca_tagtab_put_wide
+GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put_wide(struct tag_tab *tb, word i,
+                                                   gca_tag_t t)
 {
   struct tag_wide *w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+  gca_tag_t *g;
 
   if (NULL == w) {
     struct tag_wide *nw
-        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tb->n));
+        = (struct tag_wide *)gca_tagslab_alloc(TAB_WIDE_BYTES(tab_n(tb)));
 
     if (NULL == nw) {
-      IDX_SET(&TAB_IDX(tb)[i], 0);
+      tab_nib_clear(TAB_IDX(tb), i);
       return;
     }
-    TAGTAB_LOCK();
-    w = tb->wide;
-    if (NULL == w) {
-      REL_STOREP(&tb->wide, nw);
-      w = nw;
-      nw = NULL;
-    }
-    TAGTAB_UNLOCK();
-    if (nw != NULL) gca_tagslab_release(nw);
+    w = (struct tag_wide *)wide_publish((void **)&tb->wide, nw, nw->slab);
   }
-  GCA_STORE(&w->t[i], t);
-  IDX_SET_REL(&TAB_IDX(tb)[i], TAB_ESC);
+  g = (gca_tag_t *)ACQ_LOADP(&w->g[i >> TAB_GRP_LOG]);
+  if (NULL == g) {
+    gca_tag_t *ng = (gca_tag_t *)gca_tagslab_alloc(TAB_GRP_BYTES);
+
+    if (NULL == ng) {
+      tab_nib_clear(TAB_IDX(tb), i);
+      return;
+    }
+    BZERO(ng, sizeof(struct tag_slab *));       /* the slab's pointer  */
+    g = (gca_tag_t *)wide_publish((void **)&w->g[i >> TAB_GRP_LOG], ng,
+                                  TAB_SLAB(ng));
+  }
+  GCA_STORE(&g[i & (TAB_GRP - 1)], t);
+  tab_nib_put(TAB_IDX(tb), i, TAB_ESC);
 }
 
 /* Slot i of tb (which has no wide table) gets tag t (any thread): its */
@@ -378,13 +438,17 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
   if (EXPECT(e < TAB_PAL, TRUE)) {
     c->tag = t;
     c->idx = e;
-    IDX_SET_REL(&TAB_IDX(tb)[i], e + 1);
+    tab_nib_put(TAB_IDX(tb), i, e + 1);
   } else {
+    struct tag_wide *w;
+
     tab_put_wide(tb, i, t);
+    w = (struct tag_wide *)ACQ_LOADP(&tb->wide);
+    if (w != NULL) GCA_STORE(&w->pal_full, 1);
   }
 }
 
-/* The palette bit of a slot byte (none for the wide table).           */
+/* The palette bit of a slot's half byte (none for the wide table).   */
 #define PAL_BIT(b) ((b) < TAB_ESC ? 1u << ((b) - 1) : 0u)
 
 /* Free the entries of tb's palette that no slot uses (used: a bit per */
@@ -393,14 +457,19 @@ GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used)
 {
   unsigned e, now = (unsigned)GC_gc_no & TAG_BIRTH;
+  int freed = 0;
 
   for (e = 0; e < TAB_PAL; e++) {
     gca_tag_t v = tb->pal[e];
 
     if (0 == v || (used & (1u << e)) != 0) continue;
-    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2)
+    if ((v & TAG_OLD) || ((now - v) & TAG_BIRTH) >= 2) {
       GCA_STORE(&tb->pal[e], 0);
+      freed = 1;
+    }
   }
+  /* The stores may look at the palette again.                          */
+  if (freed && tb->wide != NULL) GCA_STORE(&tb->wide->pal_full, 0);
 }
 
 /* The palette entries that tb's slots use now.  Lock held.             */
@@ -408,48 +477,55 @@ static unsigned pal_used(const struct tag_tab *tb)
 {
   const unsigned char *idx = TAB_IDX(tb);
   unsigned used = 0;
-  word s;
+  word s, n = tab_n(tb);
 
-  for (s = 0; s < tb->n; s++) {
-    unsigned b = GCA_LOAD(&idx[s]);
+  for (s = 0; s < n; s++) {
+    unsigned b = tab_nib(idx, s);
 
     if (b != 0) used |= PAL_BIT(b);
   }
   return used;
 }
 
-/* The census changes slot s's tag (byte b) to nt (nonzero); returns   */
-/* its new byte.  A full palette frees what no slot uses first; a block */
-/* with a wide table puts it there.  Lock held.                          */
-GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, unsigned b,
-                                gca_tag_t nt)
+/* The census changes slot s's tag (half byte b) to nt (nonzero);      */
+/* returns its new half byte.  The palette first (a full one frees what */
+/* no slot uses), then the wide table, as tags_store: a block keeps its */
+/* wide table once made, but its escaped slots go back to the palette  */
+/* as their objects die.  Lock held.                                     */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt)
 {
-  unsigned e;
+  unsigned e = pal_add(tb, nt);
 
-  if (tb->wide != NULL) {
-    /* Past the palette once: no look at it (as tags_store).            */
-    GCA_STORE(&tb->wide->t[s], nt);
-    if (b != TAB_ESC) IDX_SET_REL(&TAB_IDX(tb)[s], TAB_ESC);
-    return TAB_ESC;
-  }
-  e = pal_add(tb, nt);
   if (TAB_PAL == e) {
     gca_tagtab_reclaim(tb, pal_used(tb));
     e = pal_add(tb, nt);
   }
   if (e < TAB_PAL) {
-    IDX_SET(&TAB_IDX(tb)[s], e + 1);
+    tab_nib_put(TAB_IDX(tb), s, e + 1);
     return e + 1;
   }
   tab_put_wide(tb, s, nt);
-  return TAB_IDX(tb)[s];
+  return tab_nib(TAB_IDX(tb), s);
+}
+
+GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
+{
+  struct tag_wide *w = tb->wide;
+  word k, ng;
+
+  if (NULL == w) return;
+  ng = TAB_WIDE_GROUPS(tab_n(tb));
+  for (k = 0; k < ng; k++)
+    if (w->g[k] != NULL) gca_tagslab_release(w->g[k], TAB_SLAB(w->g[k]));
+  gca_tagslab_release(w, w->slab);
+  tb->wide = NULL;
 }
 
 /* A block's table goes (a block freed, tags off).  Lock held.          */
 GC_INNER void gca_tagtab_release(struct tag_tab *tb)
 {
-  if (tb->wide != NULL) gca_tagslab_release(tb->wide);
-  gca_tagslab_release(tb);
+  gca_tagtab_wide_drop(tb);
+  gca_tagslab_release(tb, TAB_SLAB(tb));
 }
 
 /* A new table for a block of hhdr's geometry, or NULL.                 */
@@ -458,11 +534,14 @@ GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr)
   word n = gca_tags_n_slots(hhdr), sz = hhdr->hb_sz;
   struct tag_tab *tb = (struct tag_tab *)gca_tagslab_alloc(TAB_BYTES(n));
 
-  if (tb != NULL) {
-    word g = sz > MAXOBJBYTES ? 1 : BYTES_TO_GRANULES(sz);
+  if (NULL == tb) return NULL;
+  GC_ASSERT(TAB_SLAB(tb) == *(struct tag_slab **)tb);
+  tb->wide = NULL;              /* the slab's pointer, as in every chunk */
+  if (sz <= MAXOBJBYTES) {
+    word g = BYTES_TO_GRANULES(sz);
 
-    tb->n = (unsigned)n;
     tb->inv = (unsigned)((((word)1 << TAB_INV_SHIFT) + g - 1) / g);
+    GC_ASSERT(tab_n(tb) == n);
   }
   return tb;
 }

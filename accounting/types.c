@@ -41,8 +41,6 @@ struct types_row {
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
   word age[GCA_AGE_BINS];
-  word s_live;                          /* samples: live now            */
-  word s_alloc, s_freed;                /* cumulative                   */
 };
 /* As of the last record: only the cumulative counts, whose deltas a  */
 /* record writes.  Whether the live columns (live, ages, samples live)  */
@@ -50,7 +48,16 @@ struct types_row {
 /* them: a copy of the whole row took 257 bytes a site, 64 KiB of the */
 /* trace profile's tables on Guile's 2.9 MB heap (issue 33).           */
 struct types_sent {
-  word alloc_objs, alloc_bytes, freed_objs, freed_bytes, s_alloc, s_freed;
+  word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
+};
+/* The samples' columns of a row (the sampled profile's), and their    */
+/* cumulative counts as of the last record: in a mapping of their own, */
+/* made when a row first counts a sample (40 bytes a row, a fifth of  */
+/* the rows' memory under full and trace, where they stay 0; issue 33). */
+struct types_srow {
+  word s_live;                          /* samples: live now            */
+  word s_alloc, s_freed;                /* cumulative                   */
+  word sent_alloc, sent_freed;          /* as of the last record        */
 };
 #define ROW_EVER 1u             /* the row was in a record              */
 #define ROW_LIVE 2u             /* its live columns changed since       */
@@ -60,6 +67,7 @@ struct types_rows {
   unsigned *head;               /* census fold: its pairs (dirty i + 1) */
   unsigned char *flags;         /* ROW_*                                */
   unsigned cap;                 /* all four in one mapping (cur's)      */
+  struct types_srow *smp;       /* [cap], NULL until a sample counted   */
 };
 #define TYPES_ROW_BYTES (sizeof(struct types_row) \
                          + sizeof(struct types_sent) + sizeof(unsigned) + 1)
@@ -80,9 +88,17 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
   return p;
 }
 
+/* A table's entries: the pages need takes while under 64 KiB, then by */
+/* half (gca_mem_fit; by half throughout took Guile's alloc.scm 8 KiB   */
+/* more under trace; issue 33).                                          */
+static word types_fit(word elem_bytes, word need, word cur)
+{
+  return gca_mem_fit(elem_bytes, need,
+                     cur * elem_bytes < ((word)64 << 10) ? 0 : cur);
+}
+
 /* Make rows [0, n) exist; 0 on failure.  Rows start at a page's worth  */
-/* and grow by half (gca_mem_fit): a program with a few types or sites  */
-/* keeps a page or two.                                                  */
+/* (types_fit): a program with a few types or sites keeps a page or two. */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
   unsigned cap;
@@ -92,10 +108,22 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   unsigned char *flags;
 
   if (n <= r->cap) return 1;
-  cap = (unsigned)gca_mem_fit(TYPES_ROW_BYTES, n, r->cap);
+  cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
+  if (r->smp != NULL) {
+    struct types_srow *smp = (struct types_srow *)types_grow(r->smp,
+                                r->cap * sizeof(struct types_srow),
+                                r->cap * sizeof(struct types_srow),
+                                cap * sizeof(struct types_srow));
+
+    if (NULL == smp) {
+      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
+      return 0;
+    }
+    r->smp = smp;
+  }
   sent = (struct types_sent *)(cur + cap);
   head = (unsigned *)(sent + cap);
   flags = (unsigned char *)(head + cap);
@@ -112,6 +140,26 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   r->flags = flags;
   r->cap = cap;
   return 1;
+}
+
+/* Row k's samples' columns to read (zeros before any sample).         */
+static const struct types_srow srow_none = { 0, 0, 0, 0, 0 };
+static const struct types_srow *row_smp(const struct types_rows *r,
+                                        unsigned k)
+{
+  return r->smp != NULL ? &r->smp[k] : &srow_none;
+}
+
+/* Row k's samples' columns to write, made if need be; NULL if no    */
+/* memory.                                                               */
+static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
+{
+  if (NULL == r->smp) {
+    r->smp = (struct types_srow *)gca_mem_alloc(GCA_MEM_TYPES,
+                                    r->cap * sizeof(struct types_srow));
+    if (NULL == r->smp) return NULL;
+  }
+  return &r->smp[k];
 }
 
 static unsigned type_find(word cookie)
@@ -225,6 +273,26 @@ static word acc_n_dirty = 0;
 /* its site row.                                                        */
 static unsigned *acc_tnext = NULL, *acc_snext = NULL;
 #define ACC_BYTES (sizeof(struct gca_acc) + 3 * sizeof(unsigned))
+/* The accumulators' samples' counts ([gca_acc_cap], zeroed with their */
+/* accumulator), NULL until the first sample.                          */
+static struct gca_acc_smp *acc_smp = NULL;
+static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
+
+GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
+{
+  if (NULL == acc_smp) {
+    acc_smp = (struct gca_acc_smp *)gca_mem_alloc(GCA_MEM_TYPES,
+                                        gca_acc_cap * sizeof(*acc_smp));
+    if (NULL == acc_smp) return NULL;
+  }
+  return &acc_smp[pair];
+}
+
+/* The samples' counts of the accumulator of pair, to read.             */
+static const struct gca_acc_smp *acc_smp_of(unsigned pair)
+{
+  return acc_smp != NULL ? &acc_smp[pair] : &acc_smp_none;
+}
 
 /* Pair's accumulator, made (or grown into) and zeroed for this round.  */
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
@@ -234,13 +302,24 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   if (pair >= gca_acc_cap) {
     /* One mapping: the accumulators, then the dirty list and the      */
     /* fold's links (made there, not kept).                              */
-    word cap = gca_mem_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
+    word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
 
     t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
+    if (acc_smp != NULL) {
+      struct gca_acc_smp *m = (struct gca_acc_smp *)types_grow(acc_smp,
+                                gca_acc_cap * sizeof(*m),
+                                gca_acc_cap * sizeof(*m), cap * sizeof(*m));
+
+      if (NULL == m) {
+        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
+        return NULL;
+      }
+      acc_smp = m;
+    }
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
       BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
@@ -255,6 +334,7 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   a = &gca_acc_tab[pair];
   if (a->stamp != gca_acc_stamp) {
     BZERO(a, sizeof(*a));
+    if (acc_smp != NULL) BZERO(&acc_smp[pair], sizeof(*acc_smp));
     a->stamp = gca_acc_stamp;
     acc_dirty[acc_n_dirty++] = pair;
   }
@@ -262,99 +342,80 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 }
 
 /* ---- old objects (lock held) ------------------------------------------- */
-/* Live objects in the oldest age bin, per pair, kept incrementally: an */
-/* object is added when a census first sees it 32 collections old (and */
-/* its tag gets OLD), removed when it is found unmarked, GC_free'd or  */
-/* its block freed.  A census then only checks the mark bit of an old  */
-/* slot; gca_types_census_old adds the counts into the accumulators.   */
-struct acc_old_ent {
-  word objs, bytes;
-  unsigned listed;              /* on acc_old_list                      */
-};
-static struct acc_old_ent *acc_old = NULL;
-static word acc_old_cap = 0;
-static struct gca_ulist acc_old_list;  /* pairs that may have old objs */
-
-static struct acc_old_ent *acc_old_get(unsigned pair)
-{
-  struct acc_old_ent *o;
-
-  if (EXPECT(pair >= acc_old_cap, FALSE)) {
-    word cap = acc_old_cap ? acc_old_cap : 64;
-    struct acc_old_ent *t;
-
-    while (cap <= pair) cap *= 2;
-    t = (struct acc_old_ent *)types_grow(acc_old, acc_old_cap * sizeof(*t),
-                                         acc_old_cap * sizeof(*t),
-                                         cap * sizeof(*t));
-    if (NULL == t) return NULL;
-    acc_old = t;
-    acc_old_cap = cap;
-  }
-  o = &acc_old[pair];
-  if (!o->listed) {
-    if (!gca_ulist_push(&acc_old_list, GCA_MEM_TYPES, pair)) return NULL;
-    o->listed = 1;
-  }
-  return o;
-}
+/* Live objects in the oldest age bin, per pair (struct gca_pair's old */
+/* counts: a table of their own took a page more; issue 33), kept     */
+/* incrementally: an object is added when a census first sees it 32    */
+/* collections old (and its tag gets OLD), removed when it is found    */
+/* unmarked, GC_free'd or its block freed.  A census then only checks  */
+/* the mark bit of an old slot; gca_types_census_old adds the counts   */
+/* into the accumulators.                                                */
+static unsigned acc_old_first = 0;     /* pairs that may have old objs */
+                                        /* (linked by old_next), or 0   */
 
 GC_INNER int gca_old_add(unsigned pair, word bytes)
 {
-  struct acc_old_ent *o = acc_old_get(pair);
+  struct gca_pair *o = gca_pair_get(pair);
 
-  if (NULL == o) return 0;
-  o->objs++;
-  o->bytes += bytes;
+  if (!o->old_listed) {
+    o->old_next = acc_old_first;
+    acc_old_first = pair;
+    o->old_listed = 1;
+  }
+  o->old_objs++;
+  o->old_bytes += bytes;
   return 1;
 }
 
 GC_INNER void gca_old_sub(unsigned pair, word bytes)
 {
-  struct acc_old_ent *o;
+  struct gca_pair *o;
 
-  if (pair >= acc_old_cap) return;
-  o = &acc_old[pair];
-  if (o->objs != 0) {
-    o->objs--;
-    o->bytes -= bytes;
+  if (0 == pair || pair > gca_pair_count()) return;
+  o = gca_pair_get(pair);
+  if (o->old_objs != 0) {
+    o->old_objs--;
+    o->old_bytes -= bytes;
   }
 }
 
 GC_INNER void gca_old_reset(void)
 {
-  word i;
+  unsigned pair, next;
 
-  for (i = 0; i < acc_old_list.n; i++) {
-    struct acc_old_ent *o = &acc_old[acc_old_list.id[i]];
+  for (pair = acc_old_first; pair != 0; pair = next) {
+    struct gca_pair *o = gca_pair_get(pair);
 
-    o->objs = o->bytes = 0;
-    o->listed = 0;
+    next = o->old_next;
+    o->old_objs = o->old_bytes = 0;
+    o->old_listed = 0;
+    o->old_next = 0;
   }
-  acc_old_list.n = 0;
+  acc_old_first = 0;
 }
 
 GC_INNER void gca_types_census_old(void)
 {
-  word i, j = 0;
+  unsigned pair, next, *link = &acc_old_first;
 
-  for (i = 0; i < acc_old_list.n; i++) {
-    unsigned pair = acc_old_list.id[i];
-    struct acc_old_ent *o = &acc_old[pair];
+  for (pair = acc_old_first; pair != 0; pair = next) {
+    struct gca_pair *o = gca_pair_get(pair);
     struct gca_acc *a;
 
-    if (0 == o->objs) {
-      o->listed = 0;
+    next = o->old_next;
+    if (0 == o->old_objs) {
+      /* Off the list.                                                   */
+      *link = next;
+      o->old_listed = 0;
+      o->old_next = 0;
       continue;
     }
-    acc_old_list.id[j++] = pair;
+    link = &o->old_next;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
-    a->live_objs += o->objs;
-    a->live_bytes += o->bytes;
-    a->age[GCA_AGE_BINS - 1] += o->objs;
+    a->live_objs += o->old_objs;
+    a->live_bytes += o->old_bytes;
+    a->age[GCA_AGE_BINS - 1] += o->old_objs;
   }
-  acc_old_list.n = j;
 }
 
 /* The live columns of an accumulator, or of a row.                    */
@@ -362,21 +423,22 @@ struct types_live {
   word objs, bytes, age[GCA_AGE_BINS], s_live;
 };
 
-static void live_add(struct types_live *l, const struct gca_acc *a)
+static void live_add(struct types_live *l, unsigned pair)
 {
+  const struct gca_acc *a = &gca_acc_tab[pair];
   unsigned b;
 
   l->objs += a->live_objs;
   l->bytes += a->live_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += a->age[b];
-  l->s_live += a->s_live;
+  l->s_live += acc_smp_of(pair)->s_live;
 }
 
 /* Accumulator a (dirty index i) into row k of r: its cumulative      */
 /* counts; its live ones linked to the row for rows_live after a       */
 /* census (next: r's links), added now otherwise.                       */
 static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
-                    word i, unsigned *next)
+                    const struct gca_acc_smp *as, word i, unsigned *next)
 {
   struct types_row *c = &r->cur[k];
 
@@ -384,19 +446,29 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
   c->alloc_bytes += a->alloc_bytes;
   c->freed_objs += a->freed_objs;
   c->freed_bytes += a->freed_bytes;
-  c->s_alloc += a->s_alloc;
-  c->s_freed += a->s_freed;
+  if ((as->s_alloc | as->s_freed) != 0) {
+    struct types_srow *m = row_smp_make(r, k);
+
+    if (m != NULL) {
+      m->s_alloc += as->s_alloc;
+      m->s_freed += as->s_freed;
+    }
+  }
   if (types_census) {
     next[i] = r->head[k];
     r->head[k] = (unsigned)i + 1;
-  } else if ((a->live_objs | a->live_bytes | a->s_live) != 0) {
+  } else if ((a->live_objs | a->live_bytes | as->s_live) != 0) {
     /* Not from a census: none are (added as they were).               */
     unsigned b;
 
     c->live_objs += a->live_objs;
     c->live_bytes += a->live_bytes;
     for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
-    c->s_live += a->s_live;
+    if (as->s_live != 0) {
+      struct types_srow *m = row_smp_make(r, k);
+
+      if (m != NULL) m->s_live += as->s_live;
+    }
     r->flags[k] |= ROW_LIVE;
   }
 }
@@ -413,15 +485,20 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
 
     BZERO(&l, sizeof(l));
     for (j = r->head[k]; j != 0; j = next[j - 1])
-      live_add(&l, &gca_acc_tab[acc_dirty[j - 1]]);
+      live_add(&l, acc_dirty[j - 1]);
     r->head[k] = 0;
     if (l.objs == c->live_objs && l.bytes == c->live_bytes
-        && l.s_live == c->s_live && 0 == memcmp(l.age, c->age, sizeof(l.age)))
+        && l.s_live == row_smp(r, k)->s_live
+        && 0 == memcmp(l.age, c->age, sizeof(l.age)))
       continue;
     c->live_objs = l.objs;
     c->live_bytes = l.bytes;
     BCOPY(l.age, c->age, sizeof(l.age));
-    c->s_live = l.s_live;
+    if (l.s_live != row_smp(r, k)->s_live) {
+      struct types_srow *m = row_smp_make(r, k);
+
+      if (m != NULL) m->s_live = l.s_live;
+    }
     r->flags[k] |= ROW_LIVE;
   }
 }
@@ -436,11 +513,13 @@ GC_INNER void gca_types_fold(void)
   for (i = 0; i < acc_n_dirty; i++) {
     unsigned pair = acc_dirty[i];
     const struct gca_acc *a = &gca_acc_tab[pair];
+    const struct gca_acc_smp *as = acc_smp_of(pair);
     unsigned t = gca_pair_type(pair);
     unsigned site = gca_pair_get(pair)->site;
 
-    if (t < type_rows.cap) row_add(&type_rows, t, a, i, acc_tnext);
-    if (site_row(site) != NULL) row_add(&site_rows, site, a, i, acc_snext);
+    if (t < type_rows.cap) row_add(&type_rows, t, a, as, i, acc_tnext);
+    if (site_row(site) != NULL)
+      row_add(&site_rows, site, a, as, i, acc_snext);
   }
   if (types_census) {
     rows_live(&type_rows, type_count, acc_tnext);
@@ -569,7 +648,7 @@ GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
   if (0 == id || id > type_count || id >= type_rows.cap) return 0;
   *cookie = type_tab[id].cookie;
   r = &type_rows.cur[id];
-  *samples = r->s_live;
+  *samples = row_smp(&type_rows, id)->s_live;
   return r->live_bytes;
 }
 
@@ -577,7 +656,7 @@ GC_INNER word gca_types_live_of(unsigned id, word *cookie, word *samples)
 GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
 {
   if (site >= site_rows.cap) return 0;
-  *samples = site_rows.cur[site].s_live;
+  *samples = row_smp(&site_rows, site)->s_live;
   return site_rows.cur[site].live_bytes;
 }
 
@@ -605,12 +684,13 @@ static int row_changed(const struct types_rows *r, unsigned i)
 {
   const struct types_row *c = &r->cur[i];
   const struct types_sent *s = &r->sent[i];
+  const struct types_srow *m = row_smp(r, i);
 
   return (r->flags[i] & ROW_LIVE) != 0
          || (0 == (r->flags[i] & ROW_EVER) && c->live_objs != 0)
          || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
          || c->freed_objs != s->freed_objs || c->freed_bytes != s->freed_bytes
-         || c->s_alloc != s->s_alloc || c->s_freed != s->s_freed;
+         || m->s_alloc != m->sent_alloc || m->s_freed != m->sent_freed;
 }
 
 GC_INNER int gca_types_row_take(int sites, unsigned i,
@@ -619,11 +699,13 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   struct types_rows *r = sites ? &site_rows : &type_rows;
   struct types_row *c;
   struct types_sent *s;
+  const struct types_srow *m;
   unsigned b;
 
   if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
   s = &r->sent[i];
+  m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
   v[GCA_COL_type_rows_live_objs] = c->live_objs;
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
@@ -632,9 +714,9 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
   for (b = 0; b < GCA_AGE_BINS; b++) v[GCA_COL_type_rows_age0 + b] = c->age[b];
-  v[GCA_COL_type_rows_samples_live] = c->s_live;
-  v[GCA_COL_type_rows_samples_alloc] = c->s_alloc - s->s_alloc;
-  v[GCA_COL_type_rows_samples_freed] = c->s_freed - s->s_freed;
+  v[GCA_COL_type_rows_samples_live] = m->s_live;
+  v[GCA_COL_type_rows_samples_alloc] = m->s_alloc - m->sent_alloc;
+  v[GCA_COL_type_rows_samples_freed] = m->s_freed - m->sent_freed;
   return 1;
 }
 
@@ -655,8 +737,10 @@ GC_INNER void gca_types_rows_commit(int sites)
     s->alloc_bytes = c->alloc_bytes;
     s->freed_objs = c->freed_objs;
     s->freed_bytes = c->freed_bytes;
-    s->s_alloc = c->s_alloc;
-    s->s_freed = c->s_freed;
+    if (r->smp != NULL) {
+      r->smp[i].sent_alloc = r->smp[i].s_alloc;
+      r->smp[i].sent_freed = r->smp[i].s_freed;
+    }
     r->flags[i] = ROW_EVER;
   }
 }

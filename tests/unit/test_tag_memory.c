@@ -15,7 +15,9 @@
  * every other side table) and the heap size; the largest accounting
  * memory must be at most 10% of the largest heap.  Prints both and the
  * ratio.  Before tags took a byte a slot this failed in all four cases
- * (16 bytes: 26% and more).
+ * (16 bytes: 26% and more).  On 16-byte objects it must be at most 7%:
+ * a byte a slot (a 16-byte block's table 320 bytes, 7.8% of the block)
+ * read 8.8%; half a byte a slot (208 bytes, 5.1%) reads 5.4%.
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -86,7 +88,7 @@ static int run_case(int profile, size_t bytes)
          100.0 * (double)acc_peak / (double)heap_peak);
   CHECK(heap_peak > (GC_word)ROUNDS * KEPT * bytes);
   CHECK_EQ(GC_size(kept), bytes);
-  CHECK(acc_peak * 10 <= heap_peak);
+  CHECK(acc_peak * 100 <= heap_peak * (16 == bytes ? 7 : 10));
   return check_done("test_tag_memory case");
 }
 
