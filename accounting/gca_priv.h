@@ -1104,6 +1104,9 @@ GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
 GC_INNER void gca_tl_mode_update(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
+/* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */
+/* counts); lock held.                                                  */
+GC_EXTERN int gca_locked_rows_used;
 
 
 /* Relaxed single-word load/store: a reader on another thread sees a      */
