@@ -87,7 +87,10 @@ struct frame_tl_mid {
 /* keep it to one.)                                                      */
 /* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
 /* its frame-count entry at the same index of a parallel array, which    */
-/* only frame counting reads.                                             */
+/* only frame counting reads.  A grown cache has that array only if     */
+/* frames were on when it grew (a third of its bytes: Guile's alloc.scm  */
+/* under trace, 256 entries, two pages where one does; issue 33);        */
+/* without it a frame-count entry is looked up each time (three loads).  */
 #define FTL_PCACHE 64u
 #define FTL_PCACHE_MAX 16384u
 struct frame_tl {                       /* at most a page (64-bit)    */
@@ -96,7 +99,7 @@ struct frame_tl {                       /* at most a page (64-bit)    */
   word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;
   struct frame_tl_mid *top[FTL_TOP];
   struct gca_pc *pc;            /* pc0, or a larger table             */
-  struct frame_tl_ent **pc_ent; /* pc_ent0, or the larger table's      */
+  struct frame_tl_ent **pc_ent; /* pc_ent0, the larger table's, or NULL */
   word pc_mask;                 /* entries - 2: sets are even indices */
   word pc_misses;               /* the owner's gca_tl counts lookups  */
   struct gca_pc pc0[FTL_PCACHE];
@@ -167,8 +170,9 @@ static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
 }
 
 /* Bytes of a grown pair cache of n entries and its parallel array.   */
-#define FTL_PC_BYTES(n) ((n) * (sizeof(struct gca_pc) \
-                                + sizeof(struct frame_tl_ent *)))
+#define FTL_PC_BYTES(n, ent) ((n) * (sizeof(struct gca_pc) \
+                                 + ((ent) ? sizeof(struct frame_tl_ent *) \
+                                    : 0)))
 
 /* Double t's pair cache (the owner only), keeping what it holds.  0 if */
 /* it is at its largest or no memory: the caller goes on as it was.     */
@@ -177,14 +181,15 @@ static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
   word n = t->pc_mask + 2, i;
   struct gca_pc *np;
   struct frame_tl_ent **ne;
+  int ent = gca_frames_on;
 
   me->pc_lookups = t->pc_misses = 0;
   if (n >= FTL_PCACHE_MAX) return 0;
   FRAMES_LOCK();
-  np = (struct gca_pc *)gca_mem_alloc(GCA_MEM_TYPES, FTL_PC_BYTES(2 * n));
+  np = (struct gca_pc *)gca_mem_alloc(GCA_MEM_TYPES, FTL_PC_BYTES(2 * n, ent));
   FRAMES_UNLOCK();
   if (NULL == np) return 0;
-  ne = (struct frame_tl_ent **)(np + 2 * n);
+  ne = ent ? (struct frame_tl_ent **)(np + 2 * n) : NULL;
   for (i = 0; i < n; i++) {
     const struct gca_pc *e = &t->pc[i];
     word d;
@@ -194,12 +199,12 @@ static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
     if (np[d].pair != 0) d++;           /* second way (newest first lost) */
     if (0 == np[d].pair) {
       np[d] = *e;
-      ne[d] = t->pc_ent[i];
+      if (ne != NULL && t->pc_ent != NULL) ne[d] = t->pc_ent[i];
     }
   }
   if (t->pc != t->pc0) {
     FRAMES_LOCK();
-    gca_mem_free(GCA_MEM_TYPES, t->pc, FTL_PC_BYTES(n));
+    gca_mem_free(GCA_MEM_TYPES, t->pc, FTL_PC_BYTES(n, t->pc_ent != NULL));
     FRAMES_UNLOCK();
   }
   t->pc = np;
@@ -226,6 +231,10 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
   me->pc_lookups++;
   hit = gca_pc_find(t->pc, t->pc_mask, cookie, site);
   if (hit != NULL) {
+    if (EXPECT(NULL == t->pc_ent, FALSE)) {
+      if (gca_frames_on) *ent = frame_tl_ent_of(t, hit->pair);
+      return hit->pair;
+    }
     e = &t->pc_ent[hit - t->pc];
     if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
       *e = frame_tl_ent_of(t, hit->pair);
@@ -241,14 +250,16 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
   pair = gca_pair_intern(cookie, site, origin);
   if (pair != 0) {
     c = &t->pc[i];
-    e = &t->pc_ent[i];
     c[1] = c[0];
-    e[1] = e[0];
     c->cookie = cookie;
     c->site = site;
     c->pair = pair;
-    *e = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
-    *ent = *e;
+    *ent = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
+    if (t->pc_ent != NULL) {
+      e = &t->pc_ent[i];
+      e[1] = e[0];
+      *e = *ent;
+    }
   }
   return pair;
 }
