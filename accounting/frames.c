@@ -32,12 +32,42 @@ GC_INNER void gca_frames_atfork_child(void)
   FRAMES_UNLOCK();
 }
 
-static struct gca_ulist frame_dirty;    /* pair ids with frame counts  */
+/* The pairs with counts in this frame, and their counts: a pair's     */
+/* frame_row is its index here + 1 (0: none).  In a table of their own */
+/* (made by the first frame marker's counts), not in every pair: 16 of */
+/* a pair's 56 bytes that stayed 0 without frame markers (issue 33).  */
+struct frame_row {
+  word objs, bytes;
+  unsigned pair;
+};
+static struct frame_row *frame_rows = NULL;
+static word frame_rows_n = 0, frame_rows_cap = 0;
 static word frame_lost_objs = 0, frame_lost_bytes = 0;
+
+/* Room for one more row; 0 if no memory.  Lock held.                  */
+static int frame_rows_room(void)
+{
+  word cap;
+  struct frame_row *p;
+
+  if (frame_rows_n < frame_rows_cap) return 1;
+  cap = gca_mem_fit(sizeof(struct frame_row), frame_rows_n + 1,
+                    frame_rows_cap);
+  p = (struct frame_row *)gca_mem_alloc(GCA_MEM_TYPES,
+                                        cap * sizeof(struct frame_row));
+  if (NULL == p) return 0;
+  if (frame_rows_n) BCOPY(frame_rows, p, frame_rows_n * sizeof(*p));
+  gca_mem_free(GCA_MEM_TYPES, frame_rows,
+               frame_rows_cap * sizeof(struct frame_row));
+  frame_rows = p;
+  frame_rows_cap = cap;
+  return 1;
+}
 
 static void frame_add_locked(unsigned pair, word objs, word bytes)
 {
   struct gca_pair *e;
+  struct frame_row *r;
 
   if (0 == pair) {
     frame_lost_objs += objs;
@@ -45,16 +75,20 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
     return;
   }
   e = gca_pair_get(pair);
-  if (!e->frame_dirty) {
-    if (!gca_ulist_push(&frame_dirty, GCA_MEM_TYPES, pair)) {
+  if (0 == e->frame_row) {
+    if (!frame_rows_room()) {
       frame_lost_objs += objs;
       frame_lost_bytes += bytes;
       return;
     }
-    e->frame_dirty = 1;
+    r = &frame_rows[frame_rows_n];
+    r->pair = pair;
+    r->objs = r->bytes = 0;
+    e->frame_row = (unsigned)++frame_rows_n;
   }
-  e->frame_objs += objs;
-  e->frame_bytes += bytes;
+  r = &frame_rows[e->frame_row - 1];
+  r->objs += objs;
+  r->bytes += bytes;
 }
 
 /* Per-thread frame counts for allocations made without the lock        */
@@ -374,22 +408,23 @@ GC_INNER int gca_frames_begin(void)
 
 GC_INNER unsigned gca_frames_n_rows(void)
 {
-  return (unsigned)frame_dirty.n;
+  return (unsigned)frame_rows_n;
 }
 
 GC_INNER unsigned gca_frames_row_pair(unsigned i)
 {
-  return frame_dirty.id[i];
+  return frame_rows[i].pair;
 }
 
 GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
 {
-  const struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
+  const struct frame_row *r = &frame_rows[i];
+  const struct gca_pair *e = gca_pair_get(r->pair);
 
   v[GCA_COL_frame_rows_type_id] = e->type;
   v[GCA_COL_frame_rows_site_id] = e->site;
-  v[GCA_COL_frame_rows_objs] = e->frame_objs;
-  v[GCA_COL_frame_rows_bytes] = e->frame_bytes;
+  v[GCA_COL_frame_rows_objs] = r->objs;
+  v[GCA_COL_frame_rows_bytes] = r->bytes;
 }
 
 /* Move objs/bytes of the frame from pair `from` to pair `to` (lock    */
@@ -399,14 +434,16 @@ GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
 GC_INNER void gca_frames_move(unsigned from, unsigned to, word objs,
                               word bytes)
 {
-  struct gca_pair *e;
+  struct frame_row *r;
+  unsigned k;
 
   if (0 == from || 0 == to || from == to) return;
-  e = gca_pair_get(from);
-  if (!e->frame_dirty || e->frame_objs < objs || e->frame_bytes < bytes)
-    return;
-  e->frame_objs -= objs;
-  e->frame_bytes -= bytes;
+  k = gca_pair_get(from)->frame_row;
+  if (0 == k) return;
+  r = &frame_rows[k - 1];
+  if (r->objs < objs || r->bytes < bytes) return;
+  r->objs -= objs;
+  r->bytes -= bytes;
   frame_add_locked(to, objs, bytes);
 }
 
@@ -421,13 +458,9 @@ GC_INNER void gca_frames_reset(void)
 {
   unsigned i;
 
-  for (i = 0; i < frame_dirty.n; i++) {
-    struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
-
-    e->frame_objs = e->frame_bytes = 0;
-    e->frame_dirty = 0;
-  }
-  frame_dirty.n = 0;
+  for (i = 0; i < frame_rows_n; i++)
+    gca_pair_get(frame_rows[i].pair)->frame_row = 0;
+  frame_rows_n = 0;
   frame_lost_objs = frame_lost_bytes = 0;
 }
 
