@@ -84,8 +84,9 @@ static volatile int sites_lock = 0;
 static struct sites_table sites_hdr[SITES_TAB_N];
 static struct sites_table *sites_tab = NULL;   /* published, acquire loads */
 static word sites_count = 0;                   /* in sites_tab             */
-/* id -> site: the chunks (OS memory; these pointers are all the static */
-/* data, which the collector scans as roots and paces collections by).  */
+/* id -> site: the chunks (OS memory; these pointers and the headers   */
+/* are all the static data, which the collector scans as roots and      */
+/* paces its collections by: some 300 bytes).                            */
 /* A chunk is set before the first id in it is published.               */
 static struct gca_site **sites_dir[SITES_DIR_N];
 static unsigned sites_next_id = 2;             /* release stores           */
