@@ -58,6 +58,10 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
+/* Set (lock held) before gca_tl_mode is first 1, the only mode in     */
+/* which the inline hooks write the locked rows: until then the sums   */
+/* skip them, and their pages (2 KiB a kind) stay untouched.           */
+GC_INNER int gca_locked_rows_used = 0;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -302,6 +306,7 @@ GC_INNER void gca_tl_mode_update(void)
   int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
 
   if (mode == gca_tl_mode) return;
+  if (1 == mode) gca_locked_rows_used = 1;
   GCA_STORE(&gca_tl_mode, mode);
 # ifdef THREAD_LOCAL_ALLOC
     gca_tlflags_mode_changed(mode);

@@ -60,8 +60,10 @@ GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
   }
   COUNTERS_UNLOCK();
   /* The pops counted inline with the lock held (gca_hooks.h: class lg */
-  /* of kind k in row k * GCA_LOCKED_KIND_ROWS + lg).                    */
-  for (k = 0; k < n_kinds; k++) {
+  /* of kind k in row k * GCA_LOCKED_KIND_ROWS + lg), only ever while   */
+  /* gca_tl_mode was 1: under full and trace their pages (2 KiB a kind, */
+  /* 16 KiB of Guile's 8 kinds) are not even read (issue 33).            */
+  for (k = 0; gca_locked_rows_used && k < n_kinds; k++) {
     word (*l)[2] = &gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
 
     for (cls = 1; cls <= MAXOBJGRANULES; cls++)

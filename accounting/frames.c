@@ -32,12 +32,42 @@ GC_INNER void gca_frames_atfork_child(void)
   FRAMES_UNLOCK();
 }
 
-static struct gca_ulist frame_dirty;    /* pair ids with frame counts  */
+/* The pairs with counts in this frame, and their counts: a pair's     */
+/* frame_row is its index here + 1 (0: none).  In a table of their own */
+/* (made by the first frame marker's counts), not in every pair: 16 of */
+/* a pair's 56 bytes that stayed 0 without frame markers (issue 33).  */
+struct frame_row {
+  word objs, bytes;
+  unsigned pair;
+};
+static struct frame_row *frame_rows = NULL;
+static word frame_rows_n = 0, frame_rows_cap = 0;
 static word frame_lost_objs = 0, frame_lost_bytes = 0;
+
+/* Room for one more row; 0 if no memory.  Lock held.                  */
+static int frame_rows_room(void)
+{
+  word cap;
+  struct frame_row *p;
+
+  if (frame_rows_n < frame_rows_cap) return 1;
+  cap = gca_mem_fit(sizeof(struct frame_row), frame_rows_n + 1,
+                    frame_rows_cap);
+  p = (struct frame_row *)gca_mem_alloc(GCA_MEM_TYPES,
+                                        cap * sizeof(struct frame_row));
+  if (NULL == p) return 0;
+  if (frame_rows_n) BCOPY(frame_rows, p, frame_rows_n * sizeof(*p));
+  gca_mem_free(GCA_MEM_TYPES, frame_rows,
+               frame_rows_cap * sizeof(struct frame_row));
+  frame_rows = p;
+  frame_rows_cap = cap;
+  return 1;
+}
 
 static void frame_add_locked(unsigned pair, word objs, word bytes)
 {
   struct gca_pair *e;
+  struct frame_row *r;
 
   if (0 == pair) {
     frame_lost_objs += objs;
@@ -45,16 +75,20 @@ static void frame_add_locked(unsigned pair, word objs, word bytes)
     return;
   }
   e = gca_pair_get(pair);
-  if (!e->frame_dirty) {
-    if (!gca_ulist_push(&frame_dirty, GCA_MEM_TYPES, pair)) {
+  if (0 == e->frame_row) {
+    if (!frame_rows_room()) {
       frame_lost_objs += objs;
       frame_lost_bytes += bytes;
       return;
     }
-    e->frame_dirty = 1;
+    r = &frame_rows[frame_rows_n];
+    r->pair = pair;
+    r->objs = r->bytes = 0;
+    e->frame_row = (unsigned)++frame_rows_n;
   }
-  e->frame_objs += objs;
-  e->frame_bytes += bytes;
+  r = &frame_rows[e->frame_row - 1];
+  r->objs += objs;
+  r->bytes += bytes;
 }
 
 /* Per-thread frame counts for allocations made without the lock        */
@@ -87,7 +121,10 @@ struct frame_tl_mid {
 /* keep it to one.)                                                      */
 /* The entries (struct gca_pc, gca_priv.h) hold the pair only; each has  */
 /* its frame-count entry at the same index of a parallel array, which    */
-/* only frame counting reads.                                             */
+/* only frame counting reads.  A grown cache has that array only if     */
+/* frames were on when it grew (a third of its bytes: Guile's alloc.scm  */
+/* under trace, 256 entries, two pages where one does; issue 33);        */
+/* without it a frame-count entry is looked up each time (three loads).  */
 #define FTL_PCACHE 64u
 #define FTL_PCACHE_MAX 16384u
 struct frame_tl {                       /* at most a page (64-bit)    */
@@ -96,7 +133,7 @@ struct frame_tl {                       /* at most a page (64-bit)    */
   word lost_objs, lost_bytes, taken_lost_objs, taken_lost_bytes;
   struct frame_tl_mid *top[FTL_TOP];
   struct gca_pc *pc;            /* pc0, or a larger table             */
-  struct frame_tl_ent **pc_ent; /* pc_ent0, or the larger table's      */
+  struct frame_tl_ent **pc_ent; /* pc_ent0, the larger table's, or NULL */
   word pc_mask;                 /* entries - 2: sets are even indices */
   word pc_misses;               /* the owner's gca_tl counts lookups  */
   struct gca_pc pc0[FTL_PCACHE];
@@ -167,8 +204,9 @@ static struct frame_tl_ent *frame_tl_ent_of(struct frame_tl *t,
 }
 
 /* Bytes of a grown pair cache of n entries and its parallel array.   */
-#define FTL_PC_BYTES(n) ((n) * (sizeof(struct gca_pc) \
-                                + sizeof(struct frame_tl_ent *)))
+#define FTL_PC_BYTES(n, ent) ((n) * (sizeof(struct gca_pc) \
+                                 + ((ent) ? sizeof(struct frame_tl_ent *) \
+                                    : 0)))
 
 /* Double t's pair cache (the owner only), keeping what it holds.  0 if */
 /* it is at its largest or no memory: the caller goes on as it was.     */
@@ -177,14 +215,15 @@ static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
   word n = t->pc_mask + 2, i;
   struct gca_pc *np;
   struct frame_tl_ent **ne;
+  int ent = gca_frames_on;
 
   me->pc_lookups = t->pc_misses = 0;
   if (n >= FTL_PCACHE_MAX) return 0;
   FRAMES_LOCK();
-  np = (struct gca_pc *)gca_mem_alloc(GCA_MEM_TYPES, FTL_PC_BYTES(2 * n));
+  np = (struct gca_pc *)gca_mem_alloc(GCA_MEM_TYPES, FTL_PC_BYTES(2 * n, ent));
   FRAMES_UNLOCK();
   if (NULL == np) return 0;
-  ne = (struct frame_tl_ent **)(np + 2 * n);
+  ne = ent ? (struct frame_tl_ent **)(np + 2 * n) : NULL;
   for (i = 0; i < n; i++) {
     const struct gca_pc *e = &t->pc[i];
     word d;
@@ -194,12 +233,12 @@ static int frame_pc_grow(struct gca_tl *me, struct frame_tl *t)
     if (np[d].pair != 0) d++;           /* second way (newest first lost) */
     if (0 == np[d].pair) {
       np[d] = *e;
-      ne[d] = t->pc_ent[i];
+      if (ne != NULL && t->pc_ent != NULL) ne[d] = t->pc_ent[i];
     }
   }
   if (t->pc != t->pc0) {
     FRAMES_LOCK();
-    gca_mem_free(GCA_MEM_TYPES, t->pc, FTL_PC_BYTES(n));
+    gca_mem_free(GCA_MEM_TYPES, t->pc, FTL_PC_BYTES(n, t->pc_ent != NULL));
     FRAMES_UNLOCK();
   }
   t->pc = np;
@@ -226,6 +265,10 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
   me->pc_lookups++;
   hit = gca_pc_find(t->pc, t->pc_mask, cookie, site);
   if (hit != NULL) {
+    if (EXPECT(NULL == t->pc_ent, FALSE)) {
+      if (gca_frames_on) *ent = frame_tl_ent_of(t, hit->pair);
+      return hit->pair;
+    }
     e = &t->pc_ent[hit - t->pc];
     if (EXPECT(NULL == *e, FALSE) && gca_frames_on)
       *e = frame_tl_ent_of(t, hit->pair);
@@ -241,14 +284,16 @@ GC_INNER unsigned gca_pair_intern_tl(struct gca_tl *me, word cookie,
   pair = gca_pair_intern(cookie, site, origin);
   if (pair != 0) {
     c = &t->pc[i];
-    e = &t->pc_ent[i];
     c[1] = c[0];
-    e[1] = e[0];
     c->cookie = cookie;
     c->site = site;
     c->pair = pair;
-    *e = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
-    *ent = *e;
+    *ent = gca_frames_on ? frame_tl_ent_of(t, pair) : NULL;
+    if (t->pc_ent != NULL) {
+      e = &t->pc_ent[i];
+      e[1] = e[0];
+      *e = *ent;
+    }
   }
   return pair;
 }
@@ -363,22 +408,23 @@ GC_INNER int gca_frames_begin(void)
 
 GC_INNER unsigned gca_frames_n_rows(void)
 {
-  return (unsigned)frame_dirty.n;
+  return (unsigned)frame_rows_n;
 }
 
 GC_INNER unsigned gca_frames_row_pair(unsigned i)
 {
-  return frame_dirty.id[i];
+  return frame_rows[i].pair;
 }
 
 GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
 {
-  const struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
+  const struct frame_row *r = &frame_rows[i];
+  const struct gca_pair *e = gca_pair_get(r->pair);
 
   v[GCA_COL_frame_rows_type_id] = e->type;
   v[GCA_COL_frame_rows_site_id] = e->site;
-  v[GCA_COL_frame_rows_objs] = e->frame_objs;
-  v[GCA_COL_frame_rows_bytes] = e->frame_bytes;
+  v[GCA_COL_frame_rows_objs] = r->objs;
+  v[GCA_COL_frame_rows_bytes] = r->bytes;
 }
 
 /* Move objs/bytes of the frame from pair `from` to pair `to` (lock    */
@@ -388,14 +434,16 @@ GC_INNER void gca_frames_row(unsigned i, word v[GCA_NCOLS_frame_rows])
 GC_INNER void gca_frames_move(unsigned from, unsigned to, word objs,
                               word bytes)
 {
-  struct gca_pair *e;
+  struct frame_row *r;
+  unsigned k;
 
   if (0 == from || 0 == to || from == to) return;
-  e = gca_pair_get(from);
-  if (!e->frame_dirty || e->frame_objs < objs || e->frame_bytes < bytes)
-    return;
-  e->frame_objs -= objs;
-  e->frame_bytes -= bytes;
+  k = gca_pair_get(from)->frame_row;
+  if (0 == k) return;
+  r = &frame_rows[k - 1];
+  if (r->objs < objs || r->bytes < bytes) return;
+  r->objs -= objs;
+  r->bytes -= bytes;
   frame_add_locked(to, objs, bytes);
 }
 
@@ -410,13 +458,9 @@ GC_INNER void gca_frames_reset(void)
 {
   unsigned i;
 
-  for (i = 0; i < frame_dirty.n; i++) {
-    struct gca_pair *e = gca_pair_get(frame_dirty.id[i]);
-
-    e->frame_objs = e->frame_bytes = 0;
-    e->frame_dirty = 0;
-  }
-  frame_dirty.n = 0;
+  for (i = 0; i < frame_rows_n; i++)
+    gca_pair_get(frame_rows[i].pair)->frame_row = 0;
+  frame_rows_n = 0;
   frame_lost_objs = frame_lost_bytes = 0;
 }
 

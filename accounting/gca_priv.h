@@ -923,10 +923,10 @@ struct gca_pair {
   unsigned site;
   unsigned type;        /* type id, 0 until interned (lock held)        */
   unsigned char origin; /* GCA_TYPE_* of the cookie                     */
-  unsigned char frame_dirty;
   unsigned char old_listed;       /* on types.c's list of old pairs     */
   unsigned old_next;              /* the next pair on that list, or 0   */
-  word frame_objs, frame_bytes;   /* since the last frame marker, lock  */
+  unsigned frame_row;   /* frames.c: its counts since the last marker, */
+                        /* that row + 1, or 0 (lock held)               */
   word old_objs, old_bytes;       /* live in the oldest age bin, lock   */
 };
 GC_INNER struct gca_pair *gca_pair_get(unsigned id);
@@ -1124,6 +1124,9 @@ GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
 GC_INNER void gca_tl_mode_update(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
+/* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */
+/* counts); lock held.                                                  */
+GC_EXTERN int gca_locked_rows_used;
 
 
 /* Relaxed single-word load/store: a reader on another thread sees a      */

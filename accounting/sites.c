@@ -46,8 +46,14 @@
 
 #define GCA_SITES_MAX ((unsigned)1 << 18)
 #define GCA_SITES_MAX_ARENA ((word)64 << 20)
-#define SITES_DIR_CHUNK 512u     /* a page of pointers */
-#define SITES_DIR_N (GCA_SITES_MAX / SITES_DIR_CHUNK + 1)
+/* id -> site: chunk k holds ids [256 (2^k - 1), 256 (2^(k+1) - 1)), */
+/* 2 KiB of pointers, then 4, 8, ...: 11 chunks reach GCA_SITES_MAX.     */
+#define SITES_DIR0_LOG 8
+#define SITES_DIR0 ((unsigned)1 << SITES_DIR0_LOG)
+#define SITES_DIR_N 11
+/* Hash tables of 256 slots, then 512, ...: at most 4 GCA_SITES_MAX.    */
+#define SITES_TAB0 256u
+#define SITES_TAB_N 13
 #define SITES_ARENA_CHUNK ((word)256 << 10)
 #define SITES_CACHE 64u     /* per thread, direct-mapped */
 
@@ -58,9 +64,14 @@ struct gca_site {
   word frames[1];   /* n of them (at least 1 allocated) */
 };
 
+/* A hash table's header, in a static array (one entry a size, written */
+/* before the table is published through sites_tab): the slots alone   */
+/* fill their pages, and the first table shares one page with the first */
+/* chunk of the directory (a header word in the table took 8 bytes of a */
+/* second page; issue 33).                                                */
 struct sites_table {
   word cap;         /* power of two */
-  struct gca_site *slot[1];
+  struct gca_site **slot;
 };
 
 /* ---- settings ----------------------------------------------------------- */
@@ -70,12 +81,14 @@ GC_INNER unsigned gca_stacks_depth = GCA_STACKS_DEFAULT_DEPTH;
 
 /* ---- shared state (new sites: under sites_lock) ------------------------ */
 static volatile int sites_lock = 0;
+static struct sites_table sites_hdr[SITES_TAB_N];
 static struct sites_table *sites_tab = NULL;   /* published, acquire loads */
 static word sites_count = 0;                   /* in sites_tab             */
-/* id -> site: SITES_DIR_N chunk pointers, OS memory taken with the   */
-/* first site (not static data, which the collector scans as roots and */
-/* paces its collections by).  Set before the first id is published.  */
-static struct gca_site ***sites_dir = NULL;
+/* id -> site: the chunks (OS memory; these pointers and the headers   */
+/* are all the static data, which the collector scans as roots and      */
+/* paces its collections by: some 300 bytes).                            */
+/* A chunk is set before the first id in it is published.               */
+static struct gca_site **sites_dir[SITES_DIR_N];
 static unsigned sites_next_id = 2;             /* release stores           */
 static unsigned sites_taken = 2;               /* next id for the record   */
 static char *arena_p = NULL;
@@ -179,16 +192,33 @@ static struct gca_site *sites_probe(struct sites_table *t, word h,
   }
 }
 
-static struct sites_table *sites_new_table(word cap)
+/* The chunk of the directory that holds id, and id's index in it.    */
+static unsigned sites_dir_chunk(unsigned id, unsigned *i)
 {
-  size_t bytes = sizeof(struct sites_table)
-                 + (size_t)(cap - 1) * sizeof(struct gca_site *);
-  struct sites_table *t = (struct sites_table *)gca_os_alloc(bytes);
+  unsigned q = (id >> SITES_DIR0_LOG) + 1, k = 0;
 
-  if (t != NULL) {
-    t->cap = cap;
-    sites_mem += bytes;
-  }
+  while (q >> (k + 1)) k++;
+  *i = id - (SITES_DIR0 << k) + SITES_DIR0;
+  return k;
+}
+
+/* Lock held.  The table of hdr_i's size (SITES_TAB0 << hdr_i slots),  */
+/* its header filled, not published; NULL if no memory.  The first     */
+/* takes a page with the directory's first chunk.                       */
+static struct sites_table *sites_new_table(unsigned hdr_i)
+{
+  struct sites_table *t = &sites_hdr[hdr_i < SITES_TAB_N ? hdr_i : 0];
+  word cap = (word)SITES_TAB0 << hdr_i;
+  size_t bytes = (size_t)cap * sizeof(struct gca_site *);
+
+  if (hdr_i >= SITES_TAB_N) return NULL;
+  if (0 == hdr_i) bytes += SITES_DIR0 * sizeof(struct gca_site *);
+  bytes = (bytes + 4095) & ~(size_t)4095;
+  t->slot = (struct gca_site **)gca_os_alloc(bytes);
+  if (NULL == t->slot) return NULL;
+  t->cap = cap;
+  sites_mem += bytes;
+  if (0 == hdr_i) sites_dir[0] = (struct gca_site **)(t->slot + cap);
   return t;
 }
 
@@ -234,34 +264,31 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
   struct gca_site *s;
   size_t bytes = sizeof(struct gca_site)
                  + (size_t)(n > 0 ? n - 1 : 0) * sizeof(word);
-  unsigned id = sites_next_id, chunk = id / SITES_DIR_CHUNK;
+  unsigned id = sites_next_id, i, chunk = sites_dir_chunk(id, &i);
 
   bytes = (bytes + sizeof(word) - 1) & ~(sizeof(word) - 1);
   if (id >= GCA_SITES_MAX + (n == 0)
       || (n > 0 && sites_arena_used + bytes > GCA_SITES_MAX_ARENA))
     return NULL;
   if (NULL == t || (sites_count + 1) * 2 > t->cap) {
-    struct sites_table *nt = sites_new_table(t != NULL ? t->cap * 2 : 256);
-    word i;
+    struct sites_table *nt = sites_new_table(t != NULL
+                                              ? (unsigned)(t - sites_hdr) + 1
+                                              : 0);
+    word j;
 
     if (NULL == nt) return NULL;
     if (t != NULL)
-      for (i = 0; i < t->cap; i++)
-        if (t->slot[i] != NULL) sites_put(nt, t->slot[i]);
+      for (j = 0; j < t->cap; j++)
+        if (t->slot[j] != NULL) sites_put(nt, t->slot[j]);
     __atomic_store_n(&sites_tab, nt, __ATOMIC_RELEASE);
     t = nt;
   }
-  if (NULL == sites_dir) {
-    sites_dir = (struct gca_site ***)gca_os_alloc(
-                                SITES_DIR_N * sizeof(struct gca_site **));
-    if (NULL == sites_dir) return NULL;
-    sites_mem += SITES_DIR_N * sizeof(struct gca_site **);
-  }
   if (NULL == sites_dir[chunk]) {
-    sites_dir[chunk] = (struct gca_site **)gca_os_alloc(
-                                SITES_DIR_CHUNK * sizeof(struct gca_site *));
+    size_t dbytes = ((size_t)SITES_DIR0 << chunk) * sizeof(struct gca_site *);
+
+    sites_dir[chunk] = (struct gca_site **)gca_os_alloc(dbytes);
     if (NULL == sites_dir[chunk]) return NULL;
-    sites_mem += SITES_DIR_CHUNK * sizeof(struct gca_site *);
+    sites_mem += dbytes;
   }
   s = (struct gca_site *)sites_arena_alloc(bytes);
   if (NULL == s) return NULL;
@@ -270,7 +297,7 @@ static struct gca_site *sites_add(word h, const word *f, unsigned n)
   s->id = id;
   s->n = n;
   if (n > 0) memcpy(s->frames, f, n * sizeof(word));
-  sites_dir[chunk][id % SITES_DIR_CHUNK] = s;
+  sites_dir[chunk][i] = s;
   __atomic_store_n(&sites_next_id, id + 1, __ATOMIC_RELEASE);
   sites_put(t, s);
   sites_count++;
@@ -533,11 +560,12 @@ GC_INNER void gca_stacks_set_depth(unsigned depth)
 static struct gca_site *sites_get(unsigned id)
 {
   struct gca_site **chunk;
+  unsigned i;
 
   if (id < 2 || id >= __atomic_load_n(&sites_next_id, __ATOMIC_ACQUIRE))
     return NULL;
-  chunk = sites_dir[id / SITES_DIR_CHUNK];
-  return chunk != NULL ? chunk[id % SITES_DIR_CHUNK] : NULL;
+  chunk = sites_dir[sites_dir_chunk(id, &i)];
+  return chunk != NULL ? chunk[i] : NULL;
 }
 
 GC_INNER int gca_site_frames(unsigned id, word *frames, unsigned max)
