@@ -137,7 +137,7 @@ static unsigned tags_pair_for(struct gca_tl *me, word granted)
 /* save no memory: groups stay till the block goes); else the palette  */
 /* first, then the wide table (gca_tagtab_put).  A look at the palette  */
 /* on every store the cache missed, in blocks of many types, and the   */
-/* group's store out of line, cost gameloop's full profile 4% more      */
+/* group's store out of line, cost gameloop's full profile 3% more      */
 /* instructions.                                                         */
 GCA_ALWAYS_INLINE void tags_store(struct gca_tl *me, struct tag_tab *tb,
                                   void *p, unsigned pair)

@@ -505,8 +505,9 @@ static unsigned pal_used(const struct tag_tab *tb)
 /* palette frees what no slot uses (a walk of all the block's slots)   */
 /* if the census cleared a slot since its last walk (cleared, against */
 /* *mark): a walk for each slot that changed made the census of blocks */
-/* of many types quadratic; a walk only once a block's census left its */
-/* palette fuller (Guile's alloc.scm under trace: 8 KiB more groups).  */
+/* of many types quadratic; a single walk, before the census had       */
+/* cleared the block's dead slots, left more groups made (Guile's      */
+/* alloc.scm under trace: 4 KiB).                                        */
 /* Lock held.                                                            */
 GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt,
                                  word *mark, word cleared)
