@@ -219,18 +219,17 @@ GC_INNER GCA_MAYBE_UNUSED void gca_tagslab_atfork_child(void);
 /* The tables (tagslab.c, "the tables and their palettes").            */
 /* A new table for a block of hhdr's geometry, or NULL; lock held.      */
 GC_INNER struct tag_tab *gca_tagtab_new(hdr *hhdr);
-/* Slot i of tb (no wide table) gets tag t; any thread; c: the thread's */
-/* cache entry for t's pair.                                             */
+/* Slot i of tb (whose group of i, if it has a wide table, is not     */
+/* made) gets tag t; any thread; c: the thread's cache entry for t's   */
+/* pair.                                                                 */
 GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put(struct gca_tag_cache *c,
                                               struct tag_tab *tb, word i,
                                               gca_tag_t t);
-/* Slot i of tb gets tag t in tb's wide table (made if need be); any   */
-/* thread.                                                               */
-GC_INNER GC_ATTR_NOINLINE void gca_tagtab_put_wide(struct tag_tab *tb, word i,
-                                                   gca_tag_t t);
-/* The census: slot s gets tag nt, its new half byte returned; the     */
-/* entries no slot uses (used: a bit an entry) freed.  Lock held.       */
-GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt);
+/* The census: slot s gets tag nt, its new half byte returned (mark,  */
+/* cleared: tagslab.c); the entries no slot uses (used: a bit an       */
+/* entry) freed.  Lock held.                                            */
+GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt,
+                                 word *mark, word cleared);
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
 GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
 /* tb's wide table goes (tags reset); lock held, no thread tagging.   */
