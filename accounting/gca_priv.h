@@ -563,18 +563,26 @@ struct gca_grow_event {
 /* less often than upstream, accounting on or off, and so change what  */
 /* it measures.  NULL until then; the readers check.  The rows are     */
 /* elsewhere (gca_rows), found through row_of.                          */
+#if defined(__GNUC__) || defined(__clang__)
+# define GCA_PAGE_ALIGNED __attribute__((__aligned__(4096)))
+#else
+# define GCA_PAGE_ALIGNED /* empty: the same fields, more pages touched */
+#endif
 struct gca_tables {
   struct gca_census census;                             /* census.c   */
   struct gca_kind_census rec_sent_kinds[MAXOBJKINDS];   /* record.c   */
   /* The row of (kind, class): an index into gca_rows, 0 if none yet.  */
   unsigned short row_of[MAXOBJKINDS][GCA_N_CLASSES];
-  /* Heap growths waiting for the next record (heapgrow.c; the heap is  */
-  /* tracked only once the tables are made), and those a record took    */
-  /* (record.c).                                                         */
-  struct gca_grow_event grows[GCA_MAX_GROWS], rec_grows[GCA_MAX_GROWS];
-  /* The free-block books as last read, and a heap walk's to check them */
-  /* against (freelist.c).                                               */
-  struct gca_freelist_books fl, fl_ref;
+  /* The free-block books as last read (freelist.c), and the heap       */
+  /* growths waiting for the next record (heapgrow.c; the heap is       */
+  /* tracked only once the tables are made), which a record reads in    */
+  /* place: both written on every program that grows its heap, so they  */
+  /* start a page of their own (the books 1.5 KiB, the first growths    */
+  /* beside them) and take one page of memory, not three.               */
+  struct gca_freelist_books fl GCA_PAGE_ALIGNED;
+  struct gca_grow_event grows[GCA_MAX_GROWS];
+  /* A heap walk's books, to check fl against (freelist.c, tests).      */
+  struct gca_freelist_books fl_ref;
   /* counters.c: gca_locked_rows points here (the inline hooks' rows;  */
   /* gca_hooks.h: kind k's class lg is row k * GCA_LOCKED_KIND_ROWS +  */
   /* lg), after the rest, so that the pages of kinds that do not exist */
@@ -648,10 +656,11 @@ GC_INNER void gca_heap_resident_sample(void);
 GC_INNER void gca_heapgrow_unmet(size_t sz, int kind, unsigned flags);
 GC_INNER void gca_heapgrow_satisfied(void);
 GC_INNER void gca_heapgrow_note(struct hblk *p, size_t bytes);
-/* Events since the previous take (at most GCA_MAX_GROWS), and how many */
-/* more were lost; resets the list.  Lock held.                          */
-GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out,
-                                    word *lost);
+/* Events since the previous take: *n of them (at most GCA_MAX_GROWS),  */
+/* in place, and how many more were lost; resets the list.  Lock held;  */
+/* the events stay valid until the next growth (read them at once).     */
+GC_INNER const struct gca_grow_event *gca_heapgrow_take(unsigned *n,
+                                                        word *lost);
 GC_INNER void gca_heapgrow_untake(unsigned n, word lost);
 GC_EXTERN struct gca_grow_event gca_last_grow;  /* t_ns 0 if none yet    */
 

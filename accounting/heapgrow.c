@@ -67,15 +67,14 @@ GC_INNER void gca_heapgrow_untake(unsigned n, word lost)
   grow_lost += (word)n + lost;
 }
 
-GC_INNER unsigned gca_heapgrow_take(struct gca_grow_event *out, word *lost)
+GC_INNER const struct gca_grow_event *gca_heapgrow_take(unsigned *n,
+                                                        word *lost)
 {
-  unsigned n = grow_n;
-
-  if (n != 0) BCOPY(gca_tables->grows, out, n * sizeof(struct gca_grow_event));
+  *n = grow_n;
   *lost = grow_lost;
   grow_n = 0;
   grow_lost = 0;
-  return n;
+  return *n != 0 ? gca_tables->grows : NULL;
 }
 
 #endif /* !GC_ACC_DISABLE */

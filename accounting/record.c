@@ -50,8 +50,6 @@ static word rec_took_grows_lost = 0;
 /* gca_dump_keyframe() whole (a key frame), and the first of each dump. */
 /* rec_delta_now: the record being built is a delta.                    */
 #define rec_sent_kinds (gca_tables->rec_sent_kinds)
-/* The heap growths this record took (heapgrow.c).                      */
-#define rec_grows (gca_tables->rec_grows)
 static word rec_sent_seq = 0;           /* 0: no base                   */
 static word rec_sent_gen = 0;
 static unsigned rec_since_key = 0;      /* deltas since the key frame   */
@@ -269,7 +267,9 @@ static void rec_freelists(void)
 static void rec_grows_rows(void)
 {
   word lost;
-  unsigned i, n = gca_heapgrow_take(rec_grows, &lost);
+  unsigned i, n;
+  /* In place: nothing here grows the heap before the rows are written. */
+  const struct gca_grow_event *grows = gca_heapgrow_take(&n, &lost);
 
   rec_took_grows = n;
   rec_took_grows_lost = lost;
@@ -277,7 +277,7 @@ static void rec_grows_rows(void)
   REC_KEY_WORD("\"grows_lost\":", lost);
   REC_LIT(",\"grows\":[");
   for (i = 0; i < n; i++) {
-    const struct gca_grow_event *e = &rec_grows[i];
+    const struct gca_grow_event *e = &grows[i];
 
     /* req_kind may be -1: the one signed column.                       */
     if (i) REC_LIT(",");
