@@ -216,22 +216,6 @@ GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur)
   return MEM_PAGES(n * elem_bytes) / elem_bytes;
 }
 
-GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v)
-{
-  if (l->n == l->cap) {
-    word cap = l->cap ? l->cap * 2 : 1024;
-    unsigned *d = (unsigned *)gca_mem_alloc(owner, cap * sizeof(unsigned));
-
-    if (NULL == d) return 0;
-    if (l->n) BCOPY(l->id, d, l->n * sizeof(unsigned));
-    gca_mem_free(owner, l->id, l->cap * sizeof(unsigned));
-    l->id = d;
-    l->cap = cap;
-  }
-  l->id[l->n++] = v;
-  return 1;
-}
-
 /* ---- the table block ------------------------------------------------------ */
 GC_INNER struct gca_tables *gca_tables = NULL;
 

@@ -214,13 +214,6 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
 /* all that fit in the whole pages those take (the pages are counted:  */
 /* a table of a few rows takes one page, not the 8 KiB of 64 rows).    */
 GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur);
-/* A growable list of ids on owner's pages; push: 0 (l unchanged) if no */
-/* memory.  Zero-initialized is empty.                                   */
-struct gca_ulist {
-  unsigned *id;
-  word n, cap;
-};
-GC_INNER int gca_ulist_push(struct gca_ulist *l, unsigned owner, unsigned v);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 /* Unused where there is no fork (GCA_MAYBE_UNUSED: in the one-file    */

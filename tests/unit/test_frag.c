@@ -103,13 +103,24 @@ int main(void)
   GC_enable();
   CHECK(big != NULL);
   stats(&a);
-  CHECK_EQ(a.heap_grows, c.heap_grows + 1);
+  CHECK(a.heap_grows >= c.heap_grows + 1);
   CHECK_EQ(GC_acc_get_last_grow(&g, sizeof(g)), sizeof(g));
   CHECK(g.req_bytes >= want);
   CHECK_EQ(g.req_kind, 0);                /* PTRFREE */
-  CHECK_EQ(g.free_bytes, c.free_bytes);
   CHECK(g.free_bytes >= freed * FRAG_OBJ_BYTES);
-  CHECK_EQ(g.largest_free_bytes, c.largest_free_bytes);
+  if (a.heap_grows == c.heap_grows + 1) {
+    /* The one growth saw the books as they were just before.           */
+    CHECK_EQ(g.free_bytes, c.free_bytes);
+    CHECK_EQ(g.largest_free_bytes, c.largest_free_bytes);
+  } else {
+    /* The collector may pass over a grown block it will not use (one  */
+    /* with black-listed pages, say) and grow again, as seen under wine: */
+    /* the last growth then saw the earlier one's block as free.         */
+    printf("the heap grew %lu times for one object (black-listed pages)\n",
+           (unsigned long)(a.heap_grows - c.heap_grows));
+    CHECK(g.free_bytes > c.free_bytes);
+    CHECK(g.largest_free_bytes >= c.largest_free_bytes);
+  }
   CHECK(g.grow_bytes >= want);
   CHECK_EQ(g.heap_bytes_after,
            GC_get_heap_size() + GC_get_unmapped_bytes());
