@@ -73,11 +73,13 @@ static unsigned slab_class(size_t bytes)
 
 /* The classes whose slabs are of TAB_SLAB_PAGE bytes, aligned: those  */
 /* of the tables (a block's, of at most SLAB_MAX_SLOTS slots) and a    */
-/* quarter larger, where tagslab_alloc may put a table.  The slab of a  */
-/* table is then its address rounded down (TAB_SLAB), and a table     */
-/* needs no field for it.                                                */
+/* quarter larger (or SLAB_NEAR), where tagslab_alloc may put a table. */
+/* The slab of a table is then its address rounded down (TAB_SLAB),    */
+/* and a table needs no field for it.                                    */
 #define SLAB_TAB_CLS ((TAB_BYTES(SLAB_MAX_SLOTS) + SLAB_UNIT - 1) / SLAB_UNIT)
 #define SLAB_ALIGNED_CLS (SLAB_TAB_CLS + SLAB_TAB_CLS / 4)
+/* The classes above c that tagslab_alloc may use for c's chunks.       */
+#define SLAB_NEAR(c) ((c) < 8 ? 2u : (c) / 4)
 
 /* Slab size for class c: the fewest pages with at most 1/8 waste and   */
 /* at least 4 tables (or SLAB_MAX_PAGES); TAB_SLAB_PAGE for the tables' */
@@ -89,6 +91,7 @@ static size_t slab_size(unsigned c)
 
   GC_STATIC_ASSERT(SLAB_ALIGNED_CLS * SLAB_UNIT * 4 + SLAB_UNIT
                    <= TAB_SLAB_PAGE);
+  GC_STATIC_ASSERT(7 + SLAB_NEAR(7) <= SLAB_ALIGNED_CLS);
   GC_STATIC_ASSERT(TAB_GRP_BYTES / SLAB_UNIT <= SLAB_TAB_CLS);
   GC_STATIC_ASSERT(TAB_WIDE_BYTES(SLAB_MAX_SLOTS) <= SLAB_MAX_TAB);
   if (c <= SLAB_ALIGNED_CLS || c >= SLAB_N_CLASSES) return TAB_SLAB_PAGE;
@@ -188,12 +191,14 @@ static void *tagslab_alloc(size_t want)
     }
   }
   if (NULL == s) {
-    /* A slab with room of a class at most a quarter larger: a class of */
-    /* a few tables would take a page of its own (Guile's alloc.scm had */
-    /* six such, 24 KiB for 47 tables; issue 33).                       */
+    /* A slab with room of a class at most a quarter larger, or two    */
+    /* classes (32 bytes) for the small ones: a class of a few tables   */
+    /* would take a page of its own (Guile's alloc.scm had six such,    */
+    /* 24 KiB for 47 tables; then a page for one 80-byte table, with a  */
+    /* 112-byte class's slab half empty; issue 33).                     */
     unsigned k;
 
-    for (k = c + 1; k <= c + c / 4 && k < SLAB_N_CLASSES; k++) {
+    for (k = c + 1; k <= c + SLAB_NEAR(c) && k < SLAB_N_CLASSES; k++) {
       if (slab_avail[k] != NULL) {
         c = k;
         bytes = (size_t)c * SLAB_UNIT;
