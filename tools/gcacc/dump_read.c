@@ -1587,6 +1587,275 @@ static enum dump_status reader_check(struct dump_reader *r, json_t *v,
   return DUMP_RECORD;
 }
 
+/* The input ran out (not growing): the clean end, a dump cut short    */
+/* (records so far kept) or no dump at all.                              */
+static enum dump_status input_ended(struct dump_reader *r)
+{
+  int clean = r->gzip <= 0 || r->stream_end;
+
+  if (r->skipping) {              /* the input ends inside it      */
+    r->skipping = 0;
+    r->offset += r->skip_len;
+    r->note[0] = '\0';
+    r->line_len = 1;
+  }
+  r->warn[0] = '\0';
+  blank_run_end(r);
+  deliver_note(r);
+  if (r->line_len == 0 && clean && r->records == 0) {
+    /* Empty file, empty gzip stream, only blank lines: not a dump. */
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (%s; expected a header record, "
+             "{\"record\":\"header\",...}, as the first line)",
+             r->name, r->offset ? "only blank lines" : "empty");
+    return DUMP_ERROR;
+  }
+  if (r->line_len == 0 && clean) return DUMP_END;
+  if (r->line_len == 0) {
+    snprintf(r->err, sizeof(r->err),
+             "%s ends without its gzip trailer after byte %llu "
+             "(the process was stopped?); using records 1-%lu",
+             r->name, r->offset, r->records);
+  } else {
+    snprintf(r->err, sizeof(r->err),
+             "%s ends mid-record after byte %llu; using records 1-%lu",
+             r->name, r->offset, r->records);
+  }
+  if (r->records == 0) {
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (no whole header record)", r->name);
+    return DUMP_ERROR;
+  }
+  return DUMP_TRUNCATED;
+}
+
+/* Blank lines at the start of a line, a run at a time (a gigabyte of  */
+/* them after the header took 31 s one by one; issue 38, fault 4).      */
+/* 1: some taken, 0: none, -1: too many before any record (r->err).     */
+static int take_blank_run(struct dump_reader *r)
+{
+  const unsigned char *b = r->out + r->out_pos, *e = r->out + r->out_len;
+  size_t k;
+
+  while (b < e && *b == '\n') b++;
+  k = (size_t)(b - (r->out + r->out_pos));
+  if (k == 0) {
+    if (r->blank_run > 0) blank_run_end(r);
+    return 0;
+  }
+  if (r->blank_run == 0) {
+    r->blank_at = r->offset;
+    r->blank_line = r->lines + 1;
+  }
+  r->blank_run += k;
+  r->lines += k;
+  r->offset += k;
+  r->out_pos += k;
+  if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
+    /* Bounded: gigabytes of newlines are not read to the end.    */
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (%llu blank bytes and no record; "
+             "expected a header record, {\"record\":\"header\",...}, "
+             "as the first line)", r->name, r->offset);
+    return -1;
+  }
+  return 1;
+}
+
+/* Appends the output up to nl (or all of it, nl NULL) to the line, or */
+/* counts it as skipped when the line is too long to parse within       */
+/* bounded memory (told when its end comes).  -1: an error (r->err).    */
+static int take_to(struct dump_reader *r, const unsigned char *nl)
+{
+  size_t take = nl ? (size_t)(nl - (r->out + r->out_pos))
+                   : r->out_len - r->out_pos;
+
+  if (!r->skipping && r->line_len + take + 1 > r->line_cap) {
+    size_t cap = r->line_cap ? r->line_cap : 4096;
+
+    while (cap < r->line_len + take + 1) cap *= 2;
+    if (cap > MAX_RECORD && r->records == 0) {
+      snprintf(r->err, sizeof(r->err),
+               "not a gcacc dump: %s (the header record is longer than "
+               "%zu MiB)", r->name, MAX_RECORD >> 20);
+      return -1;
+    }
+    if (cap > MAX_RECORD) {
+      r->skipping = 1;
+      r->skip_len = r->line_len;
+      r->line_len = 0;
+    } else {
+      char *p = realloc(r->line, cap);
+
+      if (p == NULL) {
+        snprintf(r->err, sizeof(r->err), "out of memory reading %s",
+                 r->name);
+        return -1;
+      }
+      r->line = p;
+      r->line_cap = cap;
+    }
+  }
+  if (r->skipping) {
+    r->skip_len += take;
+  } else {
+    memcpy(r->line + r->line_len, r->out + r->out_pos, take);
+    r->line_len += take;
+  }
+  r->out_pos += take;
+  return 0;
+}
+
+/* The end of a line too long to parse: skipped, told, counted.         */
+static void end_skipped_line(struct dump_reader *r)
+{
+  char msg[400];
+
+  r->out_pos++;
+  r->lines++;
+  snprintf(msg, sizeof(msg),
+           "%.300s: record %lu (line %llu, byte %llu) is longer than %zu "
+           "MiB: skipped, the rest of the dump read", r->name,
+           r->records + 1, r->lines, r->offset, MAX_RECORD >> 20);
+  note_add(r, msg);
+  r->offset += r->skip_len + 1;
+  r->records++;
+  r->skipping = 0;
+  r->dskipped = 1;
+}
+
+/* A record whose values would cost too much parsed (its cost): not   */
+/* parsed, told, counted; the header so is no dump.  1: skipped, -1:   */
+/* an error (r->err).                                                   */
+static int skip_costly(struct dump_reader *r, unsigned long long at,
+                       unsigned long long lno, unsigned long long cost)
+{
+  char msg[600];
+
+  r->line_len = 0;
+  r->nltab = 0;
+  if (r->records == 0) {
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (the header record holds JSON "
+             "values that would take about %llu MiB parsed, more "
+             "than %llu MiB)", r->name, cost >> 20,
+             MAX_RECORD_COST >> 20);
+    return -1;
+  }
+  snprintf(msg, sizeof(msg), "%.300s: record %lu (line %llu, byte "
+           "%llu) holds JSON values that would take about %llu MiB "
+           "parsed, more than %llu MiB: skipped, the rest of the "
+           "dump read", r->name, r->records + 1, lno, at, cost >> 20,
+           MAX_RECORD_COST >> 20);
+  note_add(r, msg);
+  r->records++;
+  r->dskipped = 1;
+  return 1;
+}
+
+/* Parses the line read, which started at byte at: the value, or NULL */
+/* with r->err set.  Numbers that do not fit (at most 8 per record     */
+/* after the header) are read as null, and r->warn says so.            */
+static json_t *parse_line(struct dump_reader *r, unsigned long long at)
+{
+  json_error_t jerr;
+  json_t *v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
+
+  if (v == NULL && r->records > 0) {
+    char first[256];
+    unsigned fixed = 0;
+
+    snprintf(first, sizeof(first), "%s", jerr.text);
+    while (v == NULL && fixed < 8 && strstr(jerr.text, "too big") != NULL
+           && jerr.position > 0
+           && blank_number(r->line, r->line_len,
+                           (size_t)jerr.position)) {
+      fixed++;
+      v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK,
+                     &jerr);
+    }
+    if (v != NULL) {
+      char field[240];
+
+      if (!name_null(v, &r->cols, field, sizeof(field), 0))
+        snprintf(field, sizeof(field), "?");
+      r->repaired += fixed;
+      snprintf(r->warn, sizeof(r->warn),
+               "%s: record %lu (byte %llu): %s%s in %s; read as 0, "
+               "the rest of the record kept", r->name, r->records + 1,
+               at, first, fixed > 1 ? " (and more)" : "", field);
+    }
+  }
+  r->line_len = 0;
+  if (v != NULL) return v;
+  if (r->records == 0)
+    /* The bad byte's position (jansson's): invalid UTF-8, \u0000, */
+    /* a number that does not fit, or no JSON at all.              */
+    snprintf(r->err, sizeof(r->err),
+             "not a gcacc dump: %s (the header record, at byte %llu: "
+             "%s)", r->name, at + (unsigned long long)jerr.position,
+             jerr.text);
+  else
+    snprintf(r->err, sizeof(r->err),
+             "corrupt record in %s at byte %llu (record %lu): %s",
+             r->name, at + (unsigned long long)jerr.position,
+             r->records + 1, jerr.text);
+  return NULL;
+}
+
+/* A whole line has been read, its newline next: the record it holds   */
+/* (DUMP_RECORD, *out set; NULL in raw mode), an error, or DUMP_MORE    */
+/* when there is none to deliver (an empty or skipped line: read on).   */
+static enum dump_status end_line(struct dump_reader *r, json_t **out)
+{
+  unsigned long long at = r->offset, lno, cost;
+  enum dump_status st;
+  json_t *v;
+
+  r->out_pos++;                     /* the newline */
+  r->offset += r->line_len + 1;
+  lno = ++r->lines;
+  if (r->line_len == 0) return DUMP_MORE;   /* (runs are taken before) */
+  r->warn[0] = '\0';
+  if (r->raw && r->records > 0) {
+    /* The line itself (dump_line), unparsed.                       */
+    r->line[r->line_len] = '\0';
+    r->raw_len = r->line_len;
+    r->line_len = 0;
+    r->records++;
+    deliver_note(r);
+    return DUMP_RECORD;
+  }
+  r->lean_rec = NULL;
+  r->nltab = 0;
+  if (r->records > 0 && (r->lean_keys != NULL || r->lean_skip != NULL))
+    lean_line(r, r->line, r->line_len);
+  if (budget_line(r, r->line, r->line_len, at, lno, &cost) != 0)
+    return skip_costly(r, at, lno, cost) < 0 ? DUMP_ERROR : DUMP_MORE;
+  v = parse_line(r, at);
+  if (v == NULL) return DUMP_ERROR;
+  st = reader_check(r, v, at);
+  if (st != DUMP_RECORD) {
+    json_decref(v);
+    return st;
+  }
+  r->records++;
+  if (r->records == 1) {
+    dump_cols_init(&r->cols, v);
+    delta_init(r, v);
+  }
+  r->lean_rec = v;
+  if (r->records > 1 && delta_apply(r, v, at) != 0) {
+    r->lean_rec = NULL;
+    r->nltab = 0;
+    json_decref(v);
+    return DUMP_ERROR;
+  }
+  deliver_note(r);
+  *out = v;
+  return DUMP_RECORD;
+}
+
 enum dump_status dump_next(struct dump_reader *r, json_t **out)
 {
   *out = NULL;
@@ -1598,244 +1867,23 @@ enum dump_status dump_next(struct dump_reader *r, json_t **out)
       int got = reader_refill(r);
 
       if (got < 0) return DUMP_ERROR;
-      if (got == 0 && r->growing) return DUMP_MORE;
-      if (got == 0) {
-        int clean = r->gzip <= 0 || r->stream_end;
-
-        if (r->skipping) {              /* the input ends inside it      */
-          r->skipping = 0;
-          r->offset += r->skip_len;
-          r->note[0] = '\0';
-          r->line_len = 1;
-        }
-        r->warn[0] = '\0';
-        blank_run_end(r);
-        deliver_note(r);
-        if (r->line_len == 0 && clean && r->records == 0) {
-          /* Empty file, empty gzip stream, only blank lines: not a dump. */
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (%s; expected a header record, "
-                   "{\"record\":\"header\",...}, as the first line)",
-                   r->name, r->offset ? "only blank lines" : "empty");
-          return DUMP_ERROR;
-        }
-        if (r->line_len == 0 && clean) return DUMP_END;
-        if (r->line_len == 0) {
-          snprintf(r->err, sizeof(r->err),
-                   "%s ends without its gzip trailer after byte %llu "
-                   "(the process was stopped?); using records 1-%lu",
-                   r->name, r->offset, r->records);
-        } else {
-          snprintf(r->err, sizeof(r->err),
-                   "%s ends mid-record after byte %llu; using records 1-%lu",
-                   r->name, r->offset, r->records);
-        }
-        if (r->records == 0) {
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (no whole header record)", r->name);
-          return DUMP_ERROR;
-        }
-        return DUMP_TRUNCATED;
-      }
+      if (got == 0) return r->growing ? DUMP_MORE : input_ended(r);
     }
     if (r->line_len == 0 && !r->skipping) {
-      /* Blank lines, a run at a time (a gigabyte of them after the     */
-      /* header took 31 s one by one; issue 38, fault 4).               */
-      const unsigned char *b = r->out + r->out_pos, *e = r->out + r->out_len;
-      size_t k;
+      int blanks = take_blank_run(r);
 
-      while (b < e && *b == '\n') b++;
-      k = (size_t)(b - (r->out + r->out_pos));
-      if (k > 0) {
-        if (r->blank_run == 0) {
-          r->blank_at = r->offset;
-          r->blank_line = r->lines + 1;
-        }
-        r->blank_run += k;
-        r->lines += k;
-        r->offset += k;
-        r->out_pos += k;
-        if (r->records == 0 && r->offset > MAX_BLANK_PREFIX) {
-          /* Bounded: gigabytes of newlines are not read to the end.    */
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (%llu blank bytes and no record; "
-                   "expected a header record, {\"record\":\"header\",...}, "
-                   "as the first line)", r->name, r->offset);
-          return DUMP_ERROR;
-        }
-        continue;
-      }
-      if (r->blank_run > 0) blank_run_end(r);
+      if (blanks < 0) return DUMP_ERROR;
+      if (blanks > 0) continue;
     }
     nl = memchr(r->out + r->out_pos, '\n', r->out_len - r->out_pos);
-    {
-      size_t take = nl ? (size_t)(nl - (r->out + r->out_pos))
-                       : r->out_len - r->out_pos;
+    if (take_to(r, nl) != 0) return DUMP_ERROR;
+    if (nl == NULL) continue;
+    if (r->skipping) {
+      end_skipped_line(r);
+    } else {
+      enum dump_status st = end_line(r, out);
 
-      if (!r->skipping && r->line_len + take + 1 > r->line_cap) {
-        size_t cap = r->line_cap ? r->line_cap : 4096;
-        char *p;
-
-        while (cap < r->line_len + take + 1) cap *= 2;
-        if (cap > MAX_RECORD && r->records == 0) {
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (the header record is longer than "
-                   "%zu MiB)", r->name, MAX_RECORD >> 20);
-          return DUMP_ERROR;
-        }
-        if (cap > MAX_RECORD) {
-          /* Too long to parse within bounded memory: skipped, told.    */
-          r->skipping = 1;
-          r->skip_len = r->line_len;
-          r->line_len = 0;
-          goto take;
-        }
-        p = realloc(r->line, cap);
-        if (p == NULL) {
-          snprintf(r->err, sizeof(r->err), "out of memory reading %s",
-                   r->name);
-          return DUMP_ERROR;
-        }
-        r->line = p;
-        r->line_cap = cap;
-      }
-take:
-      if (r->skipping) {
-        r->skip_len += take;
-      } else {
-        memcpy(r->line + r->line_len, r->out + r->out_pos, take);
-        r->line_len += take;
-      }
-      r->out_pos += take;
-    }
-    if (nl != NULL && r->skipping) {
-      char msg[400];
-
-      r->out_pos++;
-      r->lines++;
-      snprintf(msg, sizeof(msg),
-               "%.300s: record %lu (line %llu, byte %llu) is longer than %zu "
-               "MiB: skipped, the rest of the dump read", r->name,
-               r->records + 1, r->lines, r->offset, MAX_RECORD >> 20);
-      note_add(r, msg);
-      r->offset += r->skip_len + 1;
-      r->records++;
-      r->skipping = 0;
-      r->dskipped = 1;
-      continue;
-    }
-    if (nl != NULL) {
-      unsigned long long at = r->offset;
-      json_error_t jerr;
-      json_t *v;
-      enum dump_status st;
-
-      unsigned long long lno, cost;
-
-      r->out_pos++;                     /* the newline */
-      r->offset += r->line_len + 1;
-      lno = ++r->lines;
-      if (r->line_len == 0) continue;   /* (runs are taken above)       */
-      r->warn[0] = '\0';
-      if (r->raw && r->records > 0) {
-        /* The line itself (dump_line), unparsed.                       */
-        r->line[r->line_len] = '\0';
-        r->raw_len = r->line_len;
-        r->line_len = 0;
-        r->records++;
-        deliver_note(r);
-        return DUMP_RECORD;
-      }
-      r->lean_rec = NULL;
-      r->nltab = 0;
-      if (r->records > 0 && (r->lean_keys != NULL || r->lean_skip != NULL))
-        lean_line(r, r->line, r->line_len);
-      if (budget_line(r, r->line, r->line_len, at, lno, &cost) != 0) {
-        char msg[600];
-
-        r->line_len = 0;
-        r->nltab = 0;
-        if (r->records == 0) {
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (the header record holds JSON "
-                   "values that would take about %llu MiB parsed, more "
-                   "than %llu MiB)", r->name, cost >> 20,
-                   MAX_RECORD_COST >> 20);
-          return DUMP_ERROR;
-        }
-        snprintf(msg, sizeof(msg), "%.300s: record %lu (line %llu, byte "
-                 "%llu) holds JSON values that would take about %llu MiB "
-                 "parsed, more than %llu MiB: skipped, the rest of the "
-                 "dump read", r->name, r->records + 1, lno, at, cost >> 20,
-                 MAX_RECORD_COST >> 20);
-        note_add(r, msg);
-        r->records++;
-        r->dskipped = 1;
-        continue;
-      }
-      v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK, &jerr);
-      if (v == NULL && r->records > 0) {
-        /* Numbers that do not fit (at most 8 per record): null, warned. */
-        char first[256];
-        unsigned fixed = 0;
-
-        snprintf(first, sizeof(first), "%s", jerr.text);
-        while (v == NULL && fixed < 8 && strstr(jerr.text, "too big") != NULL
-               && jerr.position > 0
-               && blank_number(r->line, r->line_len,
-                               (size_t)jerr.position)) {
-          fixed++;
-          v = json_loadb(r->line, r->line_len, JSON_DISABLE_EOF_CHECK,
-                         &jerr);
-        }
-        if (v != NULL) {
-          char field[240];
-
-          if (!name_null(v, &r->cols, field, sizeof(field), 0))
-            snprintf(field, sizeof(field), "?");
-          r->repaired += fixed;
-          snprintf(r->warn, sizeof(r->warn),
-                   "%s: record %lu (byte %llu): %s%s in %s; read as 0, "
-                   "the rest of the record kept", r->name, r->records + 1,
-                   at, first, fixed > 1 ? " (and more)" : "", field);
-        }
-      }
-      r->line_len = 0;
-      if (v == NULL) {
-        if (r->records == 0)
-          /* The bad byte's position (jansson's): invalid UTF-8, \u0000, */
-          /* a number that does not fit, or no JSON at all.              */
-          snprintf(r->err, sizeof(r->err),
-                   "not a gcacc dump: %s (the header record, at byte %llu: "
-                   "%s)", r->name, at + (unsigned long long)jerr.position,
-                   jerr.text);
-        else
-          snprintf(r->err, sizeof(r->err),
-                   "corrupt record in %s at byte %llu (record %lu): %s",
-                   r->name, at + (unsigned long long)jerr.position,
-                   r->records + 1, jerr.text);
-        return DUMP_ERROR;
-      }
-      st = reader_check(r, v, at);
-      if (st != DUMP_RECORD) {
-        json_decref(v);
-        return st;
-      }
-      r->records++;
-      if (r->records == 1) {
-        dump_cols_init(&r->cols, v);
-        delta_init(r, v);
-      }
-      r->lean_rec = v;
-      if (r->records > 1 && delta_apply(r, v, at) != 0) {
-        r->lean_rec = NULL;
-        r->nltab = 0;
-        json_decref(v);
-        return DUMP_ERROR;
-      }
-      deliver_note(r);
-      *out = v;
-      return DUMP_RECORD;
+      if (st != DUMP_MORE) return st;
     }
   }
 }
