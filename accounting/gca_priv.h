@@ -881,12 +881,33 @@ GC_EXTERN int gca_tags_on;
 /* count into a flat array indexed by pair id; gca_types_fold adds them */
 /* into the type and site rows (once per record or API read, not per   */
 /* object).  Lock held.                                                  */
+/* An age bin's count (of an accumulator or a row) is 32 bits: a count */
+/* past them carries into a table of the high parts, made at the first  */
+/* carry (2^32 live objects of one pair or row: 64 GiB of 16-byte       */
+/* objects).  Words were a third of the rows' and accumulators' bytes: */
+/* under trace on Guile's alloc.scm, 2.9 MB of 16-byte objects and 224  */
+/* callsites, 20 KiB (issue 33).  The live objects are the sum of the  */
+/* bins, not a count of their own.  The test library's low parts can be */
+/* narrower (GC_acc_test_age_bits), so that tests carry.                */
+typedef unsigned gca_age_t;
+#ifdef GCA_TEST_API
+  GC_EXTERN unsigned gca_age_lo_bits;
+# define GCA_AGE_LO_BITS gca_age_lo_bits
+#else
+# define GCA_AGE_LO_BITS 32u
+#endif
+/* The high and low parts of a count v, and the count of lo and hi     */
+/* (shifts in two steps: a 32-bit word by 32 is undefined).             */
+#define GCA_AGE_HI(v) ((word)(v) >> (GCA_AGE_LO_BITS - 1) >> 1)
+#define GCA_AGE_JOIN(lo, hi) \
+        ((word)(lo) + ((word)(hi) << (GCA_AGE_LO_BITS - 1) << 1))
+#define GCA_AGE_LO(v) ((gca_age_t)((word)(v) - GCA_AGE_JOIN(0, GCA_AGE_HI(v))))
 struct gca_acc {
-  word stamp;                   /* == gca_acc_stamp: in use this round   */
-  word live_objs, live_bytes;
+  unsigned stamp;               /* == gca_acc_stamp: in use this round   */
+  gca_age_t age[GCA_AGE_BINS];  /* the live objects: their sum           */
+  word live_bytes;
   word alloc_objs, alloc_bytes;
   word freed_objs, freed_bytes;
-  word age[GCA_AGE_BINS];
 };
 /* The samples' counts of an accumulator (the sampled profile's), in a  */
 /* table of their own made at the first sample: 24 of 148 bytes a pair */
@@ -899,7 +920,10 @@ struct gca_acc_smp {
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair);
 GC_EXTERN struct gca_acc *gca_acc_tab;
 GC_EXTERN word gca_acc_cap;
-GC_EXTERN word gca_acc_stamp;
+/* The round's stamp, 32 bits: when it wraps every accumulator's is   */
+/* cleared (gca_types_fold).                                             */
+GC_EXTERN unsigned gca_acc_stamp;
+GC_INNER void gca_acc_restamp(unsigned stamp);
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair);   /* NULL: no memory */
 GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
 {
@@ -909,6 +933,18 @@ GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
   a = &gca_acc_tab[pair];
   if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return gca_acc_slow(pair);
   return a;
+}
+/* n live objects in age bin b of a, pair's accumulator; the high part */
+/* of a count past GCA_AGE_LO_BITS carried (gca_acc_age_carry).         */
+GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi);
+GC_INLINE void gca_acc_age_add(struct gca_acc *a, unsigned pair, unsigned b,
+                               word n)
+{
+  word v = (word)a->age[b] + n;
+
+  a->age[b] = GCA_AGE_LO(v);
+  if (EXPECT(GCA_AGE_HI(v) != 0, FALSE))
+    gca_acc_age_carry(pair, b, GCA_AGE_HI(v));
 }
 GC_INNER void gca_types_fold(void);
 /* Live old objects (age 32+) per pair, kept incrementally (types.c):   */

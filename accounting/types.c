@@ -35,12 +35,14 @@ static word type_hash_mask = 0;
 static unsigned types_named_upto = 0;           /* ids <= this emitted  */
 static GC_acc_type_namer_proc types_namer = 0;
 
-/* Per-type and per-site rows.                                          */
+/* Per-type and per-site rows.  The live objects are the sum of the   */
+/* age bins (row_age: 32 bits, their carries in types_rows.age_hi).     */
 struct types_row {
-  word live_objs, live_bytes;
+  word live_bytes;
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
-  word age[GCA_AGE_BINS];
+  gca_age_t age[GCA_AGE_BINS];
+  unsigned char flags;                  /* ROW_*                        */
 };
 /* As of the last record: only the cumulative counts, whose deltas a  */
 /* record writes.  Whether the live columns (live, ages, samples live)  */
@@ -65,12 +67,13 @@ struct types_rows {
   struct types_row *cur;
   struct types_sent *sent;
   unsigned *head;               /* census fold: its pairs (dirty i + 1) */
-  unsigned char *flags;         /* ROW_*                                */
-  unsigned cap;                 /* all four in one mapping (cur's)      */
+  unsigned cap;                 /* all three in one mapping (cur's)     */
   struct types_srow *smp;       /* [cap], NULL until a sample counted   */
+  word *age_hi;                 /* [cap][GCA_AGE_BINS], NULL: no carry  */
 };
 #define TYPES_ROW_BYTES (sizeof(struct types_row) \
-                         + sizeof(struct types_sent) + sizeof(unsigned) + 1)
+                         + sizeof(struct types_sent) + sizeof(unsigned))
+#define AGE_HI_BYTES(n) ((size_t)(n) * GCA_AGE_BINS * sizeof(word))
 static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
 static int types_census = 0;    /* a census began, not yet folded       */
@@ -105,7 +108,6 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   struct types_row *cur;
   struct types_sent *sent;
   unsigned *head;
-  unsigned char *flags;
 
   if (n <= r->cap) return 1;
   cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
@@ -124,20 +126,27 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
     }
     r->smp = smp;
   }
+  if (r->age_hi != NULL) {
+    word *hi = (word *)types_grow(r->age_hi, AGE_HI_BYTES(r->cap),
+                                  AGE_HI_BYTES(r->cap), AGE_HI_BYTES(cap));
+
+    if (NULL == hi) {
+      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
+      return 0;
+    }
+    r->age_hi = hi;
+  }
   sent = (struct types_sent *)(cur + cap);
   head = (unsigned *)(sent + cap);
-  flags = (unsigned char *)(head + cap);
   if (r->cap) {
     BCOPY(r->cur, cur, r->cap * sizeof(struct types_row));
     BCOPY(r->sent, sent, r->cap * sizeof(struct types_sent));
     BCOPY(r->head, head, r->cap * sizeof(unsigned));
-    BCOPY(r->flags, flags, r->cap);
     gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * TYPES_ROW_BYTES);
   }
   r->cur = cur;
   r->sent = sent;
   r->head = head;
-  r->flags = flags;
   r->cap = cap;
   return 1;
 }
@@ -160,6 +169,35 @@ static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
     if (NULL == r->smp) return NULL;
   }
   return &r->smp[k];
+}
+
+/* Row k's count of age bin b, and of its live objects (the bins').   */
+static word row_age(const struct types_rows *r, unsigned k, unsigned b)
+{
+  return GCA_AGE_JOIN(r->cur[k].age[b],
+                      r->age_hi != NULL ? r->age_hi[k * GCA_AGE_BINS + b]
+                                        : 0);
+}
+
+static word row_live_objs(const struct types_rows *r, unsigned k)
+{
+  word n = 0;
+  unsigned b;
+
+  for (b = 0; b < GCA_AGE_BINS; b++) n += row_age(r, k, b);
+  return n;
+}
+
+/* Row k's age bin b becomes v; its high part into r's carries, made if */
+/* need be (no memory: the high part is lost, as a sample's columns).  */
+static void row_age_set(struct types_rows *r, unsigned k, unsigned b, word v)
+{
+  r->cur[k].age[b] = GCA_AGE_LO(v);
+  if (NULL == r->age_hi && GCA_AGE_HI(v) != 0) {
+    r->age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES, AGE_HI_BYTES(r->cap));
+    if (NULL == r->age_hi) return;
+  }
+  if (r->age_hi != NULL) r->age_hi[k * GCA_AGE_BINS + b] = GCA_AGE_HI(v);
 }
 
 static unsigned type_find(word cookie)
@@ -265,7 +303,7 @@ GC_INNER void gca_types_census_begin(void)
 
 GC_INNER struct gca_acc *gca_acc_tab = NULL;
 GC_INNER word gca_acc_cap = 0;
-GC_INNER word gca_acc_stamp = 1;
+GC_INNER unsigned gca_acc_stamp = 1;
 static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
 static word acc_n_dirty = 0;
 /* A census fold's lists of the pairs of a row (types_rows.head): the */
@@ -277,6 +315,31 @@ static unsigned *acc_tnext = NULL, *acc_snext = NULL;
 /* accumulator), NULL until the first sample.                          */
 static struct gca_acc_smp *acc_smp = NULL;
 static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
+/* The high parts of the accumulators' age bins ([gca_acc_cap]         */
+/* [GCA_AGE_BINS], zeroed with their accumulator), NULL until a carry.  */
+static word *acc_age_hi = NULL;
+
+#ifdef GCA_TEST_API
+  GC_INNER unsigned gca_age_lo_bits = 32;
+#endif
+
+GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
+{
+  if (NULL == acc_age_hi) {
+    acc_age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES,
+                                       AGE_HI_BYTES(gca_acc_cap));
+    if (NULL == acc_age_hi) return;     /* lost, as a sample's counts   */
+  }
+  acc_age_hi[(word)pair * GCA_AGE_BINS + b] += hi;
+}
+
+/* Age bin b of pair's accumulator.                                      */
+static word acc_age(unsigned pair, unsigned b)
+{
+  return GCA_AGE_JOIN(gca_acc_tab[pair].age[b],
+                      acc_age_hi != NULL
+                      ? acc_age_hi[(word)pair * GCA_AGE_BINS + b] : 0);
+}
 
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
 {
@@ -320,6 +383,17 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
       }
       acc_smp = m;
     }
+    if (acc_age_hi != NULL) {
+      word *hi = (word *)types_grow(acc_age_hi, AGE_HI_BYTES(gca_acc_cap),
+                                    AGE_HI_BYTES(gca_acc_cap),
+                                    AGE_HI_BYTES(cap));
+
+      if (NULL == hi) {
+        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
+        return NULL;
+      }
+      acc_age_hi = hi;
+    }
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
       BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
@@ -335,6 +409,8 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   if (a->stamp != gca_acc_stamp) {
     BZERO(a, sizeof(*a));
     if (acc_smp != NULL) BZERO(&acc_smp[pair], sizeof(*acc_smp));
+    if (acc_age_hi != NULL)
+      BZERO(&acc_age_hi[(word)pair * GCA_AGE_BINS], AGE_HI_BYTES(1));
     a->stamp = gca_acc_stamp;
     acc_dirty[acc_n_dirty++] = pair;
   }
@@ -412,15 +488,14 @@ GC_INNER void gca_types_census_old(void)
     link = &o->old_next;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
-    a->live_objs += o->old_objs;
     a->live_bytes += o->old_bytes;
-    a->age[GCA_AGE_BINS - 1] += o->old_objs;
+    gca_acc_age_add(a, pair, GCA_AGE_BINS - 1, o->old_objs);
   }
 }
 
 /* The live columns of an accumulator, or of a row.                    */
 struct types_live {
-  word objs, bytes, age[GCA_AGE_BINS], s_live;
+  word bytes, age[GCA_AGE_BINS], s_live;
 };
 
 static void live_add(struct types_live *l, unsigned pair)
@@ -428,18 +503,18 @@ static void live_add(struct types_live *l, unsigned pair)
   const struct gca_acc *a = &gca_acc_tab[pair];
   unsigned b;
 
-  l->objs += a->live_objs;
   l->bytes += a->live_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += a->age[b];
+  for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += acc_age(pair, b);
   l->s_live += acc_smp_of(pair)->s_live;
 }
 
 /* Accumulator a (dirty index i) into row k of r: its cumulative      */
 /* counts; its live ones linked to the row for rows_live after a       */
 /* census (next: r's links), added now otherwise.                       */
-static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
+static void row_add(struct types_rows *r, unsigned k, unsigned pair,
                     const struct gca_acc_smp *as, word i, unsigned *next)
 {
+  const struct gca_acc *a = &gca_acc_tab[pair];
   struct types_row *c = &r->cur[k];
 
   c->alloc_objs += a->alloc_objs;
@@ -457,19 +532,20 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
   if (types_census) {
     next[i] = r->head[k];
     r->head[k] = (unsigned)i + 1;
-  } else if ((a->live_objs | a->live_bytes | as->s_live) != 0) {
-    /* Not from a census: none are (added as they were).               */
+  } else if ((a->live_bytes | as->s_live) != 0) {
+    /* Not from a census: none are (added as they were; live objects   */
+    /* have bytes).                                                      */
     unsigned b;
 
-    c->live_objs += a->live_objs;
     c->live_bytes += a->live_bytes;
-    for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      row_age_set(r, k, b, row_age(r, k, b) + acc_age(pair, b));
     if (as->s_live != 0) {
       struct types_srow *m = row_smp_make(r, k);
 
       if (m != NULL) m->s_live += as->s_live;
     }
-    r->flags[k] |= ROW_LIVE;
+    c->flags |= ROW_LIVE;
   }
 }
 
@@ -477,7 +553,7 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
 /* pairs' accumulators (next: r's links), ROW_LIVE if they changed.    */
 static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
 {
-  unsigned k, j;
+  unsigned k, j, b;
 
   for (k = 0; k < r->cap && k <= n; k++) {
     struct types_row *c = &r->cur[k];
@@ -487,19 +563,19 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
     for (j = r->head[k]; j != 0; j = next[j - 1])
       live_add(&l, acc_dirty[j - 1]);
     r->head[k] = 0;
-    if (l.objs == c->live_objs && l.bytes == c->live_bytes
-        && l.s_live == row_smp(r, k)->s_live
-        && 0 == memcmp(l.age, c->age, sizeof(l.age)))
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      if (l.age[b] != row_age(r, k, b)) break;
+    if (GCA_AGE_BINS == b && l.bytes == c->live_bytes
+        && l.s_live == row_smp(r, k)->s_live)
       continue;
-    c->live_objs = l.objs;
     c->live_bytes = l.bytes;
-    BCOPY(l.age, c->age, sizeof(l.age));
+    for (b = 0; b < GCA_AGE_BINS; b++) row_age_set(r, k, b, l.age[b]);
     if (l.s_live != row_smp(r, k)->s_live) {
       struct types_srow *m = row_smp_make(r, k);
 
       if (m != NULL) m->s_live = l.s_live;
     }
-    r->flags[k] |= ROW_LIVE;
+    c->flags |= ROW_LIVE;
   }
 }
 
@@ -512,14 +588,13 @@ GC_INNER void gca_types_fold(void)
   if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 1);
   for (i = 0; i < acc_n_dirty; i++) {
     unsigned pair = acc_dirty[i];
-    const struct gca_acc *a = &gca_acc_tab[pair];
     const struct gca_acc_smp *as = acc_smp_of(pair);
     unsigned t = gca_pair_type(pair);
     unsigned site = gca_pair_get(pair)->site;
 
-    if (t < type_rows.cap) row_add(&type_rows, t, a, as, i, acc_tnext);
+    if (t < type_rows.cap) row_add(&type_rows, t, pair, as, i, acc_tnext);
     if (site_row(site) != NULL)
-      row_add(&site_rows, site, a, as, i, acc_snext);
+      row_add(&site_rows, site, pair, as, i, acc_snext);
   }
   if (types_census) {
     rows_live(&type_rows, type_count, acc_tnext);
@@ -527,7 +602,17 @@ GC_INNER void gca_types_fold(void)
     types_census = 0;
   }
   acc_n_dirty = 0;
-  gca_acc_stamp++;
+  if (0 == ++gca_acc_stamp) gca_acc_restamp(1);        /* wrapped      */
+}
+
+/* Rounds from stamp on (nonzero), at the end of a fold: no accumulator */
+/* keeps a stamp that a round to come may have.  Lock held.             */
+GC_INNER void gca_acc_restamp(unsigned stamp)
+{
+  word i;
+
+  for (i = 0; i < gca_acc_cap; i++) gca_acc_tab[i].stamp = 0;
+  gca_acc_stamp = stamp;
 }
 
 /* ---- naming (lock held) ----------------------------------------------------- */
@@ -669,8 +754,8 @@ GC_INNER word gca_types_row_ages(int sites, unsigned i, word *old)
 
   *old = 0;
   if (i >= r->cap) return 0;
-  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += r->cur[i].age[b];
-  return r->cur[i].live_objs;
+  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += row_age(r, i, b);
+  return row_live_objs(r, i);
 }
 
 GC_INNER unsigned gca_types_rows_n(int sites)
@@ -686,8 +771,8 @@ static int row_changed(const struct types_rows *r, unsigned i)
   const struct types_sent *s = &r->sent[i];
   const struct types_srow *m = row_smp(r, i);
 
-  return (r->flags[i] & ROW_LIVE) != 0
-         || (0 == (r->flags[i] & ROW_EVER) && c->live_objs != 0)
+  return (c->flags & ROW_LIVE) != 0
+         || (0 == (c->flags & ROW_EVER) && c->live_bytes != 0)
          || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
          || c->freed_objs != s->freed_objs || c->freed_bytes != s->freed_bytes
          || m->s_alloc != m->sent_alloc || m->s_freed != m->sent_freed;
@@ -707,13 +792,14 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   s = &r->sent[i];
   m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
-  v[GCA_COL_type_rows_live_objs] = c->live_objs;
+  v[GCA_COL_type_rows_live_objs] = row_live_objs(r, i);
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
   v[GCA_COL_type_rows_alloc_objs] = c->alloc_objs - s->alloc_objs;
   v[GCA_COL_type_rows_alloc_bytes] = c->alloc_bytes - s->alloc_bytes;
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) v[GCA_COL_type_rows_age0 + b] = c->age[b];
+  for (b = 0; b < GCA_AGE_BINS; b++)
+    v[GCA_COL_type_rows_age0 + b] = row_age(r, i, b);
   v[GCA_COL_type_rows_samples_live] = m->s_live;
   v[GCA_COL_type_rows_samples_alloc] = m->s_alloc - m->sent_alloc;
   v[GCA_COL_type_rows_samples_freed] = m->s_freed - m->sent_freed;
@@ -729,7 +815,7 @@ GC_INNER void gca_types_rows_commit(int sites)
   unsigned i, n = gca_types_rows_n(sites);
 
   for (i = 0; i < n && i < r->cap; i++) {
-    const struct types_row *c = &r->cur[i];
+    struct types_row *c = &r->cur[i];
     struct types_sent *s = &r->sent[i];
 
     if (!row_changed(r, i)) continue;
@@ -741,7 +827,7 @@ GC_INNER void gca_types_rows_commit(int sites)
       r->smp[i].sent_alloc = r->smp[i].s_alloc;
       r->smp[i].sent_freed = r->smp[i].s_freed;
     }
-    r->flags[i] = ROW_EVER;
+    c->flags = ROW_EVER;
   }
 }
 
@@ -764,18 +850,19 @@ GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn)
   types_namer = fn;
 }
 
-static void row_to_stats(const struct types_row *r,
+static void row_to_stats(const struct types_rows *r, unsigned k,
                          struct GC_acc_group_stats_s *s)
 {
+  const struct types_row *c = &r->cur[k];
   unsigned b;
 
-  s->live_objs = r->live_objs;
-  s->live_bytes = r->live_bytes;
-  s->alloc_objs = r->alloc_objs;
-  s->alloc_bytes = r->alloc_bytes;
-  s->freed_objs = r->freed_objs;
-  s->freed_bytes = r->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = r->age[b];
+  s->live_objs = row_live_objs(r, k);
+  s->live_bytes = c->live_bytes;
+  s->alloc_objs = c->alloc_objs;
+  s->alloc_bytes = c->alloc_bytes;
+  s->freed_objs = c->freed_objs;
+  s->freed_bytes = c->freed_bytes;
+  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = row_age(r, k, b);
 }
 
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
@@ -785,7 +872,7 @@ GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
   gca_types_fold();
   id = cookie != 0 ? type_find(cookie) : 0;
   if ((cookie != 0 && 0 == id) || id >= type_rows.cap) return 0;
-  row_to_stats(&type_rows.cur[id], s);
+  row_to_stats(&type_rows, id, s);
   return 1;
 }
 
@@ -793,7 +880,7 @@ GC_INNER int gca_types_get_site(unsigned site, struct GC_acc_group_stats_s *s)
 {
   gca_types_fold();
   if (site >= site_rows.cap) return 0;
-  row_to_stats(&site_rows.cur[site], s);
+  row_to_stats(&site_rows, site, s);
   return 1;
 }
 
