@@ -214,6 +214,9 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
 /* all that fit in the whole pages those take (the pages are counted:  */
 /* a table of a few rows takes one page, not the 8 KiB of 64 rows).    */
 GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur);
+/* A copy of s[0, n) with a '\0', in OS arenas of GCA_MEM_TYPES; NULL  */
+/* if no memory.  Lock held.                                             */
+GC_INNER char *gca_mem_strdup(const char *s, size_t n);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 /* Unused where there is no fork (GCA_MAYBE_UNUSED: in the one-file    */
@@ -947,9 +950,11 @@ GC_INLINE void gca_acc_age_add(struct gca_acc *a, unsigned pair, unsigned b,
     gca_acc_age_carry(pair, b, GCA_AGE_HI(v));
 }
 GC_INNER void gca_types_fold(void);
-/* Live old objects (age 32+) per pair, kept incrementally (types.c):   */
+/* Live old objects (age 32+) per pair, kept incrementally (pairs.c):   */
 /* add when an object turns old (0: no memory, leave it not old), sub  */
-/* when an old object dies; census_old adds them into the census.      */
+/* when an old object dies; census_old (types.c) adds them into the    */
+/* census.  gca_old_first: the pairs that may have some (old_next).    */
+GC_EXTERN unsigned gca_old_first;
 GC_INNER int gca_old_add(unsigned pair, word bytes);
 GC_INNER void gca_old_sub(unsigned pair, word bytes);
 GC_INNER void gca_old_reset(void);

@@ -91,6 +91,20 @@ static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
   return p;
 }
 
+/* A table of old_n entries of elem bytes beside another (NULL: none  */
+/* yet, left so), grown to new_n: the new table, or p with *ok 0 if no */
+/* memory.                                                               */
+static void *types_grow_beside(void *p, size_t elem, word old_n, word new_n,
+                               int *ok)
+{
+  void *q;
+
+  if (NULL == p) return NULL;
+  q = types_grow(p, old_n * elem, old_n * elem, new_n * elem);
+  if (NULL == q) *ok = 0;
+  return NULL == q ? p : q;
+}
+
 /* A table's entries: the pages need takes while under 64 KiB, then by */
 /* half (gca_mem_fit; by half throughout took Guile's alloc.scm 8 KiB   */
 /* more under trace; issue 33).                                          */
@@ -108,33 +122,20 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   struct types_row *cur;
   struct types_sent *sent;
   unsigned *head;
+  int ok = 1;
 
   if (n <= r->cap) return 1;
   cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
-  if (r->smp != NULL) {
-    struct types_srow *smp = (struct types_srow *)types_grow(r->smp,
-                                r->cap * sizeof(struct types_srow),
-                                r->cap * sizeof(struct types_srow),
-                                cap * sizeof(struct types_srow));
-
-    if (NULL == smp) {
-      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
-      return 0;
-    }
-    r->smp = smp;
-  }
-  if (r->age_hi != NULL) {
-    word *hi = (word *)types_grow(r->age_hi, AGE_HI_BYTES(r->cap),
-                                  AGE_HI_BYTES(r->cap), AGE_HI_BYTES(cap));
-
-    if (NULL == hi) {
-      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
-      return 0;
-    }
-    r->age_hi = hi;
+  r->smp = (struct types_srow *)types_grow_beside(r->smp,
+                        sizeof(struct types_srow), r->cap, cap, &ok);
+  r->age_hi = (word *)types_grow_beside(r->age_hi, AGE_HI_BYTES(1), r->cap,
+                                        cap, &ok);
+  if (!ok) {
+    gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
+    return 0;
   }
   sent = (struct types_sent *)(cur + cap);
   head = (unsigned *)(sent + cap);
@@ -368,31 +369,18 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
+    int ok = 1;
 
     t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
-    if (acc_smp != NULL) {
-      struct gca_acc_smp *m = (struct gca_acc_smp *)types_grow(acc_smp,
-                                gca_acc_cap * sizeof(*m),
-                                gca_acc_cap * sizeof(*m), cap * sizeof(*m));
-
-      if (NULL == m) {
-        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
-        return NULL;
-      }
-      acc_smp = m;
-    }
-    if (acc_age_hi != NULL) {
-      word *hi = (word *)types_grow(acc_age_hi, AGE_HI_BYTES(gca_acc_cap),
-                                    AGE_HI_BYTES(gca_acc_cap),
-                                    AGE_HI_BYTES(cap));
-
-      if (NULL == hi) {
-        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
-        return NULL;
-      }
-      acc_age_hi = hi;
+    acc_smp = (struct gca_acc_smp *)types_grow_beside(acc_smp,
+                        sizeof(*acc_smp), gca_acc_cap, cap, &ok);
+    acc_age_hi = (word *)types_grow_beside(acc_age_hi, AGE_HI_BYTES(1),
+                                           gca_acc_cap, cap, &ok);
+    if (!ok) {
+      gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
+      return NULL;
     }
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
@@ -418,62 +406,12 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 }
 
 /* ---- old objects (lock held) ------------------------------------------- */
-/* Live objects in the oldest age bin, per pair (struct gca_pair's old */
-/* counts: a table of their own took a page more; issue 33), kept     */
-/* incrementally: an object is added when a census first sees it 32    */
-/* collections old (and its tag gets OLD), removed when it is found    */
-/* unmarked, GC_free'd or its block freed.  A census then only checks  */
-/* the mark bit of an old slot; gca_types_census_old adds the counts   */
-/* into the accumulators.                                                */
-static unsigned acc_old_first = 0;     /* pairs that may have old objs */
-                                        /* (linked by old_next), or 0   */
-
-GC_INNER int gca_old_add(unsigned pair, word bytes)
-{
-  struct gca_pair *o = gca_pair_get(pair);
-
-  if (!o->old_listed) {
-    o->old_next = acc_old_first;
-    acc_old_first = pair;
-    o->old_listed = 1;
-  }
-  o->old_objs++;
-  o->old_bytes += bytes;
-  return 1;
-}
-
-GC_INNER void gca_old_sub(unsigned pair, word bytes)
-{
-  struct gca_pair *o;
-
-  if (0 == pair || pair > gca_pair_count()) return;
-  o = gca_pair_get(pair);
-  if (o->old_objs != 0) {
-    o->old_objs--;
-    o->old_bytes -= bytes;
-  }
-}
-
-GC_INNER void gca_old_reset(void)
-{
-  unsigned pair, next;
-
-  for (pair = acc_old_first; pair != 0; pair = next) {
-    struct gca_pair *o = gca_pair_get(pair);
-
-    next = o->old_next;
-    o->old_objs = o->old_bytes = 0;
-    o->old_listed = 0;
-    o->old_next = 0;
-  }
-  acc_old_first = 0;
-}
-
+/* The pairs' old counts (pairs.c) into the census's accumulators.      */
 GC_INNER void gca_types_census_old(void)
 {
-  unsigned pair, next, *link = &acc_old_first;
+  unsigned pair, next, *link = &gca_old_first;
 
-  for (pair = acc_old_first; pair != 0; pair = next) {
+  for (pair = gca_old_first; pair != 0; pair = next) {
     struct gca_pair *o = gca_pair_get(pair);
     struct gca_acc *a;
 
@@ -617,34 +555,6 @@ GC_INNER void gca_acc_restamp(unsigned stamp)
 
 /* ---- naming (lock held) ----------------------------------------------------- */
 
-static char *types_strdup_os(const char *s, size_t n)
-{
-  /* Names live in small OS arenas.                                     */
-  static char *arena = NULL;
-  static size_t arena_left = 0;
-  char *r;
-
-  if (n + 1 > arena_left) {
-    size_t sz = n + 1 > 16384 ? n + 1 : 16384;
-
-    arena = (char *)gca_mem_alloc(GCA_MEM_TYPES, sz);
-    if (NULL == arena) {
-      arena_left = 0;
-      return NULL;
-    }
-    arena_left = sz;
-  }
-  r = arena;
-  BCOPY(s, r, n);
-  r[n] = '\0';
-  arena += n + 1;
-  arena_left -= n + 1;
-  /* Never left pointing just past the mapping (our statics are roots, */
-  /* and the next mapping may be the heap's).                          */
-  if (0 == arena_left) arena = NULL;
-  return r;
-}
-
 static void type_name(unsigned id)
 {
   struct types_type *t = &type_tab[id];
@@ -672,7 +582,7 @@ static void type_name(unsigned id)
                    (unsigned long long)t->cookie);
   }
   /* The record escapes it (text.c) when it writes it.                 */
-  t->name = types_strdup_os(buf, strlen(buf));
+  t->name = gca_mem_strdup(buf, strlen(buf));
 }
 
 GC_INNER word gca_types_memory_bytes(void)
