@@ -552,6 +552,13 @@ struct gca_grow_event {
 };
 #define GCA_MAX_GROWS 64
 
+/* A heap section's bounds, copied for the writer's sample of resident */
+/* bytes (freelist.c): the first GCA_RESIDENT_SECTS in the table block, */
+/* beside the books (a page of their own took 4 KiB for a few dozen    */
+/* bytes: issue 33).                                                     */
+struct gca_resident_sect { word start, bytes; };
+#define GCA_RESIDENT_SECTS 16
+
 /* Accounting's fixed tables: OS memory taken when accounting first    */
 /* goes on (gca_control_enable), never static data.  As static data    */
 /* they would count in the collector's GC_root_size, which its pacing  */
@@ -576,6 +583,7 @@ struct gca_tables {
   /* start a page of their own (the books 1.5 KiB, the first growths    */
   /* beside them) and take one page of memory, not three.               */
   struct gca_freelist_books fl GCA_PAGE_ALIGNED;
+  struct gca_resident_sect resident_sects[GCA_RESIDENT_SECTS];
   struct gca_grow_event grows[GCA_MAX_GROWS];
   /* A heap walk's books, to check fl against (freelist.c, tests).      */
   struct gca_freelist_books fl_ref;
