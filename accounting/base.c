@@ -331,6 +331,11 @@ GC_INNER word gca_tables_memory_bytes(void)
          + MEM_PAGES(tables_rows_cap * sizeof(struct gca_row));
 }
 
+#ifdef GCA_TEST_API
+  /* The age bins' low parts (gca_priv.h; GC_acc_test_age_bits).        */
+  GC_INNER unsigned gca_age_lo_bits = 32;
+#endif
+
 /* ---- the clock ----------------------------------------------------------- */
 
 #ifdef GCA_TEST_API

@@ -36,7 +36,7 @@ static unsigned types_named_upto = 0;           /* ids <= this emitted  */
 static GC_acc_type_namer_proc types_namer = 0;
 
 /* Per-type and per-site rows.  The live objects are the sum of the   */
-/* age bins (row_age: 32 bits, their carries in types_rows.age_hi).     */
+/* age bins (row_ages: 32 bits, their carries in types_rows.age_hi).    */
 struct types_row {
   word live_bytes;
   word alloc_objs, alloc_bytes;         /* cumulative                   */
@@ -78,31 +78,23 @@ static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
 static int types_census = 0;    /* a census began, not yet folded       */
 
-/* Grow a table on OS memory: map new_bytes, copy the used_bytes in use, */
-/* unmap the old old_bytes.  NULL (old table untouched) if no memory.    */
-static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
-                        size_t new_bytes)
-{
-  void *p = gca_mem_alloc(GCA_MEM_TYPES, new_bytes);
-
-  if (NULL == p) return NULL;
-  if (used_bytes) BCOPY(old, p, used_bytes);
-  gca_mem_free(GCA_MEM_TYPES, old, old_bytes);
-  return p;
-}
-
-/* A table of old_n entries of elem bytes beside another (NULL: none  */
-/* yet, left so), grown to new_n: the new table, or p with *ok 0 if no */
-/* memory.                                                               */
+/* Grow a table beside another (NULL: none yet, left so) on OS memory, */
+/* from old_n entries of elem bytes to new_n, copied; p with *ok 0 if  */
+/* no memory.                                                            */
 static void *types_grow_beside(void *p, size_t elem, word old_n, word new_n,
                                int *ok)
 {
   void *q;
 
   if (NULL == p) return NULL;
-  q = types_grow(p, old_n * elem, old_n * elem, new_n * elem);
-  if (NULL == q) *ok = 0;
-  return NULL == q ? p : q;
+  q = gca_mem_alloc(GCA_MEM_TYPES, new_n * elem);
+  if (NULL == q) {
+    *ok = 0;
+    return p;
+  }
+  BCOPY(p, q, old_n * elem);
+  gca_mem_free(GCA_MEM_TYPES, p, old_n * elem);
+  return q;
 }
 
 /* A table's entries: the pages need takes while under 64 KiB, then by */
@@ -172,33 +164,41 @@ static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
   return &r->smp[k];
 }
 
-/* Row k's count of age bin b, and of its live objects (the bins').   */
-static word row_age(const struct types_rows *r, unsigned k, unsigned b)
+/* Row k's age bins into age; returns its live objects (their sum).  */
+static word row_ages(const struct types_rows *r, unsigned k,
+                     word age[GCA_AGE_BINS])
 {
-  return GCA_AGE_JOIN(r->cur[k].age[b],
-                      r->age_hi != NULL ? r->age_hi[k * GCA_AGE_BINS + b]
-                                        : 0);
-}
-
-static word row_live_objs(const struct types_rows *r, unsigned k)
-{
+  const gca_age_t *lo = r->cur[k].age;
   word n = 0;
   unsigned b;
 
-  for (b = 0; b < GCA_AGE_BINS; b++) n += row_age(r, k, b);
+  for (b = 0; b < GCA_AGE_BINS; b++) {
+    age[b] = EXPECT(NULL == r->age_hi, TRUE) ? (word)lo[b]
+             : GCA_AGE_JOIN(lo[b], r->age_hi[(word)k * GCA_AGE_BINS + b]);
+    n += age[b];
+  }
   return n;
 }
 
-/* Row k's age bin b becomes v; its high part into r's carries, made if */
-/* need be (no memory: the high part is lost, as a sample's columns).  */
-static void row_age_set(struct types_rows *r, unsigned k, unsigned b, word v)
+/* Row k's age bins become age; the high parts into r's carries, made  */
+/* at the first (no memory: they are lost, as a sample's columns).     */
+static void row_ages_set(struct types_rows *r, unsigned k,
+                         const word age[GCA_AGE_BINS])
 {
-  r->cur[k].age[b] = GCA_AGE_LO(v);
-  if (NULL == r->age_hi && GCA_AGE_HI(v) != 0) {
+  word hi = 0;
+  unsigned b;
+
+  for (b = 0; b < GCA_AGE_BINS; b++) {
+    r->cur[k].age[b] = GCA_AGE_LO(age[b]);
+    hi |= GCA_AGE_HI(age[b]);
+  }
+  if (EXPECT(NULL == r->age_hi && 0 == hi, TRUE)) return;
+  if (NULL == r->age_hi) {
     r->age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES, AGE_HI_BYTES(r->cap));
     if (NULL == r->age_hi) return;
   }
-  if (r->age_hi != NULL) r->age_hi[k * GCA_AGE_BINS + b] = GCA_AGE_HI(v);
+  for (b = 0; b < GCA_AGE_BINS; b++)
+    r->age_hi[(word)k * GCA_AGE_BINS + b] = GCA_AGE_HI(age[b]);
 }
 
 static unsigned type_find(word cookie)
@@ -320,10 +320,6 @@ static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
 /* [GCA_AGE_BINS], zeroed with their accumulator), NULL until a carry.  */
 static word *acc_age_hi = NULL;
 
-#ifdef GCA_TEST_API
-  GC_INNER unsigned gca_age_lo_bits = 32;
-#endif
-
 GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
 {
   if (NULL == acc_age_hi) {
@@ -334,12 +330,15 @@ GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
   acc_age_hi[(word)pair * GCA_AGE_BINS + b] += hi;
 }
 
-/* Age bin b of pair's accumulator.                                      */
-static word acc_age(unsigned pair, unsigned b)
+/* The age bins of pair's accumulator, added into age.                */
+static void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
 {
-  return GCA_AGE_JOIN(gca_acc_tab[pair].age[b],
-                      acc_age_hi != NULL
-                      ? acc_age_hi[(word)pair * GCA_AGE_BINS + b] : 0);
+  const gca_age_t *lo = gca_acc_tab[pair].age;
+  unsigned b;
+
+  for (b = 0; b < GCA_AGE_BINS; b++)
+    age[b] += EXPECT(NULL == acc_age_hi, TRUE) ? (word)lo[b]
+              : GCA_AGE_JOIN(lo[b], acc_age_hi[(word)pair * GCA_AGE_BINS + b]);
 }
 
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
@@ -405,8 +404,7 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   return a;
 }
 
-/* ---- old objects (lock held) ------------------------------------------- */
-/* The pairs' old counts (pairs.c) into the census's accumulators.      */
+/* ---- old objects: the pairs' (pairs.c) into the accumulators ---------- */
 GC_INNER void gca_types_census_old(void)
 {
   unsigned pair, next, *link = &gca_old_first;
@@ -438,11 +436,8 @@ struct types_live {
 
 static void live_add(struct types_live *l, unsigned pair)
 {
-  const struct gca_acc *a = &gca_acc_tab[pair];
-  unsigned b;
-
-  l->bytes += a->live_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += acc_age(pair, b);
+  l->bytes += gca_acc_tab[pair].live_bytes;
+  acc_ages_add(l->age, pair);
   l->s_live += acc_smp_of(pair)->s_live;
 }
 
@@ -473,11 +468,12 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
   } else if ((a->live_bytes | as->s_live) != 0) {
     /* Not from a census: none are (added as they were; live objects   */
     /* have bytes).                                                      */
-    unsigned b;
+    word age[GCA_AGE_BINS];
 
     c->live_bytes += a->live_bytes;
-    for (b = 0; b < GCA_AGE_BINS; b++)
-      row_age_set(r, k, b, row_age(r, k, b) + acc_age(pair, b));
+    (void)row_ages(r, k, age);
+    acc_ages_add(age, pair);
+    row_ages_set(r, k, age);
     if (as->s_live != 0) {
       struct types_srow *m = row_smp_make(r, k);
 
@@ -491,23 +487,23 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
 /* pairs' accumulators (next: r's links), ROW_LIVE if they changed.    */
 static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
 {
-  unsigned k, j, b;
+  unsigned k, j;
 
   for (k = 0; k < r->cap && k <= n; k++) {
     struct types_row *c = &r->cur[k];
     struct types_live l;
+    word age[GCA_AGE_BINS];
 
     BZERO(&l, sizeof(l));
     for (j = r->head[k]; j != 0; j = next[j - 1])
       live_add(&l, acc_dirty[j - 1]);
     r->head[k] = 0;
-    for (b = 0; b < GCA_AGE_BINS; b++)
-      if (l.age[b] != row_age(r, k, b)) break;
-    if (GCA_AGE_BINS == b && l.bytes == c->live_bytes
+    (void)row_ages(r, k, age);
+    if (l.bytes == c->live_bytes && 0 == memcmp(l.age, age, sizeof(age))
         && l.s_live == row_smp(r, k)->s_live)
       continue;
     c->live_bytes = l.bytes;
-    for (b = 0; b < GCA_AGE_BINS; b++) row_age_set(r, k, b, l.age[b]);
+    row_ages_set(r, k, l.age);
     if (l.s_live != row_smp(r, k)->s_live) {
       struct types_srow *m = row_smp_make(r, k);
 
@@ -660,12 +656,14 @@ GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
 GC_INNER word gca_types_row_ages(int sites, unsigned i, word *old)
 {
   const struct types_rows *r = sites ? &site_rows : &type_rows;
+  word age[GCA_AGE_BINS], n;
   unsigned b;
 
   *old = 0;
   if (i >= r->cap) return 0;
-  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += row_age(r, i, b);
-  return row_live_objs(r, i);
+  n = row_ages(r, i, age);
+  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += age[b];
+  return n;
 }
 
 GC_INNER unsigned gca_types_rows_n(int sites)
@@ -695,21 +693,19 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   struct types_row *c;
   struct types_sent *s;
   const struct types_srow *m;
-  unsigned b;
 
   if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
   s = &r->sent[i];
   m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
-  v[GCA_COL_type_rows_live_objs] = row_live_objs(r, i);
+  v[GCA_COL_type_rows_live_objs] = row_ages(r, i,
+                                             &v[GCA_COL_type_rows_age0]);
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
   v[GCA_COL_type_rows_alloc_objs] = c->alloc_objs - s->alloc_objs;
   v[GCA_COL_type_rows_alloc_bytes] = c->alloc_bytes - s->alloc_bytes;
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++)
-    v[GCA_COL_type_rows_age0 + b] = row_age(r, i, b);
   v[GCA_COL_type_rows_samples_live] = m->s_live;
   v[GCA_COL_type_rows_samples_alloc] = m->s_alloc - m->sent_alloc;
   v[GCA_COL_type_rows_samples_freed] = m->s_freed - m->sent_freed;
@@ -764,15 +760,16 @@ static void row_to_stats(const struct types_rows *r, unsigned k,
                          struct GC_acc_group_stats_s *s)
 {
   const struct types_row *c = &r->cur[k];
+  word age[GCA_AGE_BINS];
   unsigned b;
 
-  s->live_objs = row_live_objs(r, k);
+  s->live_objs = row_ages(r, k, age);
   s->live_bytes = c->live_bytes;
   s->alloc_objs = c->alloc_objs;
   s->alloc_bytes = c->alloc_bytes;
   s->freed_objs = c->freed_objs;
   s->freed_bytes = c->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = row_age(r, k, b);
+  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = age[b];
 }
 
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
