@@ -165,17 +165,18 @@ static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
 }
 
 /* Row k's age bins into age; returns its live objects (their sum).  */
-static word row_ages(const struct types_rows *r, unsigned k,
-                     word age[GCA_AGE_BINS])
+GCA_ALWAYS_INLINE word row_ages(const struct types_rows *r, unsigned k,
+                                 word age[GCA_AGE_BINS])
 {
   const gca_age_t *lo = r->cur[k].age;
   word n = 0;
   unsigned b;
 
-  for (b = 0; b < GCA_AGE_BINS; b++) {
-    age[b] = EXPECT(NULL == r->age_hi, TRUE) ? (word)lo[b]
-             : GCA_AGE_JOIN(lo[b], r->age_hi[(word)k * GCA_AGE_BINS + b]);
-    n += age[b];
+  if (EXPECT(NULL == r->age_hi, TRUE)) {
+    for (b = 0; b < GCA_AGE_BINS; b++) n += age[b] = lo[b];
+  } else {
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      n += age[b] = GCA_AGE_JOIN(lo[b], r->age_hi[(word)k * GCA_AGE_BINS + b]);
   }
   return n;
 }
@@ -331,14 +332,17 @@ GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
 }
 
 /* The age bins of pair's accumulator, added into age.                */
-static void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
+GCA_ALWAYS_INLINE void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
 {
   const gca_age_t *lo = gca_acc_tab[pair].age;
   unsigned b;
 
-  for (b = 0; b < GCA_AGE_BINS; b++)
-    age[b] += EXPECT(NULL == acc_age_hi, TRUE) ? (word)lo[b]
-              : GCA_AGE_JOIN(lo[b], acc_age_hi[(word)pair * GCA_AGE_BINS + b]);
+  if (EXPECT(NULL == acc_age_hi, TRUE)) {
+    for (b = 0; b < GCA_AGE_BINS; b++) age[b] += lo[b];
+  } else {
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      age[b] += GCA_AGE_JOIN(lo[b], acc_age_hi[(word)pair * GCA_AGE_BINS + b]);
+  }
 }
 
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
