@@ -23,7 +23,7 @@
 #    alloc.scm, a heap of under 3 MB (16.6% under full while every kind
 #    took some 30 KiB of rows; trace 10.3-10.5% while the sums read
 #    every kind's locked rows, 9.6-10.0% while age bins took a word;
-#    8.9-9.0% since, over 20 runs), and on ECL's alloc.lsp
+#    8.7-9.0% since, over 40 runs), and on ECL's alloc.lsp
 #    (tests/faults/acc_memory_lib.sh: the bound, whose floor is below
 #    10% of these heaps).
 # tools/setup-debian.sh installs both; skipped without them.
