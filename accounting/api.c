@@ -130,6 +130,30 @@ GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
     UNLOCK();
     return res;
   }
+
+  /* The low parts of the age bins' counts, bits from 1 to 32 (32 as    */
+  /* a release library has), before accounting first goes on: narrow,  */
+  /* every row and accumulator carries (tests/unit/test_types_carry).  */
+  GC_API void GC_CALL GC_acc_test_age_bits(unsigned bits)
+  {
+    if (bits >= 1 && bits <= 32) gca_age_lo_bits = bits;
+  }
+
+  /* A fold, then the accumulators' round stamp jumps forward to stamp */
+  /* (its wrap, within a few rounds): the stamps of the rounds so far   */
+  /* stay, as they would after 2^32 rounds.  The stamp now.             */
+  GC_API unsigned GC_CALL GC_acc_test_acc_stamp(unsigned stamp)
+  {
+    unsigned now;
+    DCL_LOCK_STATE;
+
+    LOCK();
+    gca_types_fold();
+    if (stamp > gca_acc_stamp) gca_acc_stamp = stamp;
+    now = gca_acc_stamp;
+    UNLOCK();
+    return now;
+  }
 #endif
 
 /* The caller's struct may be older (smaller) than ours: copy what it  */

@@ -208,6 +208,34 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes)
   GCA_ADD(&gca_mem_bytes[owner], (word)0 - MEM_PAGES(bytes));
 }
 
+/* Names (types.c's) live in arenas of 16 KiB, counted as its tables. */
+GC_INNER char *gca_mem_strdup(const char *s, size_t n)
+{
+  static char *arena = NULL;
+  static size_t arena_left = 0;
+  char *r;
+
+  if (n + 1 > arena_left) {
+    size_t sz = n + 1 > 16384 ? n + 1 : 16384;
+
+    arena = (char *)gca_mem_alloc(GCA_MEM_TYPES, sz);
+    if (NULL == arena) {
+      arena_left = 0;
+      return NULL;
+    }
+    arena_left = sz;
+  }
+  r = arena;
+  BCOPY(s, r, n);
+  r[n] = '\0';
+  arena += n + 1;
+  arena_left -= n + 1;
+  /* Never left pointing just past the mapping (our statics are roots, */
+  /* and the next mapping may be the heap's).                          */
+  if (0 == arena_left) arena = NULL;
+  return r;
+}
+
 GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur)
 {
   word n = cur + cur / 2;
@@ -302,6 +330,11 @@ GC_INNER word gca_tables_memory_bytes(void)
   return tables_block_bytes()
          + MEM_PAGES(tables_rows_cap * sizeof(struct gca_row));
 }
+
+#ifdef GCA_TEST_API
+  /* The age bins' low parts (gca_priv.h; GC_acc_test_age_bits).        */
+  GC_INNER unsigned gca_age_lo_bits = 32;
+#endif
 
 /* ---- the clock ----------------------------------------------------------- */
 

@@ -230,15 +230,14 @@ GC_INNER const char *gca_freelist_verify(void)
 #endif
 
 #ifdef GCA_HAVE_MINCORE
-  struct resident_sect { word start, bytes; };
   static struct {
-    struct resident_sect *sects;
+    struct gca_resident_sect *sects;
     word cap, n;                /* entries allocated, copied          */
     unsigned state;             /* 0 the record's, 1 the writer's      */
     word resident;              /* the writer's sample of the copy     */
     word done;                  /* samples the writer finished         */
   } rs;
-  static word resident_of(const struct resident_sect *s, word n)
+  static word resident_of(const struct gca_resident_sect *s, word n)
   {
     word i, rsd = 0, page = (word)sysconf(_SC_PAGESIZE);
 
@@ -264,14 +263,19 @@ GC_INNER const char *gca_freelist_verify(void)
   {
     word i, n = GC_n_heap_sects;
 
+    if (NULL == rs.sects && gca_tables != NULL) {
+      rs.sects = gca_tables->resident_sects;    /* the first few         */
+      rs.cap = GCA_RESIDENT_SECTS;
+    }
     if (n > rs.cap) {
-      word cap = gca_mem_fit(sizeof(struct resident_sect), n, rs.cap);
-      struct resident_sect *p = (struct resident_sect *)gca_mem_alloc(
-                        GCA_MEM_TYPES, cap * sizeof(struct resident_sect));
+      word cap = gca_mem_fit(sizeof(struct gca_resident_sect), n, rs.cap);
+      struct gca_resident_sect *p = (struct gca_resident_sect *)
+          gca_mem_alloc(GCA_MEM_TYPES, cap * sizeof(struct gca_resident_sect));
 
       if (NULL == p) return 0;
-      gca_mem_free(GCA_MEM_TYPES, rs.sects,
-                   rs.cap * sizeof(struct resident_sect));
+      if (gca_tables == NULL || rs.sects != gca_tables->resident_sects)
+        gca_mem_free(GCA_MEM_TYPES, rs.sects,
+                     rs.cap * sizeof(struct gca_resident_sect));
       rs.sects = p;
       rs.cap = cap;
     }

@@ -214,6 +214,9 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
 /* all that fit in the whole pages those take (the pages are counted:  */
 /* a table of a few rows takes one page, not the 8 KiB of 64 rows).    */
 GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur);
+/* A copy of s[0, n) with a '\0', in OS arenas of GCA_MEM_TYPES; NULL  */
+/* if no memory.  Lock held.                                             */
+GC_INNER char *gca_mem_strdup(const char *s, size_t n);
 /* After fork(), in the child (hooks.c registers them with             */
 /* pthread_atfork): release locks other threads may have held.         */
 /* Unused where there is no fork (GCA_MAYBE_UNUSED: in the one-file    */
@@ -549,6 +552,13 @@ struct gca_grow_event {
 };
 #define GCA_MAX_GROWS 64
 
+/* A heap section's bounds, copied for the writer's sample of resident */
+/* bytes (freelist.c): the first GCA_RESIDENT_SECTS in the table block, */
+/* beside the books (a page of their own took 4 KiB for a few dozen    */
+/* bytes: issue 33).                                                     */
+struct gca_resident_sect { word start, bytes; };
+#define GCA_RESIDENT_SECTS 16
+
 /* Accounting's fixed tables: OS memory taken when accounting first    */
 /* goes on (gca_control_enable), never static data.  As static data    */
 /* they would count in the collector's GC_root_size, which its pacing  */
@@ -573,6 +583,7 @@ struct gca_tables {
   /* start a page of their own (the books 1.5 KiB, the first growths    */
   /* beside them) and take one page of memory, not three.               */
   struct gca_freelist_books fl GCA_PAGE_ALIGNED;
+  struct gca_resident_sect resident_sects[GCA_RESIDENT_SECTS];
   struct gca_grow_event grows[GCA_MAX_GROWS];
   /* A heap walk's books, to check fl against (freelist.c, tests).      */
   struct gca_freelist_books fl_ref;
@@ -881,12 +892,33 @@ GC_EXTERN int gca_tags_on;
 /* count into a flat array indexed by pair id; gca_types_fold adds them */
 /* into the type and site rows (once per record or API read, not per   */
 /* object).  Lock held.                                                  */
+/* An age bin's count (of an accumulator or a row) is 32 bits: a count */
+/* past them carries into a table of the high parts, made at the first  */
+/* carry (2^32 live objects of one pair or row: 64 GiB of 16-byte       */
+/* objects).  Words were a third of the rows' and accumulators' bytes: */
+/* under trace on Guile's alloc.scm, 2.9 MB of 16-byte objects and 224  */
+/* callsites, 20 KiB (issue 33).  The live objects are the sum of the  */
+/* bins, not a count of their own.  The test library's low parts can be */
+/* narrower (GC_acc_test_age_bits), so that tests carry.                */
+typedef unsigned gca_age_t;
+#ifdef GCA_TEST_API
+  GC_EXTERN unsigned gca_age_lo_bits;
+# define GCA_AGE_LO_BITS gca_age_lo_bits
+#else
+# define GCA_AGE_LO_BITS 32u
+#endif
+/* The high and low parts of a count v, and the count of lo and hi     */
+/* (shifts in two steps: a 32-bit word by 32 is undefined).             */
+#define GCA_AGE_HI(v) ((word)(v) >> (GCA_AGE_LO_BITS - 1) >> 1)
+#define GCA_AGE_JOIN(lo, hi) \
+        ((word)(lo) + ((word)(hi) << (GCA_AGE_LO_BITS - 1) << 1))
+#define GCA_AGE_LO(v) ((gca_age_t)((word)(v) - GCA_AGE_JOIN(0, GCA_AGE_HI(v))))
 struct gca_acc {
-  word stamp;                   /* == gca_acc_stamp: in use this round   */
-  word live_objs, live_bytes;
+  unsigned stamp;               /* == gca_acc_stamp: in use this round   */
+  gca_age_t age[GCA_AGE_BINS];  /* the live objects: their sum           */
+  word live_bytes;
   word alloc_objs, alloc_bytes;
   word freed_objs, freed_bytes;
-  word age[GCA_AGE_BINS];
 };
 /* The samples' counts of an accumulator (the sampled profile's), in a  */
 /* table of their own made at the first sample: 24 of 148 bytes a pair */
@@ -899,7 +931,10 @@ struct gca_acc_smp {
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair);
 GC_EXTERN struct gca_acc *gca_acc_tab;
 GC_EXTERN word gca_acc_cap;
-GC_EXTERN word gca_acc_stamp;
+/* The round's stamp, 32 bits: when it wraps every accumulator's is   */
+/* cleared (gca_types_fold).                                             */
+GC_EXTERN unsigned gca_acc_stamp;
+GC_INNER void gca_acc_restamp(unsigned stamp);
 GC_INNER struct gca_acc *gca_acc_slow(unsigned pair);   /* NULL: no memory */
 GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
 {
@@ -910,10 +945,24 @@ GC_INLINE struct gca_acc *gca_acc_get(unsigned pair)
   if (EXPECT(a->stamp != gca_acc_stamp, FALSE)) return gca_acc_slow(pair);
   return a;
 }
+/* n live objects in age bin b of a, pair's accumulator; the high part */
+/* of a count past GCA_AGE_LO_BITS carried (gca_acc_age_carry).         */
+GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi);
+GC_INLINE void gca_acc_age_add(struct gca_acc *a, unsigned pair, unsigned b,
+                               word n)
+{
+  word v = (word)a->age[b] + n;
+
+  a->age[b] = GCA_AGE_LO(v);
+  if (EXPECT(GCA_AGE_HI(v) != 0, FALSE))
+    gca_acc_age_carry(pair, b, GCA_AGE_HI(v));
+}
 GC_INNER void gca_types_fold(void);
-/* Live old objects (age 32+) per pair, kept incrementally (types.c):   */
+/* Live old objects (age 32+) per pair, kept incrementally (pairs.c):   */
 /* add when an object turns old (0: no memory, leave it not old), sub  */
-/* when an old object dies; census_old adds them into the census.      */
+/* when an old object dies; census_old (types.c) adds them into the    */
+/* census.  gca_old_first: the pairs that may have some (old_next).    */
+GC_EXTERN unsigned gca_old_first;
 GC_INNER int gca_old_add(unsigned pair, word bytes);
 GC_INNER void gca_old_sub(unsigned pair, word bytes);
 GC_INNER void gca_old_reset(void);

@@ -248,6 +248,57 @@ done:
   return id;
 }
 
+/* ---- old objects (lock held) ------------------------------------------- */
+/* Live objects in the oldest age bin, per pair (struct gca_pair's old */
+/* counts: a table of their own took a page more; issue 33), kept     */
+/* incrementally: an object is added when a census first sees it 32    */
+/* collections old (and its tag gets OLD), removed when it is found    */
+/* unmarked, GC_free'd or its block freed.  A census then only checks  */
+/* the mark bit of an old slot; gca_types_census_old (types.c) adds   */
+/* the counts into the accumulators.                                     */
+GC_INNER unsigned gca_old_first = 0;    /* linked by old_next, or 0    */
+
+GC_INNER int gca_old_add(unsigned pair, word bytes)
+{
+  struct gca_pair *o = gca_pair_get(pair);
+
+  if (!o->old_listed) {
+    o->old_next = gca_old_first;
+    gca_old_first = pair;
+    o->old_listed = 1;
+  }
+  o->old_objs++;
+  o->old_bytes += bytes;
+  return 1;
+}
+
+GC_INNER void gca_old_sub(unsigned pair, word bytes)
+{
+  struct gca_pair *o;
+
+  if (0 == pair || pair > gca_pair_count()) return;
+  o = gca_pair_get(pair);
+  if (o->old_objs != 0) {
+    o->old_objs--;
+    o->old_bytes -= bytes;
+  }
+}
+
+GC_INNER void gca_old_reset(void)
+{
+  unsigned pair, next;
+
+  for (pair = gca_old_first; pair != 0; pair = next) {
+    struct gca_pair *o = gca_pair_get(pair);
+
+    next = o->old_next;
+    o->old_objs = o->old_bytes = 0;
+    o->old_listed = 0;
+    o->old_next = 0;
+  }
+  gca_old_first = 0;
+}
+
 GC_INNER unsigned gca_pair_count(void)
 {
   return ACQ_LOAD32(&pair_count);

@@ -547,11 +547,11 @@ GC_INNER void gca_samples_census(void)
         a->alloc_bytes += s->w_bytes;
         m->s_alloc++;
       }
-      a->live_objs += s->w_objs;
       a->live_bytes += s->w_bytes;
       m->s_live++;
-      a->age[gca_age_bin(age < GCA_AGE_OLD ? age : GCA_AGE_OLD)]
-        += s->w_objs;
+      gca_acc_age_add(a, s->pair,
+                      gca_age_bin(age < GCA_AGE_OLD ? age : GCA_AGE_OLD),
+                      s->w_objs);
     }
     s->seen = 1;
     samples_tab[j++] = s;

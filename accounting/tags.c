@@ -547,9 +547,8 @@ static GC_ATTR_NOINLINE gca_tag_t tags_slot(const struct tags_walk *w,
   }
   if (a != NULL) {
     tags_acc_alloc(a, tags_is_new(tag, w->since), bytes);
-    a->live_objs++;
     a->live_bytes += bytes;
-    a->age[age_bin_of[age]]++;
+    gca_acc_age_add(a, np, age_bin_of[age], 1);
   }
   return tag;
 }

@@ -35,12 +35,14 @@ static word type_hash_mask = 0;
 static unsigned types_named_upto = 0;           /* ids <= this emitted  */
 static GC_acc_type_namer_proc types_namer = 0;
 
-/* Per-type and per-site rows.                                          */
+/* Per-type and per-site rows.  The live objects are the sum of the   */
+/* age bins (row_ages: 32 bits, their carries in types_rows.age_hi).    */
 struct types_row {
-  word live_objs, live_bytes;
+  word live_bytes;
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
-  word age[GCA_AGE_BINS];
+  gca_age_t age[GCA_AGE_BINS];
+  unsigned char flags;                  /* ROW_*                        */
 };
 /* As of the last record: only the cumulative counts, whose deltas a  */
 /* record writes.  Whether the live columns (live, ages, samples live)  */
@@ -65,27 +67,34 @@ struct types_rows {
   struct types_row *cur;
   struct types_sent *sent;
   unsigned *head;               /* census fold: its pairs (dirty i + 1) */
-  unsigned char *flags;         /* ROW_*                                */
-  unsigned cap;                 /* all four in one mapping (cur's)      */
+  unsigned cap;                 /* all three in one mapping (cur's)     */
   struct types_srow *smp;       /* [cap], NULL until a sample counted   */
+  word *age_hi;                 /* [cap][GCA_AGE_BINS], NULL: no carry  */
 };
 #define TYPES_ROW_BYTES (sizeof(struct types_row) \
-                         + sizeof(struct types_sent) + sizeof(unsigned) + 1)
+                         + sizeof(struct types_sent) + sizeof(unsigned))
+#define AGE_HI_BYTES(n) ((size_t)(n) * GCA_AGE_BINS * sizeof(word))
 static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
 static int types_census = 0;    /* a census began, not yet folded       */
 
-/* Grow a table on OS memory: map new_bytes, copy the used_bytes in use, */
-/* unmap the old old_bytes.  NULL (old table untouched) if no memory.    */
-static void *types_grow(void *old, size_t used_bytes, size_t old_bytes,
-                        size_t new_bytes)
+/* Grow a table beside another (NULL: none yet, left so) on OS memory, */
+/* from old_n entries of elem bytes to new_n, copied; p with *ok 0 if  */
+/* no memory.                                                            */
+static void *types_grow_beside(void *p, size_t elem, word old_n, word new_n,
+                               int *ok)
 {
-  void *p = gca_mem_alloc(GCA_MEM_TYPES, new_bytes);
+  void *q;
 
   if (NULL == p) return NULL;
-  if (used_bytes) BCOPY(old, p, used_bytes);
-  gca_mem_free(GCA_MEM_TYPES, old, old_bytes);
-  return p;
+  q = gca_mem_alloc(GCA_MEM_TYPES, new_n * elem);
+  if (NULL == q) {
+    *ok = 0;
+    return p;
+  }
+  BCOPY(p, q, old_n * elem);
+  gca_mem_free(GCA_MEM_TYPES, p, old_n * elem);
+  return q;
 }
 
 /* A table's entries: the pages need takes while under 64 KiB, then by */
@@ -105,39 +114,32 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
   struct types_row *cur;
   struct types_sent *sent;
   unsigned *head;
-  unsigned char *flags;
+  int ok = 1;
 
   if (n <= r->cap) return 1;
   cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
   cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
                                           cap * TYPES_ROW_BYTES);
   if (NULL == cur) return 0;
-  if (r->smp != NULL) {
-    struct types_srow *smp = (struct types_srow *)types_grow(r->smp,
-                                r->cap * sizeof(struct types_srow),
-                                r->cap * sizeof(struct types_srow),
-                                cap * sizeof(struct types_srow));
-
-    if (NULL == smp) {
-      gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
-      return 0;
-    }
-    r->smp = smp;
+  r->smp = (struct types_srow *)types_grow_beside(r->smp,
+                        sizeof(struct types_srow), r->cap, cap, &ok);
+  r->age_hi = (word *)types_grow_beside(r->age_hi, AGE_HI_BYTES(1), r->cap,
+                                        cap, &ok);
+  if (!ok) {
+    gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
+    return 0;
   }
   sent = (struct types_sent *)(cur + cap);
   head = (unsigned *)(sent + cap);
-  flags = (unsigned char *)(head + cap);
   if (r->cap) {
     BCOPY(r->cur, cur, r->cap * sizeof(struct types_row));
     BCOPY(r->sent, sent, r->cap * sizeof(struct types_sent));
     BCOPY(r->head, head, r->cap * sizeof(unsigned));
-    BCOPY(r->flags, flags, r->cap);
     gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * TYPES_ROW_BYTES);
   }
   r->cur = cur;
   r->sent = sent;
   r->head = head;
-  r->flags = flags;
   r->cap = cap;
   return 1;
 }
@@ -160,6 +162,44 @@ static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
     if (NULL == r->smp) return NULL;
   }
   return &r->smp[k];
+}
+
+/* Row k's age bins into age; returns its live objects (their sum).  */
+GCA_ALWAYS_INLINE word row_ages(const struct types_rows *r, unsigned k,
+                                 word age[GCA_AGE_BINS])
+{
+  const gca_age_t *lo = r->cur[k].age;
+  word n = 0;
+  unsigned b;
+
+  if (EXPECT(NULL == r->age_hi, TRUE)) {
+    for (b = 0; b < GCA_AGE_BINS; b++) n += age[b] = lo[b];
+  } else {
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      n += age[b] = GCA_AGE_JOIN(lo[b], r->age_hi[(word)k * GCA_AGE_BINS + b]);
+  }
+  return n;
+}
+
+/* Row k's age bins become age; the high parts into r's carries, made  */
+/* at the first (no memory: they are lost, as a sample's columns).     */
+static void row_ages_set(struct types_rows *r, unsigned k,
+                         const word age[GCA_AGE_BINS])
+{
+  word hi = 0;
+  unsigned b;
+
+  for (b = 0; b < GCA_AGE_BINS; b++) {
+    r->cur[k].age[b] = GCA_AGE_LO(age[b]);
+    hi |= GCA_AGE_HI(age[b]);
+  }
+  if (EXPECT(NULL == r->age_hi && 0 == hi, TRUE)) return;
+  if (NULL == r->age_hi) {
+    r->age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES, AGE_HI_BYTES(r->cap));
+    if (NULL == r->age_hi) return;
+  }
+  for (b = 0; b < GCA_AGE_BINS; b++)
+    r->age_hi[(word)k * GCA_AGE_BINS + b] = GCA_AGE_HI(age[b]);
 }
 
 static unsigned type_find(word cookie)
@@ -265,7 +305,7 @@ GC_INNER void gca_types_census_begin(void)
 
 GC_INNER struct gca_acc *gca_acc_tab = NULL;
 GC_INNER word gca_acc_cap = 0;
-GC_INNER word gca_acc_stamp = 1;
+GC_INNER unsigned gca_acc_stamp = 1;
 static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
 static word acc_n_dirty = 0;
 /* A census fold's lists of the pairs of a row (types_rows.head): the */
@@ -277,6 +317,33 @@ static unsigned *acc_tnext = NULL, *acc_snext = NULL;
 /* accumulator), NULL until the first sample.                          */
 static struct gca_acc_smp *acc_smp = NULL;
 static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
+/* The high parts of the accumulators' age bins ([gca_acc_cap]         */
+/* [GCA_AGE_BINS], zeroed with their accumulator), NULL until a carry.  */
+static word *acc_age_hi = NULL;
+
+GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
+{
+  if (NULL == acc_age_hi) {
+    acc_age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES,
+                                       AGE_HI_BYTES(gca_acc_cap));
+    if (NULL == acc_age_hi) return;     /* lost, as a sample's counts   */
+  }
+  acc_age_hi[(word)pair * GCA_AGE_BINS + b] += hi;
+}
+
+/* The age bins of pair's accumulator, added into age.                */
+GCA_ALWAYS_INLINE void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
+{
+  const gca_age_t *lo = gca_acc_tab[pair].age;
+  unsigned b;
+
+  if (EXPECT(NULL == acc_age_hi, TRUE)) {
+    for (b = 0; b < GCA_AGE_BINS; b++) age[b] += lo[b];
+  } else {
+    for (b = 0; b < GCA_AGE_BINS; b++)
+      age[b] += GCA_AGE_JOIN(lo[b], acc_age_hi[(word)pair * GCA_AGE_BINS + b]);
+  }
+}
 
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
 {
@@ -305,20 +372,18 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     struct gca_acc *t;
     unsigned *d;
+    int ok = 1;
 
     t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
-    if (acc_smp != NULL) {
-      struct gca_acc_smp *m = (struct gca_acc_smp *)types_grow(acc_smp,
-                                gca_acc_cap * sizeof(*m),
-                                gca_acc_cap * sizeof(*m), cap * sizeof(*m));
-
-      if (NULL == m) {
-        gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
-        return NULL;
-      }
-      acc_smp = m;
+    acc_smp = (struct gca_acc_smp *)types_grow_beside(acc_smp,
+                        sizeof(*acc_smp), gca_acc_cap, cap, &ok);
+    acc_age_hi = (word *)types_grow_beside(acc_age_hi, AGE_HI_BYTES(1),
+                                           gca_acc_cap, cap, &ok);
+    if (!ok) {
+      gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
+      return NULL;
     }
     if (gca_acc_cap) {
       BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
@@ -335,69 +400,20 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   if (a->stamp != gca_acc_stamp) {
     BZERO(a, sizeof(*a));
     if (acc_smp != NULL) BZERO(&acc_smp[pair], sizeof(*acc_smp));
+    if (acc_age_hi != NULL)
+      BZERO(&acc_age_hi[(word)pair * GCA_AGE_BINS], AGE_HI_BYTES(1));
     a->stamp = gca_acc_stamp;
     acc_dirty[acc_n_dirty++] = pair;
   }
   return a;
 }
 
-/* ---- old objects (lock held) ------------------------------------------- */
-/* Live objects in the oldest age bin, per pair (struct gca_pair's old */
-/* counts: a table of their own took a page more; issue 33), kept     */
-/* incrementally: an object is added when a census first sees it 32    */
-/* collections old (and its tag gets OLD), removed when it is found    */
-/* unmarked, GC_free'd or its block freed.  A census then only checks  */
-/* the mark bit of an old slot; gca_types_census_old adds the counts   */
-/* into the accumulators.                                                */
-static unsigned acc_old_first = 0;     /* pairs that may have old objs */
-                                        /* (linked by old_next), or 0   */
-
-GC_INNER int gca_old_add(unsigned pair, word bytes)
-{
-  struct gca_pair *o = gca_pair_get(pair);
-
-  if (!o->old_listed) {
-    o->old_next = acc_old_first;
-    acc_old_first = pair;
-    o->old_listed = 1;
-  }
-  o->old_objs++;
-  o->old_bytes += bytes;
-  return 1;
-}
-
-GC_INNER void gca_old_sub(unsigned pair, word bytes)
-{
-  struct gca_pair *o;
-
-  if (0 == pair || pair > gca_pair_count()) return;
-  o = gca_pair_get(pair);
-  if (o->old_objs != 0) {
-    o->old_objs--;
-    o->old_bytes -= bytes;
-  }
-}
-
-GC_INNER void gca_old_reset(void)
-{
-  unsigned pair, next;
-
-  for (pair = acc_old_first; pair != 0; pair = next) {
-    struct gca_pair *o = gca_pair_get(pair);
-
-    next = o->old_next;
-    o->old_objs = o->old_bytes = 0;
-    o->old_listed = 0;
-    o->old_next = 0;
-  }
-  acc_old_first = 0;
-}
-
+/* ---- old objects: the pairs' (pairs.c) into the accumulators ---------- */
 GC_INNER void gca_types_census_old(void)
 {
-  unsigned pair, next, *link = &acc_old_first;
+  unsigned pair, next, *link = &gca_old_first;
 
-  for (pair = acc_old_first; pair != 0; pair = next) {
+  for (pair = gca_old_first; pair != 0; pair = next) {
     struct gca_pair *o = gca_pair_get(pair);
     struct gca_acc *a;
 
@@ -412,34 +428,30 @@ GC_INNER void gca_types_census_old(void)
     link = &o->old_next;
     a = gca_acc_get(pair);
     if (NULL == a) continue;
-    a->live_objs += o->old_objs;
     a->live_bytes += o->old_bytes;
-    a->age[GCA_AGE_BINS - 1] += o->old_objs;
+    gca_acc_age_add(a, pair, GCA_AGE_BINS - 1, o->old_objs);
   }
 }
 
 /* The live columns of an accumulator, or of a row.                    */
 struct types_live {
-  word objs, bytes, age[GCA_AGE_BINS], s_live;
+  word bytes, age[GCA_AGE_BINS], s_live;
 };
 
 static void live_add(struct types_live *l, unsigned pair)
 {
-  const struct gca_acc *a = &gca_acc_tab[pair];
-  unsigned b;
-
-  l->objs += a->live_objs;
-  l->bytes += a->live_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) l->age[b] += a->age[b];
+  l->bytes += gca_acc_tab[pair].live_bytes;
+  acc_ages_add(l->age, pair);
   l->s_live += acc_smp_of(pair)->s_live;
 }
 
 /* Accumulator a (dirty index i) into row k of r: its cumulative      */
 /* counts; its live ones linked to the row for rows_live after a       */
 /* census (next: r's links), added now otherwise.                       */
-static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
+static void row_add(struct types_rows *r, unsigned k, unsigned pair,
                     const struct gca_acc_smp *as, word i, unsigned *next)
 {
+  const struct gca_acc *a = &gca_acc_tab[pair];
   struct types_row *c = &r->cur[k];
 
   c->alloc_objs += a->alloc_objs;
@@ -457,19 +469,21 @@ static void row_add(struct types_rows *r, unsigned k, const struct gca_acc *a,
   if (types_census) {
     next[i] = r->head[k];
     r->head[k] = (unsigned)i + 1;
-  } else if ((a->live_objs | a->live_bytes | as->s_live) != 0) {
-    /* Not from a census: none are (added as they were).               */
-    unsigned b;
+  } else if ((a->live_bytes | as->s_live) != 0) {
+    /* Not from a census: none are (added as they were; live objects   */
+    /* have bytes).                                                      */
+    word age[GCA_AGE_BINS];
 
-    c->live_objs += a->live_objs;
     c->live_bytes += a->live_bytes;
-    for (b = 0; b < GCA_AGE_BINS; b++) c->age[b] += a->age[b];
+    (void)row_ages(r, k, age);
+    acc_ages_add(age, pair);
+    row_ages_set(r, k, age);
     if (as->s_live != 0) {
       struct types_srow *m = row_smp_make(r, k);
 
       if (m != NULL) m->s_live += as->s_live;
     }
-    r->flags[k] |= ROW_LIVE;
+    c->flags |= ROW_LIVE;
   }
 }
 
@@ -482,24 +496,24 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
   for (k = 0; k < r->cap && k <= n; k++) {
     struct types_row *c = &r->cur[k];
     struct types_live l;
+    word age[GCA_AGE_BINS];
 
     BZERO(&l, sizeof(l));
     for (j = r->head[k]; j != 0; j = next[j - 1])
       live_add(&l, acc_dirty[j - 1]);
     r->head[k] = 0;
-    if (l.objs == c->live_objs && l.bytes == c->live_bytes
-        && l.s_live == row_smp(r, k)->s_live
-        && 0 == memcmp(l.age, c->age, sizeof(l.age)))
+    (void)row_ages(r, k, age);
+    if (l.bytes == c->live_bytes && 0 == memcmp(l.age, age, sizeof(age))
+        && l.s_live == row_smp(r, k)->s_live)
       continue;
-    c->live_objs = l.objs;
     c->live_bytes = l.bytes;
-    BCOPY(l.age, c->age, sizeof(l.age));
+    row_ages_set(r, k, l.age);
     if (l.s_live != row_smp(r, k)->s_live) {
       struct types_srow *m = row_smp_make(r, k);
 
       if (m != NULL) m->s_live = l.s_live;
     }
-    r->flags[k] |= ROW_LIVE;
+    c->flags |= ROW_LIVE;
   }
 }
 
@@ -512,14 +526,13 @@ GC_INNER void gca_types_fold(void)
   if (0 == type_rows.cap) (void)types_rows_reserve(&type_rows, 1);
   for (i = 0; i < acc_n_dirty; i++) {
     unsigned pair = acc_dirty[i];
-    const struct gca_acc *a = &gca_acc_tab[pair];
     const struct gca_acc_smp *as = acc_smp_of(pair);
     unsigned t = gca_pair_type(pair);
     unsigned site = gca_pair_get(pair)->site;
 
-    if (t < type_rows.cap) row_add(&type_rows, t, a, as, i, acc_tnext);
+    if (t < type_rows.cap) row_add(&type_rows, t, pair, as, i, acc_tnext);
     if (site_row(site) != NULL)
-      row_add(&site_rows, site, a, as, i, acc_snext);
+      row_add(&site_rows, site, pair, as, i, acc_snext);
   }
   if (types_census) {
     rows_live(&type_rows, type_count, acc_tnext);
@@ -527,38 +540,20 @@ GC_INNER void gca_types_fold(void)
     types_census = 0;
   }
   acc_n_dirty = 0;
-  gca_acc_stamp++;
+  if (0 == ++gca_acc_stamp) gca_acc_restamp(1);        /* wrapped      */
+}
+
+/* Rounds from stamp on (nonzero), at the end of a fold: no accumulator */
+/* keeps a stamp that a round to come may have.  Lock held.             */
+GC_INNER void gca_acc_restamp(unsigned stamp)
+{
+  word i;
+
+  for (i = 0; i < gca_acc_cap; i++) gca_acc_tab[i].stamp = 0;
+  gca_acc_stamp = stamp;
 }
 
 /* ---- naming (lock held) ----------------------------------------------------- */
-
-static char *types_strdup_os(const char *s, size_t n)
-{
-  /* Names live in small OS arenas.                                     */
-  static char *arena = NULL;
-  static size_t arena_left = 0;
-  char *r;
-
-  if (n + 1 > arena_left) {
-    size_t sz = n + 1 > 16384 ? n + 1 : 16384;
-
-    arena = (char *)gca_mem_alloc(GCA_MEM_TYPES, sz);
-    if (NULL == arena) {
-      arena_left = 0;
-      return NULL;
-    }
-    arena_left = sz;
-  }
-  r = arena;
-  BCOPY(s, r, n);
-  r[n] = '\0';
-  arena += n + 1;
-  arena_left -= n + 1;
-  /* Never left pointing just past the mapping (our statics are roots, */
-  /* and the next mapping may be the heap's).                          */
-  if (0 == arena_left) arena = NULL;
-  return r;
-}
 
 static void type_name(unsigned id)
 {
@@ -587,7 +582,7 @@ static void type_name(unsigned id)
                    (unsigned long long)t->cookie);
   }
   /* The record escapes it (text.c) when it writes it.                 */
-  t->name = types_strdup_os(buf, strlen(buf));
+  t->name = gca_mem_strdup(buf, strlen(buf));
 }
 
 GC_INNER word gca_types_memory_bytes(void)
@@ -665,12 +660,14 @@ GC_INNER word gca_types_site_live_of(unsigned site, word *samples)
 GC_INNER word gca_types_row_ages(int sites, unsigned i, word *old)
 {
   const struct types_rows *r = sites ? &site_rows : &type_rows;
+  word age[GCA_AGE_BINS], n;
   unsigned b;
 
   *old = 0;
   if (i >= r->cap) return 0;
-  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += r->cur[i].age[b];
-  return r->cur[i].live_objs;
+  n = row_ages(r, i, age);
+  for (b = GCA_LEAK_OLD_BIN; b < GCA_AGE_BINS; b++) *old += age[b];
+  return n;
 }
 
 GC_INNER unsigned gca_types_rows_n(int sites)
@@ -686,8 +683,8 @@ static int row_changed(const struct types_rows *r, unsigned i)
   const struct types_sent *s = &r->sent[i];
   const struct types_srow *m = row_smp(r, i);
 
-  return (r->flags[i] & ROW_LIVE) != 0
-         || (0 == (r->flags[i] & ROW_EVER) && c->live_objs != 0)
+  return (c->flags & ROW_LIVE) != 0
+         || (0 == (c->flags & ROW_EVER) && c->live_bytes != 0)
          || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
          || c->freed_objs != s->freed_objs || c->freed_bytes != s->freed_bytes
          || m->s_alloc != m->sent_alloc || m->s_freed != m->sent_freed;
@@ -700,20 +697,19 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
   struct types_row *c;
   struct types_sent *s;
   const struct types_srow *m;
-  unsigned b;
 
   if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
   s = &r->sent[i];
   m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
-  v[GCA_COL_type_rows_live_objs] = c->live_objs;
+  v[GCA_COL_type_rows_live_objs] = row_ages(r, i,
+                                             &v[GCA_COL_type_rows_age0]);
   v[GCA_COL_type_rows_live_bytes] = c->live_bytes;
   v[GCA_COL_type_rows_alloc_objs] = c->alloc_objs - s->alloc_objs;
   v[GCA_COL_type_rows_alloc_bytes] = c->alloc_bytes - s->alloc_bytes;
   v[GCA_COL_type_rows_freed_objs] = c->freed_objs - s->freed_objs;
   v[GCA_COL_type_rows_freed_bytes] = c->freed_bytes - s->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) v[GCA_COL_type_rows_age0 + b] = c->age[b];
   v[GCA_COL_type_rows_samples_live] = m->s_live;
   v[GCA_COL_type_rows_samples_alloc] = m->s_alloc - m->sent_alloc;
   v[GCA_COL_type_rows_samples_freed] = m->s_freed - m->sent_freed;
@@ -729,7 +725,7 @@ GC_INNER void gca_types_rows_commit(int sites)
   unsigned i, n = gca_types_rows_n(sites);
 
   for (i = 0; i < n && i < r->cap; i++) {
-    const struct types_row *c = &r->cur[i];
+    struct types_row *c = &r->cur[i];
     struct types_sent *s = &r->sent[i];
 
     if (!row_changed(r, i)) continue;
@@ -741,7 +737,7 @@ GC_INNER void gca_types_rows_commit(int sites)
       r->smp[i].sent_alloc = r->smp[i].s_alloc;
       r->smp[i].sent_freed = r->smp[i].s_freed;
     }
-    r->flags[i] = ROW_EVER;
+    c->flags = ROW_EVER;
   }
 }
 
@@ -764,18 +760,20 @@ GC_INNER void gca_types_set_namer(GC_acc_type_namer_proc fn)
   types_namer = fn;
 }
 
-static void row_to_stats(const struct types_row *r,
+static void row_to_stats(const struct types_rows *r, unsigned k,
                          struct GC_acc_group_stats_s *s)
 {
+  const struct types_row *c = &r->cur[k];
+  word age[GCA_AGE_BINS];
   unsigned b;
 
-  s->live_objs = r->live_objs;
-  s->live_bytes = r->live_bytes;
-  s->alloc_objs = r->alloc_objs;
-  s->alloc_bytes = r->alloc_bytes;
-  s->freed_objs = r->freed_objs;
-  s->freed_bytes = r->freed_bytes;
-  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = r->age[b];
+  s->live_objs = row_ages(r, k, age);
+  s->live_bytes = c->live_bytes;
+  s->alloc_objs = c->alloc_objs;
+  s->alloc_bytes = c->alloc_bytes;
+  s->freed_objs = c->freed_objs;
+  s->freed_bytes = c->freed_bytes;
+  for (b = 0; b < GCA_AGE_BINS; b++) s->age_objs[b] = age[b];
 }
 
 GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
@@ -785,7 +783,7 @@ GC_INNER int gca_types_get_type(word cookie, struct GC_acc_group_stats_s *s)
   gca_types_fold();
   id = cookie != 0 ? type_find(cookie) : 0;
   if ((cookie != 0 && 0 == id) || id >= type_rows.cap) return 0;
-  row_to_stats(&type_rows.cur[id], s);
+  row_to_stats(&type_rows, id, s);
   return 1;
 }
 
@@ -793,7 +791,7 @@ GC_INNER int gca_types_get_site(unsigned site, struct GC_acc_group_stats_s *s)
 {
   gca_types_fold();
   if (site >= site_rows.cap) return 0;
-  row_to_stats(&site_rows.cur[site], s);
+  row_to_stats(&site_rows, site, s);
   return 1;
 }
 

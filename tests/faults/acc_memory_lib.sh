@@ -16,12 +16,10 @@
 # that heap: alloc.scm is held to 10%.
 acc_memory_floor=262144
 
-# acc_memory_limit HEAP [PERCENT]: prints the bound for a peak heap of
-# HEAP bytes (PERCENT 10 unless given; see real_programs.sh for the one
-# run held to more, and why).
+# acc_memory_limit HEAP: prints the bound for a peak heap of HEAP bytes.
 acc_memory_limit() {
-  if [ "$(($1 * ${2:-10} / 100))" -gt "$acc_memory_floor" ]; then
-    echo "$(($1 * ${2:-10} / 100))"
+  if [ "$(($1 / 10))" -gt "$acc_memory_floor" ]; then
+    echo "$(($1 / 10))"
   else
     echo "$acc_memory_floor"
   fi

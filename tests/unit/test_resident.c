@@ -8,7 +8,9 @@
  * mincore is interposed: each call is noted with its address and
  * whether the collecting (main) thread made it.  A dump runs over 12
  * collections, some 120 ms apart (the sample's period is 100 ms), of a
- * heap that grows three times and is filled, so that samples are due.
+ * heap that grows three times and is filled, so that samples are due,
+ * then in 24 more sections (past the 16 whose bounds the table block
+ * holds for the writer's copy).
  * Then:
  * 1. After the first collection (whose record takes its sample in
  *    place, once: the test API counts such samples), the main thread
@@ -124,6 +126,13 @@ int main(void)
       keep[(c * 1024 + i) % 4096] = GC_MALLOC_ATOMIC(4096);
     GC_gcollect();
     if (0 == c) first_end = __atomic_load_n(&n_calls, __ATOMIC_RELAXED);
+    sleep_ms(120);
+  }
+  /* More sections than the table block holds (GCA_RESIDENT_SECTS, 16): */
+  /* the copy moves to pages of its own, and samples go on.             */
+  for (c = 0; c < 24; c++) (void)GC_expand_hp(64 << 10);
+  for (c = 0; c < 2; c++) {
+    GC_gcollect();
     sleep_ms(120);
   }
   CHECK_EQ(GC_acc_dump_stop(), GC_SUCCESS);

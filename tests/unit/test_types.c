@@ -18,6 +18,9 @@
  * frame's allocations per type.  Finally the size-class invariance: the
  * same workload, run in two fresh processes with tagging on and off,
  * gives every object the same GC_size and the same class histogram.
+ * Built as test_types_carry (TEST_TYPES_CARRY, the test library), the
+ * same with the age bins' counts carrying past 2 bits and the
+ * accumulators' 32-bit round stamp wrapping.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -36,6 +39,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
+
+#ifdef TEST_TYPES_CARRY
+  /* The test library's (accounting/api.c): age bins' low parts of     */
+  /* bits, and the accumulators' round stamp.                           */
+  GC_API void GC_CALL GC_acc_test_age_bits(unsigned bits);
+  GC_API unsigned GC_CALL GC_acc_test_acc_stamp(unsigned stamp);
+#endif
 
 
 #define TYPE_A ((GC_word)0xA000)
@@ -292,6 +302,39 @@ static void test_ages(void)
   }
 }
 
+#ifdef TEST_TYPES_CARRY
+/* The accumulators' 32-bit round stamp wraps: a type's accumulator   */
+/* last used in round a, when the rounds come to a again, counts as   */
+/* new (a GC_free'd object in each: both counted).  The objects are    */
+/* made first: an allocation may collect, a round more.                */
+#define TYPE_W ((GC_word)0x1F000)
+static void *volatile keep_w[2];
+static void test_stamp_wrap(void)
+{
+  unsigned a, n = 0;
+  struct GC_acc_group_stats_s s;
+
+  GC_TEST_ROOT(keep_w);
+  /* No stacks: one pair (with them the first allocation of a size,  */
+  /* the slow path's, is another callsite).                              */
+  CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0), GC_SUCCESS);
+  keep_w[0] = GC_acc_malloc_typed(16, TYPE_W);
+  keep_w[1] = GC_acc_malloc_typed(16, TYPE_W);
+  a = GC_acc_test_acc_stamp(0);
+  GC_free(keep_w[0]);
+  /* Round a ends; then 0xffffffff, and the wrap: 1, 2, ... a.          */
+  (void)GC_acc_test_acc_stamp(0xffffffffu);
+  while (GC_acc_test_acc_stamp(0) != a && n++ < 1000) { }
+  CHECK(n < 1000);
+  GC_free(keep_w[1]);
+  keep_w[0] = keep_w[1] = NULL;
+  s = type_stats(TYPE_W);
+  CHECK_EQ(s.alloc_objs, 2);
+  CHECK_EQ(s.freed_objs, 2);
+  CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
+}
+#endif
+
 /* A frame without a collection: its allocations per type.            */
 static GC_word e_granted;
 
@@ -531,6 +574,10 @@ int main(int argc, char **argv)
   if (argc == 3 && 0 == strcmp(argv[1], "workload"))
     return workload(atoi(argv[2]));
   unsetenv("GC_ACC_DUMP");
+#ifdef TEST_TYPES_CARRY
+  /* Counts of 4 and more carry (test_ages: bins of 10 objects).        */
+  GC_acc_test_age_bits(2);
+#endif
   GC_INIT();
   /* Exact types: the full profile (tags on every object).           */
   GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0);
@@ -541,6 +588,9 @@ int main(int argc, char **argv)
   GC_TEST_ROOT(keep_d);
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_ALL, 0), GC_SUCCESS);
   GC_acc_enable(1);
+#ifdef TEST_TYPES_CARRY
+  test_stamp_wrap();
+#endif
   collect();
   test_types_and_sites();
   test_ages();
