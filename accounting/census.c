@@ -196,6 +196,63 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
   }
 #endif
 
+/* The same sum 32 mark bytes at a time, where the processor has AVX2 */
+/* (x86-64 with GCC or clang, chosen at run time: the library is built */
+/* for the baseline): a load folded into each add, eight in all, half */
+/* the instructions of the SSE2 sum (the ride's cost per block with   */
+/* parallel markers is mostly its instructions; the mark bytes share   */
+/* their header's lines, already streamed in by the reclaim walk).     */
+#if defined(CENSUS_SUM_BYTES) && defined(__x86_64__) \
+    && (defined(__AVX2__) || defined(__clang__) || GC_GNUC_PREREQ(4, 9))
+# define CENSUS_SUM_AVX2 1
+# ifdef __AVX2__
+#   define CENSUS_TARGET_AVX2 /* empty */
+# else
+#   define CENSUS_TARGET_AVX2 __attribute__((target("avx2")))
+# endif
+  static int census_avx2 = -1;  /* unknown yet; then 0 or 1 */
+
+  /* Before a census's first block (census_clear).                      */
+  GC_INLINE void census_sum_init(void)
+  {
+    if (EXPECT(census_avx2 < 0, FALSE)) {
+      __builtin_cpu_init();
+      census_avx2 = __builtin_cpu_supports("avx2") != 0;
+    }
+  }
+
+  static GC_ATTR_NOINLINE CENSUS_TARGET_AVX2
+  word census_sum_mark_bytes_avx2(hdr *hhdr)
+  {
+    typedef long long census_v4di __attribute__((vector_size(32)));
+    typedef char census_v32qi __attribute__((vector_size(32)));
+    census_v32qi acc0, acc1, v, u;
+    const census_v32qi zero = { 0 };
+    const char *m = (const char *)hhdr->hb_marks;
+    census_v4di sum;
+    word i;
+
+    GC_STATIC_ASSERT(MARK_BITS_PER_HBLK % 64 == 0
+                     && MARK_BITS_PER_HBLK / 64 <= 127);
+    __builtin_memcpy(&acc0, m, 32);
+    __builtin_memcpy(&acc1, m + 32, 32);
+#   if defined(__GNUC__) && !defined(__clang__)
+#     pragma GCC unroll 8
+#   endif
+    for (i = 64; i < MARK_BITS_PER_HBLK; i += 64) {
+      __builtin_memcpy(&v, m + i, 32);
+      __builtin_memcpy(&u, m + i + 32, 32);
+      acc0 += v;
+      acc1 += u;
+    }
+    sum = (census_v4di)__builtin_ia32_psadbw256(acc0 + acc1, zero);
+    return (word)(sum[0] + sum[1] + sum[2] + sum[3])
+           + (word)(m[MARK_BITS_PER_HBLK] != 0) - 1;
+  }
+#else
+# define census_sum_init() (void)0
+#endif
+
 /* The census's rows (gca_row): a pair met for the first time gets   */
 /* one here, out of line (the walk's blocks are mostly of pairs met    */
 /* before).  NULL: no memory, the block is left out.                   */
@@ -223,19 +280,29 @@ static int census_with_tags = 0;
 /* thread marks; with parallel markers its count may lose increments,  */
 /* so the census then sums the mark bytes instead.                      */
 #ifdef PARALLEL_MARK
+  /* The fastest sum the build and the processor have.                  */
+  GC_INLINE word census_sum_par(hdr *hhdr, word sz)
+  {
+    word n;
+
+#   if defined(CENSUS_SUM_AVX2)
+      n = census_avx2 > 0 ? census_sum_mark_bytes_avx2(hhdr)
+                          : census_sum_mark_bytes(hhdr);
+#   elif defined(CENSUS_SUM_BYTES)
+      n = census_sum_mark_bytes(hhdr);
+#   else
+      n = census_count_marks(hhdr, FINAL_MARK_BIT(sz));
+#   endif
+    (void)sz;
+    GC_ASSERT(n == census_count_marks(hhdr, FINAL_MARK_BIT(sz)));
+    return n;
+  }
+
   /* Out of line: the sum's registers would cost every block's visit a */
   /* longer prologue.                                                   */
   static GC_ATTR_NOINLINE word census_count_marks_par(hdr *hhdr, word sz)
   {
-#   ifdef CENSUS_SUM_BYTES
-      word n = census_sum_mark_bytes(hhdr);
-
-      (void)sz;
-      GC_ASSERT(n == census_count_marks(hhdr, FINAL_MARK_BIT(sz)));
-      return n;
-#   else
-      return census_count_marks(hhdr, FINAL_MARK_BIT(sz));
-#   endif
+    return census_sum_par(hhdr, sz);
   }
 #endif
 
@@ -330,6 +397,8 @@ static void census_clear(void)
 {
   unsigned s;
 
+  census_sum_init();
+
   for (s = 1; s <= gca_n_rows; s++)
     BZERO(&gca_rows[s].census, sizeof(struct gca_class_census));
   BZERO(&gca_last_census, sizeof(gca_last_census));
@@ -377,13 +446,19 @@ GC_INNER GCA_NO_FRAME void gca_census_ride_block(struct hblk *h, hdr *hhdr)
   if (EXPECT(k < MAXOBJKINDS && sz <= MAXOBJBYTES, TRUE)) {
     unsigned s = gca_tables->row_of[k][BYTES_TO_GRANULES(sz)];
 
-#   ifdef PARALLEL_MARK
-      if (EXPECT(GC_parallel, FALSE)) s = 0;
-#   endif
     if (EXPECT(s != 0, TRUE)) {
       struct gca_class_census *cc = &gca_rows[s].census;
+      word n;
 
-      cc->live_objs += hhdr->hb_n_marks;
+#     ifdef PARALLEL_MARK
+        if (EXPECT(GC_parallel, FALSE)) {
+          n = census_sum_par(hhdr, sz);
+        } else
+#     endif
+      /* else */ {
+        n = hhdr->hb_n_marks;
+      }
+      cc->live_objs += n;
       cc->reserved_bytes += HBLKSIZE;
       return;
     }
