@@ -199,9 +199,8 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
 /* The same sum 32 mark bytes at a time, where the processor has AVX2 */
 /* (x86-64 with GCC or clang, chosen at run time: the library is built */
 /* for the baseline): a load folded into each add, eight in all, half */
-/* the instructions of the SSE2 sum (the ride's cost per block with   */
-/* parallel markers is mostly its instructions; the mark bytes share   */
-/* their header's lines, already streamed in by the reclaim walk).     */
+/* the instructions of the SSE2 sum (22 against 41).  The lines it    */
+/* reads were asked for a few blocks earlier (census_ride_ahead_marks). */
 #if defined(CENSUS_SUM_BYTES) && defined(__x86_64__) \
     && (defined(__AVX2__) || defined(__clang__) || GC_GNUC_PREREQ(4, 9))
 # define CENSUS_SUM_AVX2 1
@@ -442,13 +441,14 @@ static GC_ATTR_NOINLINE void census_ride_other(struct hblk *h, hdr *hhdr)
 /* The reclaim walk (GC_apply_to_all_blocks) waits on each header's   */
 /* first touch, and the ride on the line of its hb_n_marks: misses    */
 /* the hardware's prefetcher takes or leaves by where the code lands  */
-/* (a build whose walk sat 32 bytes further paid 1.1 to 1.8 ms per GB */
-/* more, at the same instructions; docs/design.md).  So the ride asks */
-/* for the header the walk meets CENSUS_AHEAD slots further down its  */
-/* bottom index (the walk goes from an index's last slot to its       */
-/* first), the two lines of it the walk and the ride read, and with   */
-/* parallel markers its mark bytes.  Only a prefetch: a slot ahead     */
-/* that the walk frees first, or skips, costs nothing but the ask.     */
+/* (at the same instructions, a build whose walk sat 32 bytes further */
+/* paid 1.1 to 2.4 ms per GB, against -0.6 to 0.0; docs/design.md).   */
+/* So the ride asks for the header the walk meets CENSUS_AHEAD slots  */
+/* further down its bottom index (the walk goes from an index's last  */
+/* slot to its first), the two lines of it the walk and the ride      */
+/* read, and with parallel markers its mark bytes.  Only a prefetch: */
+/* a slot ahead that the walk frees first, or skips, costs nothing    */
+/* but the ask.                                                        */
 /* census_ahead_bi: above gca_census_ride_begin.                       */
 GCA_ALWAYS_INLINE hdr *census_ride_ahead(struct hblk *h)
 {

@@ -93,6 +93,8 @@ for m in $sizes; do
   on=$(cg_total "$tmp/cg.on")
   both=$(cg_total "$tmp/cg.ab")
   [ -n "$on" ] && [ -n "$both" ] || die "callgrind wrote no totals (-m $m)"
+  [ "$on" -gt 0 ] ||
+    die "callgrind counted nothing in GC_finish_collection (inlined in this build?)"
   awk -v m="$m" -v on="$on" -v both="$both" '{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
     gb = v["heap_bytes"] / 1073741824
