@@ -27,6 +27,14 @@
 # BENCH_CENSUS_FLAGS is passed on to censustime (e.g. -p: parallel
 # markers, whose census sums each block's mark bytes); the "par" column
 # says whether they ran.
+# BENCH_CENSUS_INSTR=1 also counts the end phase's instructions, the
+# measure that code placement and the machine's load do not move:
+# censustime -r 3 under callgrind (ASLR off), counting inside
+# GC_finish_collection only (the end phase, its hooks, the census and
+# the record), once with accounting on in every collection and once
+# with -a (on and off alternating); "on" and "off" are instructions a
+# collection, "+" their difference and "+M/GB" the same in millions
+# per GB of heap.  Needs valgrind; slow (the heap is built under it).
 
 set -eu
 
@@ -63,3 +71,36 @@ for m in $sizes; do
       v["pause_ns"] / 1e6, v["pause_ms_per_gb"], v["parallel"] }'
 done
 echo "(bench/censustime.c -a, GC_ACC_ENABLE=1${dump:+, a dump}, medians of $rounds rounds each; pays: the end phase's CPU time with accounting on minus off, paired by round)"
+
+[ "${BENCH_CENSUS_INSTR:-0}" != 0 ] || exit 0
+command -v valgrind > /dev/null 2>&1 ||
+  die "BENCH_CENSUS_INSTR=1 needs valgrind (callgrind)"
+bench_norand
+printf '%8s %12s %14s %14s %12s %8s %4s\n' "live MB" "heap bytes" \
+  "end on" "end off" "end +" "+M/GB" "par"
+for m in $sizes; do
+  for ab in on ab; do
+    rm -f "$tmp/d.gz" "$tmp/cg.$ab"
+    # shellcheck disable=SC2086
+    env GC_ACC_ENABLE=1 ${dump:+GC_ACC_DUMP=$dump} $norand valgrind \
+      --tool=callgrind --collect-atstart=no \
+      --toggle-collect=GC_finish_collection \
+      --callgrind-out-file="$tmp/cg.$ab" "$prog" -m "$m" -r 3 \
+      $([ "$ab" = ab ] && echo -a) ${BENCH_CENSUS_FLAGS:-} \
+      > "$tmp/out.$ab" 2> "$tmp/err.$ab" ||
+      die "censustime -m $m under callgrind failed: $(tail -3 "$tmp/err.$ab")"
+  done
+  on=$(cg_total "$tmp/cg.on")
+  both=$(cg_total "$tmp/cg.ab")
+  [ -n "$on" ] && [ -n "$both" ] || die "callgrind wrote no totals (-m $m)"
+  [ "$on" -gt 0 ] ||
+    die "callgrind counted nothing in GC_finish_collection (inlined in this build?)"
+  awk -v m="$m" -v on="$on" -v both="$both" '{
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    gb = v["heap_bytes"] / 1073741824
+    a = on / 3; b = (both - on) / 3
+    printf "%8d %12d %14.0f %14.0f %12.0f %8.2f %4d\n", m, v["heap_bytes"],
+      a, b, a - b, (gb > 0 ? (a - b) / 1e6 / gb : 0), v["parallel"] }' \
+    "$tmp/out.on"
+done
+echo "(callgrind${norand:+, ASLR off}: instructions inside GC_finish_collection a collection, censustime -r 3, on: accounting on, off: the -a run's other collections)"
