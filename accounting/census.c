@@ -201,7 +201,10 @@ GC_INLINE word census_count_marks(hdr *hhdr, word limit)
 /* for the baseline): a load folded into each add, eight in all, half */
 /* the instructions of the SSE2 sum (22 against 41).  The lines it    */
 /* reads were asked for a few blocks earlier (census_ride_ahead_marks). */
-#if defined(CENSUS_SUM_BYTES) && defined(__x86_64__) \
+/* Only with parallel markers (the one caller), and not in MSVC mode */
+/* (clang-cl), whose link has no __builtin_cpu_supports' support.     */
+#if defined(CENSUS_SUM_BYTES) && defined(PARALLEL_MARK) \
+    && defined(__x86_64__) && !defined(_MSC_VER) \
     && (defined(__AVX2__) || defined(__clang__) || GC_GNUC_PREREQ(4, 9))
 # define CENSUS_SUM_AVX2 1
 # ifdef __AVX2__
