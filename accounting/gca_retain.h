@@ -88,6 +88,8 @@ struct gca_rwalk {
   unsigned targets[GCA_RETAIN_K], n_targets;
   unsigned n_shortest;                  /* targets found breadth first   */
   int depth_first;                      /* the walk went on depth first  */
+  int from_marking;                     /* paths from the marking's     */
+                                        /* parents (retain_mark.c)      */
   word visited;                         /* objects reached               */
   word words, budget;                   /* read; ns                      */
   int partial, timed_out;

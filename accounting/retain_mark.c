@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * retain_mark.c: parents recorded by the collector's own marking (issue
+ * 37), so that a retention request needs no second traversal of the
+ * heap.  When a request waits for a collection, that collection's
+ * marking runs the marker's copy that records (gca_mark_from_rec, the
+ * series' patch 0004, accounting/gca_hooks.h): for each object it marks
+ * the address of the word that referred to it, 32 bits an object (an
+ * offset in the plausible heap, else the index of the address kept
+ * apart), in a table per block, found by the block's number in the
+ * plausible heap.  The walk (retain.c) goes
+ * breadth first for a while, then follows these parents back from the
+ * instances it did not reach (depth first order: not always the
+ * shortest paths).
+ *
+ * Only that collection pays: the marker's copy that records is called
+ * through gca_mark_from_fn meanwhile, upstream's GC_mark_from otherwise.
+ * Not recorded (the walk then does what it did before): a collection
+ * whose marking started incrementally, parallel marking on Unity's fork
+ * (8.2.2's is turned off for that collection: GC_parallel_mark_disabled,
+ * the collector's own switch), a base without patch 0004, and a
+ * recording past the memory cap (GC_ACC_RETAIN_MEMORY; the walk's own
+ * memory then gets what is left of it).  Lock held, world stopped while
+ * it records.
+ */
+
+#include "gca_priv.h"
+
+#ifndef GC_ACC_DISABLE
+
+#include "gca_retain.h"
+#include "private/gc_pmark.h"
+
+#include <string.h>
+
+GC_INNER struct gca_rm_state gca_rm;    /* gca_hooks.h                  */
+
+#define RM_ROOT 0x80000000u             /* a source outside the span    */
+#define RM_MASK (((word)1 << GCA_RS_LOG) - 1)
+
+static struct gca_rmem rm_mem;
+static struct gca_rseg rm_words;        /* the blocks' tables           */
+static struct gca_rseg rm_roots;        /* word: sources outside        */
+static word rm_gc_no;
+static int rm_state;                    /* 1: recording or recorded     */
+
+/* The marker goes on without recording.                               */
+GC_INNER void gca_rmark_stop(void)
+{
+#ifdef GCA_MARK_REC
+  gca_mark_from_fn = GC_mark_from;
+#endif
+}
+
+/* The recording stops (the walk will not use it).                     */
+static void rm_fail(void)
+{
+  rm_state = 0;
+  gca_rmark_stop();
+}
+
+/* The table of the block at h (header hhdr), made zeroed (inv: the    */
+/* block's); NULL: not the span's, or the cap (the recording stops).    */
+GC_INNER GC_ATTR_NOINLINE unsigned *gca_rmark_block(word h, hdr *hhdr,
+                                                    unsigned *inv)
+{
+  word i = (h - gca_rm.lo) >> LOG_HBLKSIZE, sz, n, g, k, room;
+  struct gca_rm_blk *b;
+
+  if (0 == rm_state || i >= gca_rm.n_blks) {
+    rm_fail();
+    return NULL;
+  }
+  b = &gca_rm.blks[i];
+  sz = hhdr->hb_sz;
+  g = BYTES_TO_GRANULES(sz);
+  n = sz > MAXOBJBYTES ? 1 : HBLKSIZE / sz;
+  k = rm_words.n;                       /* n words in one segment       */
+  room = ((word)1 << GCA_RS_LOG) - (k & RM_MASK);
+  if ((k & RM_MASK) != 0 && n > room) k += room;
+  if (!gca_rseg_map(&rm_mem, &rm_words, k >> GCA_RS_LOG)) {
+    rm_fail();
+    return NULL;
+  }
+  rm_words.n = k + n;
+  b->tab = (unsigned *)GCA_RSEG_AT(&rm_words, k);
+  b->inv = sz > MAXOBJBYTES ? 0
+           : (unsigned)((((word)1 << 24) + g - 1) / g);
+  *inv = b->inv;
+  return b->tab;
+}
+
+/* A source outside the span: its index among them, RM_ROOT set.       */
+GC_INNER GC_ATTR_NOINLINE unsigned gca_rmark_root(word source)
+{
+  word *r;
+
+  if (0 == rm_state || rm_roots.n >= (word)(RM_ROOT - 1)) {
+    rm_fail();
+    return 0;
+  }
+  r = (rm_roots.n & RM_MASK) != 0
+      ? (rm_roots.n++, (word *)GCA_RSEG_AT(&rm_roots, rm_roots.n - 1))
+      : (word *)gca_rseg_push_slow(&rm_mem, &rm_roots);
+  if (NULL == r) {
+    rm_fail();
+    return 0;
+  }
+  *r = source;
+  return RM_ROOT | (unsigned)(rm_roots.n - 1);
+}
+
+GC_INNER void gca_rmark_release(void)
+{
+  gca_rmark_stop();
+  rm_state = 0;
+  gca_rseg_free(&rm_mem, &rm_roots);
+  gca_rseg_free(&rm_mem, &rm_words);
+  if (gca_rm.blks != NULL)
+    gca_rmem_free(&rm_mem, gca_rm.blks,
+                  gca_rm.n_blks * sizeof(struct gca_rm_blk));
+  gca_rm.blks = NULL;
+  gca_rm.n_blks = 0;
+}
+
+/* At a collection's mark begin (lock held, world stopped): record if   */
+/* a request rides this collection and the marking can.                 */
+GC_INNER void gca_rmark_begin(void)
+{
+  word least = (word)GC_least_plausible_heap_addr;
+  word span = (word)GC_greatest_plausible_heap_addr - least;
+
+  if (rm_state != 0) gca_rmark_release();
+#if !defined(GCA_MARK_REC)
+  (void)span;
+  return;                       /* the base's marker does not record    */
+#else
+  if (GC_incremental) return;   /* marked in steps, maybe begun before */
+# ifdef PARALLEL_MARK
+#   if GC_VERSION_MAJOR < 8
+      if (GC_parallel) return;  /* no switch to mark on one thread      */
+#   endif
+# endif
+  memset(&rm_mem, 0, sizeof(rm_mem));
+  rm_mem.cap = gca_retain_memory() / 4 * 3;     /* the walk: the rest */
+  rm_gc_no = GC_gc_no + 1;      /* this collection's, once marked       */
+  gca_rm.noted = 0;
+  gca_rm.lo = least & ~(word)(HBLKSIZE - 1);
+  gca_rm.n_blks = ((word)GC_greatest_plausible_heap_addr - gca_rm.lo
+                   + HBLKSIZE - 1) >> LOG_HBLKSIZE;
+  gca_rm.src_lo = least;
+  gca_rm.src_span = span;
+  if (gca_rm.src_span / ALIGNMENT >= (word)(RM_ROOT - 2))
+    gca_rm.src_span = (word)(RM_ROOT - 2) * ALIGNMENT;
+  gca_rm.blks = (struct gca_rm_blk *)gca_rmem_alloc(&rm_mem,
+                        gca_rm.n_blks * sizeof(struct gca_rm_blk));
+  if (NULL == gca_rm.blks
+      || !gca_rseg_init(&rm_mem, &rm_words, sizeof(unsigned))
+      || !gca_rseg_init(&rm_mem, &rm_roots, sizeof(word))) {
+    gca_rmark_release();
+    return;
+  }
+  rm_state = 1;
+  gca_mark_from_fn = gca_mark_from_rec;
+# ifdef PARALLEL_MARK
+#   if GC_VERSION_MAJOR >= 8
+      GC_parallel_mark_disabled = TRUE; /* GC_stopped_mark resets it    */
+#   endif
+# endif
+#endif
+}
+
+/* The marking ended (lock held): an abandoned one is not used.         */
+GC_INNER void gca_rmark_end(int done)
+{
+  if (rm_state != 0 && !done) gca_rmark_release();
+}
+
+/* Whether this collection's marking recorded its parents.              */
+GC_INNER int gca_rmark_ready(void)
+{
+  return rm_state != 0 && rm_gc_no == GC_gc_no;
+}
+
+GC_INNER word gca_rmark_bytes(void) { return rm_mem.peak; }
+GC_INNER word gca_rmark_noted(void) { return gca_rm.noted; }
+
+/* The word that referred to the object at base when it was marked     */
+/* (0: none recorded: not marked by the copy that records).             */
+GC_INNER word gca_rmark_source(word base)
+{
+  word i = (base - gca_rm.lo) >> LOG_HBLKSIZE;
+  const struct gca_rm_blk *b;
+  unsigned v;
+
+  if (i >= gca_rm.n_blks || NULL == (b = &gca_rm.blks[i])->tab) return 0;
+  v = b->tab[(word)(((unsigned long long)BYTES_TO_GRANULES(
+                        base & (HBLKSIZE - 1)) * b->inv) >> 24)];
+  if (0 == v) return 0;
+  if (v & RM_ROOT) return *(word *)GCA_RSEG_AT(&rm_roots, v & ~RM_ROOT);
+  return gca_rm.src_lo + (word)(v - 1) * ALIGNMENT;
+}
+
+#endif /* !GC_ACC_DISABLE */
