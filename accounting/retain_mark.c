@@ -148,7 +148,7 @@ GC_INNER void gca_rmark_begin(void)
   gca_rm.lo = least & ~(word)(HBLKSIZE - 1);
   gca_rm.n_blks = ((word)GC_greatest_plausible_heap_addr - gca_rm.lo
                    + HBLKSIZE - 1) >> LOG_HBLKSIZE;
-  gca_rm.src_lo = least;
+  gca_rm.src_lo = least & ~(word)(ALIGNMENT - 1); /* (may be unaligned) */
   gca_rm.src_span = span;
   if (gca_rm.src_span / ALIGNMENT >= (word)(RM_ROOT - 2))
     gca_rm.src_span = (word)(RM_ROOT - 2) * ALIGNMENT;
