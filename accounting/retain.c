@@ -32,6 +32,10 @@
 #define RETAIN_MIN_PAUSE ((word)50 * 1000000)   /* ns                   */
 #define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
 #define RETAIN_REC_BFS_SHARE 4          /* of the objects marked        */
+#define RETAIN_PATHS_MEMORY ((word)1 << 20)     /* kept for paths then */
+static word rw_mbase[GCA_RETAIN_K];     /* from the marking's parents   */
+static unsigned rw_n_marked;
+static word rw_reserve;
 #define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
 /* The walk's state (only during a walk).                               */
@@ -418,72 +422,12 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
   }
 }
 
-/* Threads' stacks: each scanned (find 0), or the info of the one that */
-/* holds the word at find now (0: none; retain_mark.c's roots).         */
-#ifdef GCA_RETAIN_PTHREADS
-# include "private/pthread_support.h"
-  static GC_ATTR_NOINLINE unsigned rw_stacks(word find)
-  {
-    int i;
-    unsigned t = 0;
-    GC_thread p;
-    pthread_t self = pthread_self();
-
-    __builtin_unwind_init();    /* the callee-saved registers, on stack */
-    for (i = 0; i < THREAD_TABLE_SZ && !rw_stop; i++) {
-      for (p = GC_threads[i]; p != 0 && !rw_stop; p = p->next) {
-        ptr_t lo, hi;
-        unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE;
-
-        if (p->flags & FINISHED) continue;
-        if (THREAD_EQUAL(p->id, self)) {
-          lo = GC_approx_sp();
-          info |= GCA_RI_SELF;
-        } else {
-          lo = (ptr_t)p->stop_info.stack_ptr;
-        }
-        if ((p->flags & MAIN_THREAD) != 0) {
-          hi = GC_stackbottom;
-          info |= GCA_RI_MAIN;
-        } else {
-          hi = p->stack_end;
-        }
-        if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        info |= t << GCA_RI_SHIFT;
-        if (find != 0) {
-          if (find >= (word)lo && find < (word)hi) return info;
-        } else {
-          rw_scan_range(&rw_none, lo, hi, GCA_RNONE, info, 1, 1, 0);
-        }
-        t++;
-      }
-    }
-    return 0;
-  }
-#elif GCA_RETAIN_STACKS
-  static GC_ATTR_NOINLINE unsigned rw_stacks(word find)
-  {
-    unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
-                    | GCA_RI_SELF;
-
-#   if defined(__GNUC__) || defined(__clang__)
-      __builtin_unwind_init();
-#   endif
-    if ((word)GC_approx_sp() >= (word)GC_stackbottom) return 0;
-    if (find != 0)
-      return find >= (word)GC_approx_sp() && find < (word)GC_stackbottom
-             ? info : 0;
-    rw_scan_range(&rw_none, GC_approx_sp(), GC_stackbottom, GCA_RNONE,
-                  info, 1, 1, 0);
-    return 0;
-  }
-#else
-  static unsigned rw_stacks(word find)  /* not walked: the record says */
-  {
-    (void)find;
-    return 0;
-  }
-#endif
+/* A thread's stack [lo, hi) scanned (gca_retain_stacks); 1: stop.    */
+static int rw_scan_stack(ptr_t lo, ptr_t hi, unsigned info)
+{
+  rw_scan_range(&rw_none, lo, hi, GCA_RNONE, info, 1, 1, 0);
+  return rw_stop;
+}
 
 /* Marked uncollectable objects: roots too.                              */
 static void rw_uncollectable_block(struct hblk *h, word client_data)
@@ -501,20 +445,6 @@ static void rw_uncollectable_block(struct hblk *h, word client_data)
     if (mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz)))
       rw_root((ptr_t)h + i, hhdr, 0, GCA_RK_UNCOLLECTABLE);
   }
-}
-
-/* A per-object descriptor's (GC_DS_PER_OBJECT) descriptor of the       */
-/* object at base, as the marker reads it (0: none).                     */
-static word rw_per_object(ptr_t base, word descr)
-{
-  ptr_t type_descr;
-
-  if ((signed_word)descr >= 0)
-    return *(word *)(base + descr - GC_DS_PER_OBJECT);
-  type_descr = *(ptr_t *)base;
-  if (NULL == type_descr) return 0;
-  return *(word *)(type_descr - ((signed_word)descr + (GC_INDIR_PER_OBJ_BIAS
-                                                       - GC_DS_PER_OBJECT)));
 }
 
 /* The references of the object at base (id: its id) of block b, as    */
@@ -545,7 +475,7 @@ static GC_ATTR_NOINLINE word rw_expand(const struct rw_hot *h, ptr_t base,
       return sz / sizeof(word);
     }
     case GC_DS_PER_OBJECT:
-      descr = rw_per_object(base, descr);
+      descr = gca_rref_per_object(base, descr);
       if (0 == descr) return 0;
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
       break;
@@ -654,168 +584,6 @@ static GC_ATTR_NOINLINE void rw_depth_first(unsigned tids[GCA_RETAIN_K])
   }
 }
 
-/* Paths from the parents the collection's marking recorded            */
-/* (retain_mark.c), for the instances the breadth-first part did not    */
-/* take: each step's word is the one the marker read, checked to refer  */
-/* still to the step after it; the root is what holds the first word.   */
-static word rw_mbase[GCA_RETAIN_K];     /* the instances chosen         */
-static unsigned rw_n_marked;
-static int rw_mfail;                    /* an instance without a path   */
-static const unsigned *rw_mtids;        /* the breadth-first ones       */
-
-/* The kind of root that holds the word at src (0: none the walk tells). */
-static unsigned rw_root_info(word src)
-{
-  int k;
-
-# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
-    if (src >= (word)&GC_fnlz_roots
-        && src < (word)&GC_fnlz_roots + sizeof(GC_fnlz_roots))
-      return GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE;
-# endif
-  for (k = 0; k < n_root_sets; k++) {
-    if (src >= (word)GC_static_roots[k].r_start
-        && src < (word)GC_static_roots[k].r_end)
-      return GCA_RK_STATIC | GCA_RI_CONSERVATIVE
-             | ((unsigned)k << GCA_RI_SHIFT);
-  }
-  return rw_stacks(src);
-}
-
-/* The word of the object at pb that src is (precise: its descriptor a */
-/* bitmap, as rw_expand reads it).                                       */
-static unsigned rw_ref_word(word pb, word src)
-{
-  word descr = HDR(pb)->hb_descr;
-  unsigned j = (unsigned)((src - pb) / sizeof(word));
-
-  if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT)
-    descr = rw_per_object((ptr_t)pb, descr);
-  return (descr & GC_DS_TAGS) == GC_DS_BITMAP ? j : j | GCA_RREF_CONS;
-}
-
-/* The path to the marked object at base from the recorded parents: 1  */
-/* if it has one (build: its nodes and root pushed as rw_paths does).   */
-static int rw_chain(word base, int build)
-{
-  word cur = base, first = rw.nodes.n, steps = 0, src, pb;
-  word most = gca_rmark_noted() + 1;
-  hdr *th;
-
-  for (;; steps++) {
-    struct gca_rnode *nd = NULL;
-    unsigned info;
-
-    if (steps > most) return 0;
-    if (build) {
-      nd = (struct gca_rnode *)rw_push(&rw.nodes);
-      if (NULL == nd) {                 /* the cap: this path untold    */
-        rw.nodes.n = first;
-        return 0;
-      }
-      nd->base = cur;
-    }
-    src = gca_rmark_source(cur);
-    if (0 == src) {                     /* an uncollectable object     */
-      th = HDR(cur);
-      if (NULL == th || !IS_UNCOLLECTABLE(th->hb_obj_kind)) return 0;
-      info = GCA_RK_UNCOLLECTABLE;
-    } else if ((pb = (word)GC_base((void *)src)) != 0) {
-      if (gca_rref_target(*(word *)src, 0, &th) != (ptr_t)cur) return 0;
-      if (build) {
-        nd->parent = (unsigned)rw.nodes.n;
-        nd->ref = rw_ref_word(pb, src);
-      }
-      cur = pb;
-      continue;
-    } else {
-      info = rw_root_info(src);
-      if (0 == info
-          || gca_rref_target(*(word *)src, GCA_RI_KIND(info) == GCA_RK_STACK,
-                             &th) != (ptr_t)cur)
-        return 0;
-    }
-    if (build) {
-      struct gca_rroot *r = rw.roots.n < RW_ROOT - 1
-                            ? (struct gca_rroot *)rw_push(&rw.roots) : NULL;
-
-      if (NULL == r) {
-        rw.nodes.n = first;
-        return 0;
-      }
-      r->from = src;
-      r->info = info;
-      nd->parent = GCA_RNONE;
-      nd->ref = (unsigned)(rw.roots.n - 1);
-    }
-    return 1;
-  }
-}
-
-/* A block's marked instances not taken breadth first, while fewer     */
-/* than wanted are chosen (GC_apply_to_all_blocks).                      */
-static void rw_marked_block(struct hblk *h, word client_data)
-{
-  hdr *hhdr = HDR(h);
-  word sz, i, lim, t;
-
-  (void)client_data;
-  if (rw_mfail || rw.n_targets + rw_n_marked >= GCA_RETAIN_K
-      || NULL == hhdr || HBLK_IS_FREE(hhdr) || !gca_rref_block_may(&rw, hhdr))
-    return;
-  sz = hhdr->hb_sz;
-  lim = sz > MAXOBJBYTES ? 0 : HBLKSIZE - sz;
-  for (i = 0; i <= lim; i += sz) {
-    word base = (word)h + i;
-
-    if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz))
-        || !gca_rref_is_instance(&rw, (ptr_t)base, hhdr))
-      continue;
-    for (t = 0; t < rw.n_targets; t++) {
-      struct rw_blk *b;
-
-      if ((word)rw_base_of(rw_mtids[t], &b) == base) break;
-    }
-    if (t < rw.n_targets) continue;
-    if (!rw_chain(base, 0)) {           /* the walk goes on instead     */
-      rw_mfail = 1;
-      return;
-    }
-    rw_mbase[rw_n_marked++] = base;
-    if (rw.n_targets + rw_n_marked >= GCA_RETAIN_K) return;
-  }
-}
-
-/* The instances to tell from the marking's parents; 0: one has no such */
-/* path (not marked by the copy that records), the walk goes on.        */
-static int rw_marked_choose(const unsigned tids[GCA_RETAIN_K])
-{
-  rw_n_marked = 0;
-  rw_mfail = 0;
-  rw_mtids = tids;
-  GC_apply_to_all_blocks(rw_marked_block, 0);
-  if (rw_mfail) {
-    rw_n_marked = 0;
-    return 0;
-  }
-  rw.depth_first = rw.from_marking = 1;
-  return 1;
-}
-
-/* Their paths, after the breadth-first ones' (rw_paths).               */
-static void rw_marked_paths(void)
-{
-  unsigned t;
-
-  rw_stop = 0;
-  for (t = 0; t < rw_n_marked && rw.n_targets < GCA_RETAIN_K; t++) {
-    word first = rw.nodes.n;
-
-    if (!rw_chain(rw_mbase[t], 1)) return;
-    rw.targets[rw.n_targets++] = (unsigned)first;
-  }
-}
-
 /* The walk, world stopped: the roots, breadth first, then depth first */
 /* till GCA_RETAIN_K instances are taken (into tids) or all is.          */
 static void rw_walk(unsigned tids[GCA_RETAIN_K])
@@ -837,13 +605,29 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
   /* Uncollectable objects before stacks: a block of class statics a   */
   /* stale stack copy points at too is told as what it is.              */
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
-  if (!rw_stop) (void)rw_stacks(0);
+  if (!rw_stop) (void)gca_retain_stacks(0, rw_scan_stack);
   rw_breadth_first(tids);
   rw.n_shortest = rw.n_targets;
   rw_n_marked = 0;
-  if (!rw_stop && rw_head < rw_queue.n
-      && !(gca_rmark_ready() && rw_marked_choose(tids)))
-    rw_depth_first(tids);
+  /* The marking's parents for the instances not taken, if it recorded */
+  /* them: also past the walk's memory cap, which is then no bound.    */
+  if (gca_rmark_ready() && rw.n_targets < GCA_RETAIN_K && !rw.timed_out
+      && (rw_head < rw_queue.n || rw.mem.over)) {
+    word taken[GCA_RETAIN_K];
+    unsigned t;
+    struct rw_blk *b;
+
+    for (t = 0; t < rw.n_targets; t++)
+      taken[t] = (word)rw_base_of(tids[t], &b);
+    rw_n_marked = gca_rmark_choose(&rw, taken, rw_mbase);
+    if (rw_n_marked != ~0u) {
+      rw.mem.over = 0;
+      rw.depth_first = rw.from_marking = 1;
+      return;
+    }
+    rw_n_marked = 0;
+  }
+  if (!rw_stop && rw_head < rw_queue.n) rw_depth_first(tids);
 }
 
 /* The paths to tids[0, rw.n_targets), world still stopped: each into   */
@@ -905,7 +689,7 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto)
 {
-  unsigned tids[GCA_RETAIN_K];
+  unsigned tids[GCA_RETAIN_K], k;
   word least = (word)GC_least_plausible_heap_addr, c;
   word span = (word)GC_greatest_plausible_heap_addr - least;
 
@@ -922,8 +706,11 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   /* cap), the walk gets the rest, and goes breadth first for a quarter */
   /* of the objects marked at most (a shortest path is worth that).     */
   rw_bfs_max = ~(word)0;
+  rw_reserve = 0;
   if (gca_rmark_ready()) {
-    rw.mem.cap -= gca_rmark_bytes();
+    rw_reserve = RETAIN_PATHS_MEMORY < rw.mem.cap / 8 ? RETAIN_PATHS_MEMORY
+                 : rw.mem.cap / 8;
+    rw.mem.cap -= gca_rmark_bytes() + rw_reserve;
     rw_bfs_max = gca_rmark_noted() / RETAIN_REC_BFS_SHARE;
   }
   rw.n_cookies = n < GCA_RETAIN_MAX_COOKIES ? n : GCA_RETAIN_MAX_COOKIES;
@@ -967,8 +754,14 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
     rw.t_stopped = gca_now_ns();
     rw_switch += rw.t_stopped;
     rw_walk(tids);
+    rw.mem.cap += rw_reserve;           /* the paths' reserve          */
     rw_paths(tids);
-    rw_marked_paths();
+    for (k = 0; k < rw_n_marked && rw.n_targets < GCA_RETAIN_K; k++) {
+      word first = rw.nodes.n;
+
+      if (!gca_rmark_path(&rw, rw_mbase[k], 1)) break;
+      rw.targets[rw.n_targets++] = (unsigned)first;
+    }
 #   ifdef THREADS
       GC_start_world();
 #   endif

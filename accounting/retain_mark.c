@@ -201,4 +201,216 @@ GC_INNER word gca_rmark_source(word base)
   return gca_rm.src_lo + (word)(v - 1) * ALIGNMENT;
 }
 
+/* Threads' stacks as the walk sees them (each from its stopped stack  */
+/* pointer, the collecting thread's from here): each given to scan      */
+/* (find 0) till it says stop, or the info of the one that holds the    */
+/* word at find now (0: none).                                           */
+#ifdef GCA_RETAIN_PTHREADS
+# include "private/pthread_support.h"
+  GC_INNER GC_ATTR_NOINLINE unsigned gca_retain_stacks(word find, gca_rscan_fn scan)
+  {
+    int i;
+    unsigned t = 0;
+    GC_thread p;
+    pthread_t self = pthread_self();
+
+    __builtin_unwind_init();    /* the callee-saved registers, on stack */
+    for (i = 0; i < THREAD_TABLE_SZ; i++) {
+      for (p = GC_threads[i]; p != 0; p = p->next) {
+        ptr_t lo, hi;
+        unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE;
+
+        if (p->flags & FINISHED) continue;
+        if (THREAD_EQUAL(p->id, self)) {
+          lo = GC_approx_sp();
+          info |= GCA_RI_SELF;
+        } else {
+          lo = (ptr_t)p->stop_info.stack_ptr;
+        }
+        if ((p->flags & MAIN_THREAD) != 0) {
+          hi = GC_stackbottom;
+          info |= GCA_RI_MAIN;
+        } else {
+          hi = p->stack_end;
+        }
+        if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
+        info |= t << GCA_RI_SHIFT;
+        if (find != 0) {
+          if (find >= (word)lo && find < (word)hi) return info;
+        } else if (scan(lo, hi, info)) {
+          return 0;
+        }
+        t++;
+      }
+    }
+    return 0;
+  }
+#elif GCA_RETAIN_STACKS
+  GC_INNER GC_ATTR_NOINLINE unsigned gca_retain_stacks(word find, gca_rscan_fn scan)
+  {
+    unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
+                    | GCA_RI_SELF;
+
+#   if defined(__GNUC__) || defined(__clang__)
+      __builtin_unwind_init();
+#   endif
+    if ((word)GC_approx_sp() >= (word)GC_stackbottom) return 0;
+    if (find != 0)
+      return find >= (word)GC_approx_sp() && find < (word)GC_stackbottom
+             ? info : 0;
+    (void)scan(GC_approx_sp(), GC_stackbottom, info);
+    return 0;
+  }
+#else
+  GC_INNER unsigned gca_retain_stacks(word find, gca_rscan_fn scan)
+  {                                     /* not walked: the record says */
+    (void)find;
+    (void)scan;
+    return 0;
+  }
+#endif
+
+/* ---- Paths from the recorded parents (retain.c asks) ------------- */
+
+/* The next element of w's segmented array s (NULL: the cap).          */
+static void *rm_push(struct gca_rwalk *w, struct gca_rseg *s)
+{
+  if ((s->n & RM_MASK) != 0) {
+    s->n++;
+    return GCA_RSEG_AT(s, s->n - 1);
+  }
+  return gca_rseg_push_slow(&w->mem, s);
+}
+
+/* The kind of root that holds the word at src (0: none told).         */
+static unsigned rm_root_info(word src)
+{
+  int k;
+
+# if GC_VERSION_MAJOR >= 8 || defined(GCA_AMALGAM)
+    if (src >= (word)&GC_fnlz_roots
+        && src < (word)&GC_fnlz_roots + sizeof(GC_fnlz_roots))
+      return GCA_RK_FINALIZER | GCA_RI_CONSERVATIVE;
+# endif
+  for (k = 0; k < n_root_sets; k++) {
+    if (src >= (word)GC_static_roots[k].r_start
+        && src < (word)GC_static_roots[k].r_end)
+      return GCA_RK_STATIC | GCA_RI_CONSERVATIVE
+             | ((unsigned)k << GCA_RI_SHIFT);
+  }
+  return gca_retain_stacks(src, 0);
+}
+
+/* The word of the object at pb that src is (precise: its descriptor a */
+/* bitmap, as the walk reads it).                                        */
+static unsigned rm_ref_word(word pb, word src)
+{
+  word descr = HDR(pb)->hb_descr;
+  unsigned j = (unsigned)((src - pb) / sizeof(word));
+
+  if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT)
+    descr = gca_rref_per_object((ptr_t)pb, descr);
+  return (descr & GC_DS_TAGS) == GC_DS_BITMAP ? j : j | GCA_RREF_CONS;
+}
+
+GC_INNER int gca_rmark_path(struct gca_rwalk *w, word base, int build)
+{
+  word cur = base, first = w->nodes.n, steps, src, pb;
+  hdr *th;
+
+  for (steps = 0; steps <= gca_rm.noted + 1; steps++) {
+    struct gca_rnode *nd = NULL;
+    struct gca_rroot *r;
+    unsigned info;
+
+    if (build) {
+      nd = (struct gca_rnode *)rm_push(w, &w->nodes);
+      if (NULL == nd) break;            /* the cap: this path untold    */
+      nd->base = cur;
+    }
+    src = gca_rmark_source(cur);
+    if (0 == src) {                     /* an uncollectable object     */
+      th = HDR(cur);
+      if (NULL == th || !IS_UNCOLLECTABLE(th->hb_obj_kind)) break;
+      info = GCA_RK_UNCOLLECTABLE;
+    } else if ((pb = (word)GC_base((void *)src)) != 0) {
+      if (gca_rref_target(*(word *)src, 0, &th) != (ptr_t)cur) break;
+      if (build) {
+        nd->parent = (unsigned)w->nodes.n;
+        nd->ref = rm_ref_word(pb, src);
+      }
+      cur = pb;
+      continue;
+    } else {
+      info = rm_root_info(src);
+      if (0 == info
+          || gca_rref_target(*(word *)src, GCA_RI_KIND(info) == GCA_RK_STACK,
+                             &th) != (ptr_t)cur)
+        break;
+    }
+    if (!build) return 1;
+    r = w->roots.n < GCA_RNONE / 2 ? (struct gca_rroot *)rm_push(w, &w->roots)
+                                   : NULL;
+    if (NULL == r) break;
+    r->from = src;
+    r->info = info;
+    nd->parent = GCA_RNONE;
+    nd->ref = (unsigned)(w->roots.n - 1);
+    return 1;
+  }
+  w->nodes.n = first;
+  return 0;
+}
+
+/* gca_rmark_choose's state, for GC_apply_to_all_blocks.                */
+static struct gca_rwalk *rm_w;
+static const word *rm_taken;
+static word *rm_out;
+static unsigned rm_n_out;
+static int rm_no_path;
+
+/* A block's marked instances not taken yet, while fewer are chosen    */
+/* than wanted.                                                          */
+static void rm_choose_block(struct hblk *h, word client_data)
+{
+  hdr *hhdr = HDR(h);
+  word sz, i, lim, t;
+
+  (void)client_data;
+  if (rm_no_path || rm_w->n_targets + rm_n_out >= GCA_RETAIN_K
+      || NULL == hhdr || HBLK_IS_FREE(hhdr)
+      || !gca_rref_block_may(rm_w, hhdr))
+    return;
+  sz = hhdr->hb_sz;
+  lim = sz > MAXOBJBYTES ? 0 : HBLKSIZE - sz;
+  for (i = 0; i <= lim; i += sz) {
+    word base = (word)h + i;
+
+    if (!mark_bit_from_hdr(hhdr, MARK_BIT_NO(i, sz))
+        || !gca_rref_is_instance(rm_w, (ptr_t)base, hhdr))
+      continue;
+    for (t = 0; t < rm_w->n_targets && rm_taken[t] != base; t++) {
+    }
+    if (t < rm_w->n_targets) continue;
+    if (!gca_rmark_path(rm_w, base, 0)) {
+      rm_no_path = 1;
+      return;
+    }
+    rm_out[rm_n_out++] = base;
+    if (rm_w->n_targets + rm_n_out >= GCA_RETAIN_K) return;
+  }
+}
+
+GC_INNER unsigned gca_rmark_choose(struct gca_rwalk *w, const word *taken,
+                                   word *out)
+{
+  rm_w = w;
+  rm_taken = taken;
+  rm_out = out;
+  rm_n_out = 0;
+  rm_no_path = 0;
+  GC_apply_to_all_blocks(rm_choose_block, 0);
+  return rm_no_path ? ~0u : rm_n_out;
+}
+
 #endif /* !GC_ACC_DISABLE */
