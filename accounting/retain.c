@@ -15,7 +15,10 @@
  * keeps a word naming the object it was reached from.  A reference into
  * a block the walk has a record of is resolved from the record alone.
  * Breadth first (shortest paths) for one marking's time, then depth
- * first; types read only in blocks whose tag palette may hold one;
+ * first, or, when that collection's marking recorded each object's
+ * parent (retain_mark.c), breadth first for a quarter of the objects
+ * marked at most and then the paths followed back from those parents;
+ * types read only in blocks whose tag palette may hold one;
  * bounded by memory and time ("partial").  Each instance's path is
  * then followed back, each step's word found again by scanning the
  * object before it; the world restarts; one "retain" record.

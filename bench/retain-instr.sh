@@ -7,11 +7,13 @@
 # records parents: GC_mark_some, inclusive, in the part callgrind dumps
 # after the second GC_gcollect, less the same in the part before it)
 # plus the walk's instructions (gca_retain_walk, inclusive), over the
-# baseline collection's marking.  The program runs through libtool (LIBTOOL, by
-# default ./libtool).  The split between the breadth-first and the
-# depth-first part of a whole walk goes by the clock (one marking's
-# time), so a whole walk's figure moves between runs; see
-# docs/design.md "Why is it alive".  BENCH_RETAIN_MB (default 100) and
+# baseline collection's marking.  The program runs through libtool
+# (LIBTOOL, by default ./libtool).  The walk's breadth-first part ends
+# at a quarter of the objects marked (or one marking's time, which
+# callgrind's slowdown makes the later); a build whose marking does not
+# record goes on depth first past it, and its whole walk's figure moves
+# between runs; see docs/design.md "Why is it alive".
+# BENCH_RETAIN_MB (default 100) and
 # BENCH_RETAIN_CASES (default "near far") choose.
 set -u
 LOAD=${1:-./bench/retainheap}
