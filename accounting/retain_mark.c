@@ -170,10 +170,14 @@ GC_INNER void gca_rmark_begin(void)
 #endif
 }
 
-/* The marking ended (lock held): an abandoned one is not used.         */
+/* The marking ended (lock held): upstream's marker again (what the     */
+/* finalizers' marking reaches has no parent); an abandoned one's       */
+/* recording is not used.                                                */
 GC_INNER void gca_rmark_end(int done)
 {
-  if (rm_state != 0 && !done) gca_rmark_release();
+  if (0 == rm_state) return;
+  gca_rmark_stop();
+  if (!done) gca_rmark_release();
 }
 
 /* Whether this collection's marking recorded its parents.              */
