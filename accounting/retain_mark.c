@@ -15,13 +15,15 @@
  *
  * Only that collection pays: the marker's copy that records is called
  * through gca_mark_from_fn meanwhile, upstream's GC_mark_from otherwise.
- * Not recorded (the walk then does what it did before): a collection
- * whose marking started incrementally, parallel marking on Unity's fork
- * (8.2.2's is turned off for that collection: GC_parallel_mark_disabled,
- * the collector's own switch), a base without patch 0004, and a
- * recording past the memory cap (GC_ACC_RETAIN_MEMORY; the walk's own
- * memory then gets what is left of it).  Lock held, world stopped while
- * it records.
+ * Not recorded (the walk then does what it did before): incremental
+ * mode (a marking may have begun before the request), parallel marking
+ * on Unity's fork (8.2.2's is turned off for that collection:
+ * GC_parallel_mark_disabled, the collector's own switch), a base
+ * without patch 0004, and a recording past 3/4 of the memory cap
+ * (GC_ACC_RETAIN_MEMORY; the walk has what is left of it).  Lock held,
+ * world stopped while it records.  Below: the paths followed back from
+ * the parents, and the threads' stacks as the walk sees them (its scan
+ * and the roots' names).
  */
 
 #include "gca_priv.h"
