@@ -35,6 +35,7 @@
 #include "writer.c"
 #include "retain_record.c"
 #include "retain_bounds.c"
+#include "retain_mark.c"
 #include "retain.c"
 #include "retain_req.c"
 #include "retain_auto.c"

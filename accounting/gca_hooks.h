@@ -602,4 +602,102 @@ GC_EXTERN unsigned gca_gcj_kinds;
 
 #endif /* !GC_ACC_DISABLE */
 
+/* The marker made twice (issue 37, retain_mark.c; the series' patch   */
+/* 0004, both bases): GC_mark_from's body is GC_ACC_MARK_FROM_BODY, and  */
+/* GC_ACC_MARK_FROM_COPIES makes GC_mark_from (upstream's, unchanged)    */
+/* and gca_mark_from_rec, where gca_marking_rec is 1: there each object  */
+/* its PUSH_CONTENTS newly marks (GC_ACC_MARKS, GC_ACC_PUSHED) tells     */
+/* retain_mark.c the word that referred to it.  Everywhere else          */
+/* gca_marking_rec is this constant 0 and both are nothing.              */
+/* MARK_FROM_MARK_STACK calls GC_ACC_MARK_FROM: through gca_mark_from_fn */
+/* (GC_mark_from; gca_mark_from_rec while a collection records), one    */
+/* indirect call for a direct one.  GCA_MARK_REC (gc_pmark.h): the      */
+/* series has them.                                                      */
+enum { gca_marking_rec = 0 };
+#ifdef GC_ACC_DISABLE
+# define GC_ACC_MARKS(rec, hhdr) ((void)(rec), (word)0)
+# define GC_ACC_PUSHED(rec, n, current, source, hhdr) (void)(n)
+# define GC_ACC_MARK_FROM(top, bottom, limit) GC_mark_from(top, bottom, limit)
+#else
+struct GC_ms_entry;
+GC_INNER struct GC_ms_entry *gca_mark_from_rec(struct GC_ms_entry *top,
+                                               struct GC_ms_entry *bottom,
+                                               struct GC_ms_entry *limit);
+GC_EXTERN struct GC_ms_entry *(*gca_mark_from_fn)(struct GC_ms_entry *,
+                                                  struct GC_ms_entry *,
+                                                  struct GC_ms_entry *);
+/* The recording (retain_mark.c): a block of the plausible heap's span  */
+/* (gca_rm.lo on, by number) has its table of one word an object, each  */
+/* 0 or the word its object was marked from: told as an offset from     */
+/* gca_rm.src_lo (plus 1) when under src_span, else by gca_rmark_root.  */
+/* inv: ceil(2^24 / granules an object), 0 for a large object.         */
+struct gca_rm_blk {
+  unsigned *tab;
+  unsigned inv;
+};
+struct gca_rm_state {
+  struct gca_rm_blk *blks;
+  word lo, n_blks, src_lo, src_span, noted;
+};
+GC_EXTERN struct gca_rm_state gca_rm;
+GC_INNER unsigned *gca_rmark_block(word h, hdr *hhdr, unsigned *inv);
+GC_INNER unsigned gca_rmark_root(word source);
+/* current newly marked from the word at source, hhdr its object's     */
+/* header: the table of the object's block, found by number, and its    */
+/* index by the block's inv (0 for a large object).                      */
+GC_INLINE void gca_rmark_note(word source, word current, hdr *hhdr)
+{
+  word h = (word)hhdr->hb_block, s = source - gca_rm.src_lo;
+  word i = (h - gca_rm.lo) >> LOG_HBLKSIZE;
+  unsigned *tab, inv;
+
+  if (EXPECT(i < gca_rm.n_blks && (tab = gca_rm.blks[i].tab) != NULL, TRUE)) {
+    inv = gca_rm.blks[i].inv;
+  } else {
+    tab = gca_rmark_block(h, hhdr, &inv);
+    if (NULL == tab) return;
+  }
+  tab[(word)(((unsigned long long)BYTES_TO_GRANULES(current - h) * inv)
+             >> 24)]
+    = EXPECT(s < gca_rm.src_span, TRUE) ? (unsigned)(s / ALIGNMENT) + 1
+      : gca_rmark_root(source);
+  gca_rm.noted++;
+}
+/* PUSH_CONTENTS (gc_pmark.h): the block's marks before the push        */
+/* (GC_ACC_MARKS), then one more after it (GC_ACC_PUSHED): the object   */
+/* was newly marked.  Nothing where rec is the constant 0.              */
+# define GC_ACC_MARKS(rec, hhdr) ((rec) ? (word)(hhdr)->hb_n_marks : 0)
+# define GC_ACC_PUSHED(rec, n, current, source, hhdr) \
+        ((rec) && (word)(hhdr)->hb_n_marks != (n) \
+         ? gca_rmark_note((word)(source), (word)(current), (hhdr)) : (void)0)
+# define GC_ACC_MARK_FROM(top, bottom, limit) \
+        (*gca_mark_from_fn)(top, bottom, limit)
+#endif
+#define GC_ACC_MARK_FROM_BODY(params) \
+        GCA_MARK_BODY_INLINE struct GC_ms_entry *gca_mark_from_body( \
+                                int gca_marking_rec, GCA_MARK_ARGS_ params)
+#define GCA_MARK_ARGS_(...) __VA_ARGS__
+#define GCA_MARK_ATTRS GC_ATTR_NO_SANITIZE_ADDR GC_ATTR_NO_SANITIZE_MEMORY \
+        GC_ATTR_NO_SANITIZE_THREAD
+#if defined(__GNUC__) || defined(__clang__)
+# define GCA_MARK_BODY_INLINE static __inline__ __attribute__((__always_inline__))
+#elif defined(_MSC_VER)
+# define GCA_MARK_BODY_INLINE static __forceinline
+#else
+# define GCA_MARK_BODY_INLINE static
+#endif
+#ifdef GC_ACC_DISABLE
+# define GC_ACC_MARK_FROM_COPIES(params, args) \
+        GCA_MARK_ATTRS GC_INNER struct GC_ms_entry *GC_mark_from params \
+        { return gca_mark_from_body(0, GCA_MARK_ARGS_ args); }
+#else
+# define GC_ACC_MARK_FROM_COPIES(params, args) \
+        GCA_MARK_ATTRS GC_INNER struct GC_ms_entry *GC_mark_from params \
+        { return gca_mark_from_body(0, GCA_MARK_ARGS_ args); } \
+        GCA_MARK_ATTRS GC_INNER struct GC_ms_entry *gca_mark_from_rec params \
+        { return gca_mark_from_body(1, GCA_MARK_ARGS_ args); } \
+        GC_INNER struct GC_ms_entry *(*gca_mark_from_fn) params \
+          = GC_mark_from;
+#endif
+
 #endif /* GCA_HOOKS_H */

@@ -1111,6 +1111,17 @@ GC_INNER word gca_types_site_live_of(unsigned site, word *samples);
 /* retain.c: a pending request answered at this collection's end (lock */
 /* held, after the record); the settings.                               */
 GC_INNER void gca_retain_collection_end(void);
+/* retain_req.c: at mark begin, whether the marking records parents;   */
+/* retain_mark.c: the recording (gca_mark_from_fn: gca_hooks.h).        */
+GC_INNER void gca_retain_mark_begin(void);
+GC_INNER void gca_rmark_begin(void);
+GC_INNER void gca_rmark_end(int done);
+GC_INNER void gca_rmark_release(void);
+GC_INNER void gca_rmark_stop(void);
+GC_INNER int gca_rmark_ready(void);
+GC_INNER word gca_rmark_bytes(void);
+GC_INNER word gca_rmark_noted(void);
+GC_INNER word gca_rmark_source(word base);
 GC_INNER int gca_retain_env(const char *s);     /* lock NOT held      */
 GC_INNER void gca_retain_set_memory(size_t bytes);
 GC_INNER word gca_retain_memory(void);

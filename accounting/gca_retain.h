@@ -88,6 +88,8 @@ struct gca_rwalk {
   unsigned targets[GCA_RETAIN_K], n_targets;
   unsigned n_shortest;                  /* targets found breadth first   */
   int depth_first;                      /* the walk went on depth first  */
+  int from_marking;                     /* paths from the marking's     */
+                                        /* parents (retain_mark.c)      */
   word visited;                         /* objects reached               */
   word words, budget;                   /* read; ns                      */
   int partial, timed_out;
@@ -102,6 +104,21 @@ GC_INNER ptr_t gca_rref_target(word w, int interior, hdr **hh);
 GC_INNER unsigned gca_rref_block_may(const struct gca_rwalk *w, hdr *hhdr);
 GC_INNER int gca_rref_is_instance(const struct gca_rwalk *w, ptr_t base,
                                   hdr *hhdr);
+
+GC_INNER word gca_rref_per_object(ptr_t base, word descr);
+
+/* retain_mark.c: from the parents the collection's marking recorded,   */
+/* the instances the walk w did not take (taken: the w->n_targets it    */
+/* did), into out: their number, or ~0u if one has no such path (the    */
+/* walk goes on); and one's path into w's nodes and roots (build 1;    */
+/* 0: only whether it has one).  Threads' stacks as the walk sees them: */
+/* each scanned (find 0; scan returns 1 to stop), or the info of the    */
+/* one that holds the word at find now (0: none).                       */
+typedef int (*gca_rscan_fn)(ptr_t lo, ptr_t hi, unsigned info);
+GC_INNER unsigned gca_retain_stacks(word find, gca_rscan_fn scan);
+GC_INNER unsigned gca_rmark_choose(struct gca_rwalk *w, const word *taken,
+                                   word *out);
+GC_INNER int gca_rmark_path(struct gca_rwalk *w, word base, int build);
 
 /* retain_record.c: the walk's record (lock held, world running).      */
 GC_INNER void gca_retain_record(const struct gca_rwalk *w);

@@ -222,11 +222,13 @@ GC_INNER void gca_hook_mark_begin(void)
 {
   gca_census_mark_begin();
   if (GCA_PROFILE_SAMPLED == gca_profile) gca_samples_mark_begin();
+  gca_retain_mark_begin();      /* a request: the marking records     */
 }
 
 GC_INNER void gca_hook_mark_end(int done)
 {
   gca_census_mark_end(done);
+  gca_rmark_end(done);
 }
 
 GC_INNER void gca_hook_reclaim_begin(int report_if_found)

@@ -15,7 +15,10 @@
  * keeps a word naming the object it was reached from.  A reference into
  * a block the walk has a record of is resolved from the record alone.
  * Breadth first (shortest paths) for one marking's time, then depth
- * first; types read only in blocks whose tag palette may hold one;
+ * first, or, when that collection's marking recorded each object's
+ * parent (retain_mark.c), breadth first for a quarter of the objects
+ * marked at most and then the paths followed back from those parents;
+ * types read only in blocks whose tag palette may hold one;
  * bounded by memory and time ("partial").  Each instance's path is
  * then followed back, each step's word found again by scanning the
  * object before it; the world restarts; one "retain" record.
@@ -31,6 +34,11 @@
 
 #define RETAIN_MIN_PAUSE ((word)50 * 1000000)   /* ns                   */
 #define RETAIN_MIN_BFS ((word)20 * 1000000)     /* ns                   */
+#define RETAIN_REC_BFS_SHARE 4          /* of the objects marked        */
+#define RETAIN_PATHS_MEMORY ((word)1 << 20)     /* kept for paths then */
+static word rw_mbase[GCA_RETAIN_K];     /* from the marking's parents   */
+static unsigned rw_n_marked;
+static word rw_reserve;
 #define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
 /* The walk's state (only during a walk).                               */
@@ -39,6 +47,7 @@ static int rw_stop;
 static word rw_deadline;                /* ns (CLOCK_MONOTONIC)         */
 static word rw_scanned;                 /* words since the clock's read */
 static word rw_switch;                  /* ns: breadth first until then */
+static word rw_bfs_max;                 /* objects taken breadth first  */
 
 /* An object's id: its block's number among those reached times        */
 /* 2^RW_OBJ_BITS plus its index.  A block's record (rw_blks) and table */
@@ -416,56 +425,12 @@ static void rw_scan_static(ptr_t lo, ptr_t hi, unsigned info)
   }
 }
 
-/* Threads' stacks.                                                      */
-#ifdef GCA_RETAIN_PTHREADS
-# include "private/pthread_support.h"
-  static GC_ATTR_NOINLINE void rw_scan_stacks(void)
-  {
-    int i;
-    unsigned t = 0;
-    GC_thread p;
-    pthread_t self = pthread_self();
-
-    __builtin_unwind_init();    /* the callee-saved registers, on stack */
-    for (i = 0; i < THREAD_TABLE_SZ && !rw_stop; i++) {
-      for (p = GC_threads[i]; p != 0 && !rw_stop; p = p->next) {
-        ptr_t lo, hi;
-        unsigned info = GCA_RK_STACK | GCA_RI_CONSERVATIVE;
-
-        if (p->flags & FINISHED) continue;
-        if (THREAD_EQUAL(p->id, self)) {
-          lo = GC_approx_sp();
-          info |= GCA_RI_SELF;
-        } else {
-          lo = (ptr_t)p->stop_info.stack_ptr;
-        }
-        if ((p->flags & MAIN_THREAD) != 0) {
-          hi = GC_stackbottom;
-          info |= GCA_RI_MAIN;
-        } else {
-          hi = p->stack_end;
-        }
-        if (NULL == lo || NULL == hi || (word)lo >= (word)hi) continue;
-        rw_scan_range(&rw_none, lo, hi, GCA_RNONE,
-                      info | (t << GCA_RI_SHIFT), 1, 1, 0);
-        t++;
-      }
-    }
-  }
-#elif GCA_RETAIN_STACKS
-  static GC_ATTR_NOINLINE void rw_scan_stacks(void)
-  {
-#   if defined(__GNUC__) || defined(__clang__)
-      __builtin_unwind_init();
-#   endif
-    if ((word)GC_approx_sp() < (word)GC_stackbottom)
-      rw_scan_range(&rw_none, GC_approx_sp(), GC_stackbottom, GCA_RNONE,
-                    GCA_RK_STACK | GCA_RI_CONSERVATIVE | GCA_RI_MAIN
-                    | GCA_RI_SELF, 1, 1, 0);
-  }
-#else
-  static void rw_scan_stacks(void) {}   /* not walked: the record says */
-#endif
+/* A thread's stack [lo, hi) scanned (gca_retain_stacks); 1: stop.    */
+static int rw_scan_stack(ptr_t lo, ptr_t hi, unsigned info)
+{
+  rw_scan_range(&rw_none, lo, hi, GCA_RNONE, info, 1, 1, 0);
+  return rw_stop;
+}
 
 /* Marked uncollectable objects: roots too.                              */
 static void rw_uncollectable_block(struct hblk *h, word client_data)
@@ -513,16 +478,7 @@ static GC_ATTR_NOINLINE word rw_expand(const struct rw_hot *h, ptr_t base,
       return sz / sizeof(word);
     }
     case GC_DS_PER_OBJECT:
-      if ((signed_word)descr >= 0) {
-        descr = *(word *)(base + descr - GC_DS_PER_OBJECT);
-      } else {
-        ptr_t type_descr = *(ptr_t *)base;
-
-        if (NULL == type_descr) return 0;
-        descr = *(word *)(type_descr
-                          - ((signed_word)descr + (GC_INDIR_PER_OBJ_BIAS
-                                                   - GC_DS_PER_OBJECT)));
-      }
+      descr = gca_rref_per_object(base, descr);
       if (0 == descr) return 0;
       if ((descr & GC_DS_TAGS) == GC_DS_PER_OBJECT) descr = sz;
       break;
@@ -583,7 +539,8 @@ static GC_ATTR_NOINLINE void rw_breadth_first(unsigned tids[GCA_RETAIN_K])
   for (fill = rw_head; rw_head < rw_queue.n && !rw_stop; ) {
     unsigned id = *RW_QUEUE(rw_head);
 
-    if ((rw_head & 1023) == 0 && rw_head != 0 && gca_now_ns() > rw_switch)
+    if ((rw_head & 1023) == 0 && rw_head != 0
+        && (rw_head >= rw_bfs_max || gca_now_ns() > rw_switch))
       break;
     for (; fill < rw_queue.n && fill < rw_head + RW_AHEAD; fill++) {
       ring[fill % RW_AHEAD].base = rw_base_of(*RW_QUEUE(fill),
@@ -651,9 +608,28 @@ static void rw_walk(unsigned tids[GCA_RETAIN_K])
   /* Uncollectable objects before stacks: a block of class statics a   */
   /* stale stack copy points at too is told as what it is.              */
   if (!rw_stop) GC_apply_to_all_blocks(rw_uncollectable_block, 0);
-  if (!rw_stop) rw_scan_stacks();
+  if (!rw_stop) (void)gca_retain_stacks(0, rw_scan_stack);
   rw_breadth_first(tids);
   rw.n_shortest = rw.n_targets;
+  rw_n_marked = 0;
+  /* The marking's parents for the instances not taken, if it recorded */
+  /* them: also past the walk's memory cap, which is then no bound.    */
+  if (gca_rmark_ready() && rw.n_targets < GCA_RETAIN_K && !rw.timed_out
+      && (rw_head < rw_queue.n || rw.mem.over)) {
+    word taken[GCA_RETAIN_K];
+    unsigned t;
+    struct rw_blk *b;
+
+    for (t = 0; t < rw.n_targets; t++)
+      taken[t] = (word)rw_base_of(tids[t], &b);
+    rw_n_marked = gca_rmark_choose(&rw, taken, rw_mbase);
+    if (rw_n_marked != ~0u) {
+      rw.mem.over = 0;
+      rw.depth_first = rw.from_marking = 1;
+      return;
+    }
+    rw_n_marked = 0;
+  }
   if (!rw_stop && rw_head < rw_queue.n) rw_depth_first(tids);
 }
 
@@ -716,7 +692,7 @@ static void rw_paths(const unsigned tids[GCA_RETAIN_K])
 GC_INNER void gca_retain_walk(const char *name, word cookie,
                               const word *cookies, unsigned n, int is_auto)
 {
-  unsigned tids[GCA_RETAIN_K];
+  unsigned tids[GCA_RETAIN_K], k;
   word least = (word)GC_least_plausible_heap_addr, c;
   word span = (word)GC_greatest_plausible_heap_addr - least;
 
@@ -729,6 +705,17 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw.is_auto = is_auto & 1;
   rw.site = (is_auto & 2) != 0;
   rw.mem.cap = gca_retain_memory();
+  /* With the marking's parents (retain_mark.c, at most 3/4 of the    */
+  /* cap), the walk gets the rest, and goes breadth first for a quarter */
+  /* of the objects marked at most (a shortest path is worth that).     */
+  rw_bfs_max = ~(word)0;
+  rw_reserve = 0;
+  if (gca_rmark_ready()) {
+    rw_reserve = RETAIN_PATHS_MEMORY < rw.mem.cap / 8 ? RETAIN_PATHS_MEMORY
+                 : rw.mem.cap / 8;
+    rw.mem.cap -= gca_rmark_bytes() + rw_reserve;
+    rw_bfs_max = gca_rmark_noted() / RETAIN_REC_BFS_SHARE;
+  }
   rw.n_cookies = n < GCA_RETAIN_MAX_COOKIES ? n : GCA_RETAIN_MAX_COOKIES;
   if (rw.n_cookies != 0) BCOPY(cookies, rw.cookies, rw.n_cookies * sizeof(word));
   rw.t0 = gca_now_ns();
@@ -770,7 +757,14 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
     rw.t_stopped = gca_now_ns();
     rw_switch += rw.t_stopped;
     rw_walk(tids);
+    rw.mem.cap += rw_reserve;           /* the paths' reserve          */
     rw_paths(tids);
+    for (k = 0; k < rw_n_marked && rw.n_targets < GCA_RETAIN_K; k++) {
+      word first = rw.nodes.n;
+
+      if (!gca_rmark_path(&rw, rw_mbase[k], 1)) break;
+      rw.targets[rw.n_targets++] = (unsigned)first;
+    }
 #   ifdef THREADS
       GC_start_world();
 #   endif
@@ -780,6 +774,10 @@ GC_INNER void gca_retain_walk(const char *name, word cookie,
   rw.t_end = gca_now_ns();
   rw.visited = rw_visited;
   if (rw.mem.over) rw.partial = 1;      /* the memory cap               */
+  if (gca_rmark_ready()) {              /* the record's memory: both    */
+    rw.mem.peak += gca_rmark_bytes();
+    rw.mem.cap = gca_retain_memory();
+  }
   gca_retain_record(&rw);
   rw_seg_free(&rw.nodes);
   rw_seg_free(&rw.roots);

@@ -163,6 +163,20 @@ GC_INNER ptr_t gca_rref_target(word w, int interior, hdr **hh)
   return base;
 }
 
+/* A per-object descriptor's (GC_DS_PER_OBJECT) descriptor of the       */
+/* object at base, as the marker reads it (0: none).                     */
+GC_INNER word gca_rref_per_object(ptr_t base, word descr)
+{
+  ptr_t type_descr;
+
+  if ((signed_word)descr >= 0)
+    return *(word *)(base + descr - GC_DS_PER_OBJECT);
+  type_descr = *(ptr_t *)base;
+  if (NULL == type_descr) return 0;
+  return *(word *)(type_descr - ((signed_word)descr + (GC_INDIR_PER_OBJ_BIAS
+                                                       - GC_DS_PER_OBJECT)));
+}
+
 /* Whether the marked object at base is an instance w asks for.        */
 GC_INNER int gca_rref_is_instance(const struct gca_rwalk *w, ptr_t base,
                                   hdr *hhdr)

@@ -261,6 +261,7 @@ GC_INNER void gca_retain_record(const struct gca_rwalk *w)
   RT_KW(",\"timed_out\":", w->timed_out);
   RT_KW(",\"time_cap_ns\":", w->budget);
   RT_KW(",\"depth_first\":", w->depth_first);
+  RT_KW(",\"from_marking\":", w->from_marking);
   RT_KW(",\"stacks\":", GCA_RETAIN_STACKS);
   RT_KW(",\"wanted\":", GCA_RETAIN_K);
   RT_KW(",\"found\":", w->n_targets);

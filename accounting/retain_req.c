@@ -24,12 +24,26 @@ static word retain_cookie = 0;          /* when retain_name is ""       */
 static int retain_wait_type = 0;        /* GC_ACC_RETAIN: until it exists */
 static int retain_site = 0;             /* retain_cookie is a site id  */
 
-GC_INNER void gca_retain_collection_end(void)
+/* At a collection's mark begin: its marking records parents if the   */
+/* request will be answered at its end (retain_mark.c).                */
+GC_INNER void gca_retain_mark_begin(void)
+{
+  word cookies[GCA_RETAIN_MAX_COOKIES];
+
+  if (EXPECT(!retain_pending, TRUE)) return;
+  if (retain_at_gc != 0 && GC_gc_no + 1 < retain_at_gc) return;
+  if (!gca_dump_is_open()) return;
+  if (retain_name[0] != '\0' && retain_wait_type
+      && 0 == gca_types_named(retain_name, cookies, GCA_RETAIN_MAX_COOKIES))
+    return;
+  gca_rmark_begin();
+}
+
+static void retain_answer(void)
 {
   word cookies[GCA_RETAIN_MAX_COOKIES];
   unsigned n;
 
-  if (EXPECT(!retain_pending, TRUE)) return;
   if (retain_at_gc != 0 && GC_gc_no < retain_at_gc) return;
   if (!gca_dump_is_open()) {
     if (!retain_wait_type) retain_pending = 0;
@@ -44,6 +58,13 @@ GC_INNER void gca_retain_collection_end(void)
   retain_wait_type = 0;
   gca_retain_walk(retain_name[0] != '\0' ? retain_name : NULL,
                   retain_cookie, cookies, n, retain_site ? 2 : 0);
+}
+
+GC_INNER void gca_retain_collection_end(void)
+{
+  gca_rmark_stop();             /* a recording (if any) is this one's */
+  if (EXPECT(retain_pending, FALSE)) retain_answer();
+  gca_rmark_release();
 }
 
 GC_INNER int gca_retain_set(const char *name, word cookie, word at_gc,

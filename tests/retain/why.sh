@@ -11,7 +11,8 @@
 #   - T.Thread: one path of one step from another thread's stack;
 #   - T.Deep: five chains, at least three whole: 10,000 steps from their
 #     slot of chain_heads, every step the next word-1 link, ending at the
-#     target (the others a tail of their chain, held nearer);
+#     target (the others a tail of their chain, held nearer); those past
+#     the breadth-first part from the marking's recorded parents;
 #   - T.CycC: five cycles' A, B, C, each from its static slot;
 #   - T.Precise: the reference from the typed holder's word 1 is precise;
 #     T.Cons: from the plain holder's word 2, conservative;
@@ -121,6 +122,14 @@ check "deep: every other path a chain's tail from a stack or static data" \
     grep -qx "$last" "$tmp/deep.targets" || echo bad
   done | wc -l)" = 0
 deep_whole=$([ "$whole" -ge 1 ] && echo 1 || echo 0)
+# Breadth first for a quarter of the objects marked at most (issue 37's
+# cost): the chains' far ends come from the parents the collection's
+# marking recorded, not a second traversal, and are told not shortest.
+check "deep: paths past the breadth-first part from the marking's parents" \
+  test "$(jq -c '[.from_marking, .depth_first,
+  ([.paths[] | select(.shortest == 0)] | length > 0)]' "$D")" = '[1,1,true]'
+check "deep: the walk visited under half the heap's objects" \
+  test "$(jq .visited "$D")" -lt "$(( $(val deep_n) * 5 / 2 ))"
 
 # T.CycC: five cycles, each A -> B -> C from its slot of `cycles`; a
 # stale stack copy of a C may hold it nearer (a true root, one step).
