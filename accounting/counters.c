@@ -205,22 +205,33 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* pop reaches gca_hook_sample_ret for its tag).  When the mode       */
   /* changes, gca_tl_mode_update sets the flags of every thread         */
   /* (gca_tlflags_settle says how the two sides are ordered).           */
-  static void counters_tl_enable(struct gca_thread *t, int m)
+  /* t's thread's own lists, which t makes the sums read from now on   */
+  /* (t's owner calling), or NULL: the thread has none.                 */
+  static GC_tlfs counters_tl_link(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
 
     if (NULL == tlfs) {
       tlfs = gca_tlflags_own();
-      if (NULL == tlfs) return;
-      /* Nothing was counted inline there yet (its flags were 0), but   */
-      /* the struct may be an earlier thread's (upstream reuses its     */
-      /* static first one): start from zero.                             */
+      if (NULL == tlfs) return NULL;
+      /* Nothing was counted inline there yet (its flags were 0, and    */
+      /* the countdown of the copy of mode 1 was due: "the countdown's  */
+      /* promise" below), but the struct may be an earlier thread's     */
+      /* (upstream reuses its static first one): start from zero.        */
       BZERO(tlfs->gca_objs, sizeof(tlfs->gca_objs));
       BZERO(tlfs->gca_req, sizeof(tlfs->gca_req));
       COUNTERS_LOCK();
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();
     }
+    return tlfs;
+  }
+
+  static void counters_tl_enable(struct gca_thread *t, int m)
+  {
+    GC_tlfs tlfs = counters_tl_link(t);
+
+    if (NULL == tlfs) return;
     /* Before the flags: an inline pop of mode 2 must find it due.      */
     if (2 == m) gca_sample_left = GCA_SAMPLE_EVERY;
     gca_tlflags_settle(tlfs, m, 1);
@@ -311,24 +322,27 @@ GC_INNER void gca_tl_mode_update(void)
 # ifdef THREAD_LOCAL_ALLOC
     gca_tlflags_mode_changed(mode);
 # endif
-  /* Then the copies of the fast paths that count (gca_hooks.h,         */
-  /* GC_ACC_COPIES) while the mode is not 0, upstream's own code while  */
-  /* it is: after the flags, so that a thread that takes a copy with    */
-  /* the counts finds its flags -1, not a 0 of before.  A pop that took */
-  /* the other copy just before counts as one just before the change,  */
-  /* as a pop that read a flag just before it always did.  (A global   */
-  /* pop that waited for the lock in the copy without the counts, while */
-  /* the mode changed, is such a pop too.)                              */
+  /* Then the copies of the fast paths of the mode (gca_hooks.h,        */
+  /* GC_ACC_COPIES): upstream's own code in mode 0, the countdown's     */
+  /* copy in mode 1, the flags' copy in mode 2: after the flags, so     */
+  /* that a thread that takes the flags' copy finds its flags -1, not a */
+  /* 0 of before.  A pop that took another copy just before counts as   */
+  /* one just before the change, as a pop that read a flag just before */
+  /* it always did.  (A global pop that waited for the lock in the copy */
+  /* without the counts, while the mode changed, is such a pop too.)    */
 # ifdef GCA_COPIES
     AO_nop_full();
-    GCA_STORE(&gca_copy_malloc_kind_global, 0 != mode
+    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
+              ? gca_copy_malloc_kind_global_cnt : 2 == mode
               ? gca_copy_malloc_kind_global_on
               : gca_copy_malloc_kind_global_off);
 #   ifdef THREAD_LOCAL_ALLOC
-      GCA_STORE(&gca_copy_malloc_kind, 0 != mode
+      GCA_STORE(&gca_copy_malloc_kind, 1 == mode
+                ? gca_copy_malloc_kind_cnt : 2 == mode
                 ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
 #     ifdef GC_GCJ_SUPPORT
-        GCA_STORE(&gca_copy_gcj_malloc, 0 != mode
+        GCA_STORE(&gca_copy_gcj_malloc, 1 == mode
+                  ? gca_copy_gcj_malloc_cnt : 2 == mode
                   ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
 #     endif
 #   endif
@@ -345,17 +359,22 @@ GC_INNER void gca_tl_mode_update(void)
 #  ifndef GCA_COPIES
     return -1;
 #  else
-    int on = GCA_LOAD(&gca_copy_malloc_kind_global)
-             == gca_copy_malloc_kind_global_on, n = 1;
+    /* The copies of the mode now (1: the countdown's, 2: the flags'). */
+    int m = (int)GCA_LOAD(&gca_tl_mode);
+#   define COUNTERS_COPY_ON(fn) \
+        (GCA_LOAD(&gca_copy_##fn) == (1 == m ? gca_copy_##fn##_cnt \
+                                      : gca_copy_##fn##_on))
+    int on = COUNTERS_COPY_ON(malloc_kind_global), n = 1;
 
 #   ifdef THREAD_LOCAL_ALLOC
-      on += GCA_LOAD(&gca_copy_malloc_kind) == gca_copy_malloc_kind_on;
+      on += COUNTERS_COPY_ON(malloc_kind);
       n++;
 #     ifdef GC_GCJ_SUPPORT
-        on += GCA_LOAD(&gca_copy_gcj_malloc) == gca_copy_gcj_malloc_on;
+        on += COUNTERS_COPY_ON(gcj_malloc);
         n++;
 #     endif
 #   endif
+#   undef COUNTERS_COPY_ON
     return 0 == on ? 0 : on == n ? 1 : 2;
 #  endif
   }
@@ -645,6 +664,107 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 # endif
 }
 
+#ifdef THREAD_LOCAL_ALLOC
+/* The countdown's promise.  The copy of mode 1 of the fast paths      */
+/* (gca_hooks.h, GCA_TL_COUNT_COPY_) reads no flag: its pops are counted */
+/* inline into the thread's lists' counts whenever the countdown        */
+/* (gca_sample_left) is not due, and reach gca_hook_tl_due when it is.  */
+/* The sums read those counts through the thread's record (t->tlfs), so */
+/* the thread links them (counters_tl_link) before its countdown is     */
+/* ever not due: every value drawn for it passes gca_counters_tl_left,  */
+/* a thread starts at 0 (due), and new lists (GC_ACC_ON_TLFS_INIT) make */
+/* it due again.  A pop that must reach the hook for its own reasons    */
+/* (the object GC_generic_malloc_many made as a last attempt, counted   */
+/* already) makes it due too.  Only the thread itself ever writes its  */
+/* countdown; the value it had is kept in due_left for the hook.        */
+GC_INLINE void counters_force_due(struct gca_tl *me)
+{
+  if (!me->due_forced) {
+    me->due_left = gca_sample_left;
+    me->due_forced = 1;
+  }
+  gca_sample_left = GCA_SAMPLE_EVERY;
+}
+
+/* Are the calling thread's inline counts read by the sums (linked now  */
+/* if need be)?  Also when it has no lists: it pops none.               */
+static int counters_tl_linked(struct gca_tl *me)
+{
+  struct gca_thread *t = me->counters;
+
+  if (EXPECT(t != NULL && t->tlfs != NULL, TRUE)) return 1;
+  if (NULL == gca_tlflags_own()) return 1;
+  t = counters_get(me);
+  return t != NULL && counters_tl_link(t) != NULL;
+}
+
+GC_INNER void gca_counters_tl_left(signed_word v)
+{
+  struct gca_tl *me = &gca_tl_self;
+
+  if (v >= 0 && !counters_tl_linked(me)) {
+    /* No memory for a record: every pop goes to the hook, which counts */
+    /* it as it can and keeps the countdown.                             */
+    me->due_left = v;
+    me->due_forced = 1;
+    v = GCA_SAMPLE_EVERY;
+  }
+  gca_sample_left = v;
+}
+
+GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+
+  if (t != NULL && t->tlfs == p) return;        /* set up again */
+  if (gca_sample_left >= 0) counters_force_due(me);
+}
+#else
+  GC_INNER void gca_counters_tl_left(signed_word v)
+  {
+    gca_sample_left = v;
+  }
+#endif /* THREAD_LOCAL_ALLOC */
+
+GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
+                                         int k)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t;
+  int mode = (int)GCA_LOAD(&gca_tl_mode);
+
+  if (me->due_forced) {
+    /* The countdown as it would be without the forcing.                */
+    me->due_forced = 0;
+    gca_sample_left = me->due_left - (signed_word)granules;
+  }
+  if (EXPECT(mode != 1, FALSE)) {
+    /* The copy raced with a change of mode: the full profile's pop, or */
+    /* (mode 0) one not counted, as a pop that read its flag 0.         */
+    if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
+    return p;
+  }
+  t = me->counters;
+  if (EXPECT(NULL == t || t->in_many, FALSE)) {
+    (void)counters_alloc_tl_slow(me, p, lb, granules, k);
+  } else {
+    /* As inline (granules 0: no granted bytes; the sum folds the row  */
+    /* into class 1), in the record.                                     */
+    counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
+                 GRANULES_TO_BYTES((word)granules));
+  }
+  if (gca_sample_left < 0) {
+    gca_samples_take(p, lb, (word)granules, k);  /* keeps the promise */
+  }
+# ifdef THREAD_LOCAL_ALLOC
+    else if (!counters_tl_linked(me)) {
+      counters_force_due(me);
+    }
+# endif
+  return p;
+}
+
 /* Is result one of the calling thread's own thread-local free lists?   */
 static int counters_is_own_tl_list(void **result)
 {
@@ -707,6 +827,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
 
             gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
           }
+          counters_force_due(me);       /* the copy of mode 1's way */
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */

@@ -332,6 +332,10 @@ GC_EXTERN GCA_TLS_FAST signed_word gca_sample_left;
 GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
 GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                       int k);
+/* The due pop of the copy of mode 1 (GCA_TL_COUNT_COPY_): not counted */
+/* inline; counted here, and sampled if the countdown says so.        */
+GCA_HOOK_FN void *gca_hook_tl_due(void *p, size_t lb, size_t granules,
+                                  int k);
 # define GCA_SAMPLE_DUE(g) \
         EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
 
@@ -448,17 +452,33 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # endif
 # define GC_ACC_TL_DECL(v) void **v = NULL
 /* gca_counting (below, GC_ACC_COPY_BODY): 0 in the copy without the   */
-/* counts, where this is nothing; 2 in the copy with them, which runs   */
-/* while the mode is not 0, so it asks first for 1 (count inline): the */
-/* count falls through, a compare and a branch before it; 1 where the  */
-/* function is made once (Unity's fork), which asks first for 0.       */
+/* counts, where this is nothing; 3 in the copy that runs in mode 1     */
+/* (GCA_TL_COUNT_COPY_ below), which reads no flag; 2 in the copy with  */
+/* the flags, which runs in mode 2, so it asks first for 1 (count       */
+/* inline): the count falls through, a compare and a branch before it; */
+/* 1 where the function is made once (Unity's fork), which asks first  */
+/* for 0.                                                               */
 # define GCA_TL_COUNT_(v, fl, lb, g) \
         (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
          GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
          (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
 # define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
+/* The copy of mode 1 (gca_counting 3) reads no flag: the countdown is  */
+/* its only test.  A pop that is not due is counted inline; a due pop   */
+/* is counted by gca_hook_tl_due instead, with its sample.  The thread  */
+/* makes its own countdown due whenever a pop must reach that hook      */
+/* (counters.c: its first pop, and the one object GC_generic_malloc_    */
+/* many made for its list as a last attempt), and a countdown that is   */
+/* not due means the sums read the thread's counts: every thread sets  */
+/* it, never another (counters.c, "the countdown's promise").  Modes 0  */
+/* and 2 run other copies (gca_tl_mode_update).                         */
+# define GCA_TL_COUNT_COPY_(v, fl, lb, g) \
+        (GCA_SAMPLE_DUE(g) ? GCA_TL_HOOK_(v, fl) \
+         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb)))
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
-        (2 == gca_counting \
+        (3 == gca_counting ? GCA_TL_COUNT_COPY_(v, fl, lb, g) \
+         : 2 == gca_counting \
          ? (EXPECT(GCA_TL_FLAG(fl) > 0, TRUE) ? GCA_TL_COUNT_(v, fl, lb, g) \
             : GCA_TL_FLAG(fl) < 0 ? GCA_TL_HOOK_(v, fl) : (void)0) \
          : !gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
@@ -467,6 +487,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
           if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
+            if (3 == gca_counting) \
+              return gca_hook_tl_due(p, lb, granules, k); \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \
@@ -485,14 +507,19 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
 /* frame record the pragma regions give: nothing there takes a stack),  */
-/* gca_copy_<fn>_on, with 2 (the flags and counts, and the record for   */
-/* the object GC_generic_malloc_many makes as a last attempt), and the  */
-/* public function, which jumps through the pointer gca_copy_<fn> to    */
-/* one of them: the jump replaces the call's own, and costs no          */
-/* instruction more where the compiler inlines it into GC_malloc.       */
-/* counters.c points them at the copies with the counts while the mode */
-/* is not 0, after every thread's flags were set (docs/design.md, "Two */
-/* copies of the fast path").                                           */
+/* gca_copy_<fn>_cnt, with 3 (mode 1: the counts and the countdown, no   */
+/* flag; for the thread-local paths no frame record either: their hooks */
+/* are reached by tail calls, and a walk by frame pointers from inside  */
+/* their refill loses the program's innermost frame, as from any code   */
+/* without records; the unwinder from the tables does not), gca_copy_   */
+/* <fn>_on, with 2 (mode                                                */
+/* 2: the flags and counts, and the record for the object               */
+/* GC_generic_malloc_many makes as a last attempt), and the public      */
+/* function, which jumps through the pointer gca_copy_<fn> to one of    */
+/* them: the jump replaces the call's own, and costs no instruction     */
+/* more where the compiler inlines it into GC_malloc.  counters.c       */
+/* points them at the copy of the mode, after every thread's flags were */
+/* set (docs/design.md, "Copies of the fast path").                     */
 /* Outside such a body (the fast paths of Unity's fork, made once) the */
 /* hooks see this gca_counting instead, and count as before.            */
 enum { gca_counting = 1 };
@@ -509,6 +536,12 @@ enum { gca_counting = 1 };
 # else
 #   define GCA_COPY_OFF_ATTR /* empty */
 # endif
+/* The copies of mode 1 of the thread-local fast paths keep no frame   */
+/* record (their hooks are tail calls); GC_malloc_kind_global's does:   */
+/* its sample hook is a call, which takes the stack from there.         */
+# define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_OFF_ATTR
+# define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_OFF_ATTR
+# define GCA_COPY_CNT_ATTR_malloc_kind_global /* a frame record */
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
@@ -516,6 +549,8 @@ enum { gca_counting = 1 };
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
         { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        GC_INNER GCA_COPY_CNT_ATTR_##fn void *gca_copy_##fn##_cnt params \
+        { return gca_copy_##fn##_body(3, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
         { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
@@ -523,6 +558,7 @@ enum { gca_counting = 1 };
         { return (*gca_copy_##fn) args; }
 # ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
+GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
 GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
 # endif
@@ -537,10 +573,12 @@ GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
          : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
 # if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_cnt(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
 GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 #   ifdef GC_GCJ_SUPPORT
 GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_cnt(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
 GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif

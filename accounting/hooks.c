@@ -125,6 +125,11 @@ GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
   return p;
 }
 
+GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k)
+{
+  return gca_counters_alloc_tl_due(p, lb, granules, k);
+}
+
 GC_INNER void gca_hook_alloc_many_begin(void **result)
 {
   gca_counters_many_begin(result);
@@ -146,6 +151,7 @@ GC_INNER void gca_hook_tlfs_init(struct thread_local_freelists *p)
 {
 # ifdef THREAD_LOCAL_ALLOC
     gca_tlflags_init(p);
+    gca_counters_tl_new_lists(p);
 # else
     (void)p;
 # endif
