@@ -58,10 +58,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
-/* Set (lock held) before gca_tl_mode is first 1, the only mode in     */
-/* which the inline hooks write the locked rows: until then the sums   */
-/* skip them, and their pages (2 KiB a kind) stay untouched.           */
-GC_INNER int gca_locked_rows_used = 0;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -310,75 +306,6 @@ GC_INNER void gca_counters_tables_ready(void)
 {
   if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
 }
-
-/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
-GC_INNER void gca_tl_mode_update(void)
-{
-  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
-
-  if (mode == gca_tl_mode) return;
-  if (1 == mode) gca_locked_rows_used = 1;
-  GCA_STORE(&gca_tl_mode, mode);
-# ifdef THREAD_LOCAL_ALLOC
-    gca_tlflags_mode_changed(mode);
-# endif
-  /* Then the copies of the fast paths of the mode (gca_hooks.h,        */
-  /* GC_ACC_COPIES): upstream's own code in mode 0, the countdown's     */
-  /* copy in mode 1, the flags' copy in mode 2: after the flags, so     */
-  /* that a thread that takes the flags' copy finds its flags -1, not a */
-  /* 0 of before.  A pop that took another copy just before counts as   */
-  /* one just before the change, as a pop that read a flag just before */
-  /* it always did.  (A global pop that waited for the lock in the copy */
-  /* without the counts, while the mode changed, is such a pop too.)    */
-# ifdef GCA_COPIES
-    AO_nop_full();
-    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
-              ? gca_copy_malloc_kind_global_cnt : 2 == mode
-              ? gca_copy_malloc_kind_global_on
-              : gca_copy_malloc_kind_global_off);
-#   ifdef THREAD_LOCAL_ALLOC
-      GCA_STORE(&gca_copy_malloc_kind, 1 == mode
-                ? gca_copy_malloc_kind_cnt : 2 == mode
-                ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
-#     ifdef GC_GCJ_SUPPORT
-        GCA_STORE(&gca_copy_gcj_malloc, 1 == mode
-                  ? gca_copy_gcj_malloc_cnt : 2 == mode
-                  ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
-#     endif
-#   endif
-# endif
-}
-
-#ifdef GCA_TEST_API
-  /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
-  /* fast paths the public functions now jump to: 0, all upstream's    */
-  /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
-  /* none made (a series without them, as Unity's fork's).              */
-  GC_API int GC_CALL GC_acc_test_copies(void)
-  {
-#  ifndef GCA_COPIES
-    return -1;
-#  else
-    /* The copies of the mode now (1: the countdown's, 2: the flags'). */
-    int m = (int)GCA_LOAD(&gca_tl_mode);
-#   define COUNTERS_COPY_ON(fn) \
-        (GCA_LOAD(&gca_copy_##fn) == (1 == m ? gca_copy_##fn##_cnt \
-                                      : gca_copy_##fn##_on))
-    int on = COUNTERS_COPY_ON(malloc_kind_global), n = 1;
-
-#   ifdef THREAD_LOCAL_ALLOC
-      on += COUNTERS_COPY_ON(malloc_kind);
-      n++;
-#     ifdef GC_GCJ_SUPPORT
-        on += COUNTERS_COPY_ON(gcj_malloc);
-        n++;
-#     endif
-#   endif
-#   undef COUNTERS_COPY_ON
-    return 0 == on ? 0 : on == n ? 1 : 2;
-#  endif
-  }
-#endif
 
 GC_INNER void gca_counters_thread_exit(void)
 {
@@ -671,9 +598,9 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 /* (gca_sample_left) is not due, and reach gca_hook_tl_due when it is.  */
 /* The sums read those counts through the thread's record (t->tlfs), so */
 /* the thread links them (counters_tl_link) before its countdown is     */
-/* ever not due: every value drawn for it passes gca_counters_tl_left,  */
-/* a thread starts at 0 (due), and new lists (GC_ACC_ON_TLFS_INIT) make */
-/* it due again.  A pop that must reach the hook for its own reasons    */
+/* ever not due: hooks.c calls gca_counters_tl_keep after every draw   */
+/* (samples.c), a thread starts at 0 (due), and new lists (GC_ACC_ON_   */
+/* TLFS_INIT) make it due again.  A pop that must reach the hook for its own reasons    */
 /* (the object GC_generic_malloc_many made as a last attempt, counted   */
 /* already) makes it due too.  Only the thread itself ever writes its  */
 /* countdown; the value it had is kept in due_left for the hook.        */
@@ -698,18 +625,13 @@ static int counters_tl_linked(struct gca_tl *me)
   return t != NULL && counters_tl_link(t) != NULL;
 }
 
-GC_INNER void gca_counters_tl_left(signed_word v)
+GC_INNER void gca_counters_tl_keep(void)
 {
   struct gca_tl *me = &gca_tl_self;
 
-  if (v >= 0 && !counters_tl_linked(me)) {
-    /* No memory for a record: every pop goes to the hook, which counts */
-    /* it as it can and keeps the countdown.                             */
-    me->due_left = v;
-    me->due_forced = 1;
-    v = GCA_SAMPLE_EVERY;
-  }
-  gca_sample_left = v;
+  /* Not linked (no memory for a record): every pop goes to the hook,   */
+  /* which counts it as it can and keeps the countdown.                  */
+  if (gca_sample_left >= 0 && !counters_tl_linked(me)) counters_force_due(me);
 }
 
 GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
@@ -721,10 +643,7 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
   if (gca_sample_left >= 0) counters_force_due(me);
 }
 #else
-  GC_INNER void gca_counters_tl_left(signed_word v)
-  {
-    gca_sample_left = v;
-  }
+  GC_INNER void gca_counters_tl_keep(void) {}
 #endif /* THREAD_LOCAL_ALLOC */
 
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
@@ -754,14 +673,8 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
                  GRANULES_TO_BYTES((word)granules));
   }
-  if (gca_sample_left < 0) {
-    gca_samples_take(p, lb, (word)granules, k);  /* keeps the promise */
-  }
-# ifdef THREAD_LOCAL_ALLOC
-    else if (!counters_tl_linked(me)) {
-      counters_force_due(me);
-    }
-# endif
+  if (gca_sample_left < 0) gca_samples_take(p, lb, (word)granules, k);
+  gca_counters_tl_keep();
   return p;
 }
 
@@ -846,6 +759,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
     gca_tags_alloc_list(&gca_tl_self, list, granted);
   } else {
     gca_samples_list(list, granted, (int)hhdr->hb_obj_kind);
+    gca_counters_tl_keep();
   }
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);

@@ -371,11 +371,10 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
 /* The due pop of the copy of mode 1 (gca_hook_tl_due).                */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
                                          size_t granules, int k);
-/* The calling thread's countdown to v (samples.c: every value it draws */
-/* goes through here), kept due if v is not and the sums cannot read   */
-/* the thread's inline counts yet (counters.c, "the countdown's         */
-/* promise").                                                            */
-GC_INNER void gca_counters_tl_left(signed_word v);
+/* After a draw of the calling thread's countdown (samples.c): kept due */
+/* if it is not and the sums cannot read the thread's inline counts yet */
+/* (counters.c, "the countdown's promise").                             */
+GC_INNER void gca_counters_tl_keep(void);
 #ifdef THREAD_LOCAL_ALLOC
   /* GC_ACC_ON_TLFS_INIT, the thread of p calling (lock held).         */
   GC_INNER void gca_counters_tl_new_lists(struct thread_local_freelists *p);

@@ -71,10 +71,14 @@ GC_INNER void gca_hook_deinit(void)
 
 /* The sampled profile's countdown (gca_hooks.h) on the paths that call */
 /* a hook for every object: in mode 1 only (mode 2 is the full profile). */
+/* Every draw of a thread's countdown is followed by gca_counters_tl_   */
+/* keep (counters.c, "the countdown's promise"; samples.c is below it). */
 #define HOOKS_SAMPLE(p, lb, g, k) \
         do { \
-          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g)) \
+          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g)) { \
             gca_samples_take(p, lb, g, k); \
+            gca_counters_tl_keep(); \
+          } \
         } while (0)
 
 /* The countdown first, so that the counters' call stays a tail call   */
@@ -106,6 +110,7 @@ GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
 GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
 {
   gca_samples_take(p, lb, (word)granules, k);
+  gca_counters_tl_keep();
 }
 
 GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
@@ -122,6 +127,7 @@ GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                              GRANULES_TO_BYTES(granules != 0 ? granules : 1));
   }
   gca_samples_take(p, lb, (word)granules, k);
+  gca_counters_tl_keep();
   return p;
 }
 

@@ -224,7 +224,7 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   }
   if (0 == granules) granules = 1;      /* a 0-byte request's granule   */
   if (GCA_LOAD(&gca_profile) != GCA_PROFILE_SAMPLED || NULL == p) {
-    gca_counters_tl_left(SAMPLES_IDLE);
+    gca_sample_left = SAMPLES_IDLE;
     return;
   }
   if (EXPECT(me->p_epoch != epoch, FALSE)) {
@@ -233,12 +233,12 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
     if (0 == me->p_rng) gca_rng_seed(&me->p_rng);
     me->p_epoch = epoch;
     left = samples_draw(me, rate) - (signed_word)granules;
-    gca_counters_tl_left(left);
+    gca_sample_left = left;
     if (left >= 0) return;
   }
   /* This allocation holds a sample point; the next one is a draw away */
   /* from its end.                                                       */
-  gca_counters_tl_left(samples_draw(me, rate));
+  gca_sample_left = samples_draw(me, rate);
   samples_record(me, p, lb, GRANULES_TO_BYTES(granules), k, cookie, rate);
 }
 
