@@ -333,9 +333,11 @@ GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
 GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                       int k);
 /* The due pop of the copy of mode 1 (GCA_TL_COUNT_COPY_): not counted */
-/* inline; counted here, and sampled if the countdown says so.        */
-GCA_HOOK_FN void *gca_hook_tl_due(void *p, size_t lb, size_t granules,
-                                  int k);
+/* inline; counted here, and sampled if the countdown says so.  Called  */
+/* only where the series makes the copies (8.2.2 with thread-local      */
+/* allocation).                                                          */
+GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
+                                                 size_t granules, int k);
 # define GCA_SAMPLE_DUE(g) \
         EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
 
