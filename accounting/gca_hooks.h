@@ -78,10 +78,11 @@
  *                               the next entry is live for the
  *                               prefetch), and the hook functions are
  *                               reached by tail calls only.  On 8.2.2
- *                               both functions are made twice
+ *                               both functions are made three times
  *                               (GC_ACC_COPY_BODY, below): with
  *                               accounting off a copy without these
- *                               hooks runs, upstream's own code.
+ *                               hooks runs, upstream's own code; in
+ *                               mode 1 one that reads no flag.
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -418,7 +419,9 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* (GC_ACC_TL_POPPED): accounting off costs that compare and its        */
 /* branch, never taken, and nothing else.  (Compared at the function's */
 /* end, where the paths of the two kinds of GC_malloc_kind join, it    */
-/* cost gcc a jump to the join as well.)                                */
+/* cost gcc a jump to the join as well.)  On 8.2.2 the copy that runs  */
+/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): the sample      */
+/* countdown sends its pops to the hook instead.                        */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
@@ -503,7 +506,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* Accounting off, the allocation fast paths are upstream's own code,  */
 /* not a compare more: GC_malloc_kind and GC_gcj_malloc                  */
 /* (thread_local_alloc.c) and GC_malloc_kind_global (malloc.c) are each  */
-/* made twice from one body, GC_ACC_COPY_BODY(name, fn, params), whose   */
+/* made three times from one body, GC_ACC_COPY_BODY(name, fn, params),  */
+/* whose                                                                 */
 /* hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED,       */
 /* GC_ACC_ON_ALLOC_TL_RETURN, GC_ACC_ON_ALLOC_FL_COPY).                  */
 /* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
@@ -518,9 +522,9 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* program frames), and the public                                      */
 /* function, which jumps through the pointer gca_copy_<fn> to one of    */
 /* them: the jump replaces the call's own, and costs no instruction     */
-/* more where the compiler inlines it into GC_malloc.  counters.c       */
+/* more where the compiler inlines it into GC_malloc.  tlflags.c       */
 /* points them at the copy of the mode, after every thread's flags were */
-/* set (docs/design.md, "Copies of the fast path").                     */
+/* set (docs/design.md, "Two copies of the fast path", "A third copy"). */
 /* Outside such a body (the fast paths of Unity's fork, made once) the */
 /* hooks see this gca_counting instead, and count as before.            */
 enum { gca_counting = 1 };
