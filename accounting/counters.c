@@ -201,8 +201,8 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* pop reaches gca_hook_sample_ret for its tag).  When the mode       */
   /* changes, gca_tl_mode_update sets the flags of every thread         */
   /* (gca_tlflags_settle says how the two sides are ordered).           */
-  /* t's thread's own lists, which t makes the sums read from now on   */
-  /* (t's owner calling), or NULL: the thread has none.                 */
+  /* t's owner's lists, which the sums read through t from now on, or  */
+  /* NULL: it has none.                                                   */
   static GC_tlfs counters_tl_link(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
@@ -592,18 +592,15 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 }
 
 #ifdef THREAD_LOCAL_ALLOC
-/* The countdown's promise.  The copy of mode 1 of the fast paths      */
-/* (gca_hooks.h, GCA_TL_COUNT_COPY_) reads no flag: its pops are counted */
-/* inline into the thread's lists' counts whenever the countdown        */
-/* (gca_sample_left) is not due, and reach gca_hook_tl_due when it is.  */
-/* The sums read those counts through the thread's record (t->tlfs), so */
-/* the thread links them (counters_tl_link) before its countdown is     */
-/* ever not due: hooks.c calls gca_counters_tl_keep after every draw   */
-/* (samples.c), a thread starts at 0 (due), and new lists (GC_ACC_ON_   */
-/* TLFS_INIT) make it due again.  A pop that must reach the hook for its own reasons    */
-/* (the object GC_generic_malloc_many made as a last attempt, counted   */
-/* already) makes it due too.  Only the thread itself ever writes its  */
-/* countdown; the value it had is kept in due_left for the hook.        */
+/* The countdown's promise.  Mode 1's copy of the fast paths reads no   */
+/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline while the thread's */
+/* countdown is not due, else by gca_hook_tl_due.  The sums read inline */
+/* counts through the record (t->tlfs), so the thread links them before */
+/* its countdown is ever not due: gca_counters_tl_keep after each draw, */
+/* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
+/* it due; so does the refill's last-attempt object (counted already).  */
+/* Only its thread writes it; the value it had waits in due_left, put   */
+/* back by gca_counters_tl_sample_due wherever it is found due.         */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {
@@ -625,13 +622,12 @@ static int counters_tl_linked(struct gca_tl *me)
   return t != NULL && counters_tl_link(t) != NULL;
 }
 
+/* Not linked (no memory for a record): every pop goes to the hook,     */
+/* which counts it as it can and keeps the countdown.                    */
 GC_INNER void gca_counters_tl_keep(void)
 {
-  struct gca_tl *me = &gca_tl_self;
-
-  /* Not linked (no memory for a record): every pop goes to the hook,   */
-  /* which counts it as it can and keeps the countdown.                  */
-  if (gca_sample_left >= 0 && !counters_tl_linked(me)) counters_force_due(me);
+  if (gca_sample_left >= 0 && !counters_tl_linked(&gca_tl_self))
+    counters_force_due(&gca_tl_self);
 }
 
 GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
@@ -646,18 +642,26 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
   GC_INNER void gca_counters_tl_keep(void) {}
 #endif /* THREAD_LOCAL_ALLOC */
 
+GC_INNER int gca_counters_tl_sample_due(word g)
+{
+  struct gca_tl *me = &gca_tl_self;
+
+  if (EXPECT(!me->due_forced, TRUE)) return 1;
+  me->due_forced = 0;
+  gca_sample_left = me->due_left - (signed_word)g;
+  if (gca_sample_left < 0) return 1;
+  gca_counters_tl_keep();
+  return 0;
+}
+
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                                          int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
+  int due = gca_counters_tl_sample_due((word)granules);
 
-  if (me->due_forced) {
-    /* The countdown as it would be without the forcing.                */
-    me->due_forced = 0;
-    gca_sample_left = me->due_left - (signed_word)granules;
-  }
   if (EXPECT(mode != 1, FALSE)) {
     /* The copy raced with a change of mode: the full profile's pop, or */
     /* (mode 0) one not counted, as a pop that read its flag 0.         */
@@ -665,16 +669,17 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     return p;
   }
   t = me->counters;
+  /* As inline, in the record (granules 0: the sum folds it in class 1). */
   if (EXPECT(NULL == t || t->in_many, FALSE)) {
     (void)counters_alloc_tl_slow(me, p, lb, granules, k);
   } else {
-    /* As inline (granules 0: no granted bytes; the sum folds the row  */
-    /* into class 1), in the record.                                     */
     counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
                  GRANULES_TO_BYTES((word)granules));
   }
-  if (gca_sample_left < 0) gca_samples_take(p, lb, (word)granules, k);
-  gca_counters_tl_keep();
+  if (due) {
+    gca_samples_take(p, lb, (word)granules, k);
+    gca_counters_tl_keep();
+  }
   return p;
 }
 
@@ -758,6 +763,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
   if (gca_tags_on) {
     gca_tags_alloc_list(&gca_tl_self, list, granted);
   } else {
+    (void)gca_counters_tl_sample_due(0);
     gca_samples_list(list, granted, (int)hhdr->hb_obj_kind);
     gca_counters_tl_keep();
   }

@@ -375,6 +375,10 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
 /* if it is not and the sums cannot read the thread's inline counts yet */
 /* (counters.c, "the countdown's promise").                             */
 GC_INNER void gca_counters_tl_keep(void);
+/* The calling thread's countdown found due after g granules: is it    */
+/* really (not only made due for the hook: counters.c)?  Puts it back  */
+/* as it would be.                                                       */
+GC_INNER int gca_counters_tl_sample_due(word g);
 #ifdef THREAD_LOCAL_ALLOC
   /* GC_ACC_ON_TLFS_INIT, the thread of p calling (lock held).         */
   GC_INNER void gca_counters_tl_new_lists(struct thread_local_freelists *p);

@@ -75,7 +75,8 @@ GC_INNER void gca_hook_deinit(void)
 /* keep (counters.c, "the countdown's promise"; samples.c is below it). */
 #define HOOKS_SAMPLE(p, lb, g, k) \
         do { \
-          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g)) { \
+          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g) \
+              && gca_counters_tl_sample_due(g)) { \
             gca_samples_take(p, lb, g, k); \
             gca_counters_tl_keep(); \
           } \
@@ -109,6 +110,7 @@ GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
 
 GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
 {
+  if (!gca_counters_tl_sample_due((word)granules)) return;
   gca_samples_take(p, lb, (word)granules, k);
   gca_counters_tl_keep();
 }
@@ -126,8 +128,10 @@ GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
     return gca_tags_alloc_tl(&gca_tl_self, p,
                              GRANULES_TO_BYTES(granules != 0 ? granules : 1));
   }
-  gca_samples_take(p, lb, (word)granules, k);
-  gca_counters_tl_keep();
+  if (gca_counters_tl_sample_due((word)granules)) {
+    gca_samples_take(p, lb, (word)granules, k);
+    gca_counters_tl_keep();
+  }
   return p;
 }
 
