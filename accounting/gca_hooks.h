@@ -507,8 +507,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* not a compare more: GC_malloc_kind and GC_gcj_malloc                  */
 /* (thread_local_alloc.c) and GC_malloc_kind_global (malloc.c) are each  */
 /* made three times from one body, GC_ACC_COPY_BODY(name, fn, params),  */
-/* whose                                                                 */
-/* hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED,       */
+/* whose hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED, */
 /* GC_ACC_ON_ALLOC_TL_RETURN, GC_ACC_ON_ALLOC_FL_COPY).                  */
 /* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
@@ -519,10 +518,10 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* last attempt: its stack is taken below the copy's frame; without    */
 /* the record the default profile's pop costs 0.6 instruction less on  */
 /* anchorloop, and a walk by frame pointers loses that object's         */
-/* program frames), and the public                                      */
-/* function, which jumps through the pointer gca_copy_<fn> to one of    */
-/* them: the jump replaces the call's own, and costs no instruction     */
-/* more where the compiler inlines it into GC_malloc.  tlflags.c       */
+/* program frames), and the public function, which jumps through the   */
+/* pointer gca_copy_<fn> to one of them: the jump replaces the call's   */
+/* own, and costs no instruction more where the compiler inlines it     */
+/* into GC_malloc.  tlflags.c                                            */
 /* points them at the copy of the mode, after every thread's flags were */
 /* set (docs/design.md, "Two copies of the fast path", "A third copy"). */
 /* Outside such a body (the fast paths of Unity's fork, made once) the */
