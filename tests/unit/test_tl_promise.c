@@ -20,7 +20,11 @@
  *    the workers wait with part-used lists;
  *  - a thread that allocates before it registers, then from its lists;
  *  - after the workers exit, the totals unchanged (their inline counts
- *    folded into their records, none lost, none twice).
+ *    folded into their records, none lost, none twice);
+ *  - a countdown made due only to send a pop to the hook takes no sample:
+ *    the late thread again, at one sample per 2^62 bytes (a real one
+ *    would come once in some 10^13 runs), its first objects on new lists
+ *    from the global path (the test library counts the samples).
  */
 #ifndef GC_THREADS
 # define GC_THREADS
@@ -31,6 +35,8 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+
+GC_API GC_word GC_CALL GC_acc_test_samples_taken(void);
 
 #define THREADS 3
 #define N 20000                 /* objects a worker allocates in a phase */
@@ -152,5 +158,19 @@ int main(void)
            worker_req[THREADS]);
   CHECK_EQ(s1.allocs, late_c.allocs);
   CHECK_EQ(s1.alloc_req_bytes, late_c.alloc_req_bytes);
+
+  /* No sample from a forced countdown (64-bit targets: a 32-bit mean   */
+  /* is too small to rule out a real sample).                            */
+  if (sizeof(size_t) >= 8) {
+    GC_word taken;
+
+    CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED,
+                                ((size_t)-1 >> 2) + 1), GC_SUCCESS);
+    taken = GC_acc_test_samples_taken();
+
+    CHECK_EQ(pthread_create(&lt, NULL, late, NULL), 0);
+    CHECK_EQ(pthread_join(lt, NULL), 0);
+    CHECK_EQ(GC_acc_test_samples_taken() - taken, 0);
+  }
   return check_done("test_tl_promise");
 }
