@@ -117,6 +117,17 @@ GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
 }
 
 #ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_tl_promise.c): samples taken so far.  */
+  GC_API GC_word GC_CALL GC_acc_test_samples_taken(void)
+  {
+    word taken, dropped, tracked;
+
+    gca_samples_stats(&taken, &dropped, &tracked);
+    return taken;
+  }
+#endif
+
+#ifdef GCA_TEST_API
   /* Tests only (tests/unit/test_dump_*.c, built against the test     */
   /* library; never in a release libgc nor in gc_accounting.h): submit */
   /* one line as the collector would, with the allocation lock held.   */

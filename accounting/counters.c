@@ -58,10 +58,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
-/* Set (lock held) before gca_tl_mode is first 1, the only mode in     */
-/* which the inline hooks write the locked rows: until then the sums   */
-/* skip them, and their pages (2 KiB a kind) stay untouched.           */
-GC_INNER int gca_locked_rows_used = 0;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -205,22 +201,33 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* pop reaches gca_hook_sample_ret for its tag).  When the mode       */
   /* changes, gca_tl_mode_update sets the flags of every thread         */
   /* (gca_tlflags_settle says how the two sides are ordered).           */
-  static void counters_tl_enable(struct gca_thread *t, int m)
+  /* t's owner's lists, which the sums read through t from now on, or  */
+  /* NULL: it has none.                                                   */
+  static GC_tlfs counters_tl_link(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
 
     if (NULL == tlfs) {
       tlfs = gca_tlflags_own();
-      if (NULL == tlfs) return;
-      /* Nothing was counted inline there yet (its flags were 0), but   */
-      /* the struct may be an earlier thread's (upstream reuses its     */
-      /* static first one): start from zero.                             */
+      if (NULL == tlfs) return NULL;
+      /* Nothing was counted inline there yet (its flags were 0, and    */
+      /* the countdown of the copy of mode 1 was due: "the countdown's  */
+      /* promise" below), but the struct may be an earlier thread's     */
+      /* (upstream reuses its static first one): start from zero.        */
       BZERO(tlfs->gca_objs, sizeof(tlfs->gca_objs));
       BZERO(tlfs->gca_req, sizeof(tlfs->gca_req));
       COUNTERS_LOCK();
       t->tlfs = tlfs;
       COUNTERS_UNLOCK();
     }
+    return tlfs;
+  }
+
+  static void counters_tl_enable(struct gca_thread *t, int m)
+  {
+    GC_tlfs tlfs = counters_tl_link(t);
+
+    if (NULL == tlfs) return;
     /* Before the flags: an inline pop of mode 2 must find it due.      */
     if (2 == m) gca_sample_left = GCA_SAMPLE_EVERY;
     gca_tlflags_settle(tlfs, m, 1);
@@ -299,67 +306,6 @@ GC_INNER void gca_counters_tables_ready(void)
 {
   if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
 }
-
-/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
-GC_INNER void gca_tl_mode_update(void)
-{
-  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
-
-  if (mode == gca_tl_mode) return;
-  if (1 == mode) gca_locked_rows_used = 1;
-  GCA_STORE(&gca_tl_mode, mode);
-# ifdef THREAD_LOCAL_ALLOC
-    gca_tlflags_mode_changed(mode);
-# endif
-  /* Then the copies of the fast paths that count (gca_hooks.h,         */
-  /* GC_ACC_COPIES) while the mode is not 0, upstream's own code while  */
-  /* it is: after the flags, so that a thread that takes a copy with    */
-  /* the counts finds its flags -1, not a 0 of before.  A pop that took */
-  /* the other copy just before counts as one just before the change,  */
-  /* as a pop that read a flag just before it always did.  (A global   */
-  /* pop that waited for the lock in the copy without the counts, while */
-  /* the mode changed, is such a pop too.)                              */
-# ifdef GCA_COPIES
-    AO_nop_full();
-    GCA_STORE(&gca_copy_malloc_kind_global, 0 != mode
-              ? gca_copy_malloc_kind_global_on
-              : gca_copy_malloc_kind_global_off);
-#   ifdef THREAD_LOCAL_ALLOC
-      GCA_STORE(&gca_copy_malloc_kind, 0 != mode
-                ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
-#     ifdef GC_GCJ_SUPPORT
-        GCA_STORE(&gca_copy_gcj_malloc, 0 != mode
-                  ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
-#     endif
-#   endif
-# endif
-}
-
-#ifdef GCA_TEST_API
-  /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
-  /* fast paths the public functions now jump to: 0, all upstream's    */
-  /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
-  /* none made (a series without them, as Unity's fork's).              */
-  GC_API int GC_CALL GC_acc_test_copies(void)
-  {
-#  ifndef GCA_COPIES
-    return -1;
-#  else
-    int on = GCA_LOAD(&gca_copy_malloc_kind_global)
-             == gca_copy_malloc_kind_global_on, n = 1;
-
-#   ifdef THREAD_LOCAL_ALLOC
-      on += GCA_LOAD(&gca_copy_malloc_kind) == gca_copy_malloc_kind_on;
-      n++;
-#     ifdef GC_GCJ_SUPPORT
-        on += GCA_LOAD(&gca_copy_gcj_malloc) == gca_copy_gcj_malloc_on;
-        n++;
-#     endif
-#   endif
-    return 0 == on ? 0 : on == n ? 1 : 2;
-#  endif
-  }
-#endif
 
 GC_INNER void gca_counters_thread_exit(void)
 {
@@ -645,6 +591,98 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 # endif
 }
 
+#ifdef THREAD_LOCAL_ALLOC
+/* The countdown's promise.  Mode 1's copy of the fast paths reads no   */
+/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline while the thread's */
+/* countdown is not due, else by gca_hook_tl_due.  The sums read inline */
+/* counts through the record (t->tlfs), so the thread links them before */
+/* its countdown is ever not due: gca_counters_tl_keep after each draw, */
+/* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
+/* it due; so does the refill's last-attempt object (counted already).  */
+/* Only its thread writes it; the value it had waits in due_left, put   */
+/* back by gca_counters_tl_sample_due wherever it is found due.         */
+GC_INLINE void counters_force_due(struct gca_tl *me)
+{
+  if (!me->due_forced) {
+    me->due_left = gca_sample_left;
+    me->due_forced = 1;
+  }
+  gca_sample_left = GCA_SAMPLE_EVERY;
+}
+
+/* Are the calling thread's inline counts read by the sums (linked now  */
+/* if need be)?  Also when it has no lists: it pops none.               */
+static int counters_tl_linked(struct gca_tl *me)
+{
+  struct gca_thread *t = me->counters;
+
+  if (EXPECT(t != NULL && t->tlfs != NULL, TRUE)) return 1;
+  if (NULL == gca_tlflags_own()) return 1;
+  t = counters_get(me);
+  return t != NULL && counters_tl_link(t) != NULL;
+}
+
+/* Not linked (no memory for a record): every pop goes to the hook,     */
+/* which counts it as it can and keeps the countdown.                    */
+GC_INNER void gca_counters_tl_keep(void)
+{
+  if (gca_sample_left >= 0 && !counters_tl_linked(&gca_tl_self))
+    counters_force_due(&gca_tl_self);
+}
+
+GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+
+  if (t != NULL && t->tlfs == p) return;        /* set up again */
+  if (gca_sample_left >= 0) counters_force_due(me);
+}
+#else
+  GC_INNER void gca_counters_tl_keep(void) {}
+#endif /* THREAD_LOCAL_ALLOC */
+
+GC_INNER int gca_counters_tl_sample_due(word g)
+{
+  struct gca_tl *me = &gca_tl_self;
+
+  if (EXPECT(!me->due_forced, TRUE)) return 1;
+  me->due_forced = 0;
+  gca_sample_left = me->due_left - (signed_word)g;
+  if (gca_sample_left < 0) return 1;
+  gca_counters_tl_keep();
+  return 0;
+}
+
+GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
+                                         int k)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t;
+  int mode = (int)GCA_LOAD(&gca_tl_mode);
+  int due = gca_counters_tl_sample_due((word)granules);
+
+  if (EXPECT(mode != 1, FALSE)) {
+    /* The copy raced with a change of mode: the full profile's pop, or */
+    /* (mode 0) one not counted, as a pop that read its flag 0.         */
+    if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
+    return p;
+  }
+  t = me->counters;
+  /* As inline, in the record (granules 0: the sum folds it in class 1). */
+  if (EXPECT(NULL == t || t->in_many, FALSE)) {
+    (void)counters_alloc_tl_slow(me, p, lb, granules, k);
+  } else {
+    counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
+                 GRANULES_TO_BYTES((word)granules));
+  }
+  if (due) {
+    gca_samples_take(p, lb, (word)granules, k);
+    gca_counters_tl_keep();
+  }
+  return p;
+}
+
 /* Is result one of the calling thread's own thread-local free lists?   */
 static int counters_is_own_tl_list(void **result)
 {
@@ -707,6 +745,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
 
             gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
           }
+          counters_force_due(me);       /* the copy of mode 1's way */
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */
@@ -724,7 +763,9 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
   if (gca_tags_on) {
     gca_tags_alloc_list(&gca_tl_self, list, granted);
   } else {
+    (void)gca_counters_tl_sample_due(0);
     gca_samples_list(list, granted, (int)hhdr->hb_obj_kind);
+    gca_counters_tl_keep();
   }
   counters_add(t, hhdr->hb_obj_kind, gca_class_of(granted), n,
                n * (word)lb, n * granted);

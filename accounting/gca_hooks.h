@@ -78,10 +78,11 @@
  *                               the next entry is live for the
  *                               prefetch), and the hook functions are
  *                               reached by tail calls only.  On 8.2.2
- *                               both functions are made twice
+ *                               both functions are made three times
  *                               (GC_ACC_COPY_BODY, below): with
  *                               accounting off a copy without these
- *                               hooks runs, upstream's own code.
+ *                               hooks runs, upstream's own code; in
+ *                               mode 1 one that reads no flag.
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -332,6 +333,12 @@ GC_EXTERN GCA_TLS_FAST signed_word gca_sample_left;
 GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
 GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                       int k);
+/* The due pop of the copy of mode 1 (GCA_TL_COUNT_COPY_): not counted */
+/* inline; counted here, and sampled if the countdown says so.  Called  */
+/* only where the series makes the copies (8.2.2 with thread-local      */
+/* allocation).                                                          */
+GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
+                                                 size_t granules, int k);
 # define GCA_SAMPLE_DUE(g) \
         EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
 
@@ -412,7 +419,9 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* (GC_ACC_TL_POPPED): accounting off costs that compare and its        */
 /* branch, never taken, and nothing else.  (Compared at the function's */
 /* end, where the paths of the two kinds of GC_malloc_kind join, it    */
-/* cost gcc a jump to the join as well.)                                */
+/* cost gcc a jump to the join as well.)  On 8.2.2 the copy that runs  */
+/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): the sample      */
+/* countdown sends its pops to the hook instead.                        */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
@@ -448,17 +457,33 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # endif
 # define GC_ACC_TL_DECL(v) void **v = NULL
 /* gca_counting (below, GC_ACC_COPY_BODY): 0 in the copy without the   */
-/* counts, where this is nothing; 2 in the copy with them, which runs   */
-/* while the mode is not 0, so it asks first for 1 (count inline): the */
-/* count falls through, a compare and a branch before it; 1 where the  */
-/* function is made once (Unity's fork), which asks first for 0.       */
+/* counts, where this is nothing; 3 in the copy that runs in mode 1     */
+/* (GCA_TL_COUNT_COPY_ below), which reads no flag; 2 in the copy with  */
+/* the flags, which runs in mode 2, so it asks first for 1 (count       */
+/* inline): the count falls through, a compare and a branch before it; */
+/* 1 where the function is made once (Unity's fork), which asks first  */
+/* for 0.                                                               */
 # define GCA_TL_COUNT_(v, fl, lb, g) \
         (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
          GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
          (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
 # define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
+/* The copy of mode 1 (gca_counting 3) reads no flag: the countdown is  */
+/* its only test.  A pop that is not due is counted inline; a due pop   */
+/* is counted by gca_hook_tl_due instead, with its sample.  The thread  */
+/* makes its own countdown due whenever a pop must reach that hook      */
+/* (counters.c: its first pop, and the one object GC_generic_malloc_    */
+/* many made for its list as a last attempt), and a countdown that is   */
+/* not due means the sums read the thread's counts: every thread sets  */
+/* it, never another (counters.c, "the countdown's promise").  Modes 0  */
+/* and 2 run other copies (gca_tl_mode_update).                         */
+# define GCA_TL_COUNT_COPY_(v, fl, lb, g) \
+        (GCA_SAMPLE_DUE(g) ? GCA_TL_HOOK_(v, fl) \
+         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb)))
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
-        (2 == gca_counting \
+        (3 == gca_counting ? GCA_TL_COUNT_COPY_(v, fl, lb, g) \
+         : 2 == gca_counting \
          ? (EXPECT(GCA_TL_FLAG(fl) > 0, TRUE) ? GCA_TL_COUNT_(v, fl, lb, g) \
             : GCA_TL_FLAG(fl) < 0 ? GCA_TL_HOOK_(v, fl) : (void)0) \
          : !gca_counting || EXPECT(GCA_TL_FLAG(fl) == 0, TRUE) ? (void)0 \
@@ -467,6 +492,8 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 # define GCA_TL_RETURN(v, p, lb, granules, k) \
         do { \
           if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
+            if (3 == gca_counting) \
+              return gca_hook_tl_due(p, lb, granules, k); \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \
@@ -479,20 +506,24 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* Accounting off, the allocation fast paths are upstream's own code,  */
 /* not a compare more: GC_malloc_kind and GC_gcj_malloc                  */
 /* (thread_local_alloc.c) and GC_malloc_kind_global (malloc.c) are each  */
-/* made twice from one body, GC_ACC_COPY_BODY(name, fn, params), whose   */
-/* hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED,       */
+/* made three times from one body, GC_ACC_COPY_BODY(name, fn, params),  */
+/* whose hooks read its first parameter, gca_counting (GC_ACC_TL_POPPED, */
 /* GC_ACC_ON_ALLOC_TL_RETURN, GC_ACC_ON_ALLOC_FL_COPY).                  */
 /* GC_ACC_COPIES(name, fn, params, args) then defines gca_copy_<fn>_off, */
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
 /* frame record the pragma regions give: nothing there takes a stack),  */
-/* gca_copy_<fn>_on, with 2 (the flags and counts, and the record for   */
-/* the object GC_generic_malloc_many makes as a last attempt), and the  */
-/* public function, which jumps through the pointer gca_copy_<fn> to    */
-/* one of them: the jump replaces the call's own, and costs no          */
-/* instruction more where the compiler inlines it into GC_malloc.       */
-/* counters.c points them at the copies with the counts while the mode */
-/* is not 0, after every thread's flags were set (docs/design.md, "Two */
-/* copies of the fast path").                                           */
+/* gca_copy_<fn>_cnt, with 3 (mode 1: the counts and the countdown, no   */
+/* flag), gca_copy_<fn>_on, with 2 (mode 2: the flags and counts), both */
+/* with the record (for the object GC_generic_malloc_many makes as a    */
+/* last attempt: its stack is taken below the copy's frame; without    */
+/* the record the default profile's pop costs 0.6 instruction less on  */
+/* anchorloop, and a walk by frame pointers loses that object's         */
+/* program frames), and the public function, which jumps through the   */
+/* pointer gca_copy_<fn> to one of them: the jump replaces the call's   */
+/* own, and costs no instruction more where the compiler inlines it     */
+/* into GC_malloc.  tlflags.c                                            */
+/* points them at the copy of the mode, after every thread's flags were */
+/* set (docs/design.md, "Two copies of the fast path", "A third copy"). */
 /* Outside such a body (the fast paths of Unity's fork, made once) the */
 /* hooks see this gca_counting instead, and count as before.            */
 enum { gca_counting = 1 };
@@ -516,6 +547,8 @@ enum { gca_counting = 1 };
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
         { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        GC_INNER void *gca_copy_##fn##_cnt params \
+        { return gca_copy_##fn##_body(3, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
         { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
@@ -523,24 +556,30 @@ enum { gca_counting = 1 };
         { return (*gca_copy_##fn) args; }
 # ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
+GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
 GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
 # endif
 /* GC_ACC_ON_ALLOC_FL in a copy's body: the copy with the counts runs   */
 /* while the mode is not 0 (but for a pop that raced with a change), so */
 /* it asks first for mode 1, the one it counts inline in.              */
+/* The copy of mode 1 (gca_counting 3) counts without asking: one that */
+/* raced with a change of mode counts as a pop just before it (the     */
+/* lock-held rows are there, and read, once the mode was first 1).     */
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
         (!gca_counting ? (void)0 \
-         : EXPECT(1 == gca_tl_mode, TRUE) \
+         : 3 == gca_counting || EXPECT(1 == gca_tl_mode, TRUE) \
            ? (gca_locked_count(lb, k, lg), \
               GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
          : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
 # if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_cnt(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
 GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 #   ifdef GC_GCJ_SUPPORT
 GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_cnt(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
 GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif

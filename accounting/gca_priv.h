@@ -175,6 +175,10 @@ struct gca_tl {
   signed_word p_next_left;
   int p_busy;
   struct gca_sample *p_nodes;
+  /* counters.c: the countdown made due for the hook of the copy of     */
+  /* mode 1 (its value kept in due_left while due_forced).              */
+  signed_word due_left;
+  int due_forced;
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
@@ -367,6 +371,21 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
                                           size_t granules, int k);
+/* The due pop of the copy of mode 1 (gca_hook_tl_due).                */
+GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
+                                         size_t granules, int k);
+/* After a draw of the calling thread's countdown (samples.c): kept due */
+/* if it is not and the sums cannot read the thread's inline counts yet */
+/* (counters.c, "the countdown's promise").                             */
+GC_INNER void gca_counters_tl_keep(void);
+/* The calling thread's countdown found due after g granules: is it    */
+/* really (not only made due for the hook: counters.c)?  Puts it back  */
+/* as it would be.                                                       */
+GC_INNER int gca_counters_tl_sample_due(word g);
+#ifdef THREAD_LOCAL_ALLOC
+  /* GC_ACC_ON_TLFS_INIT, the thread of p calling (lock held).         */
+  GC_INNER void gca_counters_tl_new_lists(struct thread_local_freelists *p);
+#endif
 GC_INNER void gca_counters_many_begin(void **result);
 GC_INNER void gca_counters_many_end(void **result, size_t lb);
 GC_INNER void gca_counters_debug(void *p);

@@ -71,10 +71,15 @@ GC_INNER void gca_hook_deinit(void)
 
 /* The sampled profile's countdown (gca_hooks.h) on the paths that call */
 /* a hook for every object: in mode 1 only (mode 2 is the full profile). */
+/* Every draw of a thread's countdown is followed by gca_counters_tl_   */
+/* keep (counters.c, "the countdown's promise"; samples.c is below it). */
 #define HOOKS_SAMPLE(p, lb, g, k) \
         do { \
-          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g)) \
+          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g) \
+              && gca_counters_tl_sample_due(g)) { \
             gca_samples_take(p, lb, g, k); \
+            gca_counters_tl_keep(); \
+          } \
         } while (0)
 
 /* The countdown first, so that the counters' call stays a tail call   */
@@ -105,7 +110,9 @@ GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
 
 GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
 {
+  if (!gca_counters_tl_sample_due((word)granules)) return;
   gca_samples_take(p, lb, (word)granules, k);
+  gca_counters_tl_keep();
 }
 
 GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
@@ -121,8 +128,16 @@ GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
     return gca_tags_alloc_tl(&gca_tl_self, p,
                              GRANULES_TO_BYTES(granules != 0 ? granules : 1));
   }
-  gca_samples_take(p, lb, (word)granules, k);
+  if (gca_counters_tl_sample_due((word)granules)) {
+    gca_samples_take(p, lb, (word)granules, k);
+    gca_counters_tl_keep();
+  }
   return p;
+}
+
+GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k)
+{
+  return gca_counters_alloc_tl_due(p, lb, granules, k);
 }
 
 GC_INNER void gca_hook_alloc_many_begin(void **result)
@@ -146,6 +161,7 @@ GC_INNER void gca_hook_tlfs_init(struct thread_local_freelists *p)
 {
 # ifdef THREAD_LOCAL_ALLOC
     gca_tlflags_init(p);
+    gca_counters_tl_new_lists(p);
 # else
     (void)p;
 # endif

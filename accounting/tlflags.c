@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tlflags.c: the thread-local fast path's flags, one beside each list.
+ * tlflags.c: the copies of the allocation fast paths each mode runs, and
+ * the thread-local fast path's flags, one beside each list.
+ *
+ * gca_tl_mode_update keeps the mode from the switches and points the
+ * public fast paths at the copies of that mode (gca_hooks.h,
+ * GC_ACC_COPIES): upstream's own code in mode 0, the countdown's copy in
+ * mode 1 (no flag read: counters.c, "the countdown's promise"), the
+ * flags' copy in mode 2.
  *
  * bdwgc's thread-local fast path (GC_malloc_kind, GC_gcj_malloc) reads
  * one word beside the free list it pops from, and nothing else
@@ -22,8 +29,9 @@
 
 #include "gca_priv.h"
 
-#if !defined(GC_ACC_DISABLE) && defined(THREAD_LOCAL_ALLOC)
+#ifndef GC_ACC_DISABLE
 
+#ifdef THREAD_LOCAL_ALLOC
 #include "private/thread_local_alloc.h"
 
 /* Every thread's lists, newest first.                                   */
@@ -117,4 +125,80 @@ GC_INNER void gca_tlflags_atfork_child(void)
   }
 }
 
-#endif /* !GC_ACC_DISABLE && THREAD_LOCAL_ALLOC */
+#endif /* THREAD_LOCAL_ALLOC */
+
+/* Set (lock held) before gca_tl_mode is first 1, the only mode in     */
+/* which the inline hooks write the locked rows: until then the sums   */
+/* skip them, and their pages (2 KiB a kind) stay untouched.           */
+GC_INNER int gca_locked_rows_used = 0;
+
+/* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
+GC_INNER void gca_tl_mode_update(void)
+{
+  int mode = !gca_on ? 0 : gca_tags_on ? 2 : 1;
+
+  if (mode == gca_tl_mode) return;
+  if (1 == mode) gca_locked_rows_used = 1;
+  GCA_STORE(&gca_tl_mode, mode);
+# ifdef THREAD_LOCAL_ALLOC
+    gca_tlflags_mode_changed(mode);
+# endif
+  /* Then the copies of the fast paths of the mode (gca_hooks.h,        */
+  /* GC_ACC_COPIES): upstream's own code in mode 0, the countdown's     */
+  /* copy in mode 1, the flags' copy in mode 2: after the flags, so     */
+  /* that a thread that takes the flags' copy finds its flags -1, not a */
+  /* 0 of before.  A pop that took another copy just before counts as   */
+  /* one just before the change, as a pop that read a flag just before */
+  /* it always did.  (A global pop that waited for the lock in the copy */
+  /* without the counts, while the mode changed, is such a pop too.)    */
+# ifdef GCA_COPIES
+    AO_nop_full();
+    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
+              ? gca_copy_malloc_kind_global_cnt : 2 == mode
+              ? gca_copy_malloc_kind_global_on
+              : gca_copy_malloc_kind_global_off);
+#   ifdef THREAD_LOCAL_ALLOC
+      GCA_STORE(&gca_copy_malloc_kind, 1 == mode
+                ? gca_copy_malloc_kind_cnt : 2 == mode
+                ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
+#     ifdef GC_GCJ_SUPPORT
+        GCA_STORE(&gca_copy_gcj_malloc, 1 == mode
+                  ? gca_copy_gcj_malloc_cnt : 2 == mode
+                  ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
+#     endif
+#   endif
+# endif
+}
+
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
+  /* fast paths the public functions now jump to: 0, all upstream's    */
+  /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
+  /* none made (a series without them, as Unity's fork's).              */
+  GC_API int GC_CALL GC_acc_test_copies(void)
+  {
+#  ifndef GCA_COPIES
+    return -1;
+#  else
+    /* The copies of the mode now (1: the countdown's, 2: the flags'). */
+    int m = (int)GCA_LOAD(&gca_tl_mode);
+#   define TLFLAGS_COPY_ON(fn) \
+        (GCA_LOAD(&gca_copy_##fn) == (1 == m ? gca_copy_##fn##_cnt \
+                                      : gca_copy_##fn##_on))
+    int on = TLFLAGS_COPY_ON(malloc_kind_global), n = 1;
+
+#   ifdef THREAD_LOCAL_ALLOC
+      on += TLFLAGS_COPY_ON(malloc_kind);
+      n++;
+#     ifdef GC_GCJ_SUPPORT
+        on += TLFLAGS_COPY_ON(gcj_malloc);
+        n++;
+#     endif
+#   endif
+#   undef TLFLAGS_COPY_ON
+    return 0 == on ? 0 : on == n ? 1 : 2;
+#  endif
+  }
+#endif
+
+#endif /* !GC_ACC_DISABLE */
