@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tl_promise.c: exact counts from the copy of mode 1 of the
  * thread-local fast paths, which reads no flag (accounting/counters.c,
