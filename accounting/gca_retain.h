@@ -52,13 +52,14 @@ struct gca_rroot {
 #endif
 
 #define GCA_RS_LOG 12
+#define GCA_RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 struct gca_rseg {
   char **seg;                           /* the segments' table           */
   word n, max_seg;                      /* elements; table's length      */
   size_t elem;                          /* bytes an element              */
 };
 #define GCA_RSEG_AT(s, i) ((void *)((s)->seg[(word)(i) >> GCA_RS_LOG] \
-  + ((word)(i) & (((word)1 << GCA_RS_LOG) - 1)) * (s)->elem))
+  + ((word)(i) & GCA_RS_MASK) * (s)->elem))
 #define GCA_RNODE(w, i) ((struct gca_rnode *)GCA_RSEG_AT(&(w)->nodes, (i)))
 #define GCA_RROOT(w, i) ((struct gca_rroot *)GCA_RSEG_AT(&(w)->roots, (i)))
 
@@ -75,7 +76,22 @@ GC_INNER int gca_rseg_init(struct gca_rmem *m, struct gca_rseg *s,
                            size_t elem);
 GC_INNER int gca_rseg_map(struct gca_rmem *m, struct gca_rseg *s, word k);
 GC_INNER void *gca_rseg_push_slow(struct gca_rmem *m, struct gca_rseg *s);
+GC_INNER void *gca_rseg_take(struct gca_rmem *m, struct gca_rseg *s,
+                            word n);
 GC_INNER void gca_rseg_free(struct gca_rmem *m, struct gca_rseg *s);
+
+/* The next element of s, its segment mapped when it starts one (NULL: */
+/* m's cap).                                                            */
+GC_INLINE void *gca_rseg_push(struct gca_rmem *m, struct gca_rseg *s)
+{
+  word i = s->n;
+
+  if (EXPECT((i & GCA_RS_MASK) != 0, TRUE)) {
+    s->n = i + 1;
+    return GCA_RSEG_AT(s, i);
+  }
+  return gca_rseg_push_slow(m, s);
+}
 
 struct gca_rwalk {
   struct gca_rseg nodes, roots;

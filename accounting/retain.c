@@ -39,7 +39,6 @@
 static word rw_mbase[GCA_RETAIN_K];     /* from the marking's parents   */
 static unsigned rw_n_marked;
 static word rw_reserve;
-#define RS_MASK (((word)1 << GCA_RS_LOG) - 1)
 
 /* The walk's state (only during a walk).                               */
 static struct gca_rwalk rw;
@@ -84,9 +83,9 @@ static word rw_visited;
 static word rw_find;
 static unsigned rw_found;
 #define RW_BLK(i) ((struct rw_blk *)rw_blks.seg[(word)(i) >> GCA_RS_LOG] \
-                   + ((word)(i) & RS_MASK))
+                   + ((word)(i) & GCA_RS_MASK))
 #define RW_QUEUE(i) ((unsigned *)rw_queue.seg[(word)(i) >> GCA_RS_LOG] \
-                     + ((word)(i) & RS_MASK))
+                     + ((word)(i) & GCA_RS_MASK))
 
 /* What a reference's test reads, in locals: kept in registers (the    */
 /* tables' and queue's stores could alias the globals).                 */
@@ -111,21 +110,8 @@ GC_INLINE void rw_hot_init(struct rw_hot *h)
 #define rw_alloc(bytes) gca_rmem_alloc(&rw.mem, (bytes))
 #define rw_free(p, bytes) gca_rmem_free(&rw.mem, (p), (bytes))
 #define rw_seg_init(s, elem) gca_rseg_init(&rw.mem, (s), (elem))
-#define rw_seg_map(s, k) gca_rseg_map(&rw.mem, (s), (k))
-#define rw_push_slow(s) gca_rseg_push_slow(&rw.mem, (s))
+#define rw_push(s) gca_rseg_push(&rw.mem, (s))
 #define rw_seg_free(s) gca_rseg_free(&rw.mem, (s))
-
-/* The next element, its segment mapped (NULL: the cap, partial).       */
-GC_INLINE void *rw_push(struct gca_rseg *s)
-{
-  word i = s->n;
-
-  if (EXPECT((i & RS_MASK) != 0, TRUE)) {
-    s->n = i + 1;
-    return GCA_RSEG_AT(s, i);
-  }
-  return rw_push_slow(s);
-}
 
 /* The walk stops (partial: not at the memory cap, which says so).    */
 static void *rw_halt(int partial)
@@ -141,12 +127,9 @@ static struct rw_blk rw_none;           /* no block (addr 0)            */
 /* from rw_words; NULL: the cap (the walk stops).                       */
 static unsigned *rw_words_new(word n)
 {
-  word i = rw_words.n, room = ((word)1 << GCA_RS_LOG) - (i & RS_MASK);
+  unsigned *p = (unsigned *)gca_rseg_take(&rw.mem, &rw_words, n);
 
-  if ((i & RS_MASK) != 0 && n > room) i += room;        /* next segment */
-  if (!rw_seg_map(&rw_words, i >> GCA_RS_LOG)) return (unsigned *)rw_halt(0);
-  rw_words.n = i + n;
-  return (unsigned *)GCA_RSEG_AT(&rw_words, i);
+  return p != NULL ? p : (unsigned *)rw_halt(0);
 }
 
 /* Work done (words read, objects taken): past the time bound the walk */
@@ -551,7 +534,7 @@ static GC_ATTR_NOINLINE void rw_breadth_first(unsigned tids[GCA_RETAIN_K])
     }
     rw_take(&h, ring[rw_head % RW_AHEAD].base, ring[rw_head % RW_AHEAD].b,
             id, tids);
-    if ((++rw_head & RS_MASK) == 0) {
+    if ((++rw_head & GCA_RS_MASK) == 0) {
       word s = (rw_head >> GCA_RS_LOG) - 1;
 
       rw_free(rw_queue.seg[s], (word)rw_queue.elem << GCA_RS_LOG);

@@ -85,6 +85,19 @@ GC_INNER int gca_rseg_map(struct gca_rmem *m, struct gca_rseg *s, word k)
   return s->seg[k] != NULL;
 }
 
+/* n elements in one piece (n at most a segment's 2^GCA_RS_LOG), going */
+/* on to the next segment when the current one has less room; NULL:    */
+/* the cap (over).                                                       */
+GC_INNER void *gca_rseg_take(struct gca_rmem *m, struct gca_rseg *s, word n)
+{
+  word i = s->n, room = ((word)1 << GCA_RS_LOG) - (i & GCA_RS_MASK);
+
+  if ((i & GCA_RS_MASK) != 0 && n > room) i += room;
+  if (!gca_rseg_map(m, s, i >> GCA_RS_LOG)) return NULL;
+  s->n = i + n;
+  return GCA_RSEG_AT(s, i);
+}
+
 /* The next element of s, starting a segment (NULL: the cap, or ids    */
 /* run out; over).                                                       */
 GC_INNER void *gca_rseg_push_slow(struct gca_rmem *m, struct gca_rseg *s)

@@ -38,7 +38,6 @@
 GC_INNER struct gca_rm_state gca_rm;    /* gca_hooks.h                  */
 
 #define RM_ROOT 0x80000000u             /* a source outside the span    */
-#define RM_MASK (((word)1 << GCA_RS_LOG) - 1)
 
 static struct gca_rmem rm_mem;
 static struct gca_rseg rm_words;        /* the blocks' tables           */
@@ -66,7 +65,7 @@ static void rm_fail(void)
 GC_INNER GC_ATTR_NOINLINE unsigned *gca_rmark_block(word h, hdr *hhdr,
                                                     unsigned *inv)
 {
-  word i = (h - gca_rm.lo) >> LOG_HBLKSIZE, sz, n, g, k, room;
+  word i = (h - gca_rm.lo) >> LOG_HBLKSIZE, sz, n, g;
   struct gca_rm_blk *b;
 
   if (0 == rm_state || i >= gca_rm.n_blks) {
@@ -77,15 +76,11 @@ GC_INNER GC_ATTR_NOINLINE unsigned *gca_rmark_block(word h, hdr *hhdr,
   sz = hhdr->hb_sz;
   g = BYTES_TO_GRANULES(sz);
   n = sz > MAXOBJBYTES ? 1 : HBLKSIZE / sz;
-  k = rm_words.n;                       /* n words in one segment       */
-  room = ((word)1 << GCA_RS_LOG) - (k & RM_MASK);
-  if ((k & RM_MASK) != 0 && n > room) k += room;
-  if (!gca_rseg_map(&rm_mem, &rm_words, k >> GCA_RS_LOG)) {
+  b->tab = (unsigned *)gca_rseg_take(&rm_mem, &rm_words, n);
+  if (NULL == b->tab) {
     rm_fail();
     return NULL;
   }
-  rm_words.n = k + n;
-  b->tab = (unsigned *)GCA_RSEG_AT(&rm_words, k);
   b->inv = sz > MAXOBJBYTES ? 0
            : (unsigned)((((word)1 << 24) + g - 1) / g);
   *inv = b->inv;
@@ -101,9 +96,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_rmark_root(word source)
     rm_fail();
     return 0;
   }
-  r = (rm_roots.n & RM_MASK) != 0
-      ? (rm_roots.n++, (word *)GCA_RSEG_AT(&rm_roots, rm_roots.n - 1))
-      : (word *)gca_rseg_push_slow(&rm_mem, &rm_roots);
+  r = (word *)gca_rseg_push(&rm_mem, &rm_roots);
   if (NULL == r) {
     rm_fail();
     return 0;
@@ -278,16 +271,6 @@ GC_INNER word gca_rmark_source(word base)
 
 /* ---- Paths from the recorded parents (retain.c asks) ------------- */
 
-/* The next element of w's segmented array s (NULL: the cap).          */
-static void *rm_push(struct gca_rwalk *w, struct gca_rseg *s)
-{
-  if ((s->n & RM_MASK) != 0) {
-    s->n++;
-    return GCA_RSEG_AT(s, s->n - 1);
-  }
-  return gca_rseg_push_slow(&w->mem, s);
-}
-
 /* The kind of root that holds the word at src (0: none told).         */
 static unsigned rm_root_info(word src)
 {
@@ -330,7 +313,7 @@ GC_INNER int gca_rmark_path(struct gca_rwalk *w, word base, int build)
     unsigned info;
 
     if (build) {
-      nd = (struct gca_rnode *)rm_push(w, &w->nodes);
+      nd = (struct gca_rnode *)gca_rseg_push(&w->mem, &w->nodes);
       if (NULL == nd) break;            /* the cap: this path untold    */
       nd->base = cur;
     }
@@ -355,7 +338,7 @@ GC_INNER int gca_rmark_path(struct gca_rwalk *w, word base, int build)
         break;
     }
     if (!build) return 1;
-    r = w->roots.n < GCA_RNONE / 2 ? (struct gca_rroot *)rm_push(w, &w->roots)
+    r = w->roots.n < GCA_RNONE / 2 ? (struct gca_rroot *)gca_rseg_push(&w->mem, &w->roots)
                                    : NULL;
     if (NULL == r) break;
     r->from = src;
