@@ -3,7 +3,8 @@
  * gc_test_util.h: helpers shared by the test programs that collect and
  * then look at what the collector kept (the unit tests test_census,
  * test_frag, test_types, test_types_gcj; the CLI workloads workload,
- * fragload, typedload).  Include after gc.h.
+ * fragload, typedload), and by those that count what threads allocate
+ * (test_tl_copies, test_tl_promise).  Include after gc.h.
  *
  * Everything is static and marked unused, so a program pays only for
  * what it calls.  The collector scans the stack conservatively: a dead
@@ -44,6 +45,26 @@ static NOINLINE GC_TEST_UNUSED void collect(void)
 {
   clear_stack();
   GC_gcollect();
+}
+
+/* n objects of size_of(i, t) bytes, i from 0, every third atomic     */
+/* (GC_malloc_atomic's fast path is the same function of another kind), */
+/* each left in *sink; returns their requested bytes (test_tl_copies,   */
+/* test_tl_promise: worker t's phase).                                   */
+static GC_TEST_UNUSED unsigned long long alloc_sized(
+        void *volatile *sink, unsigned n,
+        size_t (*size_of)(unsigned, unsigned), unsigned t)
+{
+  unsigned long long req = 0;
+  unsigned i;
+
+  for (i = 0; i < n; i++) {
+    size_t sz = size_of(i, t);
+
+    *sink = i % 3 == 0 ? GC_MALLOC_ATOMIC(sz) : GC_MALLOC(sz);
+    req += sz;
+  }
+  return req;
 }
 
 /* Makes a static array a root.  The main program's static data is one */

@@ -33,6 +33,7 @@
 #include "gc.h"
 #include "gc_accounting.h"
 #include "../check.h"
+#include "../gc_test_util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -54,19 +55,10 @@ static size_t size_of(unsigned i, unsigned t)
   return i % 8 == 7 ? 400 + (size_t)(r % 624u) : (size_t)(r % 376u);
 }
 
-/* N objects (atomic every third); returns their requested bytes.       */
+/* Worker t's N objects (alloc_sized); returns their requested bytes. */
 static unsigned long long phase(unsigned t)
 {
-  unsigned long long req = 0;
-  unsigned i;
-
-  for (i = 0; i < N; i++) {
-    size_t sz = size_of(i, t);
-
-    sink[t] = i % 3 == 0 ? GC_MALLOC_ATOMIC(sz) : GC_MALLOC(sz);
-    req += sz;
-  }
-  return req;
+  return alloc_sized(&sink[t], N, size_of, t);
 }
 
 static void *worker(void *arg)
