@@ -177,7 +177,11 @@ static const struct gca_unw_guess *unw_guess_slow(
 /* above this module that hooks.c names at GC_init (the anchors), stands */
 /* for the collector's code when it shares its module with other code. */
 /* (code after the last one: other archive members, not the program's */
-/* own objects, which a static link places first).                     */
+/* own objects, which a static link places first).  Only functions    */
+/* that stay out of line anyway: an address taken keeps gcc from      */
+/* inlining a function into its one caller (GC_allocobj, which was     */
+/* here, then cost the global path's refills a call that the build    */
+/* with accounting compiled out does not make: tests/inline_parity.sh). */
 static const struct gca_code_anchors *unw_anchors = NULL;
 
 static void unw_span(void)
@@ -189,7 +193,7 @@ static void unw_span(void)
     (word)GC_malloc_many, (word)GC_realloc, (word)GC_memalign,
     (word)GC_debug_malloc, (word)GC_debug_malloc_atomic,
     (word)GC_malloc_explicitly_typed, (word)GC_generic_malloc_inner,
-    (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
+    (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
     (word)gca_unwind, (word)unw_fp, (word)gca_unwcfi_gcc,
