@@ -25,7 +25,11 @@
 # glibc's malloc and unpatched bdwgc are printed for reference.  Columns:
 # instructions of all threads (the dump's writer thread included) and of
 # the main thread, per allocation, and the profiled row's difference from
-# its base per allocation ("+/alloc", all threads) and ratio.
+# its base per allocation ("+/alloc", all threads) and ratio; for a
+# collector row against a collector, the heap's drift (bench/README.md,
+# "Drift": the block allocator's extra visits at the base's price a
+# visit, and marking's difference) per allocation, and +/alloc and the
+# ratio without it.
 #
 # Environment: BENCH_ANCHOR_ALLOCS (default 5000000), BENCH_ANCHOR_LIVE
 # (65536), BENCH_ANCHOR_HEAP (GC_INITIAL_HEAP_SIZE for the collector rows,
@@ -77,8 +81,9 @@ unset MALLOC_CONF TCMALLOC_SAMPLE_PARAMETER LD_PRELOAD 2> /dev/null || true
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-anchor.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-printf '%-17s %14s %9s %14s %9s %6s %8s %7s  %s\n' row "all threads" "/alloc" \
-  "main thread" "/alloc" colls "+/alloc" ratio "against"
+printf '%-17s %14s %9s %14s %9s %6s %8s %7s %7s %8s %7s  %s\n' row \
+  "all threads" "/alloc" "main thread" "/alloc" colls "+/alloc" ratio \
+  "drift" "w/o" "ratio" "against"
 for c in $configs; do
   prog=$out/anchorloop-malloc base=
   set --
@@ -125,14 +130,27 @@ for c in $configs; do
     die "$c: the run failed (valgrind's output above)"
   fi
   cg_threads "$tmp/cg.out" "$c"
+  cg_drift "$tmp/cg.out"
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
-  eval "all_$(echo "$c" | tr - _)=$all"
-  ball=
-  [ -n "$base" ] && eval "ball=\${all_$(echo "$base" | tr - _):-}"
+  v=$(echo "$c" | tr - _)
+  eval "all_$v=$all nth_$v=$nth_calls blk_$v=$blk_ir mark_$v=$mark_ir"
+  ball= bnth= bblk= bmark=
+  if [ -n "$base" ]; then
+    v=$(echo "$base" | tr - _)
+    eval "ball=\${all_$v:-} bnth=\${nth_$v:-} bblk=\${blk_$v:-} bmark=\${mark_$v:-}"
+  fi
   awk -v c="$c" -v a="$all" -v m="$main" -v n="$allocs" -v k="${colls:--}" \
-      -v b="$ball" -v bn="${base:-}" 'BEGIN {
+      -v b="$ball" -v bn="${base:-}" -v t="$nth_calls" -v bt="$bnth" \
+      -v bb="$bblk" -v mk="$mark_ir" -v bmk="$bmark" 'BEGIN {
     printf "%-17s %14.0f %9.1f %14.0f %9.1f %6s", c, a, a / n, m, m / n, k
-    if (b != "") printf " %8.1f %7.4f  %s\n", (a - b) / n, a / b, bn
-    else printf " %8s %7s  %s\n", "-", "-", "-" }'
+    if (b == "") { printf " %8s %7s %7s %8s %7s  %s\n", "-", "-", "-", "-", "-", "-"; exit }
+    printf " %8.1f %7.4f", (a - b) / n, a / b
+    # The heap'"'"'s drift (bench/README.md, "Drift"), for a collector
+    # against a collector: the block allocator'"'"'s visits over the
+    # base'"'"'s at its cost a visit, and all of marking'"'"'s difference.
+    if (bt > 0) {
+      d = (t - bt) * bb / bt + (mk - bmk)
+      printf " %7.1f %8.1f %7.4f  %s\n", d / n, (a - d - b) / n, (a - d) / b, bn
+    } else printf " %7s %8s %7s  %s\n", "-", "-", "-", bn }'
 done
 echo "(callgrind, anchorloop -n $allocs -l $live${norand:+, ASLR off}; collector rows with GC_INITIAL_HEAP_SIZE=$heap; +/alloc and ratio: all threads against the row named)"

@@ -12,8 +12,8 @@
 #   bench_build VAR VALUE      which pair of builds VALUE (VAR's value)
 #                              names: sets sfx, "" for tl (also when VALUE
 #                              is empty), -notl for notl; dies otherwise
-#   bench_configs LIST         LIST, less compiled-out when sfx names the
-#                              -notl builds (they have no compiled-out)
+#   bench_configs LIST [PFX]   LIST, less PFXcompiled-out when sfx names
+#                              the -notl builds (they have no compiled-out)
 #   bench_median_awk           an awk function median(a, n) (sorts a[1..n]),
 #                              to put before an awk program's own text
 #   bench_norand               sets norand: the command that runs a program
@@ -24,6 +24,9 @@
 #                              thread's) and all (the sum over PREFIX-*),
 #                              from a --separate-threads=yes run; dies,
 #                              naming LABEL, when PREFIX-01 is missing
+#   cg_drift PREFIX            sets nth_calls, blk_ir, mark_ir from the same
+#                              files: the block allocator and marking
+#                              (see its comment, below)
 
 bench_setup() {
   bench_name=$1
@@ -53,7 +56,7 @@ bench_build() {
 
 bench_configs() {
   if [ -n "$sfx" ]; then
-    echo "$1" | sed 's/ compiled-out//'
+    echo "$1" | sed "s/ ${2:-}compiled-out//"
   else
     echo "$1"
   fi
@@ -88,4 +91,35 @@ cg_threads() {
   main=$(cg_total "$1-01")
   all=0
   for f in "$1"-*; do all=$((all + $(cg_total "$f"))); done
+}
+
+# cg_drift PREFIX: from a --separate-threads=yes run (every PREFIX-*
+# file), the functions where the heap's layout shows, summed over the
+# threads.  Sets nth_calls (calls of GC_allochblk_nth, the block
+# allocator's visit of one free list), blk_ir (the instructions of
+# GC_allochblk_nth and GC_allochblk themselves, callees not included)
+# and mark_ir (those of GC_mark_from, GC_mark_local,
+# GC_push_contents_hdr and GC_header_cache_miss: marking).  Read from
+# callgrind's own file format: a cost line right after a calls= line is
+# the call's inclusive cost and is not the caller's own.
+cg_drift() {
+  set -- $(awk '
+    function name(s,    id, rest) {     # "(12) foo" or "(12)"
+      id = s; sub(/\).*/, "", id); sub(/^\(/, "", id)
+      rest = s; sub(/^\([0-9]+\) ?/, "", rest)
+      if (rest != "") names[FILENAME, id] = rest
+      return names[FILENAME, id]
+    }
+    function base(n) { sub(/\047[0-9]+$/, "", n); sub(/\..*$/, "", n); return n }
+    /^fn=/  { fn = base(name(substr($0, 4))); skip = 0; next }
+    /^cfn=/ { cfn = base(name(substr($0, 5))); next }
+    /^calls=/ { split(substr($1, 7), c, " "); calls[cfn] += c[1]; skip = 1; next }
+    /^[-+*0-9]/ { if (skip) { skip = 0; next } self[fn] += $2; next }
+    END {
+      printf "%.0f %.0f %.0f\n", calls["GC_allochblk_nth"],
+        self["GC_allochblk_nth"] + self["GC_allochblk"],
+        self["GC_mark_from"] + self["GC_mark_local"] + \
+          self["GC_push_contents_hdr"] + self["GC_header_cache_miss"]
+    }' "$1"-*)
+  nth_calls=${1:-0} blk_ir=${2:-0} mark_ir=${3:-0}
 }

@@ -33,7 +33,9 @@
 # unpatched klass-off klass-dump klass-sampled klass-full klass-trace";
 # and gameloop-gcj (every object with pointers made by GC_gcj_malloc, as
 # IL2CPP makes them: gcj-kind objects dominate), "gcj-unpatched gcj-off
-# gcj-dump gcj-sampled gcj-full gcj-trace".  `make bench-instr` runs all
+# gcj-dump gcj-sampled gcj-full gcj-trace"; klass-compiled-out and
+# gcj-compiled-out run them on the collector with accounting compiled
+# out (the off rows' base).  `make bench-instr` runs all
 # three workloads, then each a second time at the density at which the
 # tags issue measured and issue 22 stated its full and trace targets:
 # names written by snprintf (gameloop -S), some 1,400 more instructions
@@ -46,6 +48,14 @@
 # With BENCH_INSTR_BUILD=notl it compares the builds without thread-local
 # allocation (unpatched-notl, patched-notl: every object through the
 # global path, as in il2cpp), all but compiled-out.
+#
+# The last two columns take the heap's drift apart (bench/README.md,
+# "Drift"): "drift M", the block allocator's extra visits of free lists
+# (calls of GC_allochblk_nth over the workload's first row's, at that
+# row's instructions a visit with GC_allochblk's) plus marking's whole
+# difference, in millions of instructions, all threads; "w/o", the
+# all-thread ratio without it.  A stale word on the collecting stack
+# retains an object in one build and not another: not code of ours.
 #
 # Beside each row's instructions it prints wall time as a secondary
 # figure: the same command run natively BENCH_INSTR_WALL_RUNS times
@@ -79,8 +89,8 @@ heap=${BENCH_INSTR_HEAP:-64000000}
 wall_runs=${BENCH_INSTR_WALL_RUNS:-5}
 bench_build BENCH_INSTR_BUILD "${BENCH_INSTR_BUILD:-}"
 all_configs=$(bench_configs "unpatched compiled-out patched-off patched-count patched-dump patched-sampled patched-full patched-trace")
-klass_configs="klass-unpatched klass-off klass-dump klass-sampled klass-full klass-trace klass-sampled4k"
-gcj_configs="gcj-unpatched gcj-off gcj-dump gcj-sampled gcj-full gcj-trace"
+klass_configs=$(bench_configs "klass-unpatched klass-compiled-out klass-off klass-dump klass-sampled klass-full klass-trace klass-sampled4k" klass-)
+gcj_configs=$(bench_configs "gcj-unpatched gcj-compiled-out gcj-off gcj-dump gcj-sampled gcj-full gcj-trace" gcj-)
 # Each workload again with gameloop -S (names by snprintf: the density
 # of issue 22's targets), in the rows that the targets are about.
 snp_configs=
@@ -126,8 +136,8 @@ samples() {
     sed -n 's/.*"samples":{"taken":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
 }
 
-printf '%-24s %14s %7s %14s %7s %6s %8s %6s %7s\n' configuration "main thread" ratio "all threads" ratio colls "wall ms" ratio "ns/obj"
-base_main= base_all= base_wall= base_cpu=
+printf '%-24s %14s %7s %14s %7s %6s %8s %6s %7s %8s %7s\n' configuration "main thread" ratio "all threads" ratio colls "wall ms" ratio "ns/obj" "drift M" "w/o"
+base_main= base_all= base_wall= base_cpu= base_nth= base_blk= base_mark=
 for c in $configs; do
   # A klass or gcj configuration is its gameloop row run on gameloop-klass
   # or gameloop-gcj, with types from word 0 where that row has types; a
@@ -138,9 +148,9 @@ for c in $configs; do
     *) c0=$c ;;
   esac
   case $c0 in
-    klass-unpatched) row=unpatched prog=gameloop-klass ;;
+    klass-unpatched|klass-compiled-out) row=${c0#klass-} prog=gameloop-klass ;;
     klass-*) row=patched-${c0#klass-} prog=gameloop-klass ;;
-    gcj-unpatched) row=unpatched prog=gameloop-gcj ;;
+    gcj-unpatched|gcj-compiled-out) row=${c0#gcj-} prog=gameloop-gcj ;;
     gcj-*) row=patched-${c0#gcj-} prog=gameloop-gcj ;;
     unpatched|compiled-out|patched-*) row=$c0 prog=gameloop ;;
     *) row=patched-$c0 prog=gameloop ;;
@@ -189,6 +199,7 @@ for c in $configs; do
     die "$c: the run failed (valgrind's output above)"
   fi
   cg_threads "$tmp/cg.out" "$c"
+  cg_drift "$tmp/cg.out"
   colls=$(field collections "$tmp/stdout")
   allocs=$(field allocs "$tmp/stdout")
   taken=
@@ -209,10 +220,11 @@ for c in $configs; do
   # Each workload's rows are ratios to its own unpatched row (or to the
   # first row, when that is not run).
   case $c in
-    *unpatched) base_main=$main base_all=$all base_wall=$wall base_cpu=$cpu ;;
+    *unpatched) base_main= ;;
   esac
   if [ -z "$base_main" ]; then
     base_main=$main base_all=$all base_wall=$wall base_cpu=$cpu
+    base_nth=$nth_calls base_blk=$blk_ir base_mark=$mark_ir
   fi
   case $c in
     klass-dump) dump_main=$main dump_cpu=$cpu ;;
@@ -220,12 +232,19 @@ for c in $configs; do
   esac
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
       -v n="${colls:--}" -v w="${wall:-}" -v bw="${base_wall:-}" \
-      -v u="${cpu:-}" -v bu="${base_cpu:-}" -v o="${allocs:-0}" 'BEGIN {
+      -v u="${cpu:-}" -v bu="${base_cpu:-}" -v o="${allocs:-0}" \
+      -v t="$nth_calls" -v bt="$base_nth" -v mk="$mark_ir" \
+      -v bb="$base_blk" -v bmk="$base_mark" 'BEGIN {
         printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s", c, m, m / bm, a, a / ba, n
         if (w != "" && bw > 0 && o > 0)
-          printf " %8.1f %6.3f %7.1f\n", w / 1e6, w / bw, (u - bu) / o
+          printf " %8.1f %6.3f %7.1f", w / 1e6, w / bw, (u - bu) / o
         else
-          printf " %8s %6s %7s\n", "-", "-", "-" }'
+          printf " %8s %6s %7s", "-", "-", "-"
+        # The heap'"'"'s drift (bench/README.md, "Drift"): the block
+        # allocator'"'"'s visits over the base row'"'"'s at its cost a visit,
+        # and all of marking'"'"'s difference.
+        d = (bt > 0 ? (t - bt) * bb / bt : 0) + (mk - bmk)
+        printf " %8.2f %7.4f\n", d / 1e6, (a - d) / ba }'
 done
 if [ -n "${s4_main:-}" ] && [ -n "${dump_main:-}" ] && [ "${s4_taken:-0}" -gt 0 ]; then
   awk -v im="$s4_main" -v id="$dump_main" -v um="${s4_cpu:-}" \
