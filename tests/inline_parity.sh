@@ -24,7 +24,10 @@ grep -q -- '-DGC_ACC_DISABLE' "$up/Makefile" &&
 case ${CC:-cc} in *clang*) echo "SKIP: gcc's inlining is what is compared"; exit 77 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-compile=$(cd "$up" && make -s -f Makefile -f - gcacc-print-compile <<'MK'
+# (A make of its own: not the calling make's flags, nor its directory
+# messages in the command read back.)
+compile=$(cd "$up" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+  make -s --no-print-directory -f Makefile -f - gcacc-print-compile <<'MK'
 gcacc-print-compile:
 	@echo $(COMPILE)
 MK
