@@ -654,13 +654,40 @@ GC_INNER int gca_counters_tl_sample_due(word g)
   return 0;
 }
 
+/* Sampled at its pop.  The one object GC_generic_malloc_many makes as  */
+/* a last attempt (or on GC_manual_vdb's path) for one of the thread's  */
+/* own lists is handed out by the fast path that called it, below whose */
+/* frame it is made: a stack taken there passes through that frame, and */
+/* the copy of mode 1 keeps no frame record (gca_hooks.h), so a walk by */
+/* frame pointers would lose the program's frames.  Its countdown is    */
+/* drawn when it is made, as every object's, but a sample due there is */
+/* not taken: the countdown is left below zero, kept in due_left when   */
+/* the refill ends (gca_counters_many_end: the object is pending), and  */
+/* the object's pop, sent to gca_hook_tl_due, finds it due again and    */
+/* takes the sample, with its stack from the program's own frame.  The */
+/* pop subtracts nothing for it (its granules were): one draw an object. */
+/* Should the refill not end with that object as the list (an object   */
+/* made inside by a finalizer that allocated), the countdown stays due */
+/* and the thread's next allocation takes the sample.                   */
+GC_INNER int gca_counters_sample_at_pop(void)
+{
+  struct gca_thread *t = gca_tl_self.counters;
+
+  return t != NULL && 1 == t->in_many && t->many_to_tl;
+}
+
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                                          int k)
 {
   struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t;
+  struct gca_thread *t = me->counters;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
-  int due = gca_counters_tl_sample_due((word)granules);
+  /* The pending object: its own granules (maybe one more than its     */
+  /* list's), its countdown drawn when it was made.                    */
+  word g = EXPECT(t != NULL && COUNTERS_PENDING == t->in_many
+                  && p == t->last_p, FALSE)
+           ? BYTES_TO_GRANULES(HDR(p)->hb_sz) : 0;
+  int due = gca_counters_tl_sample_due(0 == g ? (word)granules : 0);
 
   if (EXPECT(mode != 1, FALSE)) {
     /* The copy raced with a change of mode: the full profile's pop, or */
@@ -677,7 +704,7 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                  GRANULES_TO_BYTES((word)granules));
   }
   if (due) {
-    gca_samples_take(p, lb, (word)granules, k);
+    gca_samples_take(p, lb, 0 == g ? (word)granules : g, k);
     gca_counters_tl_keep();
   }
   return p;

@@ -382,6 +382,10 @@ GC_INNER void gca_counters_tl_keep(void);
 /* really (not only made due for the hook: counters.c)?  Puts it back  */
 /* as it would be.                                                       */
 GC_INNER int gca_counters_tl_sample_due(word g);
+/* A sample due for the object made now (lock held) waits for its pop: */
+/* it is made inside a refill of one of the thread's own lists          */
+/* (counters.c, "sampled at its pop").                                   */
+GC_INNER int gca_counters_sample_at_pop(void);
 #ifdef THREAD_LOCAL_ALLOC
   /* GC_ACC_ON_TLFS_INIT, the thread of p calling (lock held).         */
   GC_INNER void gca_counters_tl_new_lists(struct thread_local_freelists *p);
