@@ -436,6 +436,14 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   me = &gca_tl_self;
   t = me->counters;
   if (EXPECT(NULL == p, FALSE)) return;
+  /* Mode 1's small objects, as its global pops (GC_ACC_ON_ALLOC_FL):  */
+  /* into the lock-held rows, but for one made inside a refill          */
+  /* (counters_count_one: its request waits for its pop).               */
+  if (EXPECT(1 == gca_tl_mode && SMALL_OBJ(lb), TRUE)
+      && EXPECT(NULL == t || t->in_many != 1, TRUE)) {
+    gca_locked_count(lb, k, (size_t)counters_small_granules(p, lb, k));
+    return;
+  }
   if (EXPECT(NULL == t || (t->in_many | gca_tags_on) != 0, FALSE)) {
     if (t != NULL && !t->in_many && SMALL_OBJ(lb)) {
       counters_alloc_tags(me, t, p, lb, k);
