@@ -544,14 +544,22 @@ enum { gca_counting = 1 };
 # else
 #   define GCA_COPY_BODY_INLINE static
 # endif
+/* GCA_COPY_JUMPS_ATTR: no record, and the hooks reached by tail jumps */
+/* at any -O of the build (at -O0 and -Og gcc would call them, and a   */
+/* hook called from a frame without a record loses the program's       */
+/* innermost frame).  clang: the records stay (its builds add           */
+/* -fno-omit-frame-pointer to all of libgc, configure.ac).              */
 # if defined(__GNUC__) && !defined(__clang__)
 #   define GCA_COPY_OFF_ATTR __attribute__((__optimize__("omit-frame-pointer")))
+#   define GCA_COPY_JUMPS_ATTR \
+        __attribute__((__optimize__("O2", "omit-frame-pointer")))
 # else
 #   define GCA_COPY_OFF_ATTR /* empty */
+#   define GCA_COPY_JUMPS_ATTR /* empty */
 # endif
 # define GCA_COPY_CNT_ATTR_malloc_kind_global /* the record */
-# define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_OFF_ATTR
-# define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_OFF_ATTR
+# define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_JUMPS_ATTR
+# define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_JUMPS_ATTR
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
