@@ -560,6 +560,17 @@ enum { gca_counting = 1 };
 # define GCA_COPY_CNT_ATTR_malloc_kind_global /* the record */
 # define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_JUMPS_ATTR
 # define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_JUMPS_ATTR
+/* GCA_COPY_API_ATTR_<fn>: the public function's.  With thread-local  */
+/* allocation GC_malloc_kind_global is called only by the thread-local */
+/* copies: with their options it is inlined into the two without a    */
+/* record (a jump through the pointer, not a jump to a jump).          */
+# ifdef THREAD_LOCAL_ALLOC
+#   define GCA_COPY_API_ATTR_malloc_kind_global GCA_COPY_JUMPS_ATTR
+# else
+#   define GCA_COPY_API_ATTR_malloc_kind_global /* none */
+# endif
+# define GCA_COPY_API_ATTR_malloc_kind /* none */
+# define GCA_COPY_API_ATTR_gcj_malloc /* none */
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
@@ -572,7 +583,8 @@ enum { gca_counting = 1 };
         GC_INNER void *gca_copy_##fn##_on params \
         { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
-        GC_API GC_ATTR_MALLOC void * GC_CALL name params \
+        GC_API GCA_COPY_API_ATTR_##fn GC_ATTR_MALLOC void * GC_CALL \
+        name params \
         { return (*gca_copy_##fn) args; }
 # ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
