@@ -420,12 +420,10 @@ static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
   gca_tags_alloc(me, p, HDR(p), GRANULES_TO_BYTES(g), 1);
 }
 
-/* The global path (every object in builds without thread-local       */
-/* allocation, as il2cpp's).  Every hook site of a small object got it */
-/* from the free list of GC_size_map[lb] granules of kind k (lb as the  */
-/* site passes it: uncollectable sites pass their lb less the extra     */
-/* byte, typed ones with theirs), so counting needs no header lookup;   */
-/* large objects and tags do.  Every site holds the allocation lock.    */
+/* The global path's objects (mode 1's small ones from refills only:   */
+/* hooks.c).  Each small one came from the list of GC_size_map[lb]     */
+/* granules of kind k (uncollectable sites pass lb less the extra byte), */
+/* so counting needs no header lookup; large objects and tags do.       */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 {
   struct gca_tl *me;
@@ -436,14 +434,6 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   me = &gca_tl_self;
   t = me->counters;
   if (EXPECT(NULL == p, FALSE)) return;
-  /* Mode 1's small objects, as its global pops (GC_ACC_ON_ALLOC_FL):  */
-  /* into the lock-held rows, but for one made inside a refill          */
-  /* (counters_count_one: its request waits for its pop).               */
-  if (EXPECT(1 == gca_tl_mode && SMALL_OBJ(lb), TRUE)
-      && EXPECT(NULL == t || t->in_many != 1, TRUE)) {
-    gca_locked_count(lb, k, (size_t)counters_small_granules(p, lb, k));
-    return;
-  }
   if (EXPECT(NULL == t || (t->in_many | gca_tags_on) != 0, FALSE)) {
     if (t != NULL && !t->in_many && SMALL_OBJ(lb)) {
       counters_alloc_tags(me, t, p, lb, k);
@@ -607,8 +597,8 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 /* its countdown is ever not due: gca_counters_tl_keep after each draw, */
 /* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
 /* it due; so does the refill's last-attempt object (counted already).  */
-/* Only its thread writes it; the value it had waits in due_left, put   */
-/* back by gca_counters_tl_sample_due wherever it is found due.         */
+/* Only its thread writes it; its value waits in due_left, put back by  */
+/* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {
@@ -662,38 +652,15 @@ GC_INNER int gca_counters_tl_sample_due(word g)
   return 0;
 }
 
-/* Sampled at its pop.  The one object GC_generic_malloc_many makes as  */
-/* a last attempt (or on GC_manual_vdb's path) for one of the thread's  */
-/* own lists is handed out by the fast path that called it, below whose */
-/* frame it is made: a stack taken there passes through that frame, and */
-/* the copy of mode 1 keeps no frame record (gca_hooks.h), so a walk by */
-/* frame pointers would lose the program's frames.  Its countdown is    */
-/* drawn when it is made, as every object's, but a sample due there is */
-/* not taken: the countdown is left below zero, kept in due_left when   */
-/* the refill ends (gca_counters_many_end: the object is pending), and  */
-/* the object's pop, sent to gca_hook_tl_due, finds it due again and    */
-/* takes the sample, with its stack from the program's own frame.  The */
-/* pop subtracts nothing for it (its granules were): one draw an object. */
-/* Should the refill not end with that object as the list (an object   */
-/* made inside by a finalizer that allocated), the countdown stays due */
-/* and the thread's next allocation takes the sample.                   */
-GC_INNER int gca_counters_sample_at_pop(void)
-{
-  struct gca_thread *t = gca_tl_self.counters;
-
-  return t != NULL && 1 == t->in_many && t->many_to_tl;
-}
-
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                                          int k)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
-  /* The pending object: its own granules (maybe one more than its     */
-  /* list's), its countdown drawn when it was made.                    */
-  word g = EXPECT(t != NULL && COUNTERS_PENDING == t->in_many
-                  && p == t->last_p, FALSE)
+  /* Sampled at its pop: the refill's object for its list (the hook     */
+  /* left it due), by its own granules, its countdown drawn when made.  */
+  word g = t != NULL && COUNTERS_PENDING == t->in_many && p == t->last_p
            ? BYTES_TO_GRANULES(HDR(p)->hb_sz) : 0;
   int due = gca_counters_tl_sample_due(0 == g ? (word)granules : 0);
 
@@ -703,7 +670,6 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
     return p;
   }
-  t = me->counters;
   /* As inline, in the record (granules 0: the sum folds it in class 1). */
   if (EXPECT(NULL == t || t->in_many, FALSE)) {
     (void)counters_alloc_tl_slow(me, p, lb, granules, k);
@@ -740,6 +706,7 @@ GC_INNER void gca_counters_many_begin(void **result)
   counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
   t->many_to_tl = counters_is_own_tl_list(result);
+  gca_tl_self.in_refill = 1 + t->many_to_tl;
 }
 
 /* gca_counters_many_end past its common case: a list to count, or an  */
@@ -760,18 +727,16 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
     if (NULL == t) return;
   } else {
     t->in_many = 0;
+    me->in_refill = 0;
     if (NULL == list) {
       counters_many_req(t);
       return;
     }
     if (list == t->last_p && NULL == obj_link(list)) {
-      /* A single object from a fallback allocation, already counted   */
-      /* (and tagged) by the path that made it, at its true size: for  */
-      /* one of the thread's own lists that can be a granule more than */
-      /* the list's (the fallback asks for the list's bytes, plus the   */
-      /* extra byte), so its pop, which comes next, must not count it   */
-      /* again by the list's size.  The pop reaches the hook function:  */
-      /* in_many is nonzero and the inline counting is off until it has.*/
+      /* One object of a fallback allocation, counted (and tagged) when */
+      /* made, at its size (maybe a granule over its list's: the bytes  */
+      /* plus the extra byte).  Its pop, next, reaches the hook (in_many */
+      /* set), which counts only its request, and samples it (mode 1).  */
       if (t->many_to_tl) {
         t->in_many = COUNTERS_PENDING;
 #       ifdef THREAD_LOCAL_ALLOC

@@ -179,6 +179,12 @@ struct gca_tl {
   /* mode 1 (its value kept in due_left while due_forced).              */
   signed_word due_left;
   int due_forced;
+  /* counters.c: inside GC_generic_malloc_many, an object to be made   */
+  /* (1), for one of the thread's own lists (2); else 0.  For hooks.c:  */
+  /* such an object is counted in the thread's record (its request     */
+  /* waits for its pop), and in mode 1 sampled at its pop ("sampled at  */
+  /* its pop", counters.c).  Set by the thread only.                    */
+  int in_refill;
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 
@@ -382,10 +388,6 @@ GC_INNER void gca_counters_tl_keep(void);
 /* really (not only made due for the hook: counters.c)?  Puts it back  */
 /* as it would be.                                                       */
 GC_INNER int gca_counters_tl_sample_due(word g);
-/* A sample due for the object made now (lock held) waits for its pop: */
-/* it is made inside a refill of one of the thread's own lists          */
-/* (counters.c, "sampled at its pop").                                   */
-GC_INNER int gca_counters_sample_at_pop(void);
 #ifdef THREAD_LOCAL_ALLOC
   /* GC_ACC_ON_TLFS_INIT, the thread of p calling (lock held).         */
   GC_INNER void gca_counters_tl_new_lists(struct thread_local_freelists *p);

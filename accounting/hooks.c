@@ -86,16 +86,25 @@ GC_INNER void gca_hook_deinit(void)
 #define HOOKS_SAMPLE(p, lb, g, k) HOOKS_SAMPLE_UNLESS(p, lb, g, k, 0)
 
 /* The countdown first, so that the counters' call stays a tail call   */
-/* (no stack frame on the common path).  An object made inside a refill */
-/* of the thread's own lists is sampled at its pop, its countdown left  */
-/* due (counters.c, "sampled at its pop").                               */
+/* (no stack frame on the common path).  Mode 1's small objects count   */
+/* into the lock-held rows, as its global pops (the lock is held at      */
+/* every GC_ACC_ON_ALLOC site), but for one made inside a refill: in    */
+/* the thread's record (its request waits for its pop), and sampled at  */
+/* its pop if it is for the thread's own list (counters.c, "sampled at  */
+/* its pop": its sample due here is left due).                          */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
-  if (EXPECT(p != NULL, TRUE))
-    HOOKS_SAMPLE_UNLESS(p, lb, SMALL_OBJ(lb) ? GC_size_map[lb]
-                        : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz)
-                                            * HBLKSIZE), k,
-                        gca_counters_sample_at_pop());
+  if (EXPECT(p != NULL, TRUE)) {
+    word g = SMALL_OBJ(lb) ? GC_size_map[lb]
+             : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) * HBLKSIZE);
+    int in_refill = gca_tl_self.in_refill;
+
+    HOOKS_SAMPLE_UNLESS(p, lb, g, k, 2 == in_refill);
+    if (EXPECT(1 == gca_tl_mode && SMALL_OBJ(lb) && 0 == in_refill, TRUE)) {
+      gca_locked_count(lb, k, (size_t)g);
+      return;
+    }
+  }
   gca_counters_alloc(p, lb, k);
 }
 
