@@ -420,12 +420,10 @@ static GC_ATTR_NOINLINE void counters_alloc_tags(struct gca_tl *me,
   gca_tags_alloc(me, p, HDR(p), GRANULES_TO_BYTES(g), 1);
 }
 
-/* The global path (every object in builds without thread-local       */
-/* allocation, as il2cpp's).  Every hook site of a small object got it */
-/* from the free list of GC_size_map[lb] granules of kind k (lb as the  */
-/* site passes it: uncollectable sites pass their lb less the extra     */
-/* byte, typed ones with theirs), so counting needs no header lookup;   */
-/* large objects and tags do.  Every site holds the allocation lock.    */
+/* The global path's objects (mode 1's small ones from refills only:   */
+/* hooks.c).  Each small one came from the list of GC_size_map[lb]     */
+/* granules of kind k (uncollectable sites pass lb less the extra byte), */
+/* so counting needs no header lookup; large objects and tags do.       */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
 {
   struct gca_tl *me;
@@ -599,8 +597,8 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 /* its countdown is ever not due: gca_counters_tl_keep after each draw, */
 /* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
 /* it due; so does the refill's last-attempt object (counted already).  */
-/* Only its thread writes it; the value it had waits in due_left, put   */
-/* back by gca_counters_tl_sample_due wherever it is found due.         */
+/* Only its thread writes it; its value waits in due_left, put back by  */
+/* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {
@@ -658,9 +656,13 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                                          int k)
 {
   struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t;
+  struct gca_thread *t = me->counters;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
-  int due = gca_counters_tl_sample_due((word)granules);
+  /* Sampled at its pop: the refill's object for its list (the hook     */
+  /* left it due), by its own granules, its countdown drawn when made.  */
+  word g = t != NULL && COUNTERS_PENDING == t->in_many && p == t->last_p
+           ? BYTES_TO_GRANULES(HDR(p)->hb_sz) : 0;
+  int due = gca_counters_tl_sample_due(0 == g ? (word)granules : 0);
 
   if (EXPECT(mode != 1, FALSE)) {
     /* The copy raced with a change of mode: the full profile's pop, or */
@@ -668,7 +670,6 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
     return p;
   }
-  t = me->counters;
   /* As inline, in the record (granules 0: the sum folds it in class 1). */
   if (EXPECT(NULL == t || t->in_many, FALSE)) {
     (void)counters_alloc_tl_slow(me, p, lb, granules, k);
@@ -677,7 +678,7 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
                  GRANULES_TO_BYTES((word)granules));
   }
   if (due) {
-    gca_samples_take(p, lb, (word)granules, k);
+    gca_samples_take(p, lb, 0 == g ? (word)granules : g, k);
     gca_counters_tl_keep();
   }
   return p;
@@ -705,6 +706,7 @@ GC_INNER void gca_counters_many_begin(void **result)
   counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
   t->many_to_tl = counters_is_own_tl_list(result);
+  gca_tl_self.in_refill = 1 + t->many_to_tl;
 }
 
 /* gca_counters_many_end past its common case: a list to count, or an  */
@@ -725,18 +727,16 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
     if (NULL == t) return;
   } else {
     t->in_many = 0;
+    me->in_refill = 0;
     if (NULL == list) {
       counters_many_req(t);
       return;
     }
     if (list == t->last_p && NULL == obj_link(list)) {
-      /* A single object from a fallback allocation, already counted   */
-      /* (and tagged) by the path that made it, at its true size: for  */
-      /* one of the thread's own lists that can be a granule more than */
-      /* the list's (the fallback asks for the list's bytes, plus the   */
-      /* extra byte), so its pop, which comes next, must not count it   */
-      /* again by the list's size.  The pop reaches the hook function:  */
-      /* in_many is nonzero and the inline counting is off until it has.*/
+      /* One object of a fallback allocation, counted (and tagged) when */
+      /* made, at its size (maybe a granule over its list's: the bytes  */
+      /* plus the extra byte).  Its pop, next, reaches the hook (in_many */
+      /* set), which counts only its request, and samples it (mode 1).  */
       if (t->many_to_tl) {
         t->in_many = COUNTERS_PENDING;
 #       ifdef THREAD_LOCAL_ALLOC

@@ -513,19 +513,28 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
 /* frame record the pragma regions give: nothing there takes a stack),  */
 /* gca_copy_<fn>_cnt, with 3 (mode 1: the counts and the countdown, no   */
-/* flag), gca_copy_<fn>_on, with 2 (mode 2: the flags and counts), both */
-/* with the record (for the object GC_generic_malloc_many makes as a    */
-/* last attempt: its stack is taken below the copy's frame; without    */
-/* the record the default profile's pop costs 0.6 instruction less on  */
-/* anchorloop, and a walk by frame pointers loses that object's         */
-/* program frames), and the public function, which jumps through the   */
-/* pointer gca_copy_<fn> to one of them: the jump replaces the call's   */
-/* own, and costs no instruction more where the compiler inlines it     */
-/* into GC_malloc.  tlflags.c                                            */
-/* points them at the copy of the mode, after every thread's flags were */
-/* set (docs/design.md, "Two copies of the fast path", "A third copy"). */
-/* Outside such a body (the fast paths of Unity's fork, made once) the */
-/* hooks see this gca_counting instead, and count as before.            */
+/* flag), gca_copy_<fn>_on, with 2 (mode 2: the flags and counts), and  */
+/* the public function, which jumps through the pointer gca_copy_<fn>   */
+/* to one of them: the jump replaces the call's own, and costs no       */
+/* instruction more where the compiler inlines it into GC_malloc.       */
+/* tlflags.c points them at the copy of the mode, after every thread's  */
+/* flags were set (docs/design.md, "Two copies of the fast path", "A    */
+/* third copy").  Outside such a body (the fast paths of Unity's fork,  */
+/* made once) the hooks see this gca_counting instead, and count as     */
+/* before.                                                               */
+/* Which copies keep the frame record: a stack taken below a copy's     */
+/* frame (in a function it calls, not one it jumps to) needs it for the */
+/* walk by frame pointers, which otherwise loses the program's frames.  */
+/* The global path's copies call the functions that take stacks: they   */
+/* keep it.  The thread-local copies (malloc_kind, gcj_malloc) reach    */
+/* the hooks by tail jumps; the one call below them that can take a     */
+/* stack is the refill's, for the object GC_generic_malloc_many makes   */
+/* as a last attempt.  In mode 1 that object is sampled at its pop      */
+/* (counters.c, "sampled at its pop"), in the hook the copy jumps to,   */
+/* so the copy of mode 1 keeps no record (a pop one instruction less,  */
+/* and a register more for gcc); mode 2's (tags: the object's stack is  */
+/* captured when it is made) keeps it.  GCA_COPY_CNT_ATTR_<fn> is the   */
+/* attribute of gca_copy_<fn>_cnt.                                       */
 enum { gca_counting = 1 };
 # if defined(__GNUC__) || defined(__clang__)
 #   define GCA_COPY_BODY_INLINE \
@@ -535,11 +544,33 @@ enum { gca_counting = 1 };
 # else
 #   define GCA_COPY_BODY_INLINE static
 # endif
+/* GCA_COPY_JUMPS_ATTR: no record, and the hooks reached by tail jumps */
+/* at any -O of the build (at -O0 and -Og gcc would call them, and a   */
+/* hook called from a frame without a record loses the program's       */
+/* innermost frame).  clang: the records stay (its builds add           */
+/* -fno-omit-frame-pointer to all of libgc, configure.ac).              */
 # if defined(__GNUC__) && !defined(__clang__)
 #   define GCA_COPY_OFF_ATTR __attribute__((__optimize__("omit-frame-pointer")))
+#   define GCA_COPY_JUMPS_ATTR \
+        __attribute__((__optimize__("O2", "omit-frame-pointer")))
 # else
 #   define GCA_COPY_OFF_ATTR /* empty */
+#   define GCA_COPY_JUMPS_ATTR /* empty */
 # endif
+# define GCA_COPY_CNT_ATTR_malloc_kind_global /* the record */
+# define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_JUMPS_ATTR
+# define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_JUMPS_ATTR
+/* GCA_COPY_API_ATTR_<fn>: the public function's.  With thread-local  */
+/* allocation GC_malloc_kind_global is called only by the thread-local */
+/* copies: with their options it is inlined into the two without a    */
+/* record (a jump through the pointer, not a jump to a jump).          */
+# ifdef THREAD_LOCAL_ALLOC
+#   define GCA_COPY_API_ATTR_malloc_kind_global GCA_COPY_JUMPS_ATTR
+# else
+#   define GCA_COPY_API_ATTR_malloc_kind_global /* none */
+# endif
+# define GCA_COPY_API_ATTR_malloc_kind /* none */
+# define GCA_COPY_API_ATTR_gcj_malloc /* none */
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
@@ -547,12 +578,13 @@ enum { gca_counting = 1 };
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
         { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
-        GC_INNER void *gca_copy_##fn##_cnt params \
+        GC_INNER GCA_COPY_CNT_ATTR_##fn void *gca_copy_##fn##_cnt params \
         { return gca_copy_##fn##_body(3, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
         { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
         GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
-        GC_API GC_ATTR_MALLOC void * GC_CALL name params \
+        GC_API GCA_COPY_API_ATTR_##fn GC_ATTR_MALLOC void * GC_CALL \
+        name params \
         { return (*gca_copy_##fn) args; }
 # ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);

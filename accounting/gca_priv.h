@@ -179,6 +179,12 @@ struct gca_tl {
   /* mode 1 (its value kept in due_left while due_forced).              */
   signed_word due_left;
   int due_forced;
+  /* counters.c: inside GC_generic_malloc_many, an object to be made   */
+  /* (1), for one of the thread's own lists (2); else 0.  For hooks.c:  */
+  /* such an object is counted in the thread's record (its request     */
+  /* waits for its pop), and in mode 1 sampled at its pop ("sampled at  */
+  /* its pop", counters.c).  Set by the thread only.                    */
+  int in_refill;
 };
 GC_EXTERN GCA_TLS_FAST struct gca_tl gca_tl_self;
 

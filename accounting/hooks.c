@@ -73,23 +73,38 @@ GC_INNER void gca_hook_deinit(void)
 /* a hook for every object: in mode 1 only (mode 2 is the full profile). */
 /* Every draw of a thread's countdown is followed by gca_counters_tl_   */
 /* keep (counters.c, "the countdown's promise"; samples.c is below it). */
-#define HOOKS_SAMPLE(p, lb, g, k) \
+/* HOOKS_SAMPLE_UNLESS: a sample found due is left to the object's pop */
+/* when later is nonzero (counters.c, "sampled at its pop").            */
+#define HOOKS_SAMPLE_UNLESS(p, lb, g, k, later) \
         do { \
           if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g) \
-              && gca_counters_tl_sample_due(g)) { \
+              && gca_counters_tl_sample_due(g) && !(later)) { \
             gca_samples_take(p, lb, g, k); \
             gca_counters_tl_keep(); \
           } \
         } while (0)
+#define HOOKS_SAMPLE(p, lb, g, k) HOOKS_SAMPLE_UNLESS(p, lb, g, k, 0)
 
 /* The countdown first, so that the counters' call stays a tail call   */
-/* (no stack frame on the common path).                                  */
+/* (no stack frame on the common path).  Mode 1's small objects count   */
+/* into the lock-held rows, as its global pops (the lock is held at      */
+/* every GC_ACC_ON_ALLOC site), but for one made inside a refill: in    */
+/* the thread's record (its request waits for its pop), and sampled at  */
+/* its pop if it is for the thread's own list (counters.c, "sampled at  */
+/* its pop": its sample due here is left due).                          */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
-  if (EXPECT(p != NULL, TRUE))
-    HOOKS_SAMPLE(p, lb, SMALL_OBJ(lb) ? GC_size_map[lb]
-                 : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz)
-                                     * HBLKSIZE), k);
+  if (EXPECT(p != NULL, TRUE)) {
+    word g = SMALL_OBJ(lb) ? GC_size_map[lb]
+             : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) * HBLKSIZE);
+    int in_refill = gca_tl_self.in_refill;
+
+    HOOKS_SAMPLE_UNLESS(p, lb, g, k, 2 == in_refill);
+    if (EXPECT(1 == gca_tl_mode && SMALL_OBJ(lb) && 0 == in_refill, TRUE)) {
+      gca_locked_count(lb, k, (size_t)g);
+      return;
+    }
+  }
   gca_counters_alloc(p, lb, k);
 }
 
