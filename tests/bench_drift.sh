@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_drift.sh: cg_drift (bench/common.sh), which make bench-instr and
 # make bench-anchors read the heap's drift from, on callgrind files made
 # here with known counts: self costs only (a cost line after calls= is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # inline_parity.sh: accounting compiled in keeps the collector's own
 # functions inlined where the collector compiled without it
 # (-DGC_ACC_DISABLE) has them inlined.
