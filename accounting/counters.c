@@ -462,13 +462,18 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks)
 {
   word granted = n_blocks * HBLKSIZE;
+  struct gca_thread *t;
   struct gca_row *r;
   struct gca_count *c;
 
   GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
             && OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) == n_blocks);
-  if (EXPECT(gca_tl_mode != 1, FALSE)) {
-    gca_counters_alloc(p, lb, k);       /* tags: the general path */
+  t = gca_tl_self.counters;
+  if (EXPECT(gca_tl_mode != 1, FALSE)
+      || EXPECT(t != NULL && t->in_many != 0, FALSE)) {
+    /* Tags, or made inside GC_generic_malloc_many (its list, counted  */
+    /* when handed out, must know it: gca_counters_many_end).          */
+    gca_counters_alloc(p, lb, k);
     return;
   }
   r = gca_row((unsigned)k, gca_class_of(granted));
