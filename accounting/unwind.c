@@ -180,6 +180,9 @@ static const struct gca_unw_guess *unw_guess_slow(
 /* own objects, which a static link places first).                     */
 static const struct gca_code_anchors *unw_anchors = NULL;
 
+/* (GC_collect_or_expand stands for alloc.c's allocation part, beside   */
+/* GC_allocobj: taking GC_allocobj's address kept gcc from inlining it, */
+/* called once, into GC_generic_malloc_inner, where upstream has it.)   */
 static void unw_span(void)
 {
   word a[] = {
@@ -189,7 +192,7 @@ static void unw_span(void)
     (word)GC_malloc_many, (word)GC_realloc, (word)GC_memalign,
     (word)GC_debug_malloc, (word)GC_debug_malloc_atomic,
     (word)GC_malloc_explicitly_typed, (word)GC_generic_malloc_inner,
-    (word)GC_allocobj, (word)GC_init, (word)GC_gcollect,
+    (word)GC_collect_or_expand, (word)GC_init, (word)GC_gcollect,
     (word)GC_generic_malloc_ignore_off_page, (word)GC_strdup,
     (word)GC_posix_memalign,
     (word)gca_unwind, (word)unw_fp, (word)gca_unwcfi_gcc,
