@@ -58,6 +58,7 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
+GC_INNER GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -312,6 +313,8 @@ GC_INNER void gca_counters_thread_exit(void)
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
+  gca_many_tl.in = 0;
+  gca_many_tl.span = 0;         /* its lists are freed */
   if (NULL == t) return;
   t->in_many = 0;
   counters_many_req(t);
@@ -702,10 +705,31 @@ static int counters_is_own_tl_list(void **result)
 # endif
 }
 
+/* result is one of the calling thread's own lists, and no object was  */
+/* made inside: GC_ACC_ON_ALLOC_MANY_END's test inline, from now on    */
+/* until a BEGIN, or the thread's exit (its lists freed).               */
+static void counters_many_own_note(void **result)
+{
+# ifdef THREAD_LOCAL_ALLOC
+    GC_tlfs tlfs = gca_tlflags_own();
+
+    (void)result;
+    gca_many_tl.lo = (word)tlfs;
+    gca_many_tl.span = sizeof(*tlfs);
+# else
+    (void)result;
+# endif
+}
+
 GC_INNER void gca_counters_many_begin(void **result)
 {
-  struct gca_thread *t = counters_get_self();
+  struct gca_thread *t;
 
+  /* An object is made inside next: the end's hook must see the list,  */
+  /* and GC_ACC_ON_ALLOC_INNER must send the object to the hook.        */
+  gca_many_tl.in = 1;
+  gca_many_tl.span = 0;
+  t = counters_get_self();
   if (NULL == t) return;
   counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
@@ -783,11 +807,19 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   /* The common case: no object was made inside (GC_ACC_ON_ALLOC_MANY_  */
   /* BEGIN comes only before one is; on bdwgc 8.2.2 a refill of a       */
   /* block's worth passes none), and the list is for one of the        */
-  /* thread's own lists, counted object by object on pop.  No frame:   */
-  /* anything else is a tail call.                                      */
-  if (EXPECT((NULL == t || t->in_many != 1)
-             && (NULL == *result || counters_is_own_tl_list(result)), TRUE))
-    return;
+  /* thread's own lists, counted object by object on pop: noted, so    */
+  /* that the macro tells the next such refill without a call (on      */
+  /* Unity's fork BEGIN, at entry, forgets it again every time).  No   */
+  /* frame: anything else is a tail call.                               */
+  gca_many_tl.in = 0;
+  if (EXPECT(NULL == t || t->in_many != 1, TRUE)) {
+    if (counters_is_own_tl_list(result)) {
+      /* From now on the macro tells such a refill inline.              */
+      counters_many_own_note(result);
+      return;
+    }
+    if (NULL == *result) return;
+  }
   counters_many_end_slow(t, result, lb);
 }
 

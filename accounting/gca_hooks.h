@@ -51,6 +51,15 @@
  *                               (both pops), typd_mlc.c.  Lock held.  In
  *                               mode 1 (counting, no tags) the macro counts
  *                               inline, into gca_locked_rows, with no call.
+ *   GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)
+ *                               the same at GC_generic_malloc_inner's pop
+ *                               (malloc.c), which also makes the object
+ *                               of GC_generic_malloc_many's last attempt:
+ *                               between GC_ACC_ON_ALLOC_MANY_BEGIN and its
+ *                               end (gca_many_tl.in) it calls the hook
+ *                               function, which remembers the object for
+ *                               the end (counters.c); else as
+ *                               GC_ACC_ON_ALLOC_FL.  Lock held.
  *   GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)
  *                               the same for a large object p (not NULL)
  *                               of n_blocks whole heap blocks: malloc.c
@@ -98,7 +107,10 @@
  *                               (each object is counted when popped); any
  *                               other list (GC_malloc_many, gc_inline.h) is
  *                               counted when handed out.  Lock may or may not
- *                               be held (parallel-mark exits drop it).
+ *                               be held (parallel-mark exits drop it).  END
+ *                               calls its hook function only for a list
+ *                               that is not for the thread's own lists, or
+ *                               after a BEGIN (gca_many_tl, below).
  *   GC_ACC_ON_DEBUG_ALLOC(p, sz)
  *                               dbg_mlc.c GC_store_debug_info_inner: p (the
  *                               base of an object already counted) carries a
@@ -204,6 +216,7 @@
 # define GC_ACC_ON_DEINIT()                               (void)0
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
+# define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)              (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
 # define GCA_TLFS_FIELDS                                  /* empty */
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
@@ -388,6 +401,24 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 }
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg) \
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
+               ? (gca_locked_count(lb, k, lg), \
+                  GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+               : gca_hook_alloc(p, lb, k))
+/* GC_generic_malloc_many's hooks (counters.c), per thread: in, nonzero */
+/* from GC_ACC_ON_ALLOC_MANY_BEGIN to the end's hook function (an      */
+/* object made inside, which the end must know: GC_ACC_ON_ALLOC_INNER  */
+/* sends it to the hook function then); lo and span, the thread's own  */
+/* thread_local_freelists, whose refills need no call at the end when  */
+/* no object was made inside (their objects are counted when popped):  */
+/* span 0 until the end's hook function first met one of them, and     */
+/* from a BEGIN to the end's hook function.                             */
+struct gca_many_tl {
+  word lo, span;
+  int in;
+};
+GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
+# define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg) \
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
                ? (gca_locked_count(lb, k, lg), \
                   GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
                : gca_hook_alloc(p, lb, k))
@@ -587,7 +618,8 @@ GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \
-        GCA_IF(gca_on, gca_hook_alloc_many_end(result, lb, k))
+        GCA_IF(gca_on, (word)(result) - gca_many_tl.lo < gca_many_tl.span \
+                       ? (void)0 : gca_hook_alloc_many_end(result, lb, k))
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz) \
         GCA_IF(gca_on, gca_hook_debug_alloc(p, sz))
 /* Only a failed search is noted: a success costs the test of result.  */
