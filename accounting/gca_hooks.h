@@ -627,20 +627,25 @@ GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
         (EXPECT(NULL == (result), FALSE) \
          ? GCA_IF(gca_track_heap, gca_hook_hblk_unmet(sz, kind, flags)) \
          : (void)0)
-/* A block handed out: without tags (gca_tl_mode not 2) and with no     */
-/* unmet request noted (gca_hblk_unmet_pending, hooks.c), all there is  */
-/* to do is its hb_acc kept NULL, inline; else the hook function (the   */
-/* tags' table, the request met).  A block freed: a call only if it has  */
-/* a tag table.  (Per block, not per object: some 180,000 blocks are    */
-/* handed out and freed on anchorloop's 5 million objects.)             */
-GC_EXTERN int gca_hblk_unmet_pending;
+/* A block handed out: without tags and with no unmet request noted     */
+/* (hooks.c), all there is to do is its hb_acc kept NULL, inline; else  */
+/* the hook function (the tags' table, the request met).  A block       */
+/* freed: a call only if it has a tag table, looked at only once tags   */
+/* were ever on.  Both read one word, gca_hblk_hooks (base.c keeps it   */
+/* from gca_track_heap, gca_tags_on and the unmet request): 0 while the */
+/* heap is not tracked.  (Per block, not per object: some 180,000       */
+/* blocks are handed out and freed on anchorloop's 5 million objects.)  */
+# define GCA_HBLK_TRACK 1       /* the heap is tracked                 */
+# define GCA_HBLK_CALL 2        /* and tags are on, or a request unmet */
+# define GCA_HBLK_TABLES 4      /* and tags were on: tables may exist  */
+GC_EXTERN int gca_hblk_hooks;
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr) \
-        GCA_IF(gca_track_heap, \
-               2 == gca_tl_mode || gca_hblk_unmet_pending \
+        GCA_IF(gca_hblk_hooks, \
+               EXPECT((gca_hblk_hooks & GCA_HBLK_CALL) != 0, FALSE) \
                ? gca_hook_hblk_alloc(h, hhdr) \
                : (void)((hhdr)->hb_acc = NULL))
 # define GC_ACC_ON_HBLK_FREE(h, hhdr) \
-        GCA_IF(gca_track_heap, \
+        GCA_IF(gca_hblk_hooks & GCA_HBLK_TABLES, \
                (hhdr)->hb_acc != NULL ? gca_hook_hblk_free(h, hhdr) : (void)0)
 # define GC_ACC_ON_FREE(p) GCA_IF(gca_on, gca_hook_free(p))
 # define GC_ACC_ON_HEAP_GROW(p, bytes) \

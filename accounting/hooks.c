@@ -195,14 +195,10 @@ GC_INNER void gca_hook_free(void *p)
 
 /* ---- heap blocks and free lists ----------------------------------------- */
 
-/* A request no free block met, until a block is handed out: the block */
-/* hook's inline part (gca_hooks.h) calls gca_hook_hblk_alloc only then */
-/* or with tags.                                                         */
-GC_INNER int gca_hblk_unmet_pending = 0;
-
 GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 {
   gca_hblk_unmet_pending = 1;
+  gca_hblk_hooks_update();
   gca_heapgrow_unmet(sz, kind, flags);
 }
 
@@ -210,7 +206,10 @@ GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 /* is a call only when there is some (mode 2: accounting and tags on).  */
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
-  gca_hblk_unmet_pending = 0;
+  if (gca_hblk_unmet_pending) {
+    gca_hblk_unmet_pending = 0;
+    gca_hblk_hooks_update();
+  }
   gca_heapgrow_satisfied();
   if (2 == gca_tl_mode) {
     gca_tags_hblk_alloc(h, hhdr);
