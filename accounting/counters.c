@@ -705,19 +705,16 @@ static int counters_is_own_tl_list(void **result)
 # endif
 }
 
-/* result is one of the calling thread's own lists, and no object was  */
-/* made inside: GC_ACC_ON_ALLOC_MANY_END's test inline, from now on    */
-/* until a BEGIN, or the thread's exit (its lists freed).               */
-static void counters_many_own_note(void **result)
+/* A refill of one of the calling thread's own lists, no object made   */
+/* inside: GC_ACC_ON_ALLOC_MANY_END tells the next ones inline, until a */
+/* BEGIN, or the thread's exit (its lists freed).                       */
+static void counters_many_own_note(void)
 {
 # ifdef THREAD_LOCAL_ALLOC
     GC_tlfs tlfs = gca_tlflags_own();
 
-    (void)result;
     gca_many_tl.lo = (word)tlfs;
     gca_many_tl.span = sizeof(*tlfs);
-# else
-    (void)result;
 # endif
 }
 
@@ -814,8 +811,7 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   gca_many_tl.in = 0;
   if (EXPECT(NULL == t || t->in_many != 1, TRUE)) {
     if (counters_is_own_tl_list(result)) {
-      /* From now on the macro tells such a refill inline.              */
-      counters_many_own_note(result);
+      counters_many_own_note();
       return;
     }
     if (NULL == *result) return;
