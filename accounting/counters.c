@@ -58,7 +58,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
-GC_INNER GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -313,8 +312,6 @@ GC_INNER void gca_counters_thread_exit(void)
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
 
-  gca_many_tl.in = 0;
-  gca_many_tl.span = 0;         /* its lists are freed */
   if (NULL == t) return;
   t->in_many = 0;
   counters_many_req(t);
@@ -465,18 +462,13 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks)
 {
   word granted = n_blocks * HBLKSIZE;
-  struct gca_thread *t;
   struct gca_row *r;
   struct gca_count *c;
 
   GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
             && OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) == n_blocks);
-  t = gca_tl_self.counters;
-  if (EXPECT(gca_tl_mode != 1, FALSE)
-      || EXPECT(t != NULL && t->in_many != 0, FALSE)) {
-    /* Tags, or made inside GC_generic_malloc_many (its list, counted  */
-    /* when handed out, must know it: gca_counters_many_end).          */
-    gca_counters_alloc(p, lb, k);
+  if (EXPECT(gca_tl_mode != 1, FALSE)) {
+    gca_counters_alloc(p, lb, k);       /* tags: the general path */
     return;
   }
   r = gca_row((unsigned)k, gca_class_of(granted));
@@ -705,28 +697,10 @@ static int counters_is_own_tl_list(void **result)
 # endif
 }
 
-/* A refill of one of the calling thread's own lists, no object made   */
-/* inside: GC_ACC_ON_ALLOC_MANY_END tells the next ones inline, until a */
-/* BEGIN, or the thread's exit (its lists freed).                       */
-static void counters_many_own_note(void)
-{
-# ifdef THREAD_LOCAL_ALLOC
-    GC_tlfs tlfs = gca_tlflags_own();
-
-    gca_many_tl.lo = (word)tlfs;
-    gca_many_tl.span = sizeof(*tlfs);
-# endif
-}
-
 GC_INNER void gca_counters_many_begin(void **result)
 {
-  struct gca_thread *t;
+  struct gca_thread *t = counters_get_self();
 
-  /* An object is made inside next: the end's hook must see the list,  */
-  /* and GC_ACC_ON_ALLOC_INNER must send the object to the hook.        */
-  gca_many_tl.in = 1;
-  gca_many_tl.span = 0;
-  t = counters_get_self();
   if (NULL == t) return;
   counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
@@ -804,18 +778,11 @@ GC_INNER void gca_counters_many_end(void **result, size_t lb)
   /* The common case: no object was made inside (GC_ACC_ON_ALLOC_MANY_  */
   /* BEGIN comes only before one is; on bdwgc 8.2.2 a refill of a       */
   /* block's worth passes none), and the list is for one of the        */
-  /* thread's own lists, counted object by object on pop: noted, so    */
-  /* that the macro tells the next such refill without a call (on      */
-  /* Unity's fork BEGIN, at entry, forgets it again every time).  No   */
-  /* frame: anything else is a tail call.                               */
-  gca_many_tl.in = 0;
-  if (EXPECT(NULL == t || t->in_many != 1, TRUE)) {
-    if (counters_is_own_tl_list(result)) {
-      counters_many_own_note();
-      return;
-    }
-    if (NULL == *result) return;
-  }
+  /* thread's own lists, counted object by object on pop.  No frame:   */
+  /* anything else is a tail call.                                      */
+  if (EXPECT((NULL == t || t->in_many != 1)
+             && (NULL == *result || counters_is_own_tl_list(result)), TRUE))
+    return;
   counters_many_end_slow(t, result, lb);
 }
 

@@ -404,7 +404,7 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
                ? (gca_locked_count(lb, k, lg), \
                   GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
                : gca_hook_alloc(p, lb, k))
-/* GC_generic_malloc_many's hooks (counters.c), per thread: in, nonzero */
+/* GC_generic_malloc_many's hooks (hooks.c), per thread: in, nonzero   */
 /* from GC_ACC_ON_ALLOC_MANY_BEGIN to the end's hook function (an      */
 /* object made inside, which the end must know: GC_ACC_ON_ALLOC_INNER  */
 /* sends it to the hook function then); lo and span, the thread's own  */
