@@ -27,6 +27,21 @@ GC_INNER int gca_on = 0;
 GC_INNER int gca_track_heap = 0;
 GC_INNER int gca_tl_mode = 0;
 GC_INNER int gca_tags_on = 0;           /* the full profile's tags */
+GC_INNER int gca_hblk_hooks = 0;
+/* A request no free block met, until a block is handed out (hooks.c): */
+/* the block hook's inline part (gca_hooks.h) calls gca_hook_hblk_alloc */
+/* only then or with tags.                                                */
+GC_INNER int gca_hblk_unmet_pending = 0;
+static int hblk_tags_were_on = 0;
+
+GC_INNER void gca_hblk_hooks_update(void)
+{
+  if (gca_tags_on) hblk_tags_were_on = 1;
+  gca_hblk_hooks = !gca_track_heap ? 0
+        : GCA_HBLK_TRACK
+          | (gca_tags_on || gca_hblk_unmet_pending ? GCA_HBLK_CALL : 0)
+          | (hblk_tags_were_on ? GCA_HBLK_TABLES : 0);
+}
 GC_INNER int gca_profile = GCA_PROFILE_SAMPLED;
 GC_INNER unsigned gca_gcj_kinds = 0;
 GC_INNER word gca_collections = 0;

@@ -31,6 +31,7 @@ GC_INNER void gca_control_enable(int on)
     gca_tags_reset_all(!gca_track_heap);
   }
   if (on) gca_track_heap = 1;
+  gca_hblk_hooks_update();
   gca_on = on != 0;
   gca_tl_mode_update();
   UNLOCK();
@@ -63,6 +64,7 @@ GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
   }
   if (tags != gca_tags_on) {
     gca_tags_on = tags;
+    gca_hblk_hooks_update();
     gca_tl_mode_update();
     /* With accounting off hb_acc is kept NULL by the block hooks      */
     /* (tracking on) or reset when accounting goes on.                  */

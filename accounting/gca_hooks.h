@@ -51,6 +51,15 @@
  *                               (both pops), typd_mlc.c.  Lock held.  In
  *                               mode 1 (counting, no tags) the macro counts
  *                               inline, into gca_locked_rows, with no call.
+ *   GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)
+ *                               the same at GC_generic_malloc_inner's pop
+ *                               (malloc.c), which also makes the object
+ *                               of GC_generic_malloc_many's last attempt:
+ *                               between GC_ACC_ON_ALLOC_MANY_BEGIN and its
+ *                               end (gca_many_tl.in) it calls the hook
+ *                               function, which remembers the object for
+ *                               the end (counters.c); else as
+ *                               GC_ACC_ON_ALLOC_FL.  Lock held.
  *   GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)
  *                               the same for a large object p (not NULL)
  *                               of n_blocks whole heap blocks: malloc.c
@@ -98,7 +107,10 @@
  *                               (each object is counted when popped); any
  *                               other list (GC_malloc_many, gc_inline.h) is
  *                               counted when handed out.  Lock may or may not
- *                               be held (parallel-mark exits drop it).
+ *                               be held (parallel-mark exits drop it).  END
+ *                               calls its hook function only for a list
+ *                               that is not for the thread's own lists, or
+ *                               after a BEGIN (gca_many_tl, below).
  *   GC_ACC_ON_DEBUG_ALLOC(p, sz)
  *                               dbg_mlc.c GC_store_debug_info_inner: p (the
  *                               base of an object already counted) carries a
@@ -204,6 +216,7 @@
 # define GC_ACC_ON_DEINIT()                               (void)0
 # define GC_ACC_ON_ALLOC(p, lb, k)                        (void)0
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
+# define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)              (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
 # define GCA_TLFS_FIELDS                                  /* empty */
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
@@ -388,6 +401,24 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 }
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg) \
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
+               ? (gca_locked_count(lb, k, lg), \
+                  GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+               : gca_hook_alloc(p, lb, k))
+/* GC_generic_malloc_many's hooks (hooks.c), per thread: in, nonzero   */
+/* from GC_ACC_ON_ALLOC_MANY_BEGIN to the end's hook function (an      */
+/* object made inside, which the end must know: GC_ACC_ON_ALLOC_INNER  */
+/* sends it to the hook function then); lo and span, the thread's own  */
+/* thread_local_freelists, whose refills need no call at the end when  */
+/* no object was made inside (their objects are counted when popped):  */
+/* span 0 until the end's hook function first met one of them, and     */
+/* from a BEGIN to the end's hook function.                             */
+struct gca_many_tl {
+  word lo, span;
+  int in;
+};
+GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
+# define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg) \
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
                ? (gca_locked_count(lb, k, lg), \
                   GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
                : gca_hook_alloc(p, lb, k))
@@ -619,7 +650,8 @@ GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 # define GC_ACC_ON_ALLOC_MANY_BEGIN(result) \
         GCA_IF(gca_on, gca_hook_alloc_many_begin(result))
 # define GC_ACC_ON_ALLOC_MANY_END(result, lb, k) \
-        GCA_IF(gca_on, gca_hook_alloc_many_end(result, lb, k))
+        GCA_IF(gca_on, (word)(result) - gca_many_tl.lo < gca_many_tl.span \
+                       ? (void)0 : gca_hook_alloc_many_end(result, lb, k))
 # define GC_ACC_ON_DEBUG_ALLOC(p, sz) \
         GCA_IF(gca_on, gca_hook_debug_alloc(p, sz))
 /* Only a failed search is noted: a success costs the test of result.  */
@@ -627,20 +659,25 @@ GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
         (EXPECT(NULL == (result), FALSE) \
          ? GCA_IF(gca_track_heap, gca_hook_hblk_unmet(sz, kind, flags)) \
          : (void)0)
-/* A block handed out: without tags (gca_tl_mode not 2) and with no     */
-/* unmet request noted (gca_hblk_unmet_pending, hooks.c), all there is  */
-/* to do is its hb_acc kept NULL, inline; else the hook function (the   */
-/* tags' table, the request met).  A block freed: a call only if it has  */
-/* a tag table.  (Per block, not per object: some 180,000 blocks are    */
-/* handed out and freed on anchorloop's 5 million objects.)             */
-GC_EXTERN int gca_hblk_unmet_pending;
+/* A block handed out: without tags and with no unmet request noted     */
+/* (hooks.c), all there is to do is its hb_acc kept NULL, inline; else  */
+/* the hook function (the tags' table, the request met).  A block       */
+/* freed: a call only if it has a tag table, looked at only once tags   */
+/* were ever on.  Both read one word, gca_hblk_hooks (base.c keeps it   */
+/* from gca_track_heap, gca_tags_on and the unmet request): 0 while the */
+/* heap is not tracked.  (Per block, not per object: some 180,000       */
+/* blocks are handed out and freed on anchorloop's 5 million objects.)  */
+# define GCA_HBLK_TRACK 1       /* the heap is tracked                 */
+# define GCA_HBLK_CALL 2        /* and tags are on, or a request unmet */
+# define GCA_HBLK_TABLES 4      /* and tags were on: tables may exist  */
+GC_EXTERN int gca_hblk_hooks;
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr) \
-        GCA_IF(gca_track_heap, \
-               2 == gca_tl_mode || gca_hblk_unmet_pending \
+        GCA_IF(gca_hblk_hooks, \
+               EXPECT((gca_hblk_hooks & GCA_HBLK_CALL) != 0, FALSE) \
                ? gca_hook_hblk_alloc(h, hhdr) \
                : (void)((hhdr)->hb_acc = NULL))
 # define GC_ACC_ON_HBLK_FREE(h, hhdr) \
-        GCA_IF(gca_track_heap, \
+        GCA_IF(gca_hblk_hooks & GCA_HBLK_TABLES, \
                (hhdr)->hb_acc != NULL ? gca_hook_hblk_free(h, hhdr) : (void)0)
 # define GC_ACC_ON_FREE(p) GCA_IF(gca_on, gca_hook_free(p))
 # define GC_ACC_ON_HEAP_GROW(p, bytes) \

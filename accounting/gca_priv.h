@@ -911,6 +911,11 @@ GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged);
 /* GC_ACC_TAGS / GC_acc_set_tags: nonzero (the default) while objects   */
 /* get tags (types, callsites, ages, frames); read racily by the hooks. */
 GC_EXTERN int gca_tags_on;
+/* gca_hblk_hooks (gca_hooks.h) from what it stands for, lock held:     */
+/* whenever gca_track_heap, gca_tags_on or gca_hblk_unmet_pending       */
+/* change (base.c).                                                      */
+GC_EXTERN int gca_hblk_unmet_pending;
+GC_INNER void gca_hblk_hooks_update(void);
 
 
 /* Per-pair accumulators (types.c): the census, GC_free and block frees */

@@ -14,6 +14,9 @@
 #ifdef GC_PTHREADS
 # include <pthread.h>
 #endif
+#ifdef THREAD_LOCAL_ALLOC
+# include "private/thread_local_alloc.h"
+#endif
 
 #ifndef GC_ACC_DISABLE
 
@@ -111,7 +114,13 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
-  gca_counters_alloc_large(p, lb, k, n_blocks);
+  if (EXPECT(gca_many_tl.in, FALSE)) {
+    /* Made inside GC_generic_malloc_many: its list, counted when      */
+    /* handed out, must know it (the general path remembers it).       */
+    gca_counters_alloc(p, lb, k);
+  } else {
+    gca_counters_alloc_large(p, lb, k, n_blocks);
+  }
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
@@ -155,14 +164,31 @@ GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k)
   return gca_counters_alloc_tl_due(p, lb, granules, k);
 }
 
+/* The refill's state for the macros (gca_hooks.h): BEGIN, an object  */
+/* made inside next, which the end must know (so GC_ACC_ON_ALLOC_INNER  */
+/* and this file's large objects take the general path), and the       */
+/* thread's own lists' range forgotten; the end's hook notes it again. */
+GC_INNER GCA_TLS_FAST struct gca_many_tl gca_many_tl;
+
 GC_INNER void gca_hook_alloc_many_begin(void **result)
 {
+  gca_many_tl.in = 1;
+  gca_many_tl.span = 0;
   gca_counters_many_begin(result);
 }
 
 GC_INNER void gca_hook_alloc_many_end(void **result, size_t lb, int k)
 {
+# ifdef THREAD_LOCAL_ALLOC
+    GC_tlfs own = gca_tlflags_own();
+
+    if (own != NULL) {
+      gca_many_tl.lo = (word)own;
+      gca_many_tl.span = sizeof(*own);
+    }
+# endif
   (void)k;
+  gca_many_tl.in = 0;
   gca_counters_many_end(result, lb);
 }
 
@@ -193,6 +219,7 @@ GC_INNER void gca_hook_tlfs_destroy(struct thread_local_freelists *p)
 
 GC_INNER void gca_hook_thread_exit(void)
 {
+  BZERO(&gca_many_tl, sizeof(gca_many_tl));     /* its lists are freed */
   gca_counters_thread_exit();
   gca_samples_thread_exit();
   gca_sites_thread_exit();
@@ -210,14 +237,10 @@ GC_INNER void gca_hook_free(void *p)
 
 /* ---- heap blocks and free lists ----------------------------------------- */
 
-/* A request no free block met, until a block is handed out: the block */
-/* hook's inline part (gca_hooks.h) calls gca_hook_hblk_alloc only then */
-/* or with tags.                                                         */
-GC_INNER int gca_hblk_unmet_pending = 0;
-
 GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 {
   gca_hblk_unmet_pending = 1;
+  gca_hblk_hooks_update();
   gca_heapgrow_unmet(sz, kind, flags);
 }
 
@@ -225,7 +248,10 @@ GC_INNER void gca_hook_hblk_unmet(size_t sz, int kind, unsigned flags)
 /* is a call only when there is some (mode 2: accounting and tags on).  */
 GC_INNER void gca_hook_hblk_alloc(struct hblk *h, hdr *hhdr)
 {
-  gca_hblk_unmet_pending = 0;
+  if (gca_hblk_unmet_pending) {
+    gca_hblk_unmet_pending = 0;
+    gca_hblk_hooks_update();
+  }
   gca_heapgrow_satisfied();
   if (2 == gca_tl_mode) {
     gca_tags_hblk_alloc(h, hhdr);
