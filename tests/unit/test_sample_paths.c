@@ -31,6 +31,7 @@
 #include "../gc_test_util.h"
 
 #include <dlfcn.h>
+#include "../dl_names.h"
 #include <stdio.h>
 
 #define LIVE 256
@@ -60,23 +61,6 @@ NOINLINE void sample_loop(unsigned n)
     ring[i % LIVE] = sample_alloc(16 + (size_t)((r >> 8) % 365));
   }
   KEEP(ring[0]);
-}
-
-static void *fn_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di)) return NULL;
-  return di.dli_saddr;
-}
-
-static const char *name_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di) || NULL == di.dli_sname)
-    return "?";
-  return di.dli_sname;
 }
 
 int main(void)

@@ -37,6 +37,7 @@
 #include "../gc_test_util.h"
 
 #include <dlfcn.h>
+#include "../dl_names.h"
 #include <stdio.h>
 
 /* Keeps the call before it from being a tail call (the frame stays).  */
@@ -89,23 +90,6 @@ NOINLINE unsigned path_caller(int path)
   KEEP(p);
   if (p != NULL && P_UNCOLL == path) GC_FREE(p);
   return p != NULL ? r : 0;
-}
-
-static void *fn_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di)) return NULL;
-  return di.dli_saddr;
-}
-
-static const char *name_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di) || NULL == di.dli_sname)
-    return "?";
-  return di.dli_sname;
 }
 
 int main(void)

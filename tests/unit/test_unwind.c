@@ -38,6 +38,7 @@
 #include "../stat_bound.h"
 
 #include <dlfcn.h>
+#include "../dl_names.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -78,24 +79,6 @@ NOINLINE unsigned fn_d(void)   /* another way to c */
   unsigned r = fn_c();
   KEEP(r);
   return r;
-}
-
-/* The function of this program that return address ra lies in.        */
-static void *fn_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di)) return NULL;
-  return di.dli_saddr;
-}
-
-static const char *name_of(GC_word ra)
-{
-  Dl_info di;
-
-  if (0 == ra || !dladdr((void *)(ra - 1), &di) || NULL == di.dli_sname)
-    return "?";
-  return di.dli_sname;
 }
 
 static void dump_site(unsigned id)
