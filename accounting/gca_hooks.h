@@ -492,8 +492,8 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 /* (GCA_TL_COUNT_COPY_ below), which reads no flag; 2 in the copy with  */
 /* the flags, which runs in mode 2, so it asks first for 1 (count       */
 /* inline): the count falls through, a compare and a branch before it; */
-/* 1 where the function is made once (Unity's fork), which asks first  */
-/* for 0.                                                               */
+/* 1 where the function is made once (Unity's fork's thread-local      */
+/* paths), which asks first for 0.                                      */
 # define GCA_TL_COUNT_(v, fl, lb, g) \
         (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
          GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
@@ -550,9 +550,10 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 /* instruction more where the compiler inlines it into GC_malloc.       */
 /* tlflags.c points them at the copy of the mode, after every thread's  */
 /* flags were set (docs/design.md, "Two copies of the fast path", "A    */
-/* third copy").  Outside such a body (the fast paths of Unity's fork,  */
-/* made once) the hooks see this gca_counting instead, and count as     */
-/* before.                                                               */
+/* third copy").  Unity's fork makes GC_malloc_kind_global so too (the */
+/* path of every GC_malloc in IL2CPP's build, which has no thread-local */
+/* allocation).  Outside such a body (the fork's other fast paths, made */
+/* once) the hooks see this gca_counting instead, and count as before.  */
 /* Which copies keep the frame record: a stack taken below a copy's     */
 /* frame (in a function it calls, not one it jumps to) needs it for the */
 /* walk by frame pointers, which otherwise loses the program's frames.  */
@@ -617,7 +618,7 @@ enum { gca_counting = 1 };
         GC_API GCA_COPY_API_ATTR_##fn GC_ATTR_MALLOC void * GC_CALL \
         name params \
         { return (*gca_copy_##fn) args; }
-# ifdef GCA_COPIES     /* the series made them (8.2.2's gc_priv.h) */
+# ifdef GCA_COPIES     /* the series made them (both bases' gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);

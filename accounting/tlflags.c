@@ -174,7 +174,7 @@ GC_INNER void gca_tl_mode_update(void)
   /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
   /* fast paths the public functions now jump to: 0, all upstream's    */
   /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
-  /* none made (a series without them, as Unity's fork's).              */
+  /* none made (a series without them).                                 */
   GC_API int GC_CALL GC_acc_test_copies(void)
   {
 #  ifndef GCA_COPIES

@@ -8,7 +8,8 @@
 # with upstream's assertions (GC_ASSERTIONS checks each counting hook's
 # size-class and kind assumptions, docs/hooks.md) test_counters,
 # test_dump_ring, test_census, test_frag, test_frag_churn, test_types,
-# test_types_gcj, and tests/unity/test_vector (Unity's gcj-vector kind
+# test_types_gcj, test_tl_copies (GC_malloc_kind_global made in copies:
+# none with hooks while off), and tests/unity/test_vector (Unity's gcj-vector kind
 # counted and typed by class); tests/unity/test_heap_rule records the
 # fork's own heap-section figures (a small-object block USED for its
 # first object only, docs/il2cpp.md).  The collector object must not need
@@ -69,18 +70,22 @@ UNITY_CFLAGS=-O1 unity_build gc-assert -fno-omit-frame-pointer -w \
   -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_TEST_API
 for t in unit/test_counters unit/test_dump_ring unit/test_frag_churn \
          unit/test_census unit/test_frag unit/test_types unit/test_types_gcj \
-         unity/test_vector; do
+         unit/test_tl_copies unity/test_vector; do
   n=${t#*/}
-  # test_dump_ring reads its dumps back through the reader's parser.
-  reader=
+  # test_dump_ring reads its dumps back through the reader's parser;
+  # test_tl_copies must find GC_malloc_kind_global made in copies (the
+  # one with no hooks while off: every GC_malloc here goes through it).
+  reader= args=
   case $n in
     test_dump_ring)
       reader="-I $srcdir/tools/gcacc -I $srcdir/accounting $srcdir/tools/gcacc/dump_read.c" ;;
+    test_tl_copies) args=--copies ;;
   esac
   # shellcheck disable=SC2086
   $CC -O1 -w -fno-omit-frame-pointer -rdynamic -o "$OUT/$n-assert" $inc \
     "$srcdir/tests/$t.c" $reader "$OUT/gc-assert.o" -lpthread -lz -ljansson -ldl
-  "$OUT/$n-assert"
+  # shellcheck disable=SC2086
+  "$OUT/$n-assert" $args
 done
 
 # The il2cpp-shaped harness (tests/il2cpp/gameload.sh's checks: classes
