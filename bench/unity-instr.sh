@@ -5,12 +5,15 @@
 #   bench/unity-instr.sh [OUTDIR]       (default: _build/bench/unity)
 #
 # Builds Unity's fork as il2cpp does (bdwgc/unity.sh: Unity's define set,
-# extra/gc.c at -O2) twice, as Unity ships it (pristine) and with our
-# series and accounting, and runs gameloop built with -DGAMELOOP_KLASS
+# extra/gc.c at -O2) three times, as Unity ships it (pristine), with our
+# series and accounting, and with our series and -DGC_ACC_DISABLE, and
+# runs gameloop built with -DGAMELOOP_KLASS
 # (every object starts with a class pointer stored after allocation, as
 # IL2CPP's objects do; bench/gameloop.c) under callgrind, ASLR off, once
 # per configuration:
 #   unity           the fork as Unity ships it (the base of the ratios)
+#   compiled-out    our series, accounting compiled out (GC_ACC_DISABLE):
+#                   what the series costs by itself
 #   patched-off     our series and accounting compiled in, switched off
 #   patched-dump    on, counting only (tags off), writing a dump
 #   patched-types   on, types from word 0 (ptrfree and normal kinds, as
@@ -20,7 +23,11 @@
 # (GC_expand_hp), by tests/unity/unity_init.c, so every build makes the
 # same collections (the colls column says so).  It prints the main
 # thread's instructions and all threads' (the dump writer included), each
-# as a ratio to unity.  Not part of `make check`.
+# as a ratio to unity, and the heap's drift apart (bench/README.md,
+# "Drift"; cg_drift, bench/common.sh): "drift M", the millions of
+# instructions (all threads) of the block allocator's extra visits over
+# unity's, at unity's cost a visit, plus marking's difference, and "w/o",
+# the all-thread ratio without them.  Not part of `make check`.
 #
 # Environment: UNITY_INSTR_FRAMES (default 300), UNITY_INSTR_HEAP (bytes,
 # default 64000000), UNITY_BDWGC_TARBALL (bdwgc/unity.sh).  Needs valgrind.
@@ -42,6 +49,7 @@ defs=$(sh "$top/bdwgc/unity.sh" defines)
 # shellcheck disable=SC2086
 $CC -c -O2 -w -o "$out/gc-pristine.o" -I "$pristine/include" $defs \
   "$pristine/extra/gc.c"
+sh "$top/bdwgc/unity.sh" build "$out/compiled-out" -w -DGC_ACC_DISABLE
 sh "$top/bdwgc/unity.sh" build "$out" -w
 mk() { # exe gc-object include-dir [flags]
   exe=$1 obj=$2 inc=$3; shift 3
@@ -51,6 +59,7 @@ mk() { # exe gc-object include-dir [flags]
     "$top/tests/unity/unity_init.c" "$out/$obj" -lpthread -lz -lm
 }
 mk gameloop-unity gc-pristine.o "$pristine/include"
+mk gameloop-compiled-out compiled-out/gc-unity.o "$src/include"
 mk gameloop-patched gc-unity.o "$src/include"
 mk gameloop-patched-acc gc-unity.o "$src/include" -DGCACC_UNITY_ACC
 
@@ -58,12 +67,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gcacc-uinstr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 bench_norand
 
-printf '%-16s %14s %7s %14s %7s %6s\n' configuration "main thread" ratio "all threads" ratio colls
+printf '%-16s %14s %7s %14s %7s %6s %8s %7s\n' configuration "main thread" ratio "all threads" ratio colls "drift M" "w/o"
 base_main= base_all=
-for c in unity patched-off patched-dump patched-types; do
+for c in unity compiled-out patched-off patched-dump patched-types; do
   set --
   case $c in
     unity) prog=gameloop-unity ;;
+    compiled-out) prog=gameloop-compiled-out ;;
     patched-off) prog=gameloop-patched ;;
     patched-dump) prog=gameloop-patched-acc
       set -- GCACC_UNITY_TAGS=0 GCACC_UNITY_DUMP="$tmp/d.gz" ;;
@@ -78,10 +88,18 @@ for c in unity patched-off patched-dump patched-types; do
     > "$tmp/stdout" 2> "$tmp/stderr" || {
       cat "$tmp/stderr" >&2; die "$c: the run failed (valgrind's output above)"; }
   cg_threads "$tmp/cg.out" "$c"
+  cg_drift "$tmp/cg.out"
   colls=$(sed -n 's/.* collections=\([0-9]*\).*/\1/p' "$tmp/stdout")
-  if [ -z "$base_main" ]; then base_main=$main base_all=$all; fi
+  if [ -z "$base_main" ]; then
+    base_main=$main base_all=$all
+    base_nth=$nth_calls base_blk=$blk_ir base_mark=$mark_ir
+  fi
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
-      -v n="${colls:--}" 'BEGIN {
-        printf "%-16s %14.0f %7.4f %14.0f %7.4f %6s\n", c, m, m / bm, a, a / ba, n }'
+      -v n="${colls:--}" -v t="$nth_calls" -v bt="$base_nth" \
+      -v mk="$mark_ir" -v bb="$base_blk" -v bmk="$base_mark" 'BEGIN {
+        printf "%-16s %14.0f %7.4f %14.0f %7.4f %6s", c, m, m / bm, a, a / ba, n
+        # The heap'"'"'s drift, as bench/instr-ratios.sh prints it.
+        d = (bt > 0 ? (t - bt) * bb / bt : 0) + (mk - bmk)
+        printf " %8.2f %7.4f\n", d / 1e6, (a - d) / ba }'
 done
 echo "(callgrind, gameloop -DGAMELOOP_KLASS -f $frames, GC_expand_hp($heap), Unity's fork b0c6e4bc with Unity's defines${norand:+, ASLR off}; ratios to unity)"
