@@ -343,7 +343,8 @@ gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 /* in mode 1, then call gca_hook_sample_ret, which tags the object.    */
 GC_EXTERN GCA_TLS_FAST signed_word gca_sample_left;
 # define GCA_SAMPLE_EVERY (-((signed_word)1 << (sizeof(signed_word) * 8 - 3)))
-GCA_HOOK_FN void gca_hook_sample(void *p, size_t lb, size_t granules, int k);
+GCA_HOOK_FN void *gca_hook_sample(void *p, size_t lb, size_t granules,
+                                  int k);
 GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
                                       int k);
 /* The due pop of the copy of mode 1 (GCA_TL_COUNT_COPY_): not counted */
@@ -399,10 +400,18 @@ GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
   GCA_OWN_ADD(&r[0], 1);
   GCA_OWN_ADD(&r[1], lb);
 }
+/* Mode 1's lock-held pop: counted inline, then the countdown.  p must   */
+/* be an lvalue (the host's op): gca_hook_sample hands it back, so that  */
+/* the host keeps no callee-saved register for it across the call (a    */
+/* push, a pop and a move on every pop of GC_malloc_kind_global's copy   */
+/* of mode 1 when it did).                                               */
+# define GCA_LOCKED_POP(p, lb, k, lg) \
+        (gca_locked_count(lb, k, lg), \
+         GCA_SAMPLE_DUE(lg) ? (void)((p) = gca_hook_sample(p, lb, lg, k)) \
+                            : (void)0)
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg) \
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
-               ? (gca_locked_count(lb, k, lg), \
-                  GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+               ? GCA_LOCKED_POP(p, lb, k, lg) \
                : gca_hook_alloc(p, lb, k))
 /* GC_generic_malloc_many's hooks (hooks.c), per thread: in, nonzero   */
 /* from GC_ACC_ON_ALLOC_MANY_BEGIN to the end's hook function (an      */
@@ -419,8 +428,7 @@ struct gca_many_tl {
 GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 # define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg) \
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
-               ? (gca_locked_count(lb, k, lg), \
-                  GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+               ? GCA_LOCKED_POP(p, lb, k, lg) \
                : gca_hook_alloc(p, lb, k))
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
         GCA_IF(gca_on, gca_hook_alloc_large(p, lb, k, n_blocks))
@@ -633,8 +641,7 @@ GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
         (!gca_counting ? (void)0 \
          : 3 == gca_counting || EXPECT(1 == gca_tl_mode, TRUE) \
-           ? (gca_locked_count(lb, k, lg), \
-              GCA_SAMPLE_DUE(lg) ? gca_hook_sample(p, lb, lg, k) : (void)0) \
+           ? GCA_LOCKED_POP(p, lb, k, lg) \
          : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
 # if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);

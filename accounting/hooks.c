@@ -136,11 +136,13 @@ GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
   return gca_counters_alloc_tl(p, lb, granules, k);
 }
 
-GC_INNER void gca_hook_sample(void *p, size_t lb, size_t granules, int k)
+/* Returns p, which the lock-held sites take back (GCA_LOCKED_POP).  */
+GC_INNER void *gca_hook_sample(void *p, size_t lb, size_t granules, int k)
 {
-  if (!gca_counters_tl_sample_due((word)granules)) return;
+  if (!gca_counters_tl_sample_due((word)granules)) return p;
   gca_samples_take(p, lb, (word)granules, k);
   gca_counters_tl_keep();
+  return p;
 }
 
 GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,

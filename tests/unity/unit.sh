@@ -30,6 +30,25 @@ if nm -g --defined-only "$OUT/gc.o" | grep -q ' gca_'; then
   exit 1
 fi
 echo "ok: nm -u of Unity's extra/gc.c object: no json_* symbol"
+# The copy of GC_malloc_kind_global that counts (mode 1, the default
+# profile) is every GC_malloc's path here: the pop's count keeps no
+# callee-saved register for the object across the sample hook's call
+# (GCA_LOCKED_POP, gca_hooks.h; it pushed %rbx, a push, a pop and a move
+# an object, before).  x86-64 and gcc only: which registers is theirs.
+case $(uname -m) in x86_64) cnt_check=1 ;; *) cnt_check= ;; esac
+case ${CC:-cc} in *clang*) cnt_check= ;; esac
+if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
+  saved=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
+    /<gca_copy_malloc_kind_global_cnt>:$/ { f = 1; n++; next }
+    f && /^$/ { f = 0 }
+    f && /push/ && !/%rbp/ { print $NF }
+    END { if (n != 1) print "missing" }')
+  [ -z "$saved" ] || {
+    echo "FAIL: gca_copy_malloc_kind_global_cnt saves $saved" \
+         "(the counting copy should keep the object in a scratch register)" >&2
+    exit 1; }
+  echo "ok: the counting copy of GC_malloc_kind_global saves no register but %rbp"
+fi
 inc="-I $srcdir/include -I $UNITY_SRC/include -DGC_THREADS"
 # shellcheck disable=SC2086
 $CC -O1 -w -o "$OUT/test_counters" $inc "$srcdir/tests/unit/test_counters.c" \
