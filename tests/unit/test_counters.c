@@ -191,6 +191,33 @@ int main(void)
                   64 + sizeof(GC_word) - extra,
                   sink = GC_malloc_explicitly_typed_ignore_off_page(64, d));
   }
+  /* The lock-held rows kind by kind (gca_locked_kind, gca_hooks.h):   */
+  /* the global path's objects, tags still off, each in its own kind's */
+  /* row, not in another's (the totals above cannot tell).              */
+  {
+    static const int kinds[2] = { 0, 1 };      /* PTRFREE, NORMAL */
+    static const unsigned counts[2] = { 300, 700 };
+    struct GC_acc_class_stats_s b[2], a[2];
+    unsigned k, j, cls;
+
+    sink = GC_malloc_kind_global(40, kinds[0]);
+    cls = GC_acc_size_class(GC_size((void *)sink));
+    for (k = 0; k < 2; k++)
+      CHECK_EQ(GC_acc_get_class_stats(kinds[k], cls, &b[k], sizeof(b[k])),
+               sizeof(b[k]));
+    for (k = 0; k < 2; k++)
+      for (j = 0; j < counts[k]; j++)
+        sink = GC_malloc_kind_global(40, kinds[k]);
+    for (k = 0; k < 2; k++) {
+      CHECK_EQ(GC_acc_get_class_stats(kinds[k], cls, &a[k], sizeof(a[k])),
+               sizeof(a[k]));
+      if (!CHECK_EQ(a[k].alloc_objs - b[k].alloc_objs, counts[k])
+          || !CHECK_EQ(a[k].alloc_req_bytes - b[k].alloc_req_bytes,
+                       (GC_word)counts[k] * 40))
+        fprintf(stderr, "  path: GC_malloc_kind_global, kind %d\n",
+                kinds[k]);
+    }
+  }
   /* GC_malloc_many without tags (still off here): counted once, when   */
   /* the list is handed out, also for a size above the small objects'  */
   /* (a list of one large object, made inside GC_generic_malloc_many).  */
