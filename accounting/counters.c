@@ -58,7 +58,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
-GC_INNER word *gca_locked_kind[MAXOBJKINDS] = { NULL };
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -305,12 +304,7 @@ static struct gca_thread *counters_get_self(void)
 /* The table block exists (lock held): the lock-held rows live there.  */
 GC_INNER void gca_counters_tables_ready(void)
 {
-  unsigned k;
-
-  if (NULL != gca_locked_rows) return;
-  gca_locked_rows = gca_tables->locked_rows;
-  for (k = 0; k < MAXOBJKINDS; k++)
-    gca_locked_kind[k] = gca_locked_rows[k * GCA_LOCKED_KIND_ROWS];
+  if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
 }
 
 GC_INNER void gca_counters_thread_exit(void)

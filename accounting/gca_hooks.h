@@ -380,15 +380,15 @@ GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
 /* rounded up to a power of two) of 2 words; lg is 1 to MAXOBJGRANULES   */
 /* (never 0: GC_size_map[0] is 1), so a kind's last class takes the row  */
 /* 0 of the next, unused by it (2 KiB a kind, where a row 0 of its own   */
-/* would double that).  Kind k's rows start at gca_locked_kind[k]     */
-/* (counters.c sets it with gca_locked_rows): a load, indexed by the     */
-/* kind, then the granules' bytes, which the host has just computed for */
+/* would double that).  Kind k's rows start at gca_locked_kind[k]       */
+/* (base.c sets it with the table block): a load, indexed by the kind,  */
+/* then the granules' bytes, which the host has just computed for       */
 /* GC_bytes_allocd: three instructions where the shifts of the kind and */
-/* the granules, which gcc folds into one row index, took five.  The mode */
-/* changes only under the lock, so it is read twice here without a     */
+/* the granules, which gcc folds into one row index, took five.  The    */
+/* mode changes only under the lock, so it is read twice here without a */
 /* race.  The rows are OS memory (accounting's tables, never static     */
 /* data: see gca_priv.h), there before the mode is first 1; the bases   */
-/* are MAXOBJKINDS words of static data.                                 */
+/* are MAXOBJKINDS words of static data.                                */
 # define GCA_LOCKED_KIND_ROWS \
         (MAXOBJGRANULES <= 128 ? 128 : MAXOBJGRANULES <= 256 ? 256 \
          : MAXOBJGRANULES <= 512 ? 512 : MAXOBJGRANULES <= 1024 ? 1024 \
