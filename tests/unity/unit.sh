@@ -49,6 +49,20 @@ if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
     exit 1; }
   echo "ok: the counting copy of GC_malloc_kind_global saves no register but %rbp"
 fi
+# Inline parity on the fork (tests/inline_parity.sh): accounting compiled
+# in keeps out of line no collector function that the fork compiled
+# with our series and -DGC_ACC_DISABLE inlines (GC_malloc_kind_global's
+# copies, the pragma regions and the hooks on the global path).
+unity_build gc-g -w -g
+unity_build gc-off -w -DGC_ACC_DISABLE
+rc=0
+sh "$srcdir/tests/inline_parity.sh" --compare "$OUT/gc-g.o" "$OUT/gc-off.o" ||
+  rc=$?
+case $rc in
+  0) ;;
+  77) echo "(inline parity on Unity's fork skipped)" ;;
+  *) exit 1 ;;
+esac
 inc="-I $srcdir/include -I $UNITY_SRC/include -DGC_THREADS"
 # shellcheck disable=SC2086
 $CC -O1 -w -o "$OUT/test_counters" $inc "$srcdir/tests/unit/test_counters.c" \
