@@ -8,9 +8,12 @@
 # with upstream's assertions (GC_ASSERTIONS checks each counting hook's
 # size-class and kind assumptions, docs/hooks.md) test_counters,
 # test_dump_ring, test_census, test_frag, test_frag_churn, test_types,
-# test_types_gcj, test_tl_copies (GC_malloc_kind_global made in copies:
-# none with hooks while off), and tests/unity/test_vector (Unity's gcj-vector kind
-# counted and typed by class); tests/unity/test_heap_rule records the
+# test_types_gcj, test_tl_copies (GC_malloc_kind_global made in
+# copies: none with hooks while off), and tests/unity/test_vector
+# (Unity's gcj-vector kind counted and typed by class); before them, the
+# counting copy's saved registers (objdump) and inline parity against
+# the fork compiled with -DGC_ACC_DISABLE (tests/inline_parity.sh
+# --compare); tests/unity/test_heap_rule records the
 # fork's own heap-section figures (a small-object block USED for its
 # first object only, docs/il2cpp.md).  The collector object must not need
 # jansson (nm -u: no json_*) nor export our internals.  The tests register
