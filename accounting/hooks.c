@@ -144,9 +144,11 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
                 TRUE)) {
     struct gca_count *c = &gca_rows[s].large;
 
-    c->objs++;
-    c->req_bytes += (word)lb;
-    c->granted_bytes += granted;
+    /* Three adds to memory, as gca_locked_count's (lock held): as plain */
+    /* adds gcc paired two in a vector, through the stack (8 for 3).     */
+    GCA_OWN_ADD(&c->objs, 1);
+    GCA_OWN_ADD(&c->req_bytes, lb);
+    GCA_OWN_ADD(&c->granted_bytes, granted);
     if (GCA_SAMPLE_DUE(BYTES_TO_GRANULES(granted)))
       (void)gca_hook_sample(p, lb, BYTES_TO_GRANULES(granted), k);
     return;
