@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sampled_freed.c: objects the program dropped are freed with
  * accounting on, every object sampled and a dump written, as they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stale_context.c: the collector does not take the words an
  * earlier call left on the stack for registers (issue 36, the heap's
