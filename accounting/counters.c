@@ -480,6 +480,39 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
   c->granted_bytes += granted;
 }
 
+/* The large object's hook's common case (hooks.c): mode 1, the object  */
+/* not made inside GC_generic_malloc_many, no sample due and its row    */
+/* there.  Then it is counted as gca_counters_alloc_large counts it,    */
+/* the countdown taken as HOOKS_SAMPLE takes it, and 1 returned; else   */
+/* nothing is changed and 0 returned, for the general path.  A leaf     */
+/* (lock held), which the one-file build inlines into the hook.         */
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((__always_inline__)) __inline__
+#endif
+GC_INNER int gca_counters_large_quick(void *p, size_t lb, int k,
+                                      word n_blocks)
+{
+  word granted = n_blocks * HBLKSIZE;
+  signed_word left = gca_sample_left
+                     - (signed_word)BYTES_TO_GRANULES(granted);
+  struct gca_row *r;
+  struct gca_count *c;
+
+  (void)p;
+  if (EXPECT(gca_tl_mode != 1 || gca_many_tl.in || left < 0, FALSE))
+    return 0;
+  r = gca_row_find((unsigned)k, gca_class_of(granted));
+  if (EXPECT(NULL == r, FALSE)) return 0;
+  GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
+            && OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) == n_blocks);
+  gca_sample_left = left;
+  c = &r->large;
+  c->objs++;
+  c->req_bytes += (word)lb;
+  c->granted_bytes += granted;
+  return 1;
+}
+
 static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
                                    void *p, size_t lb,
                                    size_t granules, int k)

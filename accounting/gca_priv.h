@@ -373,6 +373,9 @@ GC_INNER const char *gca_freelist_verify(void);     /* lock held */
 GC_INNER void gca_counters_alloc(void *p, size_t lb, int k);
 GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks);
+/* Its common case, for the hook: counted (1) or nothing done (0).      */
+GC_INNER int gca_counters_large_quick(void *p, size_t lb, int k,
+                                      word n_blocks);
 GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,

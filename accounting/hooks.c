@@ -99,15 +99,26 @@ GC_INNER void gca_hook_deinit(void)
 /* frame, no thread-local read): the full profile on Unity's fork,      */
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
+/* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
+/* GC_core_gcj_malloc makes) take the large object's hook with their    */
+/* block count: the same countdown, and the lock-held rows, as          */
+/* GC_generic_malloc's, where gca_counters_alloc would count them into  */
+/* the thread's record after a second look at the header (the sums add */
+/* both: the counts are the same).                                       */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
   if (1 == gca_tl_mode && EXPECT(p != NULL, TRUE)) {
-    word g = SMALL_OBJ(lb) ? GC_size_map[lb]
-             : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) * HBLKSIZE);
-    int in_refill = gca_tl_self.in_refill;
+    word g;
+    int in_refill;
 
+    if (!SMALL_OBJ(lb)) {
+      gca_hook_alloc_large(p, lb, k, OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz));
+      return;
+    }
+    g = GC_size_map[lb];
+    in_refill = gca_tl_self.in_refill;
     HOOKS_SAMPLE_UNLESS(p, lb, g, k, 2 == in_refill);
-    if (EXPECT(SMALL_OBJ(lb) && 0 == in_refill, TRUE)) {
+    if (EXPECT(0 == in_refill, TRUE)) {
       gca_locked_count(lb, k, (size_t)g);
       return;
     }
@@ -115,7 +126,13 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
   gca_counters_alloc(p, lb, k);
 }
 
-GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
+/* A large object (lock held).  The common case, counted by            */
+/* gca_counters_large_quick, is a leaf without a frame; the rest (a     */
+/* sample due, a refill's object, another mode, a row to make) is       */
+/* reached by a tail jump, so that a stack taken there still starts at  */
+/* the program's frames under the walk by frame pointers.               */
+static GC_ATTR_NOINLINE void hooks_alloc_large(void *p, size_t lb, int k,
+                                               word n_blocks)
 {
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
   if (EXPECT(gca_many_tl.in, FALSE)) {
@@ -125,6 +142,13 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
   } else {
     gca_counters_alloc_large(p, lb, k, n_blocks);
   }
+}
+
+GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k,
+                                                word n_blocks)
+{
+  if (EXPECT(gca_counters_large_quick(p, lb, k, n_blocks), TRUE)) return;
+  hooks_alloc_large(p, lb, k, n_blocks);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,

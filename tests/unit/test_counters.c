@@ -184,6 +184,13 @@ int main(void)
                   sink = GC_gcj_malloc(700, &vt));
     EXPECT_ALLOCS("GC_gcj_malloc_ignore_off_page", 50, 48,
                   sink = GC_gcj_malloc_ignore_off_page(48, &vt));
+    /* Large gcj objects: through GC_ACC_ON_ALLOC (GC_generic_malloc_     */
+    /* inner's large branch, the ignore-off-page path) to the large      */
+    /* object's hook.                                                     */
+    EXPECT_ALLOCS("GC_gcj_malloc large", 20, 9000,
+                  sink = GC_gcj_malloc(9000, &vt));
+    EXPECT_ALLOCS("GC_gcj_malloc_ignore_off_page large", 10, 100000,
+                  sink = GC_gcj_malloc_ignore_off_page(100000, &vt));
     EXPECT_ALLOCS("GC_malloc_explicitly_typed", 300,
                   64 + sizeof(GC_word) - extra,
                   sink = GC_malloc_explicitly_typed(64, d));
