@@ -126,13 +126,10 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
   gca_counters_alloc(p, lb, k);
 }
 
-/* A large object (lock held).  The common case, counted by            */
-/* gca_counters_large_quick, is a leaf without a frame; the rest (a     */
-/* sample due, a refill's object, another mode, a row to make) is       */
-/* reached by a tail jump, so that a stack taken there still starts at  */
-/* the program's frames under the walk by frame pointers.               */
-static GC_ATTR_NOINLINE void hooks_alloc_large(void *p, size_t lb, int k,
-                                               word n_blocks)
+/* A large object that GC_ACC_ON_ALLOC_LARGE did not count inline:     */
+/* another mode, or made inside GC_generic_malloc_many; or one of mode   */
+/* 1 from gca_hook_alloc.                                                 */
+GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
   if (EXPECT(gca_many_tl.in, FALSE)) {
@@ -142,13 +139,6 @@ static GC_ATTR_NOINLINE void hooks_alloc_large(void *p, size_t lb, int k,
   } else {
     gca_counters_alloc_large(p, lb, k, n_blocks);
   }
-}
-
-GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k,
-                                                word n_blocks)
-{
-  if (EXPECT(gca_counters_large_quick(p, lb, k, n_blocks), TRUE)) return;
-  hooks_alloc_large(p, lb, k, n_blocks);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
