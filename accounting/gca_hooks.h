@@ -462,14 +462,17 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
   GCA_OWN_ADD(&r[1], lb);
   GCA_OWN_ADD(&r[2], n_blocks * HBLKSIZE);
 }
+/* Mode 1's count and countdown of a large object outside              */
+/* GC_generic_malloc_many (also gca_hook_alloc's, hooks.c).              */
+# define GCA_LARGE_COUNT(p, lb, k, n_blocks) \
+        (gca_locked_count_large(lb, k, n_blocks), \
+         GCA_SAMPLE_DUE(BYTES_TO_GRANULES((n_blocks) * HBLKSIZE)) \
+         ? gca_hook_sample(p, lb, BYTES_TO_GRANULES((n_blocks) * HBLKSIZE), \
+                           k) \
+         : (void)0)
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
-               ? (gca_locked_count_large(lb, k, n_blocks), \
-                  GCA_SAMPLE_DUE(BYTES_TO_GRANULES((n_blocks) * HBLKSIZE)) \
-                  ? gca_hook_sample(p, lb, \
-                                    BYTES_TO_GRANULES((n_blocks) * HBLKSIZE), \
-                                    k) \
-                  : (void)0) \
+               ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
                : gca_hook_alloc_large(p, lb, k, n_blocks))
 /* The thread-local fast path counts inline, into the thread's own       */
 /* struct thread_local_freelists: the patch puts GCA_TLFS_FIELDS there,  */

@@ -100,11 +100,11 @@ GC_INNER void gca_hook_deinit(void)
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
 /* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
-/* GC_core_gcj_malloc makes) take the large object's hook with their    */
-/* block count: the same countdown, and the lock-held rows, as          */
-/* GC_generic_malloc's, where gca_counters_alloc would count them into  */
-/* the thread's record after a second look at the header (the sums add */
-/* both: the counts are the same).                                       */
+/* GC_core_gcj_malloc makes) are counted as GC_ACC_ON_ALLOC_LARGE       */
+/* counts GC_generic_malloc's, with their block count from the header: */
+/* the same countdown, into the lock-held rows, where gca_counters_     */
+/* alloc counted them into the thread's record after a second look at */
+/* the header (the sums add both: the counts are the same).             */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
   if (1 == gca_tl_mode && EXPECT(p != NULL, TRUE)) {
@@ -112,7 +112,13 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
     int in_refill;
 
     if (!SMALL_OBJ(lb)) {
-      gca_hook_alloc_large(p, lb, k, OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz));
+      word n_blocks = OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz);
+
+      if (EXPECT(gca_many_tl.in, FALSE)) {
+        gca_hook_alloc_large(p, lb, k, n_blocks);
+      } else {
+        GCA_LARGE_COUNT(p, lb, k, n_blocks);
+      }
       return;
     }
     g = GC_size_map[lb];
