@@ -99,15 +99,32 @@ GC_INNER void gca_hook_deinit(void)
 /* frame, no thread-local read): the full profile on Unity's fork,      */
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
+/* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
+/* GC_core_gcj_malloc makes) are counted as GC_ACC_ON_ALLOC_LARGE       */
+/* counts GC_generic_malloc's, with their block count from the header: */
+/* the same countdown, into the lock-held rows, where gca_counters_     */
+/* alloc counted them into the thread's record after a second look at */
+/* the header (the sums add both: the counts are the same).             */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
   if (1 == gca_tl_mode && EXPECT(p != NULL, TRUE)) {
-    word g = SMALL_OBJ(lb) ? GC_size_map[lb]
-             : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) * HBLKSIZE);
-    int in_refill = gca_tl_self.in_refill;
+    word g;
+    int in_refill;
 
+    if (!SMALL_OBJ(lb)) {
+      word n_blocks = OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz);
+
+      if (EXPECT(gca_many_tl.in, FALSE)) {
+        gca_hook_alloc_large(p, lb, k, n_blocks);
+      } else {
+        GCA_LARGE_COUNT(p, lb, k, n_blocks);
+      }
+      return;
+    }
+    g = GC_size_map[lb];
+    in_refill = gca_tl_self.in_refill;
     HOOKS_SAMPLE_UNLESS(p, lb, g, k, 2 == in_refill);
-    if (EXPECT(SMALL_OBJ(lb) && 0 == in_refill, TRUE)) {
+    if (EXPECT(0 == in_refill, TRUE)) {
       gca_locked_count(lb, k, (size_t)g);
       return;
     }
@@ -115,6 +132,9 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
   gca_counters_alloc(p, lb, k);
 }
 
+/* A large object that GC_ACC_ON_ALLOC_LARGE did not count inline:     */
+/* another mode, or made inside GC_generic_malloc_many; or one of mode   */
+/* 1 from gca_hook_alloc.                                                 */
 GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
