@@ -20,7 +20,7 @@
  *
  * Two kinds of rows are not in the records, and the sums add them: the
  * global free-list pops counted with the allocation lock held
- * (gca_locked_rows and the large rows, in accounting's tables), and the
+ * (gca_locked_rows and gca_locked_large, in accounting's tables), and the
  * thread-local fast path's counts, kept in each thread's own
  * thread_local_freelists (GCA_TLFS_FIELDS in gca_hooks.h), which a record
  * points to while its thread lives and which are folded into the record
@@ -58,6 +58,7 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
 #endif
 static void counters_many_req(struct gca_thread *t);
 GC_INNER word (*gca_locked_rows)[2] = NULL;
+GC_INNER word (*gca_locked_large)[3] = NULL;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -305,6 +306,9 @@ static struct gca_thread *counters_get_self(void)
 GC_INNER void gca_counters_tables_ready(void)
 {
   if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
+  /* gca_hooks.h's large rows are gca_priv.h's large classes.          */
+  GC_STATIC_ASSERT(GCA_LOCKED_LARGE_ROWS == GCA_N_LARGE);
+  if (NULL == gca_locked_large) gca_locked_large = gca_tables->locked_large;
 }
 
 GC_INNER void gca_counters_thread_exit(void)
@@ -454,30 +458,19 @@ GC_INNER void gca_counters_alloc(void *p, size_t lb, int k)
   counters_add(t, (unsigned)k, cls, 1, (word)lb, granted);
 }
 
-/* A large object of n_blocks heap blocks (lock held): its granted     */
-/* bytes and class come from n_blocks, with no header lookup.           */
+/* A large object of n_blocks heap blocks (lock held): in mode 1 into  */
+/* the lock-held rows, as GC_ACC_ON_ALLOC_LARGE counts it inline (its   */
+/* granted bytes and class from n_blocks, with no header lookup).       */
 GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
                                        word n_blocks)
 {
-  word granted = n_blocks * HBLKSIZE;
-  struct gca_row *r;
-  struct gca_count *c;
-
   GC_ASSERT(p != NULL && HDR(p)->hb_obj_kind == (unsigned)k
             && OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) == n_blocks);
   if (EXPECT(gca_tl_mode != 1, FALSE)) {
     gca_counters_alloc(p, lb, k);       /* tags: the general path */
     return;
   }
-  r = gca_row((unsigned)k, gca_class_of(granted));
-  if (EXPECT(NULL == r, FALSE)) {
-    gca_counters_alloc(p, lb, k);       /* no row (no memory): there   */
-    return;
-  }
-  c = &r->large;
-  c->objs++;
-  c->req_bytes += (word)lb;
-  c->granted_bytes += granted;
+  gca_locked_count_large(lb, k, n_blocks);
 }
 
 static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,

@@ -433,8 +433,60 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
                ? GCA_LOCKED_POP(p, lb, k, lg) \
                : gca_hook_alloc(p, lb, k))
+/* Large objects of n_blocks heap blocks (lock held), while gca_tl_mode */
+/* is 1 and not inside GC_generic_malloc_many, are counted inline as     */
+/* well, into gca_locked_large: row k * GCA_LOCKED_LARGE_ROWS + b of      */
+/* kind k holds the objects, requested and granted bytes of its large    */
+/* class b (gca_priv.h's GCA_LARGE0 + b: granted bytes from 2^(b + log   */
+/* HBLKSIZE - 1) up, so b is one more than the power of two below        */
+/* n_blocks).  The sums add them to the class rows (counters_sum.c).     */
+# define GCA_LOCKED_LARGE_ROWS (CPP_WORDSZ - CPP_LOG_HBLKSIZE + 1)
+/* Inlined whatever the compiler's heuristics (which left these calls  */
+/* in GC_generic_malloc); the copies' bodies below too.                */
+# if defined(__GNUC__) || defined(__clang__)
+#   define GCA_HOOK_INLINE static __inline__ __attribute__((__always_inline__))
+# elif defined(_MSC_VER)
+#   define GCA_HOOK_INLINE static __forceinline
+# else
+#   define GCA_HOOK_INLINE static
+# endif
+GC_EXTERN word (*gca_locked_large)[3];
+GCA_HOOK_INLINE unsigned gca_large_row(word n_blocks)
+{
+# if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)(8 * sizeof(unsigned long long)
+                      - __builtin_clzll((unsigned long long)n_blocks));
+# else
+    unsigned b = 1;
+
+    while ((n_blocks >>= 1) != 0) b++;
+    return b;
+# endif
+}
+GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
+                                            word n_blocks)
+{
+  word *r = gca_locked_large[(word)(unsigned)k * GCA_LOCKED_LARGE_ROWS
+                             + gca_large_row(n_blocks)];
+
+  GCA_OWN_ADD(&r[0], 1);
+  GCA_OWN_ADD(&r[1], lb);
+  GCA_OWN_ADD(&r[2], n_blocks * HBLKSIZE);
+}
+/* Mode 1's count and countdown of a large object outside              */
+/* GC_generic_malloc_many (also gca_hook_alloc's, hooks.c).  p an       */
+/* lvalue, taken back from the sample's hook (as GCA_LOCKED_POP).       */
+# define GCA_LARGE_COUNT(p, lb, k, n_blocks) \
+        (gca_locked_count_large(lb, k, n_blocks), \
+         GCA_SAMPLE_DUE(BYTES_TO_GRANULES((n_blocks) * HBLKSIZE)) \
+         ? (void)((p) = gca_hook_sample(p, lb, \
+                                        BYTES_TO_GRANULES((n_blocks) \
+                                                          * HBLKSIZE), k)) \
+         : (void)0)
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
-        GCA_IF(gca_on, gca_hook_alloc_large(p, lb, k, n_blocks))
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
+               ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
+               : gca_hook_alloc_large(p, lb, k, n_blocks))
 /* The thread-local fast path counts inline, into the thread's own       */
 /* struct thread_local_freelists: the patch puts GCA_TLFS_FIELDS there,  */
 /* which hold, for each of its free lists, the objects and requested    */
@@ -579,14 +631,7 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 /* captured when it is made) keeps it.  GCA_COPY_CNT_ATTR_<fn> is the   */
 /* attribute of gca_copy_<fn>_cnt.                                       */
 enum { gca_counting = 1 };
-# if defined(__GNUC__) || defined(__clang__)
-#   define GCA_COPY_BODY_INLINE \
-        static __inline__ __attribute__((__always_inline__))
-# elif defined(_MSC_VER)
-#   define GCA_COPY_BODY_INLINE static __forceinline
-# else
-#   define GCA_COPY_BODY_INLINE static
-# endif
+# define GCA_COPY_BODY_INLINE GCA_HOOK_INLINE
 /* GCA_COPY_JUMPS_ATTR: no record, and the hooks reached by tail jumps */
 /* at any -O of the build (at -O0 and -Og gcc would call them, and a   */
 /* hook called from a frame without a record loses the program's       */

@@ -558,9 +558,6 @@ struct gca_row {
   struct gca_class_census sent;
   struct gca_count prev;        /* record.c: counts as of its last record */
   struct gca_count cur;         /* a sum's (record.c, api.c): scratch   */
-  /* counters.c: a large class's objects counted with the lock held    */
-  /* (gca_counters_alloc_large), summed with the threads' counts.       */
-  struct gca_count large;
   unsigned short kind, cls;
 };
 
@@ -617,6 +614,9 @@ struct gca_tables {
   /* lg), after the rest, so that the pages of kinds that do not exist */
   /* are the block's last, never touched.                               */
   word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
+  /* gca_locked_large points here (GC_ACC_ON_ALLOC_LARGE's rows: kind k's */
+  /* large class GCA_LARGE0 + b is row k * GCA_LOCKED_LARGE_ROWS + b).   */
+  word locked_large[MAXOBJKINDS * GCA_LOCKED_LARGE_ROWS][3];
 };
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */

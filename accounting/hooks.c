@@ -99,15 +99,32 @@ GC_INNER void gca_hook_deinit(void)
 /* frame, no thread-local read): the full profile on Unity's fork,      */
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
+/* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
+/* GC_core_gcj_malloc makes) are counted as GC_ACC_ON_ALLOC_LARGE       */
+/* counts GC_generic_malloc's, with their block count from the header: */
+/* the same countdown, into the lock-held rows, where gca_counters_     */
+/* alloc counted them into the thread's record after a second look at */
+/* the header (the sums add both: the counts are the same).             */
 GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
 {
   if (1 == gca_tl_mode && EXPECT(p != NULL, TRUE)) {
-    word g = SMALL_OBJ(lb) ? GC_size_map[lb]
-             : BYTES_TO_GRANULES(OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz) * HBLKSIZE);
-    int in_refill = gca_tl_self.in_refill;
+    word g;
+    int in_refill;
 
+    if (!SMALL_OBJ(lb)) {
+      word n_blocks = OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz);
+
+      if (EXPECT(gca_many_tl.in, FALSE)) {
+        gca_hook_alloc_large(p, lb, k, n_blocks);
+      } else {
+        GCA_LARGE_COUNT(p, lb, k, n_blocks);
+      }
+      return;
+    }
+    g = GC_size_map[lb];
+    in_refill = gca_tl_self.in_refill;
     HOOKS_SAMPLE_UNLESS(p, lb, g, k, 2 == in_refill);
-    if (EXPECT(SMALL_OBJ(lb) && 0 == in_refill, TRUE)) {
+    if (EXPECT(0 == in_refill, TRUE)) {
       gca_locked_count(lb, k, (size_t)g);
       return;
     }
@@ -115,8 +132,10 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
   gca_counters_alloc(p, lb, k);
 }
 
-static GC_ATTR_NOINLINE void hooks_alloc_large_slow(void *p, size_t lb,
-                                                   int k, word n_blocks)
+/* A large object that GC_ACC_ON_ALLOC_LARGE did not count inline:     */
+/* another mode, or made inside GC_generic_malloc_many; or one of mode   */
+/* 1 from gca_hook_alloc.                                                 */
+GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 {
   HOOKS_SAMPLE(p, lb, BYTES_TO_GRANULES(n_blocks * HBLKSIZE), k);
   if (EXPECT(gca_many_tl.in, FALSE)) {
@@ -126,34 +145,6 @@ static GC_ATTR_NOINLINE void hooks_alloc_large_slow(void *p, size_t lb,
   } else {
     gca_counters_alloc_large(p, lb, k, n_blocks);
   }
-}
-
-/* Mode 1's large object outside a refill, of a class whose row exists */
-/* (the common case): counted here, as gca_counters_alloc_large does, */
-/* then the countdown, with no frame (the sample is a tail call).  On  */
-/* Unity's fork every large object comes here: it cost 49 instructions */
-/* with the frame, the row's lookup through its maker and the vector  */
-/* adds of the counters' path.  Anything else: the path above.         */
-GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
-{
-  word granted = n_blocks * HBLKSIZE;
-  unsigned s;
-
-  if (EXPECT(1 == gca_tl_mode && !gca_many_tl.in, TRUE)
-      && EXPECT((s = gca_tables->row_of[k][gca_class_of(granted)]) != 0,
-                TRUE)) {
-    struct gca_count *c = &gca_rows[s].large;
-
-    /* Three adds to memory, as gca_locked_count's (lock held): as plain */
-    /* adds gcc paired two in a vector, through the stack (8 for 3).     */
-    GCA_OWN_ADD(&c->objs, 1);
-    GCA_OWN_ADD(&c->req_bytes, lb);
-    GCA_OWN_ADD(&c->granted_bytes, granted);
-    if (GCA_SAMPLE_DUE(BYTES_TO_GRANULES(granted)))
-      (void)gca_hook_sample(p, lb, BYTES_TO_GRANULES(granted), k);
-    return;
-  }
-  hooks_alloc_large_slow(p, lb, k, n_blocks);
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,

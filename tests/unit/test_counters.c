@@ -184,6 +184,13 @@ int main(void)
                   sink = GC_gcj_malloc(700, &vt));
     EXPECT_ALLOCS("GC_gcj_malloc_ignore_off_page", 50, 48,
                   sink = GC_gcj_malloc_ignore_off_page(48, &vt));
+    /* Large gcj objects: through GC_ACC_ON_ALLOC (GC_generic_malloc_     */
+    /* inner's large branch, the ignore-off-page path) to the large      */
+    /* object's hook.                                                     */
+    EXPECT_ALLOCS("GC_gcj_malloc large", 20, 9000,
+                  sink = GC_gcj_malloc(9000, &vt));
+    EXPECT_ALLOCS("GC_gcj_malloc_ignore_off_page large", 10, 100000,
+                  sink = GC_gcj_malloc_ignore_off_page(100000, &vt));
     EXPECT_ALLOCS("GC_malloc_explicitly_typed", 300,
                   64 + sizeof(GC_word) - extra,
                   sink = GC_malloc_explicitly_typed(64, d));
@@ -216,6 +223,33 @@ int main(void)
                        (GC_word)counts[k] * 40))
         fprintf(stderr, "  path: GC_malloc_kind_global, kind %d\n",
                 kinds[k]);
+    }
+  }
+  /* Large objects by size class, tags off (GC_ACC_ON_ALLOC_LARGE then */
+  /* counts them inline, by kind and power of two of their blocks):     */
+  /* each counted in the class of its granted bytes.                     */
+  {
+    static const size_t sizes[] = { 3000, 9000, 50000, 100000, 1500000 };
+    unsigned s, i;
+
+    for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      struct GC_acc_class_stats_s c0, c1;
+      unsigned long long g;
+      unsigned cls;
+
+      sink = GC_malloc(sizes[s]);
+      g = granted_of((void *)sink);
+      cls = GC_acc_size_class((size_t)g);
+      CHECK_EQ(GC_acc_get_class_stats(1, cls, &c0, sizeof(c0)), sizeof(c0));
+      for (i = 0; i < 10; i++) sink = GC_malloc(sizes[s]);
+      CHECK_EQ(GC_acc_get_class_stats(1, cls, &c1, sizeof(c1)), sizeof(c1));
+      if (!CHECK_EQ(c1.alloc_objs - c0.alloc_objs, 10)
+          | !CHECK_EQ(c1.alloc_req_bytes - c0.alloc_req_bytes,
+                      10 * (unsigned long long)sizes[s])
+          | !CHECK_EQ(c1.alloc_granted_bytes - c0.alloc_granted_bytes,
+                      10 * g))
+        fprintf(stderr, "  large class of %lu bytes\n",
+                (unsigned long)sizes[s]);
     }
   }
   /* GC_malloc_many without tags (still off here): counted once, when   */

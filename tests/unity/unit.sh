@@ -15,7 +15,8 @@
 # the fork compiled with -DGC_ACC_DISABLE (tests/inline_parity.sh
 # --compare); tests/unity/test_heap_rule records the
 # fork's own heap-section figures (a small-object block USED for its
-# first object only, docs/il2cpp.md).  The collector object must not need
+# first object only, docs/il2cpp.md); tests/unit/test_stale_context, the
+# saved registers' context cleared.  The collector object must not need
 # jansson (nm -u: no json_*) nor export our internals.  The tests register
 # their roots by hand (Unity's GC_DONT_REGISTER_MAIN_STATIC_DATA).
 set -eu
@@ -81,6 +82,12 @@ $CC -O1 -w -o "$OUT/test_vector" $inc "$srcdir/tests/unity/test_vector.c" \
 $CC -O1 -w -o "$OUT/test_heap_rule" $inc "$srcdir/tests/unity/test_heap_rule.c" \
   "$OUT/gc.o" -lpthread -lz
 "$OUT/test_heap_rule" fork
+# The saved registers do not hold what an earlier call left on the stack
+# (bdwgc/patches-unity/0005-clear-register-context.patch).
+# shellcheck disable=SC2086
+$CC -O1 -w -o "$OUT/test_stale_context" $inc \
+  "$srcdir/tests/unit/test_stale_context.c" "$OUT/gc.o" -lpthread -lz
+"$OUT/test_stale_context"
 # GC_deinit ends the dump on the fork too (its GC_ACC_ON_DEINIT hook,
 # docs/hooks.md): the queued records and the gzip trailer, as
 # il2cpp_dropin.sh checks on ours.  Unity's defines include
