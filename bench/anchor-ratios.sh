@@ -29,7 +29,9 @@
 # collector row against a collector, the heap's drift (bench/README.md,
 # "Drift": the block allocator's extra visits at the base's price a
 # visit, and marking's difference) per allocation, and +/alloc and the
-# ratio without it.
+# ratio without it.  The runs map memory from 4 GiB up and bind symbols
+# at load (cg_native_env, cg_native_opt: bench/common.sh), so that every
+# build marks what it marks natively.
 #
 # Environment: BENCH_ANCHOR_ALLOCS (default 5000000), BENCH_ANCHOR_LIVE
 # (65536), BENCH_ANCHOR_HEAP (GC_INITIAL_HEAP_SIZE for the collector rows,
@@ -122,8 +124,8 @@ for c in $configs; do
   # env first: setarch execs valgrind with the environment as it is; the
   # preloaded allocator loads into valgrind's launcher too (harmless), and
   # callgrind replaces no allocator, so the program runs on it.
-  if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand valgrind \
-        --tool=callgrind --separate-threads=yes \
+  if ! env GC_INITIAL_HEAP_SIZE="$heap" $cg_native_env "$@" $norand valgrind \
+        --tool=callgrind --separate-threads=yes $cg_native_opt \
         --callgrind-out-file="$tmp/cg.out" "$prog" -n "$allocs" -l "$live" \
         > "$tmp/stdout" 2> "$tmp/stderr"; then
     cat "$tmp/stderr" >&2

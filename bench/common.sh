@@ -19,6 +19,15 @@
 #   bench_norand               sets norand: the command that runs a program
 #                              with address-space randomization off, or ""
 #                              with a warning where setarch -R fails
+#   cg_native_env, cg_native_opt
+#                              the environment word and valgrind option
+#                              with which a run under callgrind marks what
+#                              it marks natively: memory mapped from 4 GiB
+#                              up, where no size of the collector's reads
+#                              as a heap address, and symbols bound at load,
+#                              so that no lazy-binding trampoline leaves
+#                              registers on the stack (docs/design.md, "Off
+#                              against compiled out: what valgrind kept")
 #   cg_total FILE              the "totals:" count of one callgrind file
 #   cg_threads PREFIX LABEL    sets main (PREFIX-01's total, the main
 #                              thread's) and all (the sum over PREFIX-*),
@@ -82,6 +91,9 @@ bench_norand() {
     echo "$bench_name: warning: setarch -R fails here; instruction counts may vary a little with address-space randomization" >&2
   fi
 }
+
+cg_native_env=LD_BIND_NOW=1
+cg_native_opt=--aspace-minaddr=0x100000000
 
 cg_total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1"; }
 

@@ -75,6 +75,9 @@
 # default 0), BENCH_INSTR_HEAP (bytes,
 # default 64000000), BENCH_INSTR_CONFIGS (a subset, in that order),
 # BENCH_INSTR_BUILD (tl, the default, or notl).
+# Under callgrind the runs map memory from 4 GiB up and bind symbols at
+# load (cg_native_env, cg_native_opt: bench/common.sh), so that every
+# build marks what it marks natively.
 # Needs valgrind and the variants bench/build-variants.sh builds.  About a
 # minute a configuration.
 
@@ -191,8 +194,8 @@ for c in $configs; do
   prog=$out/$dir/$prog
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
   # env first: setarch execs valgrind with the environment as it is.
-  if ! env GC_INITIAL_HEAP_SIZE="$heap" "$@" $norand \
-        valgrind --tool=callgrind --separate-threads=yes \
+  if ! env GC_INITIAL_HEAP_SIZE="$heap" $cg_native_env "$@" $norand \
+        valgrind --tool=callgrind --separate-threads=yes $cg_native_opt \
         --callgrind-out-file="$tmp/cg.out" "$prog" -f "$frames" -w "$passes" $names \
         > "$tmp/stdout" 2> "$tmp/stderr"; then
     cat "$tmp/stderr" >&2

@@ -93,8 +93,8 @@ for c in unity compiled-out patched-off patched-dump patched-types; do
   esac
   rm -f "$tmp"/cg.out* "$tmp/d.gz"
   # shellcheck disable=SC2086
-  env GCACC_UNITY_HEAP="$heap" LD_BIND_NOW=1 "$@" $norand \
-    valgrind --tool=callgrind --separate-threads=yes --aspace-minaddr=0x100000000 \
+  env GCACC_UNITY_HEAP="$heap" $cg_native_env "$@" $norand \
+    valgrind --tool=callgrind --separate-threads=yes $cg_native_opt \
     --callgrind-out-file="$tmp/cg.out" "$out/$prog" -f "$frames" \
     > "$tmp/stdout" 2> "$tmp/stderr" || {
       cat "$tmp/stderr" >&2; die "$c: the run failed (valgrind's output above)"; }
