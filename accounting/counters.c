@@ -20,7 +20,7 @@
  *
  * Two kinds of rows are not in the records, and the sums add them: the
  * global free-list pops counted with the allocation lock held
- * (gca_locked_rows and gca_locked_large, in accounting's tables), and the
+ * (locked_rows and locked_large, in accounting's tables), and the
  * thread-local fast path's counts, kept in each thread's own
  * thread_local_freelists (GCA_TLFS_FIELDS in gca_hooks.h), which a record
  * points to while its thread lives and which are folded into the record
@@ -57,7 +57,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
   GC_INNER volatile AO_TS_t gca_counters_lock = AO_TS_INITIALIZER;
 #endif
 static void counters_many_req(struct gca_thread *t);
-GC_INNER word (*gca_locked_rows)[2] = NULL;
 GC_INNER word (*gca_locked_large)[3] = NULL;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
@@ -302,10 +301,10 @@ static struct gca_thread *counters_get_self(void)
   return counters_get(&gca_tl_self);
 }
 
-/* The table block exists (lock held): the lock-held rows live there.  */
+/* The table block exists (lock held): the lock-held rows live there   */
+/* (the small ones found from gca_locked_kind, base.c).                */
 GC_INNER void gca_counters_tables_ready(void)
 {
-  if (NULL == gca_locked_rows) gca_locked_rows = gca_tables->locked_rows;
   /* gca_hooks.h's large rows are gca_priv.h's large classes.          */
   GC_STATIC_ASSERT(GCA_LOCKED_LARGE_ROWS == GCA_N_LARGE);
   if (NULL == gca_locked_large) gca_locked_large = gca_tables->locked_large;

@@ -50,7 +50,8 @@
  *                               GC_generic_malloc_uncollectable), gcj_mlc.c
  *                               (both pops), typd_mlc.c.  Lock held.  In
  *                               mode 1 (counting, no tags) the macro counts
- *                               inline, into gca_locked_rows, with no call.
+ *                               inline, into the lock-held rows
+ *                               (gca_locked_kind), with no call.
  *   GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)
  *                               the same at GC_generic_malloc_inner's pop
  *                               (malloc.c), which also makes the object
@@ -393,7 +394,6 @@ GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
         (MAXOBJGRANULES <= 128 ? 128 : MAXOBJGRANULES <= 256 ? 256 \
          : MAXOBJGRANULES <= 512 ? 512 : MAXOBJGRANULES <= 1024 ? 1024 \
          : MAXOBJGRANULES <= 2048 ? 2048 : 4096)
-GC_EXTERN word (*gca_locked_rows)[2];
 GC_EXTERN word *gca_locked_kind[MAXOBJKINDS];
 GC_INLINE void gca_locked_count(size_t lb, int k, size_t lg)
 {

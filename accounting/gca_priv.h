@@ -609,7 +609,7 @@ struct gca_tables {
   struct gca_grow_event grows[GCA_MAX_GROWS];
   /* A heap walk's books, to check fl against (freelist.c, tests).      */
   struct gca_freelist_books fl_ref;
-  /* counters.c: gca_locked_rows points here (the inline hooks' rows;  */
+  /* base.c: gca_locked_kind points into it (the inline hooks' rows;   */
   /* gca_hooks.h: kind k's class lg is row k * GCA_LOCKED_KIND_ROWS +  */
   /* lg), after the rest, so that the pages of kinds that do not exist */
   /* are the block's last, never touched.                               */
