@@ -143,15 +143,13 @@ for c in $configs; do
   fi
   awk -v c="$c" -v a="$all" -v m="$main" -v n="$allocs" -v k="${colls:--}" \
       -v b="$ball" -v bn="${base:-}" -v t="$nth_calls" -v bt="$bnth" \
-      -v bb="$bblk" -v mk="$mark_ir" -v bmk="$bmark" 'BEGIN {
+      -v bb="$bblk" -v mk="$mark_ir" -v bmk="$bmark" "$bench_drift_awk"'BEGIN {
     printf "%-17s %14.0f %9.1f %14.0f %9.1f %6s", c, a, a / n, m, m / n, k
     if (b == "") { printf " %8s %7s %7s %8s %7s  %s\n", "-", "-", "-", "-", "-", "-"; exit }
     printf " %8.1f %7.4f", (a - b) / n, a / b
-    # The heap'"'"'s drift (bench/README.md, "Drift"), for a collector
-    # against a collector: the block allocator'"'"'s visits over the
-    # base'"'"'s at its cost a visit, and all of marking'"'"'s difference.
+    # The heap'"'"'s drift, for a collector against a collector.
     if (bt > 0) {
-      d = (t - bt) * bb / bt + (mk - bmk)
+      d = drift(t, bt, bb, mk, bmk)
       printf " %7.1f %8.1f %7.4f  %s\n", d / n, (a - d - b) / n, (a - d) / b, bn
     } else printf " %7s %8s %7s  %s\n", "-", "-", "-", bn }'
 done

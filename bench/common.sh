@@ -16,6 +16,12 @@
 #                              the -notl builds (they have no compiled-out)
 #   bench_median_awk           an awk function median(a, n) (sorts a[1..n]),
 #                              to put before an awk program's own text
+#   bench_drift_awk            an awk function drift(t, bt, bb, mk, bmk): the
+#                              heap's drift of a row, in instructions
+#                              (bench/README.md, "Drift"), from cg_drift's
+#                              figures of the row (t calls of the block
+#                              allocator, mk marking) and of its base (bt,
+#                              bb the base's block allocator, bmk)
 #   bench_norand               sets norand: the command that runs a program
 #                              with address-space randomization off, or ""
 #                              with a warning where setarch -R fails
@@ -80,6 +86,15 @@ function median(a, n,    i, j, t) {
   }
   if (n == 0) return ""
   return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+'
+
+# The block allocator's visits over the base's at the base's cost a
+# visit, plus all of marking's difference; without a base's visits, the
+# marking alone.
+bench_drift_awk='
+function drift(t, bt, bb, mk, bmk) {
+  return (bt > 0 ? (t - bt) * bb / bt : 0) + (mk - bmk)
 }
 '
 

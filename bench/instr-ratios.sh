@@ -237,16 +237,13 @@ for c in $configs; do
       -v n="${colls:--}" -v w="${wall:-}" -v bw="${base_wall:-}" \
       -v u="${cpu:-}" -v bu="${base_cpu:-}" -v o="${allocs:-0}" \
       -v t="$nth_calls" -v bt="$base_nth" -v mk="$mark_ir" \
-      -v bb="$base_blk" -v bmk="$base_mark" 'BEGIN {
+      -v bb="$base_blk" -v bmk="$base_mark" "$bench_drift_awk"'BEGIN {
         printf "%-24s %14.0f %7.4f %14.0f %7.4f %6s", c, m, m / bm, a, a / ba, n
         if (w != "" && bw > 0 && o > 0)
           printf " %8.1f %6.3f %7.1f", w / 1e6, w / bw, (u - bu) / o
         else
           printf " %8s %6s %7s", "-", "-", "-"
-        # The heap'"'"'s drift (bench/README.md, "Drift"): the block
-        # allocator'"'"'s visits over the base row'"'"'s at its cost a visit,
-        # and all of marking'"'"'s difference.
-        d = (bt > 0 ? (t - bt) * bb / bt : 0) + (mk - bmk)
+        d = drift(t, bt, bb, mk, bmk)
         printf " %8.2f %7.4f\n", d / 1e6, (a - d) / ba }'
 done
 if [ -n "${s4_main:-}" ] && [ -n "${dump_main:-}" ] && [ "${s4_taken:-0}" -gt 0 ]; then

@@ -107,10 +107,9 @@ for c in unity compiled-out patched-off patched-dump patched-types; do
   fi
   awk -v c="$c" -v m="$main" -v a="$all" -v bm="$base_main" -v ba="$base_all" \
       -v n="${colls:--}" -v t="$nth_calls" -v bt="$base_nth" \
-      -v mk="$mark_ir" -v bb="$base_blk" -v bmk="$base_mark" 'BEGIN {
+      -v mk="$mark_ir" -v bb="$base_blk" -v bmk="$base_mark" "$bench_drift_awk"'BEGIN {
         printf "%-16s %14.0f %7.4f %14.0f %7.4f %6s", c, m, m / bm, a, a / ba, n
-        # The heap'"'"'s drift, as bench/instr-ratios.sh prints it.
-        d = (bt > 0 ? (t - bt) * bb / bt : 0) + (mk - bmk)
+        d = drift(t, bt, bb, mk, bmk)
         printf " %8.2f %7.4f\n", d / 1e6, (a - d) / ba
         # Over 2 M, the builds kept different objects: the row reads the
         # layout, not the code (bench/README.md, "Drift").

@@ -78,3 +78,21 @@ if [ "$got" != "$want" ]; then
   exit 1
 fi
 echo "cg_drift: $got"
+
+# drift(), the one formula every bench script prints its drift with:
+# visits 7 over the base's 5 at 100 instructions for 5 visits, and
+# marking 483 over 400: 2 * 100 / 5 + 83.  Without the base's visits,
+# marking alone.
+got=$(awk "$bench_drift_awk"'BEGIN { print drift(7, 5, 100, 483, 400), drift(7, 0, 100, 483, 400), drift(3, 5, 100, 400, 483) }')
+want="123 83 -123"
+if [ "$got" != "$want" ]; then
+  echo "FAIL: drift() gave '$got', want '$want'" >&2
+  exit 1
+fi
+# No bench script keeps a copy of the formula of its own.
+copies=$(grep -l 'bb / bt' "$srcdir"/bench/*.sh | grep -v '/common\.sh$' || true)
+if [ -n "$copies" ]; then
+  echo "FAIL: a copy of the drift formula outside bench/common.sh:" $copies >&2
+  exit 1
+fi
+echo "drift(): $got"
