@@ -441,6 +441,13 @@ GC_INNER int gca_dumpfile_open(const char *tmpl);
 /* deadline_ns (CLOCK_MONOTONIC; 0: none) or gca_dumpfile_abandon.       */
 GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
                                   uint64_t deadline_ns);
+/* One ring entry (writer.c), in two pieces a[0, na) and b[0, nb) (the */
+/* ring's wrap; nb may be 0): a line, or a tape (tape nonzero) written  */
+/* as its line first (gca_tape_text), off the collector's pause.        */
+/* 0 or an errno (ENOMEM: no memory for the text; what came before it  */
+/* is flushed).  Writer thread only.                                    */
+GC_INNER int gca_dumpfile_deflate_entry(int tape, const char *a, size_t na,
+                                        const char *b, size_t nb, int flush);
 /* The same for the header, from the starting thread (signals blocked). */
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
@@ -462,16 +469,20 @@ GC_INNER void gca_dumpfile_warn(const char *what, int err);
 GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
-/* Non-blocking: copies len bytes (one whole JSON line, newline included) */
-/* into the writer's bounded buffer and returns 0, or returns nonzero and */
-/* counts a drop if the buffer is full or no dump is open.  Never waits.  */
-GC_INNER int gca_dump_submit(const char *line, size_t len);
-/* A tape (text.c), which the writer thread turns into its line: the    */
-/* record's formatting is not paid with the lock held.  gen: only into   */
-/* the dump of that generation (gca_dump_generation; 0: any): a delta    */
-/* record built while its dump was stopped and another started must not */
-/* be the new dump's first (it is dropped instead).                      */
-GC_INNER int gca_dump_submit_tape(const char *tape, size_t len, word gen);
+/* Non-blocking: copies one record into the writer's bounded buffer and */
+/* returns 0, or returns nonzero and counts a drop if the buffer is full */
+/* or no dump is open.  Never waits.  The record is len bytes of a whole */
+/* JSON line (newline included) or, tape nonzero, of a tape (text.c),    */
+/* which the writer thread turns into its line: a record's formatting    */
+/* is not paid with the lock held.  An empty one (len 0) is a record the */
+/* caller lost (no memory to build it): counted as a drop, so its seq    */
+/* gap is explained.  gen: only into the dump of that generation         */
+/* (gca_dump_generation; 0: any): a delta record built while its dump    */
+/* was stopped and another started must not be the new dump's first (it */
+/* is dropped instead).                                                  */
+GC_INNER int gca_dump_put(const char *rec, size_t len, word gen, int tape);
+#define gca_dump_submit(line, len) gca_dump_put(line, len, 0, 0)
+#define gca_dump_submit_tape(tape, len, gen) gca_dump_put(tape, len, gen, 1)
 /* Drops since the previous call (the next record reports them).          */
 GC_INNER word gca_dump_take_dropped(void);
 /* Nonzero while a dump file is open for writing.                         */
@@ -513,9 +524,9 @@ GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
 /* Delta records (docs/dump-format.md, "Delta records"): every how many */
-/* collection records one is whole (a key frame); 1: every one.  The   */
-/* first collection record of a dump always is: gca_dump_generation     */
-/* changes with every dump started (lock held).                         */
+/* collection records one is whole (a key frame); 1: every one (kept in */
+/* base.c, a setting).  The first collection record of a dump always is: */
+/* gca_dump_generation changes with every dump started (lock held).     */
 #define GCA_KEYFRAME_DEFAULT 64u
 #define GCA_KEYFRAME_MAX 1000000u
 GC_INNER void gca_dump_set_keyframe(unsigned every);

@@ -3,16 +3,18 @@
  * record.c: every line of the dump after the header (docs/dump-format.md).
  *
  * One module owns the records: a collection or snapshot record
- * (gca_record_emit) and a frame record (gca_record_frame) are built here,
- * in one buffer of OS memory (struct gca_text: it grows, never malloc,
- * never the GC heap) through text.c's number writer and escaper, from
+ * (gca_record_emit) and a frame record (gca_record_frame) are taken down
+ * here as a tape, in one buffer of OS memory (struct gca_text: it grows,
+ * never malloc, never the GC heap) through text.c's gca_tape_*: no text
+ * is formatted under the lock, the writer thread writes the tape's line
+ * (the type names a tape needs are copied into it), from
  * what the modules below keep: the last census, the allocation counters
  * (as deltas since the previous record), the free-block books, the
  * heap-growth events, the type and site rows and definitions, the frame
  * counts and the tables' own memory.  Rows are written in the column
  * order of gca_fields.h, the list the header names.  Rows whose numbers
- * are all zero are left out.  Then the line goes to the writer
- * (gca_dump_submit, which never blocks).  Runs with the allocation lock
+ * are all zero are left out.  Then the tape goes to the writer
+ * (gca_dump_submit_tape, which never blocks).  Runs with the allocation lock
  * held; never waits.  The bases of the deltas move only when the writer
  * accepted the record, so a dropped record's counts go in the next one;
  * gca_record_final, the last record of a stop, takes the lock itself

@@ -8,7 +8,9 @@
  * writes do nothing, so a caller checks once at the end.  Numbers are
  * formatted by hand (snprintf per number cost more than the census it
  * reports), strings through gca_text_string, the one JSON escaper of the
- * collector side.
+ * collector side.  Records are not formatted under the allocation lock:
+ * record.c takes them down as tapes (gca_tape_*, below) and the writer
+ * thread writes their text with the same functions (gca_tape_text).
  */
 
 #include "gca_priv.h"

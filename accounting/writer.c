@@ -183,22 +183,17 @@ static word dump_riding = 0;
   /* must not hang: where = 0 inside a producer's copy (dump_prod_mu   */
   /* and the allocation lock held), 1 inside a stop (dump_ctl held).   */
   /* drop_next: the next n records are dropped as if the ring were full. */
+  /* entries: records queued as lines and as tapes (test_tape_dump).     */
   static void (*dump_test_hook)(int where) = NULL;
   static unsigned dump_test_drops = 0;
-  /* Entries that went into the ring: lines [0], tapes [1].            */
   static word dump_test_entries[2] = { 0, 0 };
 
   GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
   { dump_test_hook = fn; }
   GC_API void GC_CALL GC_acc_test_dump_drop_next(unsigned n)
   { GCA_STORE(&dump_test_drops, n); }
-  /* Records queued as text lines and as tapes so far (test_tape_dump). */
-  GC_API void GC_CALL GC_acc_test_dump_entries(GC_word *lines,
-                                               GC_word *tapes)
-  {
-    *lines = GCA_LOAD(&dump_test_entries[0]);
-    *tapes = GCA_LOAD(&dump_test_entries[1]);
-  }
+  GC_API void GC_CALL GC_acc_test_dump_entries(GC_word *lines, GC_word *t)
+  { *lines = dump_test_entries[0]; *t = dump_test_entries[1]; }
 #endif
 
 /* A producer holds dump_prod_mu for one copy: a stop that waits this   */
@@ -219,44 +214,25 @@ static void dump_report_pending(void)
     gca_dumpfile_warn("cannot write dump file", dump.err);
 }
 
-/* Each record in the ring is an entry: a header (DUMP_HDR bytes: its  */
-/* length << 1, | 1 for a tape), then its bytes.  A tape (record.c's    */
-/* records, taken down under the allocation lock) becomes its line     */
-/* here, on the writer thread, outside the collector's pause; a line   */
-/* (a retain record, a test's) goes as it is.                           */
+/* A ring entry: a header (length << 1, | 1 for a tape), its bytes.    */
 #define DUMP_HDR sizeof(size_t)
 
-/* Ring bytes [from, from + n) into p (across the wrap).               */
-static void dump_ring_copy(size_t from, void *p, size_t n)
+/* Ring bytes [at, at + n) (across the wrap) from p (put) or into p.   */
+static void dump_ring_io(size_t at, void *p, size_t n, int put)
 {
-  size_t off = from % dump.cap, first = dump.cap - off;
+  size_t off = at % dump.cap, first = dump.cap - off < n ? dump.cap - off : n;
+  char *q = (char *)p, *r = dump.ring + off;
 
-  if (first > n) first = n;
-  BCOPY(dump.ring + off, p, first);
-  if (first < n) BCOPY(dump.ring, (char *)p + first, n - first);
+  BCOPY(put ? q : r, put ? r : q, first);
+  BCOPY(put ? q + first : dump.ring, put ? dump.ring : q + first, n - first);
 }
 
-static size_t dump_entry_len(size_t from, int *tape)
+static size_t dump_hdr_at(size_t at)
 {
   size_t hdr;
 
-  dump_ring_copy(from, &hdr, DUMP_HDR);
-  if (tape != NULL) *tape = (int)(hdr & 1);
-  return hdr >> 1;
-}
-
-/* The writer's buffers: a tape that wraps the ring, copied whole, and */
-/* a tape's text.  Writer thread only (freed by dump_release, after     */
-/* the writer has ended).                                               */
-static struct gca_text dump_tape = { NULL, 0, 0, 0, GCA_MEM_DUMP };
-static struct gca_text dump_line = { NULL, 0, 0, 0, GCA_MEM_DUMP };
-
-static void dump_text_free(struct gca_text *t)
-{
-  gca_os_free(t->buf, t->cap);
-  t->buf = NULL;
-  t->len = t->cap = 0;
-  t->fail = 0;
+  dump_ring_io(at, &hdr, DUMP_HDR, 0);
+  return hdr;
 }
 
 /* Compress ring bytes [from, to) (whole entries) and sync-flush once at */
@@ -264,54 +240,22 @@ static void dump_text_free(struct gca_text *t)
 /* file, byte-aligned, before the writer waits again (one flush per     */
 /* pass rather than per record: each flush ends a deflate block, whose  */
 /* Huffman tables cost more to build than a small record to compress). */
-/* 0 or an errno (ENOMEM: no memory for a tape's text; what was        */
-/* compressed before it is flushed).                                     */
+/* 0 or an errno.                                                        */
 static int dump_deflate_ring(size_t from, size_t to)
 {
   while (from < to) {
-    int tape, last;
-    size_t len = dump_entry_len(from, &tape), off, n;
     int err;
+    size_t hdr = dump_hdr_at(from), len = hdr >> 1, off, first;
 
     from += DUMP_HDR;
-    last = from + len == to;
-    if (tape) {
-      const char *p;
-
-      off = from % dump.cap;
-      if (len <= dump.cap - off) {
-        p = dump.ring + off;            /* in one piece: read in place  */
-      } else {
-        dump_tape.len = 0;
-        if (gca_text_reserve(&dump_tape, len)) {
-          dump_ring_copy(from, dump_tape.buf, len);
-          dump_tape.len = len;
-        }
-        p = dump_tape.buf;
-      }
-      dump_line.len = 0;
-      if (dump_tape.fail || !gca_tape_text(&dump_line, p, len)) {
-        (void)gca_dumpfile_deflate(NULL, 0, Z_SYNC_FLUSH, 0);
-        return ENOMEM;
-      }
-      if ((err = gca_dumpfile_deflate(dump_line.buf, dump_line.len,
-                                      last ? Z_SYNC_FLUSH : Z_NO_FLUSH, 0))
-          != 0)
-        return err;
-      from += len;
-      continue;
-    }
-    for (; len > 0; len -= n) {
-      off = from % dump.cap;
-      n = len;
-      if (n > dump.cap - off) n = dump.cap - off;   /* up to the wrap  */
-      if ((err = gca_dumpfile_deflate(dump.ring + off, n,
-                                      last && n == len ? Z_SYNC_FLUSH
-                                                       : Z_NO_FLUSH, 0))
-          != 0)
-        return err;
-      from += n;
-    }
+    off = from % dump.cap;
+    first = dump.cap - off < len ? dump.cap - off : len;   /* to the wrap */
+    err = gca_dumpfile_deflate_entry((int)(hdr & 1), dump.ring + off, first,
+                                     dump.ring, len - first,
+                                     from + len == to ? Z_SYNC_FLUSH
+                                                      : Z_NO_FLUSH);
+    if (err != 0) return err;
+    from += len;
   }
   return 0;
 }
@@ -465,8 +409,6 @@ static void dump_release(void)
   dump.ring = NULL;
   dump.head = dump.tail = 0;
   dump.stopping = 0;
-  dump_text_free(&dump_tape);
-  dump_text_free(&dump_line);
 }
 
 /* Wait, at most ms, for the writer's loop to end; 1 if it did.         */
@@ -511,7 +453,7 @@ static word dump_count_lines(size_t from, size_t to)
 {
   word n = 0;
 
-  for (; from < to; n++) from += DUMP_HDR + dump_entry_len(from, NULL);
+  for (; from < to; n++) from += DUMP_HDR + (dump_hdr_at(from) >> 1);
   return n;
 }
 
@@ -642,11 +584,9 @@ static void dump_atexit(void)
 }
 #endif
 
-/* Delta records (record.c): the key frames' spacing, and which dump is */
-/* open (a new one's first collection record is whole).  The generation */
-/* changes under dump_ctl before the new dump is published under         */
-/* dump_prod_mu, so a producer holding dump_prod_mu sees it.            */
-static unsigned dump_keyframe_every = GCA_KEYFRAME_DEFAULT;
+/* Which dump is open, for delta records (record.c).  It changes under */
+/* dump_ctl before the new dump is published under dump_prod_mu, so a  */
+/* producer holding dump_prod_mu sees it.                                */
 static word dump_generation = 0;
 
 /* dump_ctl held, no dump running.                                      */
@@ -748,18 +688,6 @@ GC_INNER int gca_dump_stop(void)
 GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
 GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
 
-GC_INNER void gca_dump_set_keyframe(unsigned every)
-{
-  if (every < 1) every = 1;
-  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
-  GCA_STORE(&dump_keyframe_every, every);
-}
-
-GC_INNER unsigned gca_dump_keyframe(void)
-{
-  return GCA_LOAD(&dump_keyframe_every);
-}
-
 GC_INNER word gca_dump_generation(void)
 {
   return GCA_LOAD(&dump_generation);
@@ -773,16 +701,6 @@ GC_INNER void gca_dump_set_buffer(size_t bytes)
 }
 
 /* ---- the collector side ------------------------------------------------- */
-
-/* p[0, n) into the ring at byte count at (across the wrap).           */
-static void dump_ring_put(size_t at, const void *p, size_t n)
-{
-  size_t off = at % dump.cap, first = dump.cap - off;
-
-  if (first > n) first = n;
-  BCOPY(p, dump.ring + off, first);
-  if (first < n) BCOPY((const char *)p + first, dump.ring, n - first);
-}
 
 /* A record of len bytes is large for the ring, or an earlier one did   */
 /* not fit: grow it (doubling, to at least eight such records, up to the */
@@ -808,13 +726,9 @@ static void dump_grow(size_t len)
   dump.grow_wanted = 0;
 }
 
-/* Copies one record (a whole line, or a tape: tape 1) into the ring,  */
-/* or drops it and counts it (0 or 1).  An empty one (len 0) is a      */
-/* record the caller lost (no memory to build it): counted as a drop,   */
-/* so its seq gap is explained.                                          */
-static int dump_put(const char *rec, size_t len, word gen, int tape)
+GC_INNER int gca_dump_put(const char *rec, size_t len, word gen, int tape)
 {
-  size_t off, first, tail, head, hdr = len << 1 | (size_t)(tape != 0);
+  size_t tail, head, hdr = len << 1 | (size_t)(tape != 0);
   size_t need = DUMP_HDR + len;
 
   dump_report_pending();
@@ -845,15 +759,8 @@ static int dump_put(const char *rec, size_t len, word gen, int tape)
     dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
-  off = tail % dump.cap;
-  first = dump.cap - off;
-  if (first >= DUMP_HDR && first - DUMP_HDR >= len) {
-    BCOPY(&hdr, dump.ring + off, DUMP_HDR);    /* no wrap: the usual case */
-    BCOPY(rec, dump.ring + off + DUMP_HDR, len);
-  } else {
-    dump_ring_put(tail, &hdr, DUMP_HDR);
-    dump_ring_put(tail + DUMP_HDR, rec, len);
-  }
+  dump_ring_io(tail, &hdr, DUMP_HDR, 1);
+  dump_ring_io(tail + DUMP_HDR, (void *)rec, len, 1);
 # ifdef GCA_TEST_API
     GCA_ADD(&dump_test_entries[tape != 0], 1);
 # endif
@@ -868,16 +775,6 @@ drop:
   GCA_ADD(&dump_dropped, 1 + dump_riding);
   dump_riding = 0;
   return 1;
-}
-
-GC_INNER int gca_dump_submit(const char *line, size_t len)
-{
-  return dump_put(line, len, 0, 0);
-}
-
-GC_INNER int gca_dump_submit_tape(const char *tape, size_t len, word gen)
-{
-  return dump_put(tape, len, gen, 1);
 }
 
 GC_INNER word gca_dump_take_dropped(void)
