@@ -307,7 +307,6 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
   return 0;
 }
 
-
 GC_INNER int gca_dumpfile_deflate_entry(int tape, const char *a, size_t na,
                                         const char *b, size_t nb, int flush)
 {
@@ -341,6 +340,7 @@ static void dumpfile_free_text(struct gca_text *t)
   t->len = t->cap = 0;
   t->fail = 0;
 }
+
 
 /* Expand %p (the pid) and %% in tmpl into dfb->path; 0 if it fits.  */
 static int dump_expand_path(const char *tmpl)
