@@ -143,6 +143,21 @@ GC_INNER signed_word gca_rng_exp(unsigned long long *st, word mean)
   return d >= lim ? (signed_word)lim : (signed_word)d;
 }
 
+/* ---- the dump's key frames (a setting, read by record.c) -------------- */
+static unsigned base_keyframe_every = GCA_KEYFRAME_DEFAULT;
+
+GC_INNER void gca_dump_set_keyframe(unsigned every)
+{
+  if (every < 1) every = 1;
+  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
+  GCA_STORE(&base_keyframe_every, every);
+}
+
+GC_INNER unsigned gca_dump_keyframe(void)
+{
+  return GCA_LOAD(&base_keyframe_every);
+}
+
 /* ---- the side tables' cap --------------------------------------------- */
 static word base_table_limit = GCA_TABLE_LIMIT_DEFAULT;
 static volatile int base_limit_said = 0;

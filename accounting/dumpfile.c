@@ -72,6 +72,10 @@ struct dumpfile_bufs {
 # endif
 };
 static struct dumpfile_bufs *dfb;
+/* The writer thread's: a tape that wraps the ring, copied whole, and a */
+/* tape's text (freed when the file is closed, the writer gone).        */
+static struct gca_text df_tape = { NULL, 0, 0, 0, GCA_MEM_DUMP };
+static struct gca_text df_line = { NULL, 0, 0, 0, GCA_MEM_DUMP };
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
@@ -301,6 +305,40 @@ GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
       return err;
   } while (0 == df.zs.avail_out || df.zs.avail_in > 0);
   return 0;
+}
+
+GC_INNER int gca_dumpfile_deflate_entry(int tape, const char *a, size_t na,
+                                        const char *b, size_t nb, int flush)
+{
+  int err;
+
+  if (!tape) {
+    if (nb != 0 && (err = gca_dumpfile_deflate(a, na, Z_NO_FLUSH, 0)) != 0)
+      return err;
+    return nb != 0 ? gca_dumpfile_deflate(b, nb, flush, 0)
+                   : gca_dumpfile_deflate(a, na, flush, 0);
+  }
+  if (nb != 0) {
+    df_tape.len = 0;
+    gca_text_put(&df_tape, a, na);
+    gca_text_put(&df_tape, b, nb);
+    a = df_tape.buf;
+    na += nb;
+  }
+  df_line.len = 0;
+  if (df_tape.fail || !gca_tape_text(&df_line, a, na)) {
+    (void)gca_dumpfile_deflate(NULL, 0, Z_SYNC_FLUSH, 0);   /* the rest */
+    return df_line.fail || df_tape.fail ? ENOMEM : EINVAL;
+  }
+  return gca_dumpfile_deflate(df_line.buf, df_line.len, flush, 0);
+}
+
+static void dumpfile_free_text(struct gca_text *t)
+{
+  gca_os_free(t->buf, t->cap);
+  t->buf = NULL;
+  t->len = t->cap = 0;
+  t->fail = 0;
 }
 
 
@@ -533,6 +571,8 @@ GC_INNER void gca_dumpfile_close(void)
 {
   if (df.zs_ready) (void)deflateEnd(&df.zs);
   df.zs_ready = 0;
+  dumpfile_free_text(&df_tape);
+  dumpfile_free_text(&df_line);
   if (df.fd >= 0) (void)close(df.fd);
   df.fd = -1;
 }
@@ -552,6 +592,8 @@ GC_INNER void gca_dumpfile_close(void)
 {
   if (df.zs_ready) (void)deflateEnd(&df.zs);
   df.zs_ready = 0;
+  dumpfile_free_text(&df_tape);
+  dumpfile_free_text(&df_line);
   if (df_h != INVALID_HANDLE_VALUE) (void)CloseHandle(df_h);
   df_h = INVALID_HANDLE_VALUE;
   df.fd = -1;

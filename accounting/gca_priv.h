@@ -309,18 +309,53 @@ GC_INNER void gca_text_word(struct gca_text *t, word x);     /* decimal */
 GC_INNER void gca_text_u64(struct gca_text *t, uint64_t x);  /* decimal */
 GC_INNER void gca_text_sword(struct gca_text *t, signed_word x);
 GC_INNER void gca_text_hex(struct gca_text *t, word x);  /* "0x..."     */
-/* ",[v0,v1,...]" (no comma when first).                                 */
-GC_INNER void gca_text_row(struct gca_text *t, int first, const word *v,
-                           unsigned n);
 /* s[0, n) as a JSON string: quotes, backslashes and control characters */
 /* escaped, valid UTF-8 kept, each byte of anything else written '?'.    */
 GC_INNER void gca_text_string(struct gca_text *t, const char *s, size_t n);
 GC_INNER void gca_text_cstring(struct gca_text *t, const char *s);
 /* The decimal digits of x at p (at most 20); returns the end.           */
 GC_INNER char *gca_put_word(char *p, word x);
-/* ",[v0,v1,...]" at p (no comma when first), at most n * 21 + 3 bytes;  */
-/* returns the end.                                                      */
-GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n);
+
+/* Tapes: a record taken down under the allocation lock in words (a   */
+/* struct gca_text's bytes: tag words and their payloads), written as    */
+/* text later by the writer thread (gca_tape_text), outside the pause.   */
+/* Each call costs a few stores, no formatting.                          */
+#define GCA_TAPE_LIT 1          /* a static literal, by address          */
+#define GCA_TAPE_KEY_WORD 2     /* a static literal, then a decimal word */
+#define GCA_TAPE_WORD 3
+#define GCA_TAPE_SWORD 4
+#define GCA_TAPE_HEX 5
+#define GCA_TAPE_U64 6
+#define GCA_TAPE_ROW 7          /* ,[v0,v1,...] (no comma when first)    */
+#define GCA_TAPE_STRING 8       /* copied; written as gca_text_string    */
+#define GCA_TAPE_RAW 9          /* copied; written as is                 */
+#define GCA_TAPE_HEX_ROW 10     /* [id,"0x..",...]: a site's definition  */
+#define GCA_TAPE_TYPE_DEF 11    /* [id,"0x..","name"]: a type's          */
+/* s: a string literal (kept by address, never copied).                  */
+GC_INNER void gca_tape_lit(struct gca_text *t, const char *s, size_t n);
+GC_INNER void gca_tape_key_word(struct gca_text *t, const char *s, size_t n,
+                                word x);
+#define GCA_TAPE_LITERAL(t, s) gca_tape_lit(t, "" s "", sizeof("" s "") - 1)
+#define GCA_TAPE_KEY(t, s, x) \
+        gca_tape_key_word(t, "" s "", sizeof("" s "") - 1, x)
+/* kind: GCA_TAPE_WORD, _SWORD or _HEX.                                  */
+GC_INNER void gca_tape_one(struct gca_text *t, unsigned kind, word x);
+GC_INNER void gca_tape_u64(struct gca_text *t, uint64_t x);
+GC_INNER void gca_tape_row(struct gca_text *t, int first, const word *v,
+                           unsigned n);
+/* kind: GCA_TAPE_STRING or GCA_TAPE_RAW; s[0, n) is copied.             */
+GC_INNER void gca_tape_bytes(struct gca_text *t, unsigned kind,
+                             const char *s, size_t n);
+/* ",[id,"0x<v0>",...]" (no comma when first).                          */
+GC_INNER void gca_tape_hex_row(struct gca_text *t, int first, word id,
+                               const word *v, unsigned n);
+/* ",[id,"0x<cookie>","<name[0, n) escaped>"]" (no comma when first).    */
+GC_INNER void gca_tape_type_def(struct gca_text *t, int first, word id,
+                                word cookie, const char *name, size_t n);
+/* Append the text of tape[0, len) (any alignment) to out; 0 if out ran  */
+/* out of memory or the tape is not one (nothing past the bad item).    */
+GC_INNER int gca_tape_text(struct gca_text *out, const char *tape,
+                           size_t len);
 
 /* ---- free heap-block lists (freelist.c) ------------------------------ */
 /* bdwgc's free-list geometry (allchblk.c keeps these private; ours must  */
@@ -406,6 +441,13 @@ GC_INNER int gca_dumpfile_open(const char *tmpl);
 /* deadline_ns (CLOCK_MONOTONIC; 0: none) or gca_dumpfile_abandon.       */
 GC_INNER int gca_dumpfile_deflate(const void *p, size_t n, int flush,
                                   uint64_t deadline_ns);
+/* One ring entry (writer.c), in two pieces a[0, na) and b[0, nb) (the */
+/* ring's wrap; nb may be 0): a line, or a tape (tape nonzero) written  */
+/* as its line first (gca_tape_text), off the collector's pause.        */
+/* 0 or an errno (ENOMEM: no memory for the text; what came before it  */
+/* is flushed).  Writer thread only.                                    */
+GC_INNER int gca_dumpfile_deflate_entry(int tape, const char *a, size_t na,
+                                        const char *b, size_t nb, int flush);
 /* The same for the header, from the starting thread (signals blocked). */
 GC_INNER int gca_dumpfile_write_header(const char *p, size_t n);
 GC_INNER void gca_dumpfile_abandon(void);
@@ -427,14 +469,20 @@ GC_INNER void gca_dumpfile_warn(const char *what, int err);
 GC_INNER void gca_dumpfile_note(const char *fmt, ...);
 
 /* ---- the dump file (writer.c: below record.c, header.c, control.c) --- */
-/* Non-blocking: copies len bytes (one whole JSON line, newline included) */
-/* into the writer's bounded buffer and returns 0, or returns nonzero and */
-/* counts a drop if the buffer is full or no dump is open.  Never waits.  */
-GC_INNER int gca_dump_submit(const char *line, size_t len);
-/* The same, but only into the dump of generation gen (gca_dump_generation;*/
-/* 0: any): a delta record built while its dump was stopped and another   */
-/* started must not be the new dump's first (it is dropped instead).     */
-GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen);
+/* Non-blocking: copies one record into the writer's bounded buffer and */
+/* returns 0, or returns nonzero and counts a drop if the buffer is full */
+/* or no dump is open.  Never waits.  The record is len bytes of a whole */
+/* JSON line (newline included) or, tape nonzero, of a tape (text.c),    */
+/* which the writer thread turns into its line: a record's formatting    */
+/* is not paid with the lock held.  An empty one (len 0) is a record the */
+/* caller lost (no memory to build it): counted as a drop, so its seq    */
+/* gap is explained.  gen: only into the dump of that generation         */
+/* (gca_dump_generation; 0: any): a delta record built while its dump    */
+/* was stopped and another started must not be the new dump's first (it */
+/* is dropped instead).                                                  */
+GC_INNER int gca_dump_put(const char *rec, size_t len, word gen, int tape);
+#define gca_dump_submit(line, len) gca_dump_put(line, len, 0, 0)
+#define gca_dump_submit_tape(tape, len, gen) gca_dump_put(tape, len, gen, 1)
 /* Drops since the previous call (the next record reports them).          */
 GC_INNER word gca_dump_take_dropped(void);
 /* Nonzero while a dump file is open for writing.                         */
@@ -476,9 +524,9 @@ GC_INNER GCA_MAYBE_UNUSED unsigned gca_dump_exit_wait(void);
 /* 256 KiB up to 64 MiB as records need).                                 */
 GC_INNER void gca_dump_set_buffer(size_t bytes);
 /* Delta records (docs/dump-format.md, "Delta records"): every how many */
-/* collection records one is whole (a key frame); 1: every one.  The   */
-/* first collection record of a dump always is: gca_dump_generation     */
-/* changes with every dump started (lock held).                         */
+/* collection records one is whole (a key frame); 1: every one (kept in */
+/* base.c, a setting).  The first collection record of a dump always is: */
+/* gca_dump_generation changes with every dump started (lock held).     */
 #define GCA_KEYFRAME_DEFAULT 64u
 #define GCA_KEYFRAME_MAX 1000000u
 GC_INNER void gca_dump_set_keyframe(unsigned every);

@@ -3,16 +3,18 @@
  * record.c: every line of the dump after the header (docs/dump-format.md).
  *
  * One module owns the records: a collection or snapshot record
- * (gca_record_emit) and a frame record (gca_record_frame) are built here,
- * in one buffer of OS memory (struct gca_text: it grows, never malloc,
- * never the GC heap) through text.c's number writer and escaper, from
+ * (gca_record_emit) and a frame record (gca_record_frame) are taken down
+ * here as a tape, in one buffer of OS memory (struct gca_text: it grows,
+ * never malloc, never the GC heap) through text.c's gca_tape_*: no text
+ * is formatted under the lock, the writer thread writes the tape's line
+ * (the type names a tape needs are copied into it), from
  * what the modules below keep: the last census, the allocation counters
  * (as deltas since the previous record), the free-block books, the
  * heap-growth events, the type and site rows and definitions, the frame
  * counts and the tables' own memory.  Rows are written in the column
  * order of gca_fields.h, the list the header names.  Rows whose numbers
- * are all zero are left out.  Then the line goes to the writer
- * (gca_dump_submit, which never blocks).  Runs with the allocation lock
+ * are all zero are left out.  Then the tape goes to the writer
+ * (gca_dump_submit_tape, which never blocks).  Runs with the allocation lock
  * held; never waits.  The bases of the deltas move only when the writer
  * accepted the record, so a dropped record's counts go in the next one;
  * gca_record_final, the last record of a stop, takes the lock itself
@@ -55,7 +57,7 @@ static word rec_sent_gen = 0;
 static unsigned rec_since_key = 0;      /* deltas since the key frame   */
 static int rec_delta_now = 0;
 
-#define REC_LIT(s) GCA_TEXT_LIT(&rec, s)
+#define REC_LIT(s) GCA_TAPE_LITERAL(&rec, s)
 
 /* The growth of a cumulative count since the record before (*prev),   */
 /* never negative: a sum read while a thread folds its counts may come  */
@@ -100,27 +102,19 @@ static int rec_any(const word *v, unsigned from, unsigned n)
 }
 
 /* ,"key":x  (the key given with its quotes and colon, as a literal).  */
-#define REC_KEY_WORD(key, x) (REC_LIT(key), gca_text_word(&rec, (x)))
+#define REC_KEY_WORD(key, x) GCA_TAPE_KEY(&rec, key, (x))
 /* Times: 64-bit on every target.                                      */
-#define REC_KEY_U64(key, x) (REC_LIT(key), gca_text_u64(&rec, (x)))
+#define REC_KEY_U64(key, x) (REC_LIT(key), gca_tape_u64(&rec, (x)))
 
 /* New type names, then new sites (definitions come before any row that */
 /* uses them, in the same record).                                      */
 static void rec_site_def(void *arg, unsigned id, const word *frames,
                          unsigned n)
 {
-  unsigned i;
   int *first = (int *)arg;
 
-  if (!*first) REC_LIT(",");
+  gca_tape_hex_row(&rec, *first, id, frames, n);
   *first = 0;
-  REC_LIT("[");
-  gca_text_word(&rec, id);
-  for (i = 0; i < n; i++) {
-    REC_LIT(",");
-    gca_text_hex(&rec, frames[i]);
-  }
-  REC_LIT("]");
 }
 
 static void rec_definitions(void)
@@ -132,15 +126,8 @@ static void rec_definitions(void)
 
   REC_LIT(",\"types\":[");
   while ((id = gca_types_def_next(&cookie, &name)) != 0) {
-    if (!first) REC_LIT(",");
+    gca_tape_type_def(&rec, first, id, cookie, name, strlen(name));
     first = 0;
-    REC_LIT("[");
-    gca_text_word(&rec, id);
-    REC_LIT(",");
-    gca_text_hex(&rec, cookie);
-    REC_LIT(",");
-    gca_text_cstring(&rec, name);
-    REC_LIT("]");
   }
   first = 1;
   REC_LIT("],\"sites\":[");
@@ -157,7 +144,7 @@ static void rec_group_rows(int sites)
 
   for (i = 0; i < n; i++) {
     if (!gca_types_row_take(sites, i, v)) continue;
-    gca_text_row(&rec, first, v, GCA_NCOLS_type_rows);
+    gca_tape_row(&rec, first, v, GCA_NCOLS_type_rows);
     first = 0;
   }
 }
@@ -227,8 +214,8 @@ static int rec_finish(int with_census)
     return 0;
   }
   /* A delta goes only into the dump its base is in.                   */
-  return gca_dump_submit_in(rec.buf, rec.len,
-                            rec_delta_now ? rec_sent_gen : 0) == 0;
+  return gca_dump_submit_tape(rec.buf, rec.len,
+                              rec_delta_now ? rec_sent_gen : 0) == 0;
 }
 
 static void rec_freelists(void)
@@ -248,7 +235,7 @@ static void rec_freelists(void)
   for (i = 0, d = 100000; i < 6; i++, d /= 10)
     frac[i] = (char)('0' + ppm % 1000000u / d % 10);
   REC_LIT(".");
-  gca_text_put(&rec, frac, 6);
+  gca_tape_bytes(&rec, GCA_TAPE_RAW, frac, 6);
   REC_LIT(",\"lists\":[");
   for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
     word row[GCA_NCOLS_lists];
@@ -258,7 +245,7 @@ static void rec_freelists(void)
     row[GCA_COL_lists_blocks] = fl->blocks[i];
     row[GCA_COL_lists_bytes] = fl->bytes[i];
     row[GCA_COL_lists_unmapped_bytes] = fl->unmapped_bytes[i];
-    gca_text_row(&rec, first, row, GCA_NCOLS_lists);
+    gca_tape_row(&rec, first, row, GCA_NCOLS_lists);
     first = 0;
   }
   REC_LIT("]},");
@@ -282,10 +269,10 @@ static void rec_grows_rows(void)
     /* req_kind may be -1: the one signed column.                       */
     if (i) REC_LIT(",");
     REC_LIT("[");
-    gca_text_u64(&rec, e->t_ns);
+    gca_tape_u64(&rec, e->t_ns);
     REC_KEY_WORD(",", e->req_bytes);
     REC_LIT(",");
-    gca_text_sword(&rec, e->req_kind);
+    gca_tape_one(&rec, GCA_TAPE_SWORD, (word)e->req_kind);
     REC_KEY_WORD(",", e->free_bytes);
     REC_KEY_WORD(",", e->largest_free_bytes);
     REC_KEY_WORD(",", e->grow_bytes);
@@ -338,7 +325,6 @@ static void rec_kind_names(int lead)
 {
   unsigned k;
   int first = 1;
-  char num[24];
 
   rec_kind_sig_sent = rec_kind_sig();
   if (lead) REC_LIT(",");
@@ -348,10 +334,9 @@ static void rec_kind_names(int lead)
 
     if (NULL == name) continue;
     if (!first) REC_LIT(",");
-    REC_LIT("\"");
-    gca_text_put(&rec, num, (size_t)(gca_put_word(num, k) - num));
+    REC_KEY_WORD("\"", k);
     REC_LIT("\":");
-    gca_text_cstring(&rec, name);
+    gca_tape_bytes(&rec, GCA_TAPE_STRING, name, strlen(name));
     first = 0;
   }
   if (lead) REC_LIT("}"); else REC_LIT("},");
@@ -385,7 +370,7 @@ static void rec_kinds(int use_census)
     } else if (!rec_any(row, GCA_COL_kinds_debug_objs, GCA_NCOLS_kinds)) {
       continue;
     }
-    gca_text_row(&rec, first, row, GCA_NCOLS_kinds);
+    gca_tape_row(&rec, first, row, GCA_NCOLS_kinds);
     first = 0;
   }
   REC_LIT("],");
@@ -430,7 +415,7 @@ static void rec_classes(int use_census)
                           GCA_NCOLS_classes)) {
         continue;
       }
-      gca_text_row(&rec, first, row, GCA_NCOLS_classes);
+      gca_tape_row(&rec, first, row, GCA_NCOLS_classes);
       first = 0;
     }
   }
@@ -631,7 +616,7 @@ static void rec_frame_kinds(int write)
         || !rec_any(row, GCA_COL_frame_kind_rows_objs,
                     GCA_NCOLS_frame_kind_rows))
       continue;
-    gca_text_row(&rec, first, row, GCA_NCOLS_frame_kind_rows);
+    gca_tape_row(&rec, first, row, GCA_NCOLS_frame_kind_rows);
     first = 0;
   }
   if (write) REC_LIT("]");
@@ -676,7 +661,7 @@ GC_INNER void gca_record_frame(word n)
     /* A row whose counts all moved to the type word 0 named (samples). */
     if (!rec_any(v, GCA_COL_frame_rows_objs, GCA_NCOLS_frame_rows))
       continue;
-    gca_text_row(&rec, first, v, GCA_NCOLS_frame_rows);
+    gca_tape_row(&rec, first, v, GCA_NCOLS_frame_rows);
     first = 0;
   }
   REC_LIT("]");
@@ -690,7 +675,7 @@ GC_INNER void gca_record_frame(word n)
   if (rec.fail) {
     rec.fail = 0;
     (void)gca_dump_submit(NULL, 0);     /* lost: counted as a drop      */
-  } else if (gca_dump_submit(rec.buf, rec.len) == 0) {
+  } else if (gca_dump_submit_tape(rec.buf, rec.len, 0) == 0) {
     return;
   }
   /* Dropped: the definitions it carried go in the next record.        */

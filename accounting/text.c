@@ -8,7 +8,9 @@
  * writes do nothing, so a caller checks once at the end.  Numbers are
  * formatted by hand (snprintf per number cost more than the census it
  * reports), strings through gca_text_string, the one JSON escaper of the
- * collector side.
+ * collector side.  Records are not formatted under the allocation lock:
+ * record.c takes them down as tapes (gca_tape_*, below) and the writer
+ * thread writes their text with the same functions (gca_tape_text).
  */
 
 #include "gca_priv.h"
@@ -79,20 +81,6 @@ GC_INNER char *gca_put_word(char *p, word x)
   return p + 24 - d;
 }
 
-GC_INNER char *gca_put_row(char *p, int first, const word *v, unsigned n)
-{
-  unsigned i;
-
-  if (!first) *p++ = ',';
-  *p++ = '[';
-  for (i = 0; i < n; i++) {
-    if (i) *p++ = ',';
-    p = gca_put_word(p, v[i]);
-  }
-  *p++ = ']';
-  return p;
-}
-
 GC_INNER void gca_text_word(struct gca_text *t, word x)
 {
   if (!gca_text_reserve(t, 24)) return;
@@ -140,13 +128,6 @@ GC_INNER void gca_text_hex(struct gca_text *t, word x)
   GCA_TEXT_LIT(t, "\"0x");
   gca_text_put(t, b + d, sizeof(b) - (size_t)d);
   GCA_TEXT_LIT(t, "\"");
-}
-
-GC_INNER void gca_text_row(struct gca_text *t, int first, const word *v,
-                           unsigned n)
-{
-  if (!gca_text_reserve(t, (size_t)n * 21 + 3)) return;
-  t->len = (size_t)(gca_put_row(t->buf + t->len, first, v, n) - t->buf);
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if the  */
@@ -242,6 +223,233 @@ GC_INNER void gca_text_string(struct gca_text *t, const char *s, size_t n)
 GC_INNER void gca_text_cstring(struct gca_text *t, const char *s)
 {
   gca_text_string(t, s, strlen(s));
+}
+
+/* ---- tapes ------------------------------------------------------------ */
+/* A record is taken down under the allocation lock as a tape (what it  */
+/* says, in words) and written as text by the writer thread, outside    */
+/* the collector's pause (gca_tape_text).  Each item is a tag word,     */
+/* TAPE_KIND(tag) and TAPE_COUNT(tag), then its payload.  Literals are   */
+/* kept by address: they must be static (string literals).              */
+#define TAPE_KIND_BITS 4
+#define TAPE_KIND(tag) ((unsigned)((tag) & 0xf))
+#define TAPE_COUNT(tag) ((size_t)((tag) >> TAPE_KIND_BITS))
+#define TAPE_TAG(kind, n) ((word)(n) << TAPE_KIND_BITS | (word)(kind))
+#define TAPE_W sizeof(word)
+#define TAPE_WORDS(bytes) (((bytes) + TAPE_W - 1) / TAPE_W)
+
+/* Room for n more words at the end of t; their start, or NULL.         */
+static char *tape_room(struct gca_text *t, size_t n)
+{
+  char *p;
+
+  if (EXPECT(t->len + n * TAPE_W > t->cap, FALSE)
+      && !gca_text_reserve(t, n * TAPE_W))
+    return NULL;
+  p = t->buf + t->len;
+  t->len += n * TAPE_W;
+  return p;
+}
+
+static void tape_put_word(char *p, word x) { memcpy(p, &x, TAPE_W); }
+
+static word tape_get_word(const char *p)
+{
+  word x;
+
+  memcpy(&x, p, TAPE_W);
+  return x;
+}
+
+GC_INNER void gca_tape_lit(struct gca_text *t, const char *s, size_t n)
+{
+  char *p = tape_room(t, 2);
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_LIT, n));
+  tape_put_word(p + TAPE_W, (word)s);
+}
+
+GC_INNER void gca_tape_key_word(struct gca_text *t, const char *s, size_t n,
+                                word x)
+{
+  char *p = tape_room(t, 3);
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_KEY_WORD, n));
+  tape_put_word(p + TAPE_W, (word)s);
+  tape_put_word(p + 2 * TAPE_W, x);
+}
+
+/* WORD, SWORD and HEX: a tag and one word.                              */
+GC_INNER void gca_tape_one(struct gca_text *t, unsigned kind, word x)
+{
+  char *p = tape_room(t, 2);
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(kind, 0));
+  tape_put_word(p + TAPE_W, x);
+}
+
+GC_INNER void gca_tape_u64(struct gca_text *t, uint64_t x)
+{
+  char *p = tape_room(t, 1 + TAPE_WORDS(sizeof(x)));
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_U64, 0));
+  memcpy(p + TAPE_W, &x, sizeof(x));
+}
+
+GC_INNER void gca_tape_row(struct gca_text *t, int first, const word *v,
+                           unsigned n)
+{
+  char *p = tape_room(t, 1 + (size_t)n);
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_ROW, (word)n << 1 | (first != 0)));
+  memcpy(p + TAPE_W, v, (size_t)n * TAPE_W);
+}
+
+GC_INNER void gca_tape_hex_row(struct gca_text *t, int first, word id,
+                               const word *v, unsigned n)
+{
+  char *p = tape_room(t, 2 + (size_t)n);
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_HEX_ROW, (word)n << 1 | (first != 0)));
+  tape_put_word(p + TAPE_W, id);
+  memcpy(p + 2 * TAPE_W, v, (size_t)n * TAPE_W);
+}
+
+GC_INNER void gca_tape_type_def(struct gca_text *t, int first, word id,
+                                word cookie, const char *name, size_t n)
+{
+  char *p = tape_room(t, 3 + TAPE_WORDS(n));
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(GCA_TAPE_TYPE_DEF, (word)n << 1 | (first != 0)));
+  tape_put_word(p + TAPE_W, id);
+  tape_put_word(p + 2 * TAPE_W, cookie);
+  memcpy(p + 3 * TAPE_W, name, n);
+}
+
+/* STRING (escaped, in quotes) and RAW (as is): s[0, n) copied.         */
+GC_INNER void gca_tape_bytes(struct gca_text *t, unsigned kind,
+                             const char *s, size_t n)
+{
+  char *p = tape_room(t, 1 + TAPE_WORDS(n));
+
+  if (NULL == p) return;
+  tape_put_word(p, TAPE_TAG(kind, n));
+  memcpy(p + TAPE_W, s, n);
+}
+
+/* A row's text from its n words at p (any alignment); returns p past  */
+/* them.                                                                  */
+static const char *tape_row_text(struct gca_text *t, int first,
+                                  const char *p, unsigned n)
+{
+  char *o;
+  unsigned i;
+
+  if (!gca_text_reserve(t, (size_t)n * 21 + 3)) return p + n * TAPE_W;
+  o = t->buf + t->len;
+  if (!first) *o++ = ',';
+  *o++ = '[';
+  for (i = 0; i < n; i++, p += TAPE_W) {
+    if (i) *o++ = ',';
+    o = gca_put_word(o, tape_get_word(p));
+  }
+  *o++ = ']';
+  t->len = (size_t)(o - t->buf);
+  return p;
+}
+
+GC_INNER int gca_tape_text(struct gca_text *out, const char *tape, size_t len)
+{
+  const char *p = tape, *end = tape + len;
+
+  while (p < end && !out->fail) {
+    word tag, x;
+    size_t n, room;
+    uint64_t u;
+
+    if ((size_t)(end - p) < TAPE_W) return 0;
+    room = (size_t)(end - p) / TAPE_W - 1;    /* words past the tag     */
+    tag = tape_get_word(p);
+    n = TAPE_COUNT(tag);
+    p += TAPE_W;
+    switch (TAPE_KIND(tag)) {
+    case GCA_TAPE_LIT:
+    case GCA_TAPE_KEY_WORD:
+      if (room < (GCA_TAPE_LIT == TAPE_KIND(tag) ? 1u : 2u)) return 0;
+      gca_text_put(out, (const char *)tape_get_word(p), n);
+      p += TAPE_W;
+      if (GCA_TAPE_KEY_WORD == TAPE_KIND(tag)) {
+        gca_text_word(out, tape_get_word(p));
+        p += TAPE_W;
+      }
+      break;
+    case GCA_TAPE_WORD:
+    case GCA_TAPE_SWORD:
+    case GCA_TAPE_HEX:
+      if (room < 1) return 0;
+      x = tape_get_word(p);
+      p += TAPE_W;
+      if (GCA_TAPE_WORD == TAPE_KIND(tag))
+        gca_text_word(out, x);
+      else if (GCA_TAPE_SWORD == TAPE_KIND(tag))
+        gca_text_sword(out, (signed_word)x);
+      else
+        gca_text_hex(out, x);
+      break;
+    case GCA_TAPE_U64:
+      if (room < TAPE_WORDS(sizeof(u))) return 0;
+      memcpy(&u, p, sizeof(u));
+      p += TAPE_WORDS(sizeof(u)) * TAPE_W;
+      gca_text_u64(out, u);
+      break;
+    case GCA_TAPE_ROW:
+      if (room < n >> 1) return 0;
+      p = tape_row_text(out, (int)(n & 1), p, (unsigned)(n >> 1));
+      break;
+    case GCA_TAPE_HEX_ROW:
+    case GCA_TAPE_TYPE_DEF:
+      {
+        int def = GCA_TAPE_TYPE_DEF == TAPE_KIND(tag);
+        size_t i, nw = def ? 1 + TAPE_WORDS(n >> 1) : n >> 1;
+
+        if (room < 1 + nw) return 0;
+        if ((n & 1) == 0) GCA_TEXT_LIT(out, ",");
+        GCA_TEXT_LIT(out, "[");
+        gca_text_word(out, tape_get_word(p));
+        p += TAPE_W;
+        for (i = 0; i < (def ? 1 : nw); i++, p += TAPE_W) {
+          GCA_TEXT_LIT(out, ",");
+          gca_text_hex(out, tape_get_word(p));
+        }
+        if (def) {
+          GCA_TEXT_LIT(out, ",");
+          gca_text_string(out, p, n >> 1);
+          p += TAPE_WORDS(n >> 1) * TAPE_W;
+        }
+        GCA_TEXT_LIT(out, "]");
+      }
+      break;
+    case GCA_TAPE_STRING:
+    case GCA_TAPE_RAW:
+      if (room < TAPE_WORDS(n)) return 0;
+      if (GCA_TAPE_STRING == TAPE_KIND(tag))
+        gca_text_string(out, p, n);
+      else
+        gca_text_put(out, p, n);
+      p += TAPE_WORDS(n) * TAPE_W;
+      break;
+    default:
+      return 0;
+    }
+  }
+  return !out->fail;
 }
 
 #endif /* !GC_ACC_DISABLE */

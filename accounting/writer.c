@@ -183,13 +183,17 @@ static word dump_riding = 0;
   /* must not hang: where = 0 inside a producer's copy (dump_prod_mu   */
   /* and the allocation lock held), 1 inside a stop (dump_ctl held).   */
   /* drop_next: the next n records are dropped as if the ring were full. */
+  /* entries: records queued as lines and as tapes (test_tape_dump).     */
   static void (*dump_test_hook)(int where) = NULL;
   static unsigned dump_test_drops = 0;
+  static word dump_test_entries[2] = { 0, 0 };
 
   GC_API void GC_CALL GC_acc_test_dump_hook(void (*fn)(int where))
   { dump_test_hook = fn; }
   GC_API void GC_CALL GC_acc_test_dump_drop_next(unsigned n)
   { GCA_STORE(&dump_test_drops, n); }
+  GC_API void GC_CALL GC_acc_test_dump_entries(GC_word *lines, GC_word *t)
+  { *lines = dump_test_entries[0]; *t = dump_test_entries[1]; }
 #endif
 
 /* A producer holds dump_prod_mu for one copy: a stop that waits this   */
@@ -210,7 +214,28 @@ static void dump_report_pending(void)
     gca_dumpfile_warn("cannot write dump file", dump.err);
 }
 
-/* Compress ring bytes [from, to) (whole lines) and sync-flush once at  */
+/* A ring entry: a header (length << 1, | 1 for a tape), its bytes.    */
+#define DUMP_HDR sizeof(size_t)
+
+/* Ring bytes [at, at + n) (across the wrap) from p (put) or into p.   */
+static void dump_ring_io(size_t at, void *p, size_t n, int put)
+{
+  size_t off = at % dump.cap, first = dump.cap - off < n ? dump.cap - off : n;
+  char *q = (char *)p, *r = dump.ring + off;
+
+  BCOPY(put ? q : r, put ? r : q, first);
+  BCOPY(put ? q + first : dump.ring, put ? dump.ring : q + first, n - first);
+}
+
+static size_t dump_hdr_at(size_t at)
+{
+  size_t hdr;
+
+  dump_ring_io(at, &hdr, DUMP_HDR, 0);
+  return hdr;
+}
+
+/* Compress ring bytes [from, to) (whole entries) and sync-flush once at */
 /* the end: every record taken from the ring in this pass reaches the  */
 /* file, byte-aligned, before the writer waits again (one flush per     */
 /* pass rather than per record: each flush ends a deflate block, whose  */
@@ -219,17 +244,18 @@ static void dump_report_pending(void)
 static int dump_deflate_ring(size_t from, size_t to)
 {
   while (from < to) {
-    size_t off = from % dump.cap;
-    size_t n = to - from;
     int err;
+    size_t hdr = dump_hdr_at(from), len = hdr >> 1, off, first;
 
-    if (n > dump.cap - off) n = dump.cap - off;     /* up to the wrap  */
-    if ((err = gca_dumpfile_deflate(dump.ring + off, n,
-                                    from + n == to ? Z_SYNC_FLUSH
-                                                   : Z_NO_FLUSH, 0))
-        != 0)
-      return err;
-    from += n;
+    from += DUMP_HDR;
+    off = from % dump.cap;
+    first = dump.cap - off < len ? dump.cap - off : len;   /* to the wrap */
+    err = gca_dumpfile_deflate_entry((int)(hdr & 1), dump.ring + off, first,
+                                     dump.ring, len - first,
+                                     from + len == to ? Z_SYNC_FLUSH
+                                                      : Z_NO_FLUSH);
+    if (err != 0) return err;
+    from += len;
   }
   return 0;
 }
@@ -422,13 +448,12 @@ static int dump_wait_drained(uint64_t deadline_ns)
   }
 }
 
-/* Records (whole lines) in ring bytes [from, to).                       */
+/* Records (whole entries) in ring bytes [from, to).                     */
 static word dump_count_lines(size_t from, size_t to)
 {
   word n = 0;
 
-  for (; from < to; from++)
-    if ('\n' == dump.ring[from % dump.cap]) n++;
+  for (; from < to; n++) from += DUMP_HDR + (dump_hdr_at(from) >> 1);
   return n;
 }
 
@@ -559,11 +584,9 @@ static void dump_atexit(void)
 }
 #endif
 
-/* Delta records (record.c): the key frames' spacing, and which dump is */
-/* open (a new one's first collection record is whole).  The generation */
-/* changes under dump_ctl before the new dump is published under         */
-/* dump_prod_mu, so a producer holding dump_prod_mu sees it.            */
-static unsigned dump_keyframe_every = GCA_KEYFRAME_DEFAULT;
+/* Which dump is open, for delta records (record.c).  It changes under */
+/* dump_ctl before the new dump is published under dump_prod_mu, so a  */
+/* producer holding dump_prod_mu sees it.                                */
 static word dump_generation = 0;
 
 /* dump_ctl held, no dump running.                                      */
@@ -665,18 +688,6 @@ GC_INNER int gca_dump_stop(void)
 GC_INNER void gca_dump_set_exit_wait(unsigned ms) { dump_exit_wait_ms = ms; }
 GC_INNER unsigned gca_dump_exit_wait(void) { return dump_exit_wait_ms; }
 
-GC_INNER void gca_dump_set_keyframe(unsigned every)
-{
-  if (every < 1) every = 1;
-  if (every > GCA_KEYFRAME_MAX) every = GCA_KEYFRAME_MAX;
-  GCA_STORE(&dump_keyframe_every, every);
-}
-
-GC_INNER unsigned gca_dump_keyframe(void)
-{
-  return GCA_LOAD(&dump_keyframe_every);
-}
-
 GC_INNER word gca_dump_generation(void)
 {
   return GCA_LOAD(&dump_generation);
@@ -715,17 +726,10 @@ static void dump_grow(size_t len)
   dump.grow_wanted = 0;
 }
 
-/* Copies one whole line into the ring, or drops it and counts it (0  */
-/* or 1).  An empty line (len 0) is a record the caller lost (no memory */
-/* to build it): counted as a drop, so its seq gap is explained.        */
-GC_INNER int gca_dump_submit(const char *line, size_t len)
+GC_INNER int gca_dump_put(const char *rec, size_t len, word gen, int tape)
 {
-  return gca_dump_submit_in(line, len, 0);
-}
-
-GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen)
-{
-  size_t off, first, tail, head;
+  size_t tail, head, hdr = len << 1 | (size_t)(tape != 0);
+  size_t need = DUMP_HDR + len;
 
   dump_report_pending();
   if (!GCA_LOAD(&dump.open) || 0 == len || dump.pid != getpid())
@@ -742,28 +746,28 @@ GC_INNER int gca_dump_submit_in(const char *line, size_t len, word gen)
 # endif
   tail = dump.tail;                   /* only producers write it */
   head = DUMP_LOAD_ACQ(&dump.head);
-  if ((len > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
+  if ((need > dump.cap / 8 || dump.grow_wanted) && dump.cap < dump.limit
       && head == tail)
-    dump_grow(len);
+    dump_grow(need);
   if (gen != 0 && gen != GCA_LOAD(&dump_generation)) {     /* (dump_prod_mu held) */
     gca_noted_unlock(&dump_prod_mu);
     goto drop;
   }
-  if (!dump.open || dump.cap - (tail - head) < len) {
+  if (!dump.open || dump.cap - (tail - head) < need) {
     if (dump.cap < dump.limit) dump.grow_wanted = 1;
     gca_noted_unlock(&dump_prod_mu);
     dump_wake((size_t)-1);            /* drain, so the next one fits   */
     goto drop;
   }
-  off = tail % dump.cap;
-  first = dump.cap - off;
-  if (first > len) first = len;
-  BCOPY(line, dump.ring + off, first);
-  if (first < len) BCOPY(line + first, dump.ring, len - first);
-  DUMP_STORE_REL(&dump.tail, tail + len);
+  dump_ring_io(tail, &hdr, DUMP_HDR, 1);
+  dump_ring_io(tail + DUMP_HDR, (void *)rec, len, 1);
+# ifdef GCA_TEST_API
+    GCA_ADD(&dump_test_entries[tape != 0], 1);
+# endif
+  DUMP_STORE_REL(&dump.tail, tail + need);
   gca_noted_unlock(&dump_prod_mu);
   dump_riding = 0;                    /* its dropped count is in the ring */
-  dump_wake(tail + len - head);
+  dump_wake(tail + need - head);
   return 0;
 
 drop:

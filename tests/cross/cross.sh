@@ -178,6 +178,9 @@ link test_dump_ring il2cpp "$srcdir/tests/unit/test_dump_ring.c" \
 # armv7): the test-only clock offset puts the clock near 2^32 ns.
 link test_clock64 il2cpp "$srcdir/tests/unit/test_clock64.c" \
   "$srcdir/tools/gcacc/dump_read.c"
+# Records as tapes, written by the writer thread (32-bit words on armhf).
+link test_tape_dump il2cpp "$srcdir/tests/unit/test_tape_dump.c" \
+  "$srcdir/tools/gcacc/dump_read.c"
 link gameload il2cpp "$srcdir/tests/il2cpp/gameload.c"
 printf 'link: %.1f s\n' "$(since "$t0")"
 
@@ -214,7 +217,8 @@ fi
 
 # The il2cpp build.
 for t in test_counters test_frag_churn test_census test_frag test_types \
-         test_types_gcj test_unwind test_dump_ring test_clock64; do
+         test_types_gcj test_unwind test_dump_ring test_clock64 \
+         test_tape_dump; do
   run "$t-il2cpp" "$Q" "$out/$t-il2cpp"
 done
 

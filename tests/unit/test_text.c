@@ -18,7 +18,7 @@
 #include <string.h>
 #include "../check.h"
 
-static struct gca_text t;
+static struct gca_text t, tape;
 
 /* t's text (NUL-terminated copy) as one JSON value, or NULL.           */
 static json_t *parse_text(void)
@@ -86,7 +86,9 @@ int main(void)
   CHECK(t.len == 5 && memcmp(t.buf, "\"0x0\"", 5) == 0);
   /* A row parses back to its numbers.                                  */
   t.len = 0;
-  gca_text_row(&t, 1, row, 3);
+  tape.len = 0;
+  gca_tape_row(&tape, 1, row, 3);
+  CHECK(gca_tape_text(&t, tape.buf, tape.len));
   j = parse_text();
   if (CHECK(j != NULL && json_array_size(j) == 3)) {
     CHECK_EQ(json_integer_value(json_array_get(j, 1)), 12345);
