@@ -306,6 +306,10 @@ GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_deinit(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,
                                       word n_blocks);
+/* Mode 1's large object whose countdown was due (GCA_LARGE_COUNT):     */
+/* counted, and sampled if the countdown says so; returns p.            */
+GCA_HOOK_FN void *gca_hook_large_due(void *p, size_t lb, int k,
+                                     word n_blocks);
 GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
                                         size_t granules, int k);
 GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
@@ -434,12 +438,15 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
                ? GCA_LOCKED_POP(p, lb, k, lg) \
                : gca_hook_alloc(p, lb, k))
 /* Large objects of n_blocks heap blocks (lock held), while gca_tl_mode */
-/* is 1 and not inside GC_generic_malloc_many, are counted inline as     */
-/* well, into gca_locked_large: row k * GCA_LOCKED_LARGE_ROWS + b of      */
-/* kind k holds the objects, requested and granted bytes of its large    */
-/* class b (gca_priv.h's GCA_LARGE0 + b: granted bytes from 2^(b + log   */
-/* HBLKSIZE - 1) up, so b is one more than the power of two below        */
-/* n_blocks).  The sums add them to the class rows (counters_sum.c).     */
+/* is 1, are counted inline as well, into the lock-held large rows:    */
+/* kind k's rows start at gca_locked_large_kind[k] (base.c sets it with */
+/* the table block), and its row b holds the objects, requested bytes  */
+/* and granted heap blocks of its large class GCA_LARGE0 + 1 + b       */
+/* (gca_priv.h: b is the power of two below n_blocks, its bsr; granted */
+/* bytes from 2^(b + log HBLKSIZE) up).  The sums add them to the class */
+/* rows (counters_sum.c), the blocks times HBLKSIZE.  A load indexed by */
+/* the kind, a bsr and a lea for the row; the block count is in hand,  */
+/* where its bytes took a shift more.                                   */
 # define GCA_LOCKED_LARGE_ROWS (CPP_WORDSZ - CPP_LOG_HBLKSIZE + 1)
 /* Inlined whatever the compiler's heuristics (which left these calls  */
 /* in GC_generic_malloc); the copies' bodies below too.                */
@@ -450,14 +457,15 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 # else
 #   define GCA_HOOK_INLINE static
 # endif
-GC_EXTERN word (*gca_locked_large)[3];
-GCA_HOOK_INLINE unsigned gca_large_row(word n_blocks)
+GC_EXTERN word *gca_locked_large_kind[MAXOBJKINDS];
+/* The power of two below n_blocks (not 0): one bsr on x86-64.         */
+GCA_HOOK_INLINE word gca_large_log(word n_blocks)
 {
 # if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)(8 * sizeof(unsigned long long)
-                      - __builtin_clzll((unsigned long long)n_blocks));
+    return (word)(8 * sizeof(unsigned long long) - 1
+                  - __builtin_clzll((unsigned long long)n_blocks));
 # else
-    unsigned b = 1;
+    word b = 0;
 
     while ((n_blocks >>= 1) != 0) b++;
     return b;
@@ -466,25 +474,29 @@ GCA_HOOK_INLINE unsigned gca_large_row(word n_blocks)
 GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
                                             word n_blocks)
 {
-  word *r = gca_locked_large[(word)(unsigned)k * GCA_LOCKED_LARGE_ROWS
-                             + gca_large_row(n_blocks)];
+  word *r = gca_locked_large_kind[(unsigned)k] + 3 * gca_large_log(n_blocks);
 
   GCA_OWN_ADD(&r[0], 1);
   GCA_OWN_ADD(&r[1], lb);
-  GCA_OWN_ADD(&r[2], n_blocks * HBLKSIZE);
+  GCA_OWN_ADD(&r[2], n_blocks);
 }
-/* Mode 1's count and countdown of a large object outside              */
-/* GC_generic_malloc_many (also gca_hook_alloc's, hooks.c).  p an       */
-/* lvalue, taken back from the sample's hook (as GCA_LOCKED_POP).       */
+/* Mode 1's countdown, then the count of a large object (also           */
+/* gca_hook_alloc's, hooks.c).  Due, gca_hook_large_due counts it and   */
+/* samples it; so the test whether GC_generic_malloc_many is making it */
+/* (gca_many_tl.in: its list's end must know it) is there, not here: a */
+/* GC_generic_malloc_many that may make a large object (its list not   */
+/* the thread's own thread-local one, whose objects are small) makes   */
+/* the thread's countdown due first, in mode 1 (counters.c,            */
+/* gca_counters_many_begin).  p an lvalue, taken back from the hook (as */
+/* GCA_LOCKED_POP).                                                     */
+# define GCA_LARGE_GRANULES(n_blocks) \
+        ((word)(n_blocks) * (HBLKSIZE / GRANULE_BYTES))
 # define GCA_LARGE_COUNT(p, lb, k, n_blocks) \
-        (gca_locked_count_large(lb, k, n_blocks), \
-         GCA_SAMPLE_DUE(BYTES_TO_GRANULES((n_blocks) * HBLKSIZE)) \
-         ? (void)((p) = gca_hook_sample(p, lb, \
-                                        BYTES_TO_GRANULES((n_blocks) \
-                                                          * HBLKSIZE), k)) \
-         : (void)0)
+        (GCA_SAMPLE_DUE(GCA_LARGE_GRANULES(n_blocks)) \
+         ? (void)((p) = gca_hook_large_due(p, lb, k, n_blocks)) \
+         : gca_locked_count_large(lb, k, n_blocks))
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
-        GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
                ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
                : gca_hook_alloc_large(p, lb, k, n_blocks))
 /* The thread-local fast path counts inline, into the thread's own       */

@@ -614,8 +614,9 @@ struct gca_tables {
   /* lg), after the rest, so that the pages of kinds that do not exist */
   /* are the block's last, never touched.                               */
   word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
-  /* gca_locked_large points here (GC_ACC_ON_ALLOC_LARGE's rows: kind k's */
-  /* large class GCA_LARGE0 + b is row k * GCA_LOCKED_LARGE_ROWS + b).   */
+  /* base.c: gca_locked_large_kind points here (GC_ACC_ON_ALLOC_LARGE's */
+  /* rows: kind k's large class GCA_LARGE0 + b is row                    */
+  /* k * GCA_LOCKED_LARGE_ROWS + b: objects, requested bytes, blocks).  */
   word locked_large[MAXOBJKINDS * GCA_LOCKED_LARGE_ROWS][3];
 };
 GC_EXTERN struct gca_tables *gca_tables;

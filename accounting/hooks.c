@@ -114,11 +114,7 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
     if (!SMALL_OBJ(lb)) {
       word n_blocks = OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz);
 
-      if (EXPECT(gca_many_tl.in, FALSE)) {
-        gca_hook_alloc_large(p, lb, k, n_blocks);
-      } else {
-        GCA_LARGE_COUNT(p, lb, k, n_blocks);
-      }
+      GCA_LARGE_COUNT(p, lb, k, n_blocks);
       return;
     }
     g = GC_size_map[lb];
@@ -145,6 +141,26 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
   } else {
     gca_counters_alloc_large(p, lb, k, n_blocks);
   }
+}
+
+/* Inside GC_generic_malloc_many (gca_many_tl.in) the object goes the  */
+/* general path, which its list's end must know of.  Such a large       */
+/* object always reaches here in mode 1: gca_counters_many_begin made   */
+/* the countdown due (for a list that can hold large objects).          */
+GC_INNER void *gca_hook_large_due(void *p, size_t lb, int k, word n_blocks)
+{
+  word g = GCA_LARGE_GRANULES(n_blocks);
+
+  if (gca_counters_tl_sample_due(g)) {
+    gca_samples_take(p, lb, g, k);
+    gca_counters_tl_keep();
+  }
+  if (EXPECT(gca_many_tl.in, FALSE)) {
+    gca_counters_alloc(p, lb, k);
+  } else {
+    gca_locked_count_large(lb, k, n_blocks);
+  }
+  return p;
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,
