@@ -149,12 +149,7 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 /* the countdown due (for a list that can hold large objects).          */
 GC_INNER void *gca_hook_large_due(void *p, size_t lb, int k, word n_blocks)
 {
-  word g = GCA_LARGE_GRANULES(n_blocks);
-
-  if (gca_counters_tl_sample_due(g)) {
-    gca_samples_take(p, lb, g, k);
-    gca_counters_tl_keep();
-  }
+  (void)gca_hook_sample(p, lb, GCA_LARGE_GRANULES(n_blocks), k);
   if (EXPECT(gca_many_tl.in, FALSE)) {
     gca_counters_alloc(p, lb, k);
   } else {
