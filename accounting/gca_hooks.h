@@ -23,6 +23,12 @@
  *                               GC_ALWAYS_MULTITHREADED (the lock is held
  *                               there); lock not held.
  *                               Reads GC_ACC_* settings, starts dumping.
+ *   GC_ACC_ON_INCREMENTAL()     misc.c GC_enable_incremental, at entry
+ *                               (8.2.2 only): incremental collection may
+ *                               start, so GC_gcj_malloc no longer runs
+ *                               its copy without the test of
+ *                               GC_incremental (GC_ACC_GCJ_SLOW below).
+ *                               Lock not held.
  *   GC_ACC_ON_ALLOC(p, lb, k)   after an object p of kind k was taken for a
  *                               request of lb bytes (p may be NULL: ignored).
  *                               Sites: every place upstream adds to
@@ -245,6 +251,8 @@
 # define GC_ACC_ON_TLFS_DESTROY(p)                        (void)0
 # define GC_ACC_ON_THREAD_EXIT()                          (void)0
 # define GC_ACC_ON_GCJ_KIND(k)                            (void)0
+# define GC_ACC_ON_INCREMENTAL()                          (void)0
+# define GC_ACC_GCJ_SLOW(incremental)                     (incremental)
 
 #else
 
@@ -301,6 +309,9 @@ GC_EXTERN int gca_tl_mode;
 # define GCA_HOOK_FN GC_INNER GC_ATTR_NOINLINE
 
 GCA_HOOK_FN void gca_hook_init(void);
+/* GC_enable_incremental (8.2.2 only): GC_gcj_malloc's copy without the */
+/* test of GC_incremental runs no more (tlflags.c).                      */
+GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_incremental(void);
 /* GC_deinit, on both bases, before the collector's state is wiped.    */
 GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_deinit(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
@@ -674,18 +685,43 @@ enum { gca_counting = 1 };
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
-                                                    GCA_COPY_ARGS_ params)
+                                int gca_no_incr GC_ATTR_UNUSED, \
+                                GCA_COPY_ARGS_ params)
+/* GC_gcj_malloc is called by the program itself (GC_malloc inlines     */
+/* GC_malloc_kind's jump; nothing inlines GC_gcj_malloc's), so its jump  */
+/* to the copy was an instruction an object more than upstream's        */
+/* function with accounting off (0.5 M on gameloop-gcj).  It has a     */
+/* fourth copy, gca_copy_gcj_malloc_offni: upstream's code without its  */
+/* test of GC_incremental (GC_ACC_GCJ_SLOW, with gca_no_incr 1), which   */
+/* sends incremental collection to GC_core_gcj_malloc (the thread-local */
+/* path is not safe with it).  The pointer goes there in mode 0 until   */
+/* incremental collection may have started (GC_ACC_ON_INCREMENTAL at    */
+/* GC_enable_incremental's entry, gca_hook_init after GC_init: then the */
+/* copy with the test, for good; tlflags.c).  Off, the jump replaces    */
+/* that test's load, test and branch: two instructions fewer than      */
+/* upstream's function; on, nothing changes.                             */
+# define GCA_COPY_EXTRA_malloc_kind_global(fn, params, args) /* none */
+# define GCA_COPY_EXTRA_malloc_kind(fn, params, args) /* none */
+# define GCA_COPY_EXTRA_gcj_malloc(fn, params, args) \
+        GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_offni params \
+        { return gca_copy_##fn##_body(0, 1, GCA_COPY_ARGS_ args); }
+# define GCA_COPY_FIRST_malloc_kind_global gca_copy_malloc_kind_global_off
+# define GCA_COPY_FIRST_malloc_kind gca_copy_malloc_kind_off
+# define GCA_COPY_FIRST_gcj_malloc gca_copy_gcj_malloc_offni
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
-        { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        { return gca_copy_##fn##_body(0, 0, GCA_COPY_ARGS_ args); } \
         GC_INNER GCA_COPY_CNT_ATTR_##fn void *gca_copy_##fn##_cnt params \
-        { return gca_copy_##fn##_body(3, GCA_COPY_ARGS_ args); } \
+        { return gca_copy_##fn##_body(3, 0, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
-        { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
-        GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
+        { return gca_copy_##fn##_body(2, 0, GCA_COPY_ARGS_ args); } \
+        GCA_COPY_EXTRA_##fn(fn, params, args) \
+        GC_INNER void *(*gca_copy_##fn) params = GCA_COPY_FIRST_##fn; \
         GC_API GCA_COPY_API_ATTR_##fn GC_ATTR_MALLOC void * GC_CALL \
         name params \
         { return (*gca_copy_##fn) args; }
+# define GC_ACC_GCJ_SLOW(incremental) (!gca_no_incr && (incremental))
+# define GC_ACC_ON_INCREMENTAL() gca_hook_incremental()
 # ifdef GCA_COPIES     /* the series made them (both bases' gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
@@ -712,6 +748,7 @@ GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_cnt(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_offni(size_t bytes, void *descr);
 GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif
 # endif

@@ -1215,6 +1215,9 @@ GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
 /* counters.c: sets gca_tl_mode (gca_hooks.h) after gca_on or          */
 /* gca_tags_on changed; lock held.                                       */
 GC_INNER void gca_tl_mode_update(void);
+/* tlflags.c: incremental collection may start (gca_hook_incremental): */
+/* GC_gcj_malloc's copy without the test of GC_incremental runs no more.*/
+GC_INNER void gca_tlflags_incremental(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
 /* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */

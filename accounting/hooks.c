@@ -58,7 +58,17 @@ GC_INNER void gca_hook_init(void)
 # ifdef GC_PTHREADS
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
+  /* Incremental collection started by the environment (GC_init): */
+  /* GC_gcj_malloc tests GC_incremental from now on (tlflags.c).     */
+  if (GC_incremental) gca_hook_incremental();
   gca_env_read();
+}
+
+/* GC_enable_incremental's entry (8.2.2): GC_gcj_malloc tests          */
+/* GC_incremental from now on (tlflags.c).                               */
+GC_INNER void gca_hook_incremental(void)
+{
+  gca_tlflags_incremental();
 }
 
 /* GC_deinit, on Unity's fork and on 8.2.2 (before unity_api.c's reset): */
