@@ -33,8 +33,7 @@
  *                               request of lb bytes (p may be NULL: ignored).
  *                               Sites: every place upstream adds to
  *                               GC_bytes_allocd for one object: malloc.c
- *                               (GC_generic_malloc_inner small and large,
- *                               GC_generic_malloc_inner_ignore_off_page,
+ *                               (GC_generic_malloc_inner small,
  *                               GC_generic_malloc large,
  *                               GC_malloc_kind_global,
  *                               GC_generic_malloc_uncollectable), gcj_mlc.c
@@ -73,6 +72,15 @@
  *                               (GC_generic_malloc), mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.  Counted with no header lookup.
+ *   GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k)
+ *                               the same for a large object p (or NULL)
+ *                               that GC_alloc_large_and_clear made for
+ *                               ADD_SLOP(lb) bytes: malloc.c
+ *                               (GC_generic_malloc_inner large,
+ *                               GC_generic_malloc_inner_ignore_off_page;
+ *                               GC_core_gcj_malloc's large objects come
+ *                               there).  Its block count follows from lb,
+ *                               as GC_alloc_large computes it.  Lock held.
  *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl, lb, granules),
  *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
  *   GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules)
@@ -225,6 +233,7 @@
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
 # define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)              (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
+# define GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k)               (void)0
 # define GCA_TLFS_FIELDS                                  /* empty */
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
@@ -510,6 +519,19 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
                ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
                : gca_hook_alloc_large(p, lb, k, n_blocks))
+/* GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's among  */
+/* them: 29,072 on gameloop-gcj) went to gca_hook_alloc, which found    */
+/* their blocks in the header: some 60 instructions an object.  Their  */
+/* block count follows from lb as GC_alloc_large computes it, and mode  */
+/* 1 counts them inline as GC_ACC_ON_ALLOC_LARGE does (p may be NULL    */
+/* here).  Other modes: gca_hook_alloc, as before.                      */
+# define GCA_LB_BLOCKS(lb) \
+        OBJ_SZ_TO_BLOCKS(ROUNDUP_GRANULE_SIZE(ADD_SLOP(lb)))
+# define GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k) \
+        GCA_IF(gca_tl_mode, EXPECT(NULL == (p), FALSE) ? (void)0 \
+               : 1 == gca_tl_mode \
+               ? GCA_LARGE_COUNT(p, lb, k, GCA_LB_BLOCKS(lb)) \
+               : gca_hook_alloc(p, lb, k))
 /* The thread-local fast path counts inline, into the thread's own       */
 /* struct thread_local_freelists: the patch puts GCA_TLFS_FIELDS there,  */
 /* which hold, for each of its free lists, the objects and requested    */

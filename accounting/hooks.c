@@ -109,9 +109,11 @@ GC_INNER void gca_hook_deinit(void)
 /* frame, no thread-local read): the full profile on Unity's fork,      */
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
-/* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
-/* GC_core_gcj_malloc makes) are counted as GC_ACC_ON_ALLOC_LARGE       */
-/* counts GC_generic_malloc's, with their block count from the header: */
+/* Mode 1's large objects here (any GC_ACC_ON_ALLOC site's: those of   */
+/* GC_generic_malloc_inner, which GC_core_gcj_malloc makes, are counted */
+/* inline now, GC_ACC_ON_ALLOC_LARGE_LB) are counted as                 */
+/* GC_ACC_ON_ALLOC_LARGE counts GC_generic_malloc's, with their block   */
+/* count from the header:                                               */
 /* the same countdown, into the lock-held rows, where gca_counters_     */
 /* alloc counted them into the thread's record after a second look at */
 /* the header (the sums add both: the counts are the same).             */
