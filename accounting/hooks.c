@@ -161,6 +161,9 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
 /* the countdown due (for a list that can hold large objects).          */
 GC_INNER void *gca_hook_large_due(void *p, size_t lb, int k, word n_blocks)
 {
+  /* The block count as the site has it (GC_ACC_ON_ALLOC_LARGE_LB: from */
+  /* lb) is the block's.                                                 */
+  GC_ASSERT(n_blocks == OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz));
   (void)gca_hook_sample(p, lb, GCA_LARGE_GRANULES(n_blocks), k);
   if (EXPECT(gca_many_tl.in, FALSE)) {
     gca_counters_alloc(p, lb, k);
