@@ -278,6 +278,9 @@ GC_INNER word gca_mem_fit(word elem_bytes, word need, word cur)
 GC_INNER struct gca_tables *gca_tables = NULL;
 /* Where kind k's lock-held rows start (gca_hooks.h, gca_locked_count). */
 GC_INNER word *gca_locked_kind[MAXOBJKINDS] = { NULL };
+/* Where kind k's lock-held large rows start, at its class GCA_LARGE0   */
+/* + 1 (gca_hooks.h, gca_locked_count_large).                           */
+GC_INNER word *gca_locked_large_kind[MAXOBJKINDS] = { NULL };
 
 GC_INNER int gca_tables_get(void)
 {
@@ -285,8 +288,11 @@ GC_INNER int gca_tables_get(void)
 
   if (NULL == gca_tables) {
     gca_tables = (struct gca_tables *)gca_os_alloc(sizeof(struct gca_tables));
-    for (k = 0; gca_tables != NULL && k < MAXOBJKINDS; k++)
+    for (k = 0; gca_tables != NULL && k < MAXOBJKINDS; k++) {
       gca_locked_kind[k] = gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
+      gca_locked_large_kind[k] =
+                gca_tables->locked_large[k * GCA_LOCKED_LARGE_ROWS + 1];
+    }
   }
   return gca_tables != NULL;
 }

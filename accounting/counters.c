@@ -57,7 +57,6 @@ GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
   GC_INNER volatile AO_TS_t gca_counters_lock = AO_TS_INITIALIZER;
 #endif
 static void counters_many_req(struct gca_thread *t);
-GC_INNER word (*gca_locked_large)[3] = NULL;
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
 /* granted, its chunk made first (t's owner calling, or the only thread */
@@ -302,12 +301,11 @@ static struct gca_thread *counters_get_self(void)
 }
 
 /* The table block exists (lock held): the lock-held rows live there   */
-/* (the small ones found from gca_locked_kind, base.c).                */
+/* (found from gca_locked_kind and gca_locked_large_kind, base.c).     */
 GC_INNER void gca_counters_tables_ready(void)
 {
   /* gca_hooks.h's large rows are gca_priv.h's large classes.          */
   GC_STATIC_ASSERT(GCA_LOCKED_LARGE_ROWS == GCA_N_LARGE);
-  if (NULL == gca_locked_large) gca_locked_large = gca_tables->locked_large;
 }
 
 GC_INNER void gca_counters_thread_exit(void)
@@ -581,16 +579,17 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 # endif
 }
 
-#ifdef THREAD_LOCAL_ALLOC
 /* The countdown's promise.  Mode 1's copy of the fast paths reads no   */
 /* flag (GCA_TL_COUNT_COPY_): a pop is counted inline while the thread's */
 /* countdown is not due, else by gca_hook_tl_due.  The sums read inline */
 /* counts through the record (t->tlfs), so the thread links them before */
 /* its countdown is ever not due: gca_counters_tl_keep after each draw, */
 /* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
-/* it due; so does the refill's last-attempt object (counted already).  */
-/* Only its thread writes it; its value waits in due_left, put back by  */
-/* gca_counters_tl_sample_due wherever it is found due.                 */
+/* it due; so does the refill's last-attempt object (counted already),  */
+/* and (with or without thread-local lists) a refill that may make a    */
+/* large object (gca_counters_many_begin).  Only its thread writes it;  */
+/* its value waits in due_left, put back by gca_counters_tl_sample_due  */
+/* wherever it is found due.                                             */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {
@@ -600,6 +599,7 @@ GC_INLINE void counters_force_due(struct gca_tl *me)
   gca_sample_left = GCA_SAMPLE_EVERY;
 }
 
+#ifdef THREAD_LOCAL_ALLOC
 /* Are the calling thread's inline counts read by the sums (linked now  */
 /* if need be)?  Also when it has no lists: it pops none.               */
 static int counters_tl_linked(struct gca_tl *me)
@@ -693,12 +693,18 @@ static int counters_is_own_tl_list(void **result)
 GC_INNER void gca_counters_many_begin(void **result)
 {
   struct gca_thread *t = counters_get_self();
+  int to_tl = counters_is_own_tl_list(result);
 
+  /* Mode 1's large objects are counted inline unless their countdown  */
+  /* is due (GCA_LARGE_COUNT): due, the hook sees that this one is made */
+  /* here (gca_many_tl.in).  The thread's own lists hold small objects  */
+  /* only: any other list's refill may make a large one.                */
+  if (!to_tl && 1 == gca_tl_mode) counters_force_due(&gca_tl_self);
   if (NULL == t) return;
   counters_many_req(t);         /* a pending one never popped          */
   t->in_many = 1;
-  t->many_to_tl = counters_is_own_tl_list(result);
-  gca_tl_self.in_refill = 1 + t->many_to_tl;
+  t->many_to_tl = to_tl;
+  gca_tl_self.in_refill = 1 + to_tl;
 }
 
 /* gca_counters_many_end past its common case: a list to count, or an  */

@@ -70,13 +70,13 @@ GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
       gca_counters_sum_add(k, cls, l[cls][0], l[cls][1], 0);
   }
   /* And the large objects counted inline (GC_ACC_ON_ALLOC_LARGE), with */
-  /* their granted bytes: row b of kind k is class GCA_LARGE0 + b.      */
+  /* their granted blocks: row b of kind k is class GCA_LARGE0 + b.     */
   for (k = 0; gca_locked_rows_used && k < n_kinds; k++) {
     word (*l)[3] = &gca_tables->locked_large[k * GCA_LOCKED_LARGE_ROWS];
 
     for (cls = 0; cls < GCA_N_LARGE; cls++)
       gca_counters_sum_add(k, GCA_LARGE0 + cls, l[cls][0], l[cls][1],
-                           l[cls][2]);
+                           l[cls][2] * HBLKSIZE);
   }
   /* Small classes: granted bytes are objects times the class size     */
   /* (the inline hooks of gca_hooks.h do not store them).               */

@@ -23,12 +23,17 @@
  *                               GC_ALWAYS_MULTITHREADED (the lock is held
  *                               there); lock not held.
  *                               Reads GC_ACC_* settings, starts dumping.
+ *   GC_ACC_ON_INCREMENTAL()     misc.c GC_enable_incremental, at entry
+ *                               (8.2.2 only): incremental collection may
+ *                               start, so GC_gcj_malloc no longer runs
+ *                               its copy without the test of
+ *                               GC_incremental (GC_ACC_GCJ_SLOW below).
+ *                               Lock not held.
  *   GC_ACC_ON_ALLOC(p, lb, k)   after an object p of kind k was taken for a
  *                               request of lb bytes (p may be NULL: ignored).
  *                               Sites: every place upstream adds to
  *                               GC_bytes_allocd for one object: malloc.c
- *                               (GC_generic_malloc_inner small and large,
- *                               GC_generic_malloc_inner_ignore_off_page,
+ *                               (GC_generic_malloc_inner small,
  *                               GC_generic_malloc large,
  *                               GC_malloc_kind_global,
  *                               GC_generic_malloc_uncollectable), gcj_mlc.c
@@ -67,6 +72,15 @@
  *                               (GC_generic_malloc), mallocx.c
  *                               (GC_generic_malloc_ignore_off_page).  Lock
  *                               held.  Counted with no header lookup.
+ *   GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k)
+ *                               the same for a large object p (or NULL)
+ *                               that GC_alloc_large_and_clear made for
+ *                               ADD_SLOP(lb) bytes: malloc.c
+ *                               (GC_generic_malloc_inner large,
+ *                               GC_generic_malloc_inner_ignore_off_page;
+ *                               GC_core_gcj_malloc's large objects come
+ *                               there).  Its block count follows from lb,
+ *                               as GC_alloc_large computes it.  Lock held.
  *   GC_ACC_TL_DECL(v), GC_ACC_TL_POPPED(v, fl, lb, granules),
  *   GC_ACC_ON_ALLOC_TL_RETURN(v, p, lb, granules, k)
  *   GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules)
@@ -219,6 +233,7 @@
 # define GC_ACC_ON_ALLOC_FL(p, lb, k, lg)                 (void)0
 # define GC_ACC_ON_ALLOC_INNER(p, lb, k, lg)              (void)0
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks)        (void)0
+# define GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k)               (void)0
 # define GCA_TLFS_FIELDS                                  /* empty */
 # define GC_ACC_ON_ALLOC_TL_GCJ_RETURN(v, p, lb, granules) (void)0
 # define GC_ACC_TL_DECL(v)                                (void)0
@@ -245,6 +260,8 @@
 # define GC_ACC_ON_TLFS_DESTROY(p)                        (void)0
 # define GC_ACC_ON_THREAD_EXIT()                          (void)0
 # define GC_ACC_ON_GCJ_KIND(k)                            (void)0
+# define GC_ACC_ON_INCREMENTAL()                          (void)0
+# define GC_ACC_GCJ_SLOW(incremental)                     (incremental)
 
 #else
 
@@ -301,11 +318,18 @@ GC_EXTERN int gca_tl_mode;
 # define GCA_HOOK_FN GC_INNER GC_ATTR_NOINLINE
 
 GCA_HOOK_FN void gca_hook_init(void);
+/* GC_enable_incremental (8.2.2 only): GC_gcj_malloc's copy without the */
+/* test of GC_incremental runs no more (tlflags.c).                      */
+GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_incremental(void);
 /* GC_deinit, on both bases, before the collector's state is wiped.    */
 GCA_HOOK_FN GC_ATTR_UNUSED void gca_hook_deinit(void);
 GCA_HOOK_FN void gca_hook_alloc(void *p, size_t lb, int k);
 GCA_HOOK_FN void gca_hook_alloc_large(void *p, size_t lb, int k,
                                       word n_blocks);
+/* Mode 1's large object whose countdown was due (GCA_LARGE_COUNT):     */
+/* counted, and sampled if the countdown says so; returns p.            */
+GCA_HOOK_FN void *gca_hook_large_due(void *p, size_t lb, int k,
+                                     word n_blocks);
 GCA_HOOK_FN void *gca_hook_alloc_tl_ret(void *p, size_t lb,
                                         size_t granules, int k);
 GCA_HOOK_FN void gca_hook_alloc_many_begin(void **result);
@@ -434,12 +458,15 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
                ? GCA_LOCKED_POP(p, lb, k, lg) \
                : gca_hook_alloc(p, lb, k))
 /* Large objects of n_blocks heap blocks (lock held), while gca_tl_mode */
-/* is 1 and not inside GC_generic_malloc_many, are counted inline as     */
-/* well, into gca_locked_large: row k * GCA_LOCKED_LARGE_ROWS + b of      */
-/* kind k holds the objects, requested and granted bytes of its large    */
-/* class b (gca_priv.h's GCA_LARGE0 + b: granted bytes from 2^(b + log   */
-/* HBLKSIZE - 1) up, so b is one more than the power of two below        */
-/* n_blocks).  The sums add them to the class rows (counters_sum.c).     */
+/* is 1, are counted inline as well, into the lock-held large rows:    */
+/* kind k's rows start at gca_locked_large_kind[k] (base.c sets it with */
+/* the table block), and its row b holds the objects, requested bytes  */
+/* and granted heap blocks of its large class GCA_LARGE0 + 1 + b       */
+/* (gca_priv.h: b is the power of two below n_blocks, its bsr; granted */
+/* bytes from 2^(b + log HBLKSIZE) up).  The sums add them to the class */
+/* rows (counters_sum.c), the blocks times HBLKSIZE.  A load indexed by */
+/* the kind, a bsr and a lea for the row; the block count is in hand,  */
+/* where its bytes took a shift more.                                   */
 # define GCA_LOCKED_LARGE_ROWS (CPP_WORDSZ - CPP_LOG_HBLKSIZE + 1)
 /* Inlined whatever the compiler's heuristics (which left these calls  */
 /* in GC_generic_malloc); the copies' bodies below too.                */
@@ -450,14 +477,15 @@ GC_EXTERN GCA_TLS_FAST struct gca_many_tl gca_many_tl;
 # else
 #   define GCA_HOOK_INLINE static
 # endif
-GC_EXTERN word (*gca_locked_large)[3];
-GCA_HOOK_INLINE unsigned gca_large_row(word n_blocks)
+GC_EXTERN word *gca_locked_large_kind[MAXOBJKINDS];
+/* The power of two below n_blocks (not 0): one bsr on x86-64.         */
+GCA_HOOK_INLINE word gca_large_log(word n_blocks)
 {
 # if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)(8 * sizeof(unsigned long long)
-                      - __builtin_clzll((unsigned long long)n_blocks));
+    return (word)(8 * sizeof(unsigned long long) - 1
+                  - __builtin_clzll((unsigned long long)n_blocks));
 # else
-    unsigned b = 1;
+    word b = 0;
 
     while ((n_blocks >>= 1) != 0) b++;
     return b;
@@ -466,27 +494,44 @@ GCA_HOOK_INLINE unsigned gca_large_row(word n_blocks)
 GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
                                             word n_blocks)
 {
-  word *r = gca_locked_large[(word)(unsigned)k * GCA_LOCKED_LARGE_ROWS
-                             + gca_large_row(n_blocks)];
+  word *r = gca_locked_large_kind[(unsigned)k] + 3 * gca_large_log(n_blocks);
 
   GCA_OWN_ADD(&r[0], 1);
   GCA_OWN_ADD(&r[1], lb);
-  GCA_OWN_ADD(&r[2], n_blocks * HBLKSIZE);
+  GCA_OWN_ADD(&r[2], n_blocks);
 }
-/* Mode 1's count and countdown of a large object outside              */
-/* GC_generic_malloc_many (also gca_hook_alloc's, hooks.c).  p an       */
-/* lvalue, taken back from the sample's hook (as GCA_LOCKED_POP).       */
+/* Mode 1's countdown, then the count of a large object (also           */
+/* gca_hook_alloc's, hooks.c).  Due, gca_hook_large_due counts it and   */
+/* samples it; so the test whether GC_generic_malloc_many is making it */
+/* (gca_many_tl.in: its list's end must know it) is there, not here: a */
+/* GC_generic_malloc_many that may make a large object (its list not   */
+/* the thread's own thread-local one, whose objects are small) makes   */
+/* the thread's countdown due first, in mode 1 (counters.c,            */
+/* gca_counters_many_begin).  p an lvalue, taken back from the hook (as */
+/* GCA_LOCKED_POP).                                                     */
+# define GCA_LARGE_GRANULES(n_blocks) \
+        ((word)(n_blocks) * (HBLKSIZE / GRANULE_BYTES))
 # define GCA_LARGE_COUNT(p, lb, k, n_blocks) \
-        (gca_locked_count_large(lb, k, n_blocks), \
-         GCA_SAMPLE_DUE(BYTES_TO_GRANULES((n_blocks) * HBLKSIZE)) \
-         ? (void)((p) = gca_hook_sample(p, lb, \
-                                        BYTES_TO_GRANULES((n_blocks) \
-                                                          * HBLKSIZE), k)) \
-         : (void)0)
+        (GCA_SAMPLE_DUE(GCA_LARGE_GRANULES(n_blocks)) \
+         ? (void)((p) = gca_hook_large_due(p, lb, k, n_blocks)) \
+         : gca_locked_count_large(lb, k, n_blocks))
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
-        GCA_IF(gca_tl_mode, 1 == gca_tl_mode && !gca_many_tl.in \
+        GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
                ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
                : gca_hook_alloc_large(p, lb, k, n_blocks))
+/* GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's among  */
+/* them: 29,072 on gameloop-gcj) went to gca_hook_alloc, which found    */
+/* their blocks in the header: some 60 instructions an object.  Their  */
+/* block count follows from lb as GC_alloc_large computes it, and mode  */
+/* 1 counts them inline as GC_ACC_ON_ALLOC_LARGE does (p may be NULL    */
+/* here).  Other modes: gca_hook_alloc, as before.                      */
+# define GCA_LB_BLOCKS(lb) \
+        OBJ_SZ_TO_BLOCKS(ROUNDUP_GRANULE_SIZE(ADD_SLOP(lb)))
+# define GC_ACC_ON_ALLOC_LARGE_LB(p, lb, k) \
+        GCA_IF(gca_tl_mode, EXPECT(NULL == (p), FALSE) ? (void)0 \
+               : 1 == gca_tl_mode \
+               ? GCA_LARGE_COUNT(p, lb, k, GCA_LB_BLOCKS(lb)) \
+               : gca_hook_alloc(p, lb, k))
 /* The thread-local fast path counts inline, into the thread's own       */
 /* struct thread_local_freelists: the patch puts GCA_TLFS_FIELDS there,  */
 /* which hold, for each of its free lists, the objects and requested    */
@@ -662,18 +707,43 @@ enum { gca_counting = 1 };
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
-                                                    GCA_COPY_ARGS_ params)
+                                int gca_no_incr GC_ATTR_UNUSED, \
+                                GCA_COPY_ARGS_ params)
+/* GC_gcj_malloc is called by the program itself (GC_malloc inlines     */
+/* GC_malloc_kind's jump; nothing inlines GC_gcj_malloc's), so its jump  */
+/* to the copy was an instruction an object more than upstream's        */
+/* function with accounting off (0.5 M on gameloop-gcj).  It has a     */
+/* fourth copy, gca_copy_gcj_malloc_offni: upstream's code without its  */
+/* test of GC_incremental (GC_ACC_GCJ_SLOW, with gca_no_incr 1), which   */
+/* sends incremental collection to GC_core_gcj_malloc (the thread-local */
+/* path is not safe with it).  The pointer goes there in mode 0 until   */
+/* incremental collection may have started (GC_ACC_ON_INCREMENTAL at    */
+/* GC_enable_incremental's entry, gca_hook_init after GC_init: then the */
+/* copy with the test, for good; tlflags.c).  Off, the jump replaces    */
+/* that test's load, test and branch: two instructions fewer than      */
+/* upstream's function; on, nothing changes.                             */
+# define GCA_COPY_EXTRA_malloc_kind_global(fn, params, args) /* none */
+# define GCA_COPY_EXTRA_malloc_kind(fn, params, args) /* none */
+# define GCA_COPY_EXTRA_gcj_malloc(fn, params, args) \
+        GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_offni params \
+        { return gca_copy_##fn##_body(0, 1, GCA_COPY_ARGS_ args); }
+# define GCA_COPY_FIRST_malloc_kind_global gca_copy_malloc_kind_global_off
+# define GCA_COPY_FIRST_malloc_kind gca_copy_malloc_kind_off
+# define GCA_COPY_FIRST_gcj_malloc gca_copy_gcj_malloc_offni
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
-        { return gca_copy_##fn##_body(0, GCA_COPY_ARGS_ args); } \
+        { return gca_copy_##fn##_body(0, 0, GCA_COPY_ARGS_ args); } \
         GC_INNER GCA_COPY_CNT_ATTR_##fn void *gca_copy_##fn##_cnt params \
-        { return gca_copy_##fn##_body(3, GCA_COPY_ARGS_ args); } \
+        { return gca_copy_##fn##_body(3, 0, GCA_COPY_ARGS_ args); } \
         GC_INNER void *gca_copy_##fn##_on params \
-        { return gca_copy_##fn##_body(2, GCA_COPY_ARGS_ args); } \
-        GC_INNER void *(*gca_copy_##fn) params = gca_copy_##fn##_off; \
+        { return gca_copy_##fn##_body(2, 0, GCA_COPY_ARGS_ args); } \
+        GCA_COPY_EXTRA_##fn(fn, params, args) \
+        GC_INNER void *(*gca_copy_##fn) params = GCA_COPY_FIRST_##fn; \
         GC_API GCA_COPY_API_ATTR_##fn GC_ATTR_MALLOC void * GC_CALL \
         name params \
         { return (*gca_copy_##fn) args; }
+# define GC_ACC_GCJ_SLOW(incremental) (!gca_no_incr && (incremental))
+# define GC_ACC_ON_INCREMENTAL() gca_hook_incremental()
 # ifdef GCA_COPIES     /* the series made them (both bases' gc_priv.h) */
 GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
@@ -700,6 +770,7 @@ GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_cnt(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_offni(size_t bytes, void *descr);
 GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif
 # endif

@@ -662,8 +662,9 @@ struct gca_tables {
   /* lg), after the rest, so that the pages of kinds that do not exist */
   /* are the block's last, never touched.                               */
   word locked_rows[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2];
-  /* gca_locked_large points here (GC_ACC_ON_ALLOC_LARGE's rows: kind k's */
-  /* large class GCA_LARGE0 + b is row k * GCA_LOCKED_LARGE_ROWS + b).   */
+  /* base.c: gca_locked_large_kind points here (GC_ACC_ON_ALLOC_LARGE's */
+  /* rows: kind k's large class GCA_LARGE0 + b is row                    */
+  /* k * GCA_LOCKED_LARGE_ROWS + b: objects, requested bytes, blocks).  */
   word locked_large[MAXOBJKINDS * GCA_LOCKED_LARGE_ROWS][3];
 };
 GC_EXTERN struct gca_tables *gca_tables;
@@ -1262,6 +1263,9 @@ GC_INNER void gca_env_warn_api(const char *fn, unsigned long long value,
 /* counters.c: sets gca_tl_mode (gca_hooks.h) after gca_on or          */
 /* gca_tags_on changed; lock held.                                       */
 GC_INNER void gca_tl_mode_update(void);
+/* tlflags.c: incremental collection may start (gca_hook_incremental): */
+/* GC_gcj_malloc's copy without the test of GC_incremental runs no more.*/
+GC_INNER void gca_tlflags_incremental(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
 /* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */

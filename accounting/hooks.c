@@ -58,7 +58,17 @@ GC_INNER void gca_hook_init(void)
 # ifdef GC_PTHREADS
     (void)pthread_atfork(NULL, NULL, gca_atfork_child);
 # endif
+  /* Incremental collection started by the environment (GC_init): */
+  /* GC_gcj_malloc tests GC_incremental from now on (tlflags.c).     */
+  if (GC_incremental) gca_hook_incremental();
   gca_env_read();
+}
+
+/* GC_enable_incremental's entry (8.2.2): GC_gcj_malloc tests          */
+/* GC_incremental from now on (tlflags.c).                               */
+GC_INNER void gca_hook_incremental(void)
+{
+  gca_tlflags_incremental();
 }
 
 /* GC_deinit, on Unity's fork and on 8.2.2 (before unity_api.c's reset): */
@@ -99,9 +109,11 @@ GC_INNER void gca_hook_deinit(void)
 /* frame, no thread-local read): the full profile on Unity's fork,      */
 /* where every object comes through here, paid 14 instructions an       */
 /* object more when the size and the refill's state were taken first.   */
-/* Mode 1's large objects here (GC_generic_malloc_inner's, which       */
-/* GC_core_gcj_malloc makes) are counted as GC_ACC_ON_ALLOC_LARGE       */
-/* counts GC_generic_malloc's, with their block count from the header: */
+/* Mode 1's large objects here (any GC_ACC_ON_ALLOC site's: those of   */
+/* GC_generic_malloc_inner, which GC_core_gcj_malloc makes, are counted */
+/* inline now, GC_ACC_ON_ALLOC_LARGE_LB) are counted as                 */
+/* GC_ACC_ON_ALLOC_LARGE counts GC_generic_malloc's, with their block   */
+/* count from the header:                                               */
 /* the same countdown, into the lock-held rows, where gca_counters_     */
 /* alloc counted them into the thread's record after a second look at */
 /* the header (the sums add both: the counts are the same).             */
@@ -114,11 +126,7 @@ GC_INNER void gca_hook_alloc(void *p, size_t lb, int k)
     if (!SMALL_OBJ(lb)) {
       word n_blocks = OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz);
 
-      if (EXPECT(gca_many_tl.in, FALSE)) {
-        gca_hook_alloc_large(p, lb, k, n_blocks);
-      } else {
-        GCA_LARGE_COUNT(p, lb, k, n_blocks);
-      }
+      GCA_LARGE_COUNT(p, lb, k, n_blocks);
       return;
     }
     g = GC_size_map[lb];
@@ -145,6 +153,24 @@ GC_INNER void gca_hook_alloc_large(void *p, size_t lb, int k, word n_blocks)
   } else {
     gca_counters_alloc_large(p, lb, k, n_blocks);
   }
+}
+
+/* Inside GC_generic_malloc_many (gca_many_tl.in) the object goes the  */
+/* general path, which its list's end must know of.  Such a large       */
+/* object always reaches here in mode 1: gca_counters_many_begin made   */
+/* the countdown due (for a list that can hold large objects).          */
+GC_INNER void *gca_hook_large_due(void *p, size_t lb, int k, word n_blocks)
+{
+  /* The block count as the site has it (GC_ACC_ON_ALLOC_LARGE_LB: from */
+  /* lb) is the block's.                                                 */
+  GC_ASSERT(n_blocks == OBJ_SZ_TO_BLOCKS(HDR(p)->hb_sz));
+  (void)gca_hook_sample(p, lb, GCA_LARGE_GRANULES(n_blocks), k);
+  if (EXPECT(gca_many_tl.in, FALSE)) {
+    gca_counters_alloc(p, lb, k);
+  } else {
+    gca_locked_count_large(lb, k, n_blocks);
+  }
+  return p;
 }
 
 GC_INNER void *gca_hook_alloc_tl_ret(void *p, size_t lb, size_t granules,

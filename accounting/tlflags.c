@@ -132,6 +132,31 @@ GC_INNER void gca_tlflags_atfork_child(void)
 /* skip them, and their pages (2 KiB a kind) stay untouched.           */
 GC_INNER int gca_locked_rows_used = 0;
 
+#if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC) \
+    && defined(GC_GCJ_SUPPORT)
+/* GC_gcj_malloc's copy without the test of GC_incremental              */
+/* (gca_copy_gcj_malloc_offni, gca_hooks.h) runs in mode 0 until         */
+/* incremental collection may have started (tlflags_incremental, set    */
+/* once, never cleared); then mode 0 runs upstream's code with the      */
+/* test.  The pointer leaves that copy by a compare-and-swap only, so   */
+/* that a racing change of mode (lock held; the hook runs without the   */
+/* lock) keeps its own copy.                                             */
+static volatile AO_t tlflags_incremental = 0;
+# define TLFLAGS_GCJ_NI_TO_OFF() \
+        (void)AO_compare_and_swap_full((volatile AO_t *)&gca_copy_gcj_malloc, \
+                               (AO_t)gca_copy_gcj_malloc_offni, \
+                               (AO_t)gca_copy_gcj_malloc_off)
+#endif
+
+GC_INNER void gca_tlflags_incremental(void)
+{
+# if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC) \
+     && defined(GC_GCJ_SUPPORT)
+    AO_store_full(&tlflags_incremental, 1);
+    TLFLAGS_GCJ_NI_TO_OFF();
+# endif
+}
+
 /* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
 GC_INNER void gca_tl_mode_update(void)
 {
@@ -164,7 +189,13 @@ GC_INNER void gca_tl_mode_update(void)
 #     ifdef GC_GCJ_SUPPORT
         GCA_STORE(&gca_copy_gcj_malloc, 1 == mode
                   ? gca_copy_gcj_malloc_cnt : 2 == mode
-                  ? gca_copy_gcj_malloc_on : gca_copy_gcj_malloc_off);
+                  ? gca_copy_gcj_malloc_on
+                  : AO_load_full(&tlflags_incremental)
+                  ? gca_copy_gcj_malloc_off : gca_copy_gcj_malloc_offni);
+        /* A GC_enable_incremental racing with it (its hook sets the   */
+        /* flag, then swaps) finds the copy without the test gone.     */
+        AO_nop_full();
+        if (AO_load(&tlflags_incremental)) TLFLAGS_GCJ_NI_TO_OFF();
 #     endif
 #   endif
 # endif
@@ -197,6 +228,19 @@ GC_INNER void gca_tl_mode_update(void)
 #   endif
 #   undef TLFLAGS_COPY_ON
     return 0 == on ? 0 : on == n ? 1 : 2;
+#  endif
+  }
+
+  /* Tests only: 0 while GC_gcj_malloc runs its copy without the test  */
+  /* of GC_incremental, else 1; -1 where the series makes no such copy  */
+  /* (gca_hooks.h, GCA_COPY_EXTRA_gcj_malloc).                          */
+  GC_API int GC_CALL GC_acc_test_gcj_divert(void)
+  {
+#  if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC) \
+      && defined(GC_GCJ_SUPPORT)
+    return GCA_LOAD(&gca_copy_gcj_malloc) != gca_copy_gcj_malloc_offni;
+#  else
+    return -1;
 #  endif
   }
 #endif

@@ -16,6 +16,9 @@
 #                   what the series costs by itself
 #   patched-off     our series and accounting compiled in, switched off
 #   patched-dump    on, counting only (tags off), writing a dump
+#   patched-sampled on, the default profile (sampled: types and sites
+#                   of the samples only), types from word 0 as below,
+#                   writing a dump
 #   patched-types   on, types from word 0 (ptrfree and normal kinds, as
 #                   IL2CPP's objects), writing a dump
 # There is no getenv in the collector (NO_GETENV): accounting is switched
@@ -80,7 +83,8 @@ bench_norand
 
 printf '%-16s %14s %7s %14s %7s %6s %8s %7s\n' configuration "main thread" ratio "all threads" ratio colls "drift M" "w/o"
 base_main= base_all=
-for c in unity compiled-out patched-off patched-dump patched-types; do
+for c in unity compiled-out patched-off patched-dump patched-sampled \
+    patched-types; do
   set --
   case $c in
     unity) prog=gameloop-unity ;;
@@ -88,6 +92,9 @@ for c in unity compiled-out patched-off patched-dump patched-types; do
     patched-off) prog=gameloop-patched ;;
     patched-dump) prog=gameloop-patched-acc
       set -- GCACC_UNITY_TAGS=0 GCACC_UNITY_DUMP="$tmp/d.gz" ;;
+    patched-sampled) prog=gameloop-patched-acc
+      set -- GCACC_UNITY_PROFILE=1 GCACC_UNITY_WORD0=1 \
+        GCACC_UNITY_DUMP="$tmp/d.gz" ;;
     patched-types) prog=gameloop-patched-acc
       set -- GCACC_UNITY_TAGS=1 GCACC_UNITY_WORD0=1 GCACC_UNITY_DUMP="$tmp/d.gz" ;;
   esac

@@ -32,6 +32,7 @@
 #include <string.h>
 
 GC_API int GC_CALL GC_acc_test_copies(void);
+GC_API int GC_CALL GC_acc_test_gcj_divert(void);
 
 #define THREADS 3
 #define N 20000                 /* objects a worker allocates in a phase */
@@ -97,6 +98,9 @@ int main(int argc, char **argv)
     return 0;
   }
   CHECK_EQ(GC_acc_test_copies(), 0);    /* off from the start           */
+  /* GC_gcj_malloc's public function runs upstream's body while off,    */
+  /* and goes to the copies while on (gca_hooks.h, GC_ACC_GCJ_SLOW).    */
+  if (GC_acc_test_gcj_divert() >= 0) CHECK_EQ(GC_acc_test_gcj_divert(), 0);
   CHECK_EQ(pthread_barrier_init(&bar, NULL, THREADS + 1), 0);
   for (t = 0; t < THREADS; t++)
     CHECK_EQ(pthread_create(&th[t], NULL, worker, (void *)(size_t)t), 0);
@@ -104,6 +108,7 @@ int main(int argc, char **argv)
   pthread_barrier_wait(&bar);
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   CHECK_EQ(GC_acc_test_copies(), 1);
+  if (GC_acc_test_gcj_divert() >= 0) CHECK_EQ(GC_acc_test_gcj_divert(), 1);
   snap(&s0);
   pthread_barrier_wait(&bar);
   pthread_barrier_wait(&bar);           /* the on phase is done         */
@@ -129,5 +134,18 @@ int main(int argc, char **argv)
   CHECK_EQ(s3.alloc_req_bytes - s0.alloc_req_bytes
            - (s2.alloc_req_bytes - s1.alloc_req_bytes), req);
   for (t = 0; t < THREADS; t++) CHECK_EQ(pthread_join(th[t], NULL), 0);
+  /* Off again, then incremental collection: upstream sends it to       */
+  /* GC_core_gcj_malloc (the thread-local path is not safe with it), so  */
+  /* GC_gcj_malloc's public function goes to the copies, which test      */
+  /* GC_incremental, from GC_enable_incremental on (its hook), off or on. */
+  CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
+  if (GC_acc_test_gcj_divert() >= 0) {
+    CHECK_EQ(GC_acc_test_gcj_divert(), 0);
+    GC_enable_incremental();
+    CHECK_EQ(GC_acc_test_gcj_divert(), 1);
+    CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
+    CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
+    CHECK_EQ(GC_acc_test_gcj_divert(), 1);
+  }
   return check_done("test_tl_copies");
 }

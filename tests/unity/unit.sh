@@ -52,6 +52,37 @@ if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
          "(the counting copy should keep the object in a scratch register)" >&2
     exit 1; }
   echo "ok: the counting copy of GC_malloc_kind_global saves no register but %rbp"
+  # Mode 1's large objects, counted inline in GC_generic_malloc
+  # (GCA_LARGE_COUNT): one thread-local word, the countdown (whether
+  # GC_generic_malloc_many makes the object is asked in the due hook
+  # only), and the row from a base per kind and a bsr (no multiply of
+  # the kind by its rows, nor of the row by its size: two imuls before).
+  large=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
+    /<GC_generic_malloc>:$/ { f = 1; n++; next }
+    f && /^$/ { f = 0 }
+    f && /%fs:/ { tls++ }
+    f && /imul/ { mul++ }
+    END { if (n != 1) print "missing"
+          else if (tls != 1 || mul != 0)
+            printf "%d thread-local accesses, %d multiplies", tls, mul }')
+  [ -z "$large" ] || {
+    echo "FAIL: GC_generic_malloc's large count: $large" \
+         "(want 1 thread-local access, the countdown, and no multiply)" >&2
+    exit 1; }
+  echo "ok: GC_generic_malloc's large count reads one thread-local word, multiplies nothing"
+  # GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's):
+  # counted inline as well (GC_ACC_ON_ALLOC_LARGE_LB, the row's bsr),
+  # not by a call of gca_hook_alloc, which found the blocks in the header.
+  inner=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
+    /<GC_generic_malloc_inner>:$/ { f = 1; n++; next }
+    f && /^$/ { f = 0 }
+    f && /bsr/ { b++ }
+    END { if (n != 1) print "missing"; else if (b < 1) print "no bsr" }')
+  [ -z "$inner" ] || {
+    echo "FAIL: GC_generic_malloc_inner's large count: $inner" \
+         "(want it inline, GC_ACC_ON_ALLOC_LARGE_LB)" >&2
+    exit 1; }
+  echo "ok: GC_generic_malloc_inner counts its large objects inline"
 fi
 # Inline parity on the fork (tests/inline_parity.sh): accounting compiled
 # in keeps out of line no collector function that the fork compiled

@@ -20,8 +20,11 @@
  *     collections in every build and cannot set GC_INITIAL_HEAP_SIZE
  *     (NO_GETENV): GCACC_UNITY_HEAP=bytes grows the heap to that size
  *     first (GC_expand_hp), and with accounting, GCACC_UNITY_TAGS=0
- *     turns object tags off (counting only) and GCACC_UNITY_WORD0=1
- *     types ptrfree and normal objects by word 0, as IL2CPP's are.
+ *     turns object tags off (counting only), GCACC_UNITY_PROFILE=n sets
+ *     the profile GC_ACC_PROFILE_* n (GC_acc_set_profile, the default
+ *     mean: 1 is the sampled profile, the default where the environment
+ *     is read) and GCACC_UNITY_WORD0=1 types ptrfree and normal objects
+ *     by word 0, as IL2CPP's are.
  */
 #include "gc.h"
 #include "gc_accounting.h"
@@ -55,9 +58,16 @@ __attribute__((constructor)) static void gcacc_unity_init(void)
     const char *dump = getenv("GCACC_UNITY_DUMP");
     const char *tags = getenv("GCACC_UNITY_TAGS");
     const char *word0 = getenv("GCACC_UNITY_WORD0");
+    const char *profile = getenv("GCACC_UNITY_PROFILE");
 
     if (tags != NULL && GC_acc_set_tags(atoi(tags)) != GC_SUCCESS) {
       fprintf(stderr, "unity_init: GC_acc_set_tags(%s) failed\n", tags);
+      exit(1);
+    }
+    if (profile != NULL
+        && GC_acc_set_profile(atoi(profile), 0) != GC_SUCCESS) {
+      fprintf(stderr, "unity_init: GC_acc_set_profile(%s) failed\n",
+              profile);
       exit(1);
     }
     if (word0 != NULL && atoi(word0) != 0)
