@@ -463,6 +463,14 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
   }
 }
 
+/* Row k has no live objects (its age bins) and no live samples.      */
+static int row_none_live(const struct types_rows *r, unsigned k)
+{
+  word age[GCA_AGE_BINS];
+
+  return 0 == row_ages(r, k, age) && 0 == row_smp(r, k)->s_live;
+}
+
 /* After a census: rows [0, n] (n < cap) get the live columns of their */
 /* pairs' accumulators (next: r's links), ROW_LIVE if they changed.    */
 static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
@@ -474,6 +482,9 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
     struct types_live l;
     word age[GCA_AGE_BINS];
 
+    /* None counted, none live before: so it stays.                    */
+    if (0 == c->head && 0 == c->live_bytes && row_none_live(r, k))
+      continue;
     BZERO(&l, sizeof(l));
     for (j = r->cur[k].head; j != 0; j = next[j - 1])
       live_add(&l, acc_dirty[j - 1]);
