@@ -354,8 +354,10 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     /* One mapping: the accumulators, then the dirty list and the      */
     /* fold's links (made there, not kept).  It grows in place           */
     /* (gca_mem_grow): the dirty list moves up past the new              */
-    /* accumulators, which are zeroed (stamp 0: none this round).        */
+    /* accumulators, zeroed where the old lists were (stamp 0: none     */
+    /* this round; past them the pages are new).                        */
     word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
+    word old_end = gca_acc_cap * ACC_BYTES;
     struct gca_acc *t;
     unsigned *d;
 
@@ -365,7 +367,9 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
     memmove(d, t + gca_acc_cap, acc_n_dirty * sizeof(unsigned));
-    BZERO(t + gca_acc_cap, (cap - gca_acc_cap) * sizeof(struct gca_acc));
+    if (old_end > cap * sizeof(struct gca_acc))
+      old_end = cap * sizeof(struct gca_acc);
+    BZERO(t + gca_acc_cap, old_end - gca_acc_cap * sizeof(struct gca_acc));
     gca_acc_tab = t;
     acc_dirty = d;
     acc_tnext = d + cap;
