@@ -41,9 +41,8 @@ static GC_acc_type_namer_proc types_namer = 0;
 /* samples live) changed since is a flag (ROW_LIVE), set by the census */
 /* that changed them: a copy of the whole row took 257 bytes a site,   */
 /* 64 KiB of the trace profile's tables on Guile's 2.9 MB heap (issue  */
-/* 33).  One array of rows, whatever they hold, grows in place         */
-/* (gca_mem_grow): the arrays of each part, one after the other in one */
-/* mapping, were copied at every page they grew by (klass: 52 copies). */
+/* 33).  One array, grown in place (gca_mem_grow; klass copied arrays */
+/* of each part 52 times).                                               */
 struct types_sent {
   word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
 };
@@ -67,10 +66,9 @@ struct types_srow {
 };
 #define ROW_EVER 1u             /* the row was in a record              */
 #define ROW_LIVE 2u             /* its live columns changed since       */
-#define ROW_COUNTS 4u           /* counts were added to it since        */
-/* The samples' columns and the age bins' carries are made when a row */
-/* first needs them, and grow only then, to cap: rows from smp_cap   */
-/* (hi_cap) on read as zeros.                                          */
+#define ROW_COUNTS 4u           /* counts (not 0) were added since      */
+/* The samples' columns and age carries grow to cap when a row past  */
+/* them needs them: rows from smp_cap (hi_cap) on read as zeros.       */
 struct types_rows {
   struct types_row *cur;
   unsigned cap;
@@ -353,10 +351,8 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 
   if (pair >= gca_acc_cap) {
     /* One mapping: the accumulators, then the dirty list and the      */
-    /* fold's links (made there, not kept).  It grows in place           */
-    /* (gca_mem_grow): the dirty list moves up past the new              */
-    /* accumulators, zeroed where the old lists were (stamp 0: none     */
-    /* this round; past them the pages are new).                        */
+    /* fold's links (made there, not kept), grown in place: the dirty   */
+    /* list moves up, the old lists' place is zeroed (stamp 0).          */
     word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
     word old_end = gca_acc_cap * ACC_BYTES;
     struct gca_acc *t;
@@ -435,7 +431,8 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
   const struct gca_acc *a = &gca_acc_tab[pair];
   struct types_row *c = &r->cur[k];
 
-  c->flags |= ROW_COUNTS;
+  if ((a->alloc_objs | a->alloc_bytes | a->freed_objs | a->freed_bytes
+       | as->s_alloc | as->s_freed) != 0) c->flags |= ROW_COUNTS;
   c->alloc_objs += a->alloc_objs;
   c->alloc_bytes += a->alloc_bytes;
   c->freed_objs += a->freed_objs;
@@ -469,14 +466,6 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
   }
 }
 
-/* Row k has no live objects (its age bins) and no live samples.      */
-static int row_none_live(const struct types_rows *r, unsigned k)
-{
-  word age[GCA_AGE_BINS];
-
-  return 0 == row_ages(r, k, age) && 0 == row_smp(r, k)->s_live;
-}
-
 /* After a census: rows [0, n] (n < cap) get the live columns of their */
 /* pairs' accumulators (next: r's links), ROW_LIVE if they changed.    */
 static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
@@ -489,7 +478,8 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
     word age[GCA_AGE_BINS];
 
     /* None counted, none live before: so it stays.                    */
-    if (0 == c->head && 0 == c->live_bytes && row_none_live(r, k))
+    if (0 == c->head && 0 == c->live_bytes && 0 == row_ages(r, k, age)
+        && 0 == row_smp(r, k)->s_live)
       continue;
     BZERO(&l, sizeof(l));
     for (j = r->cur[k].head; j != 0; j = next[j - 1])
@@ -548,25 +538,19 @@ GC_INNER void gca_acc_restamp(unsigned stamp)
 
 /* ---- naming (lock held) ----------------------------------------------------- */
 
-/* The default name, "<what> 0x<cookie in lower-case hex>", into buf   */
-/* (room for what and 20 more): as "%s 0x%llx" wrote it, without       */
-/* snprintf, some 1,000 instructions a type (klass: 498 types).         */
+/* "<what> 0x<cookie>" into buf (room for what and 20 more), as       */
+/* "%s 0x%llx" wrote it, without snprintf's 1,000 instructions a name. */
 static void name_default(char *buf, const char *what, word cookie)
 {
-  static const char hex[] = "0123456789abcdef";
-  char *p = buf;
+  size_t n = strlen(what);
   unsigned shift = 4;
 
-  while (*what != '\0') *p++ = *what++;
-  *p++ = ' ';
-  *p++ = '0';
-  *p++ = 'x';
-  while (shift < CPP_WORDSZ && (cookie >> shift) != 0) shift += 4;
-  do {
-    shift -= 4;
-    *p++ = hex[(cookie >> shift) & 0xf];
-  } while (shift != 0);
-  *p = '\0';
+  BCOPY(what, buf, n);
+  BCOPY(" 0x", buf + n, 3);
+  for (n += 3; shift < CPP_WORDSZ && (cookie >> shift) != 0; shift += 4) {}
+  do buf[n++] = "0123456789abcdef"[(cookie >> (shift -= 4)) & 0xf];
+  while (shift != 0);
+  buf[n] = '\0';
 }
 
 static void type_name(unsigned id)
@@ -746,10 +730,7 @@ GC_INNER void gca_types_rows_commit(int sites)
     struct types_row *c = &r->cur[i];
     struct types_sent *s = &r->cur[i].sent;
 
-    if (!row_changed(r, i)) {
-      c->flags &= ~ROW_COUNTS;          /* none: as sent                */
-      continue;
-    }
+    if (!row_changed(r, i)) continue;
     s->alloc_objs = c->alloc_objs;
     s->alloc_bytes = c->alloc_bytes;
     s->freed_objs = c->freed_objs;
