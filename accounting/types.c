@@ -41,8 +41,8 @@ static GC_acc_type_namer_proc types_namer = 0;
 /* samples live) changed since is a flag (ROW_LIVE), set by the census */
 /* that changed them: a copy of the whole row took 257 bytes a site,   */
 /* 64 KiB of the trace profile's tables on Guile's 2.9 MB heap (issue  */
-/* 33).  One array, grown in place (gca_mem_grow; klass copied arrays */
-/* of each part 52 times).                                               */
+/* 33).  One array, grown in place (gca_mem_grow): as three arrays the */
+/* rows were copied at each page they grew by (52 times on klass).      */
 struct types_sent {
   word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
 };
