@@ -238,6 +238,38 @@ GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes)
   GCA_ADD(&gca_mem_bytes[owner], (word)0 - MEM_PAGES(bytes));
 }
 
+#if defined(MREMAP_MAYMOVE) && !defined(GCA_NO_MREMAP)
+# define MEM_GROWS_IN_PLACE 1
+#else
+# define MEM_GROWS_IN_PLACE 0
+#endif
+#if !MEM_GROWS_IN_PLACE || defined(GCA_TEST_API)
+  GC_INNER word gca_mem_copied = 0;
+#endif
+
+GC_INNER void *gca_mem_grow(unsigned owner, void *p, size_t old_bytes,
+                            size_t new_bytes)
+{
+  void *q;
+
+  if (NULL == p) return gca_mem_alloc(owner, new_bytes);
+  if (MEM_PAGES(new_bytes) == MEM_PAGES(old_bytes)) return p;
+# if MEM_GROWS_IN_PLACE
+    q = mremap(p, MEM_PAGES(old_bytes), MEM_PAGES(new_bytes),
+               MREMAP_MAYMOVE);
+    if (MAP_FAILED == q) return NULL;
+    GCA_ADD(&gca_mem_bytes[owner],
+            MEM_PAGES(new_bytes) - MEM_PAGES(old_bytes));
+# else
+    q = gca_mem_alloc(owner, new_bytes);
+    if (NULL == q) return NULL;
+    BCOPY(p, q, old_bytes);
+    gca_mem_free(owner, p, old_bytes);
+    GCA_ADD(&gca_mem_copied, old_bytes);
+# endif
+  return q;
+}
+
 /* Names (types.c's) live in arenas of 16 KiB, counted as its tables. */
 GC_INNER char *gca_mem_strdup(const char *s, size_t n)
 {
@@ -375,6 +407,15 @@ GC_INNER word gca_tables_memory_bytes(void)
 }
 
 #ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_types_carry): bytes copied so far to   */
+  /* grow accounting's tables (gca_mem_grow), and in *in_place whether  */
+  /* they grow in place (mremap: none copied).                           */
+  GC_API GC_word GC_CALL GC_acc_test_mem_copied(int *in_place)
+  {
+    *in_place = MEM_GROWS_IN_PLACE;
+    return gca_mem_copied;
+  }
+
   /* The age bins' low parts (gca_priv.h; GC_acc_test_age_bits).        */
   GC_INNER unsigned gca_age_lo_bits = 32;
 #endif

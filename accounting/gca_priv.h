@@ -219,6 +219,12 @@ GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 GC_EXTERN word gca_mem_bytes[GCA_MEM_N];
 GC_INNER void *gca_mem_alloc(unsigned owner, size_t bytes);
 GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
+/* Owner's mapping p (NULL: none yet) of old_bytes made new_bytes (more), */
+/* its contents kept, the rest zeroed: moved by the kernel (mremap)      */
+/* where there is one, no byte copied, else copied; NULL (p kept) if no  */
+/* memory (GC_acc_test_mem_copied: the bytes copied so).               */
+GC_INNER void *gca_mem_grow(unsigned owner, void *p, size_t old_bytes,
+                            size_t new_bytes);
 /* The entries of elem_bytes each a table growing from cur entries must */
 /* have to hold need: at least need and half as many again as cur, and */
 /* all that fit in the whole pages those take (the pages are counted:  */

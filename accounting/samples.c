@@ -260,10 +260,18 @@ GC_INNER void gca_samples_list(void *list, word granted, int k)
 
 /* ---- the census's books (lock held) ------------------------------------ */
 
+/* The first slot of key (an object's address, inverted) in the hash: */
+/* mixed (gca_hash), not the product's low bits, which the address's   */
+/* alignment fixes: a sixteenth of the slots took every sample (some   */
+/* 60 probes a sample at a census, on klass).                           */
+GC_INLINE word samples_slot(word key)
+{
+  return gca_hash(key, 0) & samples_hash_mask;
+}
+
 static void samples_hash_put(word i)
 {
-  word j = (samples_tab[i]->addr * (word)0x9E3779B97F4A7C15ULL)
-           & samples_hash_mask;
+  word j = samples_slot(samples_tab[i]->addr);
 
   while (samples_hash[j] != 0) j = (j + 1) & samples_hash_mask;
   samples_hash[j] = i + 1;
@@ -383,8 +391,8 @@ GC_INNER void gca_samples_free(void *p)
 
   samples_drain();
   if (0 == samples_n) return;
-  for (j = (key * (word)0x9E3779B97F4A7C15ULL) & samples_hash_mask;
-       samples_hash[j] != 0; j = (j + 1) & samples_hash_mask) {
+  for (j = samples_slot(key); samples_hash[j] != 0;
+       j = (j + 1) & samples_hash_mask) {
     struct gca_sample *s = samples_tab[samples_hash[j] - 1];
 
     if (s != NULL && s->addr == key) {

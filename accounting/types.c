@@ -16,7 +16,6 @@
 
 #ifndef GC_ACC_DISABLE
 
-#include <stdio.h>
 #include <string.h>
 
 /* ---- types (lock held) ----------------------------------------------------- */
@@ -37,20 +36,24 @@ static GC_acc_type_namer_proc types_namer = 0;
 
 /* Per-type and per-site rows.  The live objects are the sum of the   */
 /* age bins (row_ages: 32 bits, their carries in types_rows.age_hi).    */
+/* sent: as of the last record, only the cumulative counts, whose   */
+/* deltas a record writes.  Whether the live columns (live, ages,      */
+/* samples live) changed since is a flag (ROW_LIVE), set by the census */
+/* that changed them: a copy of the whole row took 257 bytes a site,   */
+/* 64 KiB of the trace profile's tables on Guile's 2.9 MB heap (issue  */
+/* 33).  One array, grown in place (gca_mem_grow): as three arrays the */
+/* rows were copied at each page they grew by (52 times on klass).      */
+struct types_sent {
+  word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
+};
 struct types_row {
   word live_bytes;
   word alloc_objs, alloc_bytes;         /* cumulative                   */
   word freed_objs, freed_bytes;         /* cumulative                   */
+  struct types_sent sent;
   gca_age_t age[GCA_AGE_BINS];
-  unsigned char flags;                  /* ROW_*                        */
-};
-/* As of the last record: only the cumulative counts, whose deltas a  */
-/* record writes.  Whether the live columns (live, ages, samples live)  */
-/* changed since is a flag (ROW_LIVE), set by the census that changed */
-/* them: a copy of the whole row took 257 bytes a site, 64 KiB of the */
-/* trace profile's tables on Guile's 2.9 MB heap (issue 33).           */
-struct types_sent {
-  word alloc_objs, alloc_bytes, freed_objs, freed_bytes;
+  unsigned head : 24;           /* census fold: its pairs (dirty i + 1: */
+  unsigned flags : 8;           /* < GCA_MAX_PAIRS); ROW_*: 104 bytes   */
 };
 /* The samples' columns of a row (the sampled profile's), and their    */
 /* cumulative counts as of the last record: in a mapping of their own, */
@@ -63,39 +66,20 @@ struct types_srow {
 };
 #define ROW_EVER 1u             /* the row was in a record              */
 #define ROW_LIVE 2u             /* its live columns changed since       */
+#define ROW_COUNTS 4u           /* counts (not 0) were added since      */
+/* The samples' columns and age carries grow to cap when a row past  */
+/* them needs them: rows from smp_cap (hi_cap) on read as zeros.       */
 struct types_rows {
   struct types_row *cur;
-  struct types_sent *sent;
-  unsigned *head;               /* census fold: its pairs (dirty i + 1) */
-  unsigned cap;                 /* all three in one mapping (cur's)     */
-  struct types_srow *smp;       /* [cap], NULL until a sample counted   */
-  word *age_hi;                 /* [cap][GCA_AGE_BINS], NULL: no carry  */
+  unsigned cap;
+  struct types_srow *smp;       /* [smp_cap], NULL until a sample       */
+  word *age_hi;                 /* [hi_cap][GCA_AGE_BINS], NULL: no carry */
+  unsigned smp_cap, hi_cap;
 };
-#define TYPES_ROW_BYTES (sizeof(struct types_row) \
-                         + sizeof(struct types_sent) + sizeof(unsigned))
 #define AGE_HI_BYTES(n) ((size_t)(n) * GCA_AGE_BINS * sizeof(word))
 static struct types_rows type_rows, site_rows;
 static unsigned site_max = 0;   /* highest site id with a row           */
 static int types_census = 0;    /* a census began, not yet folded       */
-
-/* Grow a table beside another (NULL: none yet, left so) on OS memory, */
-/* from old_n entries of elem bytes to new_n, copied; p with *ok 0 if  */
-/* no memory.                                                            */
-static void *types_grow_beside(void *p, size_t elem, word old_n, word new_n,
-                               int *ok)
-{
-  void *q;
-
-  if (NULL == p) return NULL;
-  q = gca_mem_alloc(GCA_MEM_TYPES, new_n * elem);
-  if (NULL == q) {
-    *ok = 0;
-    return p;
-  }
-  BCOPY(p, q, old_n * elem);
-  gca_mem_free(GCA_MEM_TYPES, p, old_n * elem);
-  return q;
-}
 
 /* A table's entries: the pages need takes while under 64 KiB, then by */
 /* half (gca_mem_fit; by half throughout took Guile's alloc.scm 8 KiB   */
@@ -112,34 +96,15 @@ static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
   unsigned cap;
   struct types_row *cur;
-  struct types_sent *sent;
-  unsigned *head;
-  int ok = 1;
 
+  GC_STATIC_ASSERT(GCA_MAX_PAIRS < (1u << 24));
   if (n <= r->cap) return 1;
-  cap = (unsigned)types_fit(TYPES_ROW_BYTES, n, r->cap);
-  cur = (struct types_row *)gca_mem_alloc(GCA_MEM_TYPES,
-                                          cap * TYPES_ROW_BYTES);
+  cap = (unsigned)types_fit(sizeof(struct types_row), n, r->cap);
+  cur = (struct types_row *)gca_mem_grow(GCA_MEM_TYPES, r->cur,
+                                         r->cap * sizeof(struct types_row),
+                                         cap * sizeof(struct types_row));
   if (NULL == cur) return 0;
-  r->smp = (struct types_srow *)types_grow_beside(r->smp,
-                        sizeof(struct types_srow), r->cap, cap, &ok);
-  r->age_hi = (word *)types_grow_beside(r->age_hi, AGE_HI_BYTES(1), r->cap,
-                                        cap, &ok);
-  if (!ok) {
-    gca_mem_free(GCA_MEM_TYPES, cur, cap * TYPES_ROW_BYTES);
-    return 0;
-  }
-  sent = (struct types_sent *)(cur + cap);
-  head = (unsigned *)(sent + cap);
-  if (r->cap) {
-    BCOPY(r->cur, cur, r->cap * sizeof(struct types_row));
-    BCOPY(r->sent, sent, r->cap * sizeof(struct types_sent));
-    BCOPY(r->head, head, r->cap * sizeof(unsigned));
-    gca_mem_free(GCA_MEM_TYPES, r->cur, r->cap * TYPES_ROW_BYTES);
-  }
   r->cur = cur;
-  r->sent = sent;
-  r->head = head;
   r->cap = cap;
   return 1;
 }
@@ -149,17 +114,21 @@ static const struct types_srow srow_none = { 0, 0, 0, 0, 0 };
 static const struct types_srow *row_smp(const struct types_rows *r,
                                         unsigned k)
 {
-  return r->smp != NULL ? &r->smp[k] : &srow_none;
+  return k < r->smp_cap ? &r->smp[k] : &srow_none;
 }
 
 /* Row k's samples' columns to write, made if need be; NULL if no    */
 /* memory.                                                               */
 static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
 {
-  if (NULL == r->smp) {
-    r->smp = (struct types_srow *)gca_mem_alloc(GCA_MEM_TYPES,
-                                    r->cap * sizeof(struct types_srow));
-    if (NULL == r->smp) return NULL;
+  if (k >= r->smp_cap) {
+    struct types_srow *m = (struct types_srow *)gca_mem_grow(GCA_MEM_TYPES,
+                        r->smp, r->smp_cap * sizeof(struct types_srow),
+                        r->cap * sizeof(struct types_srow));
+
+    if (NULL == m) return NULL;
+    r->smp = m;
+    r->smp_cap = r->cap;
   }
   return &r->smp[k];
 }
@@ -172,7 +141,7 @@ GCA_ALWAYS_INLINE word row_ages(const struct types_rows *r, unsigned k,
   word n = 0;
   unsigned b;
 
-  if (EXPECT(NULL == r->age_hi, TRUE)) {
+  if (EXPECT(k >= r->hi_cap, TRUE)) {
     for (b = 0; b < GCA_AGE_BINS; b++) n += age[b] = lo[b];
   } else {
     for (b = 0; b < GCA_AGE_BINS; b++)
@@ -193,10 +162,15 @@ static void row_ages_set(struct types_rows *r, unsigned k,
     r->cur[k].age[b] = GCA_AGE_LO(age[b]);
     hi |= GCA_AGE_HI(age[b]);
   }
-  if (EXPECT(NULL == r->age_hi && 0 == hi, TRUE)) return;
-  if (NULL == r->age_hi) {
-    r->age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES, AGE_HI_BYTES(r->cap));
-    if (NULL == r->age_hi) return;
+  if (EXPECT(k >= r->hi_cap && 0 == hi, TRUE)) return;
+  if (k >= r->hi_cap) {
+    word *h = (word *)gca_mem_grow(GCA_MEM_TYPES, r->age_hi,
+                                   AGE_HI_BYTES(r->hi_cap),
+                                   AGE_HI_BYTES(r->cap));
+
+    if (NULL == h) return;
+    r->age_hi = h;
+    r->hi_cap = r->cap;
   }
   for (b = 0; b < GCA_AGE_BINS; b++)
     r->age_hi[(word)k * GCA_AGE_BINS + b] = GCA_AGE_HI(age[b]);
@@ -308,25 +282,31 @@ GC_INNER word gca_acc_cap = 0;
 GC_INNER unsigned gca_acc_stamp = 1;
 static unsigned *acc_dirty = NULL;      /* pairs in use this round      */
 static word acc_n_dirty = 0;
-/* A census fold's lists of the pairs of a row (types_rows.head): the */
+/* A census fold's lists of the pairs of a row (types_row.head): the  */
 /* next dirty index + 1 after i, among those of i's type row and of   */
 /* its site row.                                                        */
 static unsigned *acc_tnext = NULL, *acc_snext = NULL;
 #define ACC_BYTES (sizeof(struct gca_acc) + 3 * sizeof(unsigned))
-/* The accumulators' samples' counts ([gca_acc_cap], zeroed with their */
-/* accumulator), NULL until the first sample.                          */
+/* The accumulators' samples' counts ([acc_smp_cap], zeroed with their */
+/* accumulator), NULL until the first sample; and the high parts of    */
+/* their age bins ([acc_hi_cap][GCA_AGE_BINS]), NULL until a carry.     */
+/* Each grows to gca_acc_cap when a pair past it needs it: the pairs    */
+/* from there on read zeros.                                            */
 static struct gca_acc_smp *acc_smp = NULL;
 static const struct gca_acc_smp acc_smp_none = { 0, 0, 0 };
-/* The high parts of the accumulators' age bins ([gca_acc_cap]         */
-/* [GCA_AGE_BINS], zeroed with their accumulator), NULL until a carry.  */
 static word *acc_age_hi = NULL;
+static word acc_smp_cap = 0, acc_hi_cap = 0;
 
 GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
 {
-  if (NULL == acc_age_hi) {
-    acc_age_hi = (word *)gca_mem_alloc(GCA_MEM_TYPES,
-                                       AGE_HI_BYTES(gca_acc_cap));
-    if (NULL == acc_age_hi) return;     /* lost, as a sample's counts   */
+  if (pair >= acc_hi_cap) {
+    word *h = (word *)gca_mem_grow(GCA_MEM_TYPES, acc_age_hi,
+                                   AGE_HI_BYTES(acc_hi_cap),
+                                   AGE_HI_BYTES(gca_acc_cap));
+
+    if (NULL == h) return;              /* lost, as a sample's counts   */
+    acc_age_hi = h;
+    acc_hi_cap = gca_acc_cap;
   }
   acc_age_hi[(word)pair * GCA_AGE_BINS + b] += hi;
 }
@@ -337,7 +317,7 @@ GCA_ALWAYS_INLINE void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
   const gca_age_t *lo = gca_acc_tab[pair].age;
   unsigned b;
 
-  if (EXPECT(NULL == acc_age_hi, TRUE)) {
+  if (EXPECT(pair >= acc_hi_cap, TRUE)) {
     for (b = 0; b < GCA_AGE_BINS; b++) age[b] += lo[b];
   } else {
     for (b = 0; b < GCA_AGE_BINS; b++)
@@ -347,10 +327,14 @@ GCA_ALWAYS_INLINE void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
 
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
 {
-  if (NULL == acc_smp) {
-    acc_smp = (struct gca_acc_smp *)gca_mem_alloc(GCA_MEM_TYPES,
-                                        gca_acc_cap * sizeof(*acc_smp));
-    if (NULL == acc_smp) return NULL;
+  if (pair >= acc_smp_cap) {
+    struct gca_acc_smp *m = (struct gca_acc_smp *)gca_mem_grow(
+                        GCA_MEM_TYPES, acc_smp, acc_smp_cap * sizeof(*m),
+                        gca_acc_cap * sizeof(*m));
+
+    if (NULL == m) return NULL;
+    acc_smp = m;
+    acc_smp_cap = gca_acc_cap;
   }
   return &acc_smp[pair];
 }
@@ -358,7 +342,7 @@ GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
 /* The samples' counts of the accumulator of pair, to read.             */
 static const struct gca_acc_smp *acc_smp_of(unsigned pair)
 {
-  return acc_smp != NULL ? &acc_smp[pair] : &acc_smp_none;
+  return pair < acc_smp_cap ? &acc_smp[pair] : &acc_smp_none;
 }
 
 /* Pair's accumulator, made (or grown into) and zeroed for this round.  */
@@ -368,28 +352,22 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
 
   if (pair >= gca_acc_cap) {
     /* One mapping: the accumulators, then the dirty list and the      */
-    /* fold's links (made there, not kept).                              */
+    /* fold's links (made there, not kept), grown in place: the dirty   */
+    /* list moves up, the old lists' place is zeroed (stamp 0).          */
     word cap = types_fit(ACC_BYTES, (word)pair + 1, gca_acc_cap);
+    word old_end = gca_acc_cap * ACC_BYTES;
     struct gca_acc *t;
     unsigned *d;
-    int ok = 1;
 
-    t = (struct gca_acc *)gca_mem_alloc(GCA_MEM_TYPES, cap * ACC_BYTES);
+    t = (struct gca_acc *)gca_mem_grow(GCA_MEM_TYPES, gca_acc_tab,
+                                       gca_acc_cap * ACC_BYTES,
+                                       cap * ACC_BYTES);
     if (NULL == t) return NULL;
     d = (unsigned *)(t + cap);
-    acc_smp = (struct gca_acc_smp *)types_grow_beside(acc_smp,
-                        sizeof(*acc_smp), gca_acc_cap, cap, &ok);
-    acc_age_hi = (word *)types_grow_beside(acc_age_hi, AGE_HI_BYTES(1),
-                                           gca_acc_cap, cap, &ok);
-    if (!ok) {
-      gca_mem_free(GCA_MEM_TYPES, t, cap * ACC_BYTES);
-      return NULL;
-    }
-    if (gca_acc_cap) {
-      BCOPY(gca_acc_tab, t, gca_acc_cap * sizeof(struct gca_acc));
-      BCOPY(acc_dirty, d, acc_n_dirty * sizeof(unsigned));
-      gca_mem_free(GCA_MEM_TYPES, gca_acc_tab, gca_acc_cap * ACC_BYTES);
-    }
+    memmove(d, t + gca_acc_cap, acc_n_dirty * sizeof(unsigned));
+    if (old_end > cap * sizeof(struct gca_acc))
+      old_end = cap * sizeof(struct gca_acc);
+    BZERO(t + gca_acc_cap, old_end - gca_acc_cap * sizeof(struct gca_acc));
     gca_acc_tab = t;
     acc_dirty = d;
     acc_tnext = d + cap;
@@ -399,8 +377,8 @@ GC_INNER struct gca_acc *gca_acc_slow(unsigned pair)
   a = &gca_acc_tab[pair];
   if (a->stamp != gca_acc_stamp) {
     BZERO(a, sizeof(*a));
-    if (acc_smp != NULL) BZERO(&acc_smp[pair], sizeof(*acc_smp));
-    if (acc_age_hi != NULL)
+    if (pair < acc_smp_cap) BZERO(&acc_smp[pair], sizeof(*acc_smp));
+    if (pair < acc_hi_cap)
       BZERO(&acc_age_hi[(word)pair * GCA_AGE_BINS], AGE_HI_BYTES(1));
     a->stamp = gca_acc_stamp;
     acc_dirty[acc_n_dirty++] = pair;
@@ -454,6 +432,8 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
   const struct gca_acc *a = &gca_acc_tab[pair];
   struct types_row *c = &r->cur[k];
 
+  if ((a->alloc_objs | a->alloc_bytes | a->freed_objs | a->freed_bytes
+       | as->s_alloc | as->s_freed) != 0) c->flags |= ROW_COUNTS;
   c->alloc_objs += a->alloc_objs;
   c->alloc_bytes += a->alloc_bytes;
   c->freed_objs += a->freed_objs;
@@ -467,8 +447,8 @@ static void row_add(struct types_rows *r, unsigned k, unsigned pair,
     }
   }
   if (types_census) {
-    next[i] = r->head[k];
-    r->head[k] = (unsigned)i + 1;
+    next[i] = r->cur[k].head;
+    r->cur[k].head = (unsigned)i + 1;
   } else if ((a->live_bytes | as->s_live) != 0) {
     /* Not from a census: none are (added as they were; live objects   */
     /* have bytes).                                                      */
@@ -498,10 +478,14 @@ static void rows_live(struct types_rows *r, unsigned n, const unsigned *next)
     struct types_live l;
     word age[GCA_AGE_BINS];
 
+    /* None counted, none live before: so it stays.                    */
+    if (0 == c->head && 0 == c->live_bytes && 0 == row_ages(r, k, age)
+        && 0 == row_smp(r, k)->s_live)
+      continue;
     BZERO(&l, sizeof(l));
-    for (j = r->head[k]; j != 0; j = next[j - 1])
+    for (j = r->cur[k].head; j != 0; j = next[j - 1])
       live_add(&l, acc_dirty[j - 1]);
-    r->head[k] = 0;
+    r->cur[k].head = 0;
     (void)row_ages(r, k, age);
     if (l.bytes == c->live_bytes && 0 == memcmp(l.age, age, sizeof(age))
         && l.s_live == row_smp(r, k)->s_live)
@@ -555,6 +539,21 @@ GC_INNER void gca_acc_restamp(unsigned stamp)
 
 /* ---- naming (lock held) ----------------------------------------------------- */
 
+/* "<what> 0x<cookie>" into buf (room for what and 20 more), as       */
+/* "%s 0x%llx" wrote it, without snprintf's 1,000 instructions a name. */
+static void name_default(char *buf, const char *what, word cookie)
+{
+  size_t n = strlen(what);
+  unsigned shift = 4;
+
+  BCOPY(what, buf, n);
+  BCOPY(" 0x", buf + n, 3);
+  for (n += 3; shift < CPP_WORDSZ && (cookie >> shift) != 0; shift += 4) {}
+  do buf[n++] = "0123456789abcdef"[(cookie >> (shift -= 4)) & 0xf];
+  while (shift != 0);
+  buf[n] = '\0';
+}
+
 static void type_name(unsigned id)
 {
   struct types_type *t = &type_tab[id];
@@ -575,11 +574,10 @@ static void type_name(unsigned id)
     named = gca_class_name(t->cookie, buf, sizeof(buf));
   }
   if (!named || '\0' == buf[0]) {
-    (void)snprintf(buf, sizeof(buf), "%s 0x%llx",
-                   t->origin == GCA_TYPE_GCJ ? "gcj vtable"
-                   : t->origin == GCA_TYPE_FIRST_WORD
-                     || t->origin == GCA_TYPE_IL2CPP ? "class" : "type",
-                   (unsigned long long)t->cookie);
+    name_default(buf, t->origin == GCA_TYPE_GCJ ? "gcj vtable"
+                      : t->origin == GCA_TYPE_FIRST_WORD
+                        || t->origin == GCA_TYPE_IL2CPP ? "class" : "type",
+                 t->cookie);
   }
   /* The record escapes it (text.c) when it writes it.                 */
   t->name = gca_mem_strdup(buf, strlen(buf));
@@ -676,13 +674,17 @@ GC_INNER unsigned gca_types_rows_n(int sites)
 }
 
 /* Row i changed since the last record (or has live objects and was  */
-/* in none).                                                             */
+/* in none); most have no flag (klass: some 380 of 490 rows a record). */
 static int row_changed(const struct types_rows *r, unsigned i)
 {
   const struct types_row *c = &r->cur[i];
-  const struct types_sent *s = &r->sent[i];
-  const struct types_srow *m = row_smp(r, i);
+  const struct types_sent *s = &r->cur[i].sent;
+  const struct types_srow *m;
 
+  if (0 == (c->flags & (ROW_LIVE | ROW_COUNTS))
+      && ((c->flags & ROW_EVER) != 0 || 0 == c->live_bytes))
+    return 0;
+  m = row_smp(r, i);
   return (c->flags & ROW_LIVE) != 0
          || (0 == (c->flags & ROW_EVER) && c->live_bytes != 0)
          || c->alloc_objs != s->alloc_objs || c->alloc_bytes != s->alloc_bytes
@@ -700,7 +702,7 @@ GC_INNER int gca_types_row_take(int sites, unsigned i,
 
   if (i >= r->cap || !row_changed(r, i)) return 0;
   c = &r->cur[i];
-  s = &r->sent[i];
+  s = &r->cur[i].sent;
   m = row_smp(r, i);
   v[GCA_COL_type_rows_type_id] = i;
   v[GCA_COL_type_rows_live_objs] = row_ages(r, i,
@@ -726,14 +728,14 @@ GC_INNER void gca_types_rows_commit(int sites)
 
   for (i = 0; i < n && i < r->cap; i++) {
     struct types_row *c = &r->cur[i];
-    struct types_sent *s = &r->sent[i];
+    struct types_sent *s = &r->cur[i].sent;
 
     if (!row_changed(r, i)) continue;
     s->alloc_objs = c->alloc_objs;
     s->alloc_bytes = c->alloc_bytes;
     s->freed_objs = c->freed_objs;
     s->freed_bytes = c->freed_bytes;
-    if (r->smp != NULL) {
+    if (i < r->smp_cap) {
       r->smp[i].sent_alloc = r->smp[i].s_alloc;
       r->smp[i].sent_freed = r->smp[i].s_freed;
     }
