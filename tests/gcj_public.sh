@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gcj_public.sh: GC_gcj_malloc, accounting off, costs no more than
 # upstream's own function.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tape.c: records' tapes (accounting/text.c) written as text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tape_dump.c: records are formatted by the writer thread, not
  * under the allocation lock.
