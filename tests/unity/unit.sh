@@ -41,12 +41,19 @@ echo "ok: nm -u of Unity's extra/gc.c object: no json_* symbol"
 # an object, before).  x86-64 and gcc only: which registers is theirs.
 case $(uname -m) in x86_64) cnt_check=1 ;; *) cnt_check= ;; esac
 case ${CC:-cc} in *clang*) cnt_check= ;; esac
-if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
-  saved=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
-    /<gca_copy_malloc_kind_global_cnt>:$/ { f = 1; n++; next }
+# fn_asm NAME: the instructions of function NAME in the fork's gc.o
+# (status 1 unless there is exactly one).
+fn_asm() {
+  objdump -d --no-show-raw-insn "$OUT/gc.o" | awk -v fn="<$1>:" '
+    $NF == fn { f = 1; n++; next }
     f && /^$/ { f = 0 }
-    f && /push/ && !/%rbp/ { print $NF }
-    END { if (n != 1) print "missing" }')
+    f { print }
+    END { exit n == 1 ? 0 : 1 }'
+}
+if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
+  if asm=$(fn_asm gca_copy_malloc_kind_global_cnt); then
+    saved=$(printf '%s\n' "$asm" | awk '/push/ && !/%rbp/ { print $NF }')
+  else saved=missing; fi
   [ -z "$saved" ] || {
     echo "FAIL: gca_copy_malloc_kind_global_cnt saves $saved" \
          "(the counting copy should keep the object in a scratch register)" >&2
@@ -57,14 +64,11 @@ if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
   # GC_generic_malloc_many makes the object is asked in the due hook
   # only), and the row from a base per kind and a bsr (no multiply of
   # the kind by its rows, nor of the row by its size: two imuls before).
-  large=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
-    /<GC_generic_malloc>:$/ { f = 1; n++; next }
-    f && /^$/ { f = 0 }
-    f && /%fs:/ { tls++ }
-    f && /imul/ { mul++ }
-    END { if (n != 1) print "missing"
-          else if (tls != 1 || mul != 0)
-            printf "%d thread-local accesses, %d multiplies", tls, mul }')
+  if asm=$(fn_asm GC_generic_malloc); then
+    large=$(printf '%s\n' "$asm" | awk '/%fs:/ { tls++ } /imul/ { mul++ }
+      END { if (tls != 1 || mul != 0)
+              printf "%d thread-local accesses, %d multiplies", tls, mul }')
+  else large=missing; fi
   [ -z "$large" ] || {
     echo "FAIL: GC_generic_malloc's large count: $large" \
          "(want 1 thread-local access, the countdown, and no multiply)" >&2
@@ -73,11 +77,9 @@ if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
   # GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's):
   # counted inline as well (GC_ACC_ON_ALLOC_LARGE_LB, the row's bsr),
   # not by a call of gca_hook_alloc, which found the blocks in the header.
-  inner=$(objdump -d --no-show-raw-insn "$OUT/gc.o" | awk '
-    /<GC_generic_malloc_inner>:$/ { f = 1; n++; next }
-    f && /^$/ { f = 0 }
-    f && /bsr/ { b++ }
-    END { if (n != 1) print "missing"; else if (b < 1) print "no bsr" }')
+  if asm=$(fn_asm GC_generic_malloc_inner); then
+    inner=$(printf '%s\n' "$asm" | grep -q bsr || echo "no bsr")
+  else inner=missing; fi
   [ -z "$inner" ] || {
     echo "FAIL: GC_generic_malloc_inner's large count: $inner" \
          "(want it inline, GC_ACC_ON_ALLOC_LARGE_LB)" >&2
