@@ -50,41 +50,36 @@ fn_asm() {
     f { print }
     END { exit n == 1 ? 0 : 1 }'
 }
+# code_check NAME PROG WANT OK: awk PROG reads function NAME's
+# instructions and prints what is wrong with them, nothing if right.
+code_check() {
+  if asm=$(fn_asm "$1"); then bad=$(printf '%s\n' "$asm" | awk "$2")
+  else bad="missing"; fi
+  [ -z "$bad" ] || { echo "FAIL: $1: $bad ($3)" >&2; exit 1; }
+  echo "ok: $4"
+}
 if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
-  if asm=$(fn_asm gca_copy_malloc_kind_global_cnt); then
-    saved=$(printf '%s\n' "$asm" | awk '/push/ && !/%rbp/ { print $NF }')
-  else saved=missing; fi
-  [ -z "$saved" ] || {
-    echo "FAIL: gca_copy_malloc_kind_global_cnt saves $saved" \
-         "(the counting copy should keep the object in a scratch register)" >&2
-    exit 1; }
-  echo "ok: the counting copy of GC_malloc_kind_global saves no register but %rbp"
+  code_check gca_copy_malloc_kind_global_cnt \
+    '/push/ && !/%rbp/ { printf "saves %s ", $NF }' \
+    "the counting copy should keep the object in a scratch register" \
+    "the counting copy of GC_malloc_kind_global saves no register but %rbp"
   # Mode 1's large objects, counted inline in GC_generic_malloc
   # (GCA_LARGE_COUNT): one thread-local word, the countdown (whether
   # GC_generic_malloc_many makes the object is asked in the due hook
   # only), and the row from a base per kind and a bsr (no multiply of
   # the kind by its rows, nor of the row by its size: two imuls before).
-  if asm=$(fn_asm GC_generic_malloc); then
-    large=$(printf '%s\n' "$asm" | awk '/%fs:/ { tls++ } /imul/ { mul++ }
-      END { if (tls != 1 || mul != 0)
-              printf "%d thread-local accesses, %d multiplies", tls, mul }')
-  else large=missing; fi
-  [ -z "$large" ] || {
-    echo "FAIL: GC_generic_malloc's large count: $large" \
-         "(want 1 thread-local access, the countdown, and no multiply)" >&2
-    exit 1; }
-  echo "ok: GC_generic_malloc's large count reads one thread-local word, multiplies nothing"
+  code_check GC_generic_malloc \
+    '/%fs:/ { tls++ } /imul/ { mul++ }
+     END { if (tls != 1 || mul != 0)
+             printf "%d thread-local accesses, %d multiplies", tls, mul }' \
+    "want 1 thread-local access, the countdown, and no multiply" \
+    "GC_generic_malloc's large count reads one thread-local word, multiplies nothing"
   # GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's):
   # counted inline as well (GC_ACC_ON_ALLOC_LARGE_LB, the row's bsr),
   # not by a call of gca_hook_alloc, which found the blocks in the header.
-  if asm=$(fn_asm GC_generic_malloc_inner); then
-    inner=$(printf '%s\n' "$asm" | grep -q bsr || echo "no bsr")
-  else inner=missing; fi
-  [ -z "$inner" ] || {
-    echo "FAIL: GC_generic_malloc_inner's large count: $inner" \
-         "(want it inline, GC_ACC_ON_ALLOC_LARGE_LB)" >&2
-    exit 1; }
-  echo "ok: GC_generic_malloc_inner counts its large objects inline"
+  code_check GC_generic_malloc_inner '/bsr/ { b++ } END { if (!b) print "no bsr" }' \
+    "want its large count inline, GC_ACC_ON_ALLOC_LARGE_LB" \
+    "GC_generic_malloc_inner counts its large objects inline"
 fi
 # Inline parity on the fork (tests/inline_parity.sh): accounting compiled
 # in keeps out of line no collector function that the fork compiled
