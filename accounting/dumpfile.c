@@ -74,8 +74,8 @@ struct dumpfile_bufs {
 static struct dumpfile_bufs *dfb;
 /* The writer thread's: a tape that wraps the ring, copied whole, and a */
 /* tape's text (freed when the file is closed, the writer gone).        */
-static struct gca_text df_tape = { NULL, 0, 0, 0, GCA_MEM_DUMP };
-static struct gca_text df_line = { NULL, 0, 0, 0, GCA_MEM_DUMP };
+static struct gca_text df_tape = { NULL, 0, 0, 0 };
+static struct gca_text df_line = { NULL, 0, 0, 0 };
 
 /* One warning through bdwgc's warn proc: "gcacc: <what> <path>: <why>; */
 /* dumping off".                                                          */
@@ -333,14 +333,6 @@ GC_INNER int gca_dumpfile_deflate_entry(int tape, const char *a, size_t na,
   return gca_dumpfile_deflate(df_line.buf, df_line.len, flush, 0);
 }
 
-static void dumpfile_free_text(struct gca_text *t)
-{
-  gca_os_free(t->buf, t->cap);
-  t->buf = NULL;
-  t->len = t->cap = 0;
-  t->fail = 0;
-}
-
 
 /* Expand %p (the pid) and %% in tmpl into dfb->path; 0 if it fits.  */
 static int dump_expand_path(const char *tmpl)
@@ -571,8 +563,8 @@ GC_INNER void gca_dumpfile_close(void)
 {
   if (df.zs_ready) (void)deflateEnd(&df.zs);
   df.zs_ready = 0;
-  dumpfile_free_text(&df_tape);
-  dumpfile_free_text(&df_line);
+  gca_text_free(&df_tape);
+  gca_text_free(&df_line);
   if (df.fd >= 0) (void)close(df.fd);
   df.fd = -1;
 }
@@ -592,8 +584,8 @@ GC_INNER void gca_dumpfile_close(void)
 {
   if (df.zs_ready) (void)deflateEnd(&df.zs);
   df.zs_ready = 0;
-  dumpfile_free_text(&df_tape);
-  dumpfile_free_text(&df_line);
+  gca_text_free(&df_tape);
+  gca_text_free(&df_line);
   if (df_h != INVALID_HANDLE_VALUE) (void)CloseHandle(df_h);
   df_h = INVALID_HANDLE_VALUE;
   df.fd = -1;

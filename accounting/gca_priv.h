@@ -212,10 +212,9 @@ GC_EXTERN word gca_heap_grows;
 GC_INNER void *gca_os_alloc(size_t bytes);   /* zeroed, or NULL */
 GC_INNER void gca_os_free(void *p, size_t bytes);   /* from gca_os_alloc */
 /* The same, counted in gca_mem_bytes[owner] (whole pages).              */
-#define GCA_MEM_TYPES 0         /* pairs, types, rows, frames, records  */
-#define GCA_MEM_DUMP 1          /* the header while it is written       */
-#define GCA_MEM_UNWIND 2        /* the unwinder's code lists, rule cache */
-#define GCA_MEM_N 3
+#define GCA_MEM_TYPES 0         /* pairs, types, rows, frames, sections */
+#define GCA_MEM_UNWIND 1        /* the unwinder's code lists, rule cache */
+#define GCA_MEM_N 2
 GC_EXTERN word gca_mem_bytes[GCA_MEM_N];
 GC_INNER void *gca_mem_alloc(unsigned owner, size_t bytes);
 GC_INNER void gca_mem_free(unsigned owner, void *p, size_t bytes);
@@ -297,17 +296,19 @@ GC_INNER void gca_table_limit_reached(const char *what, word n);
   GC_INNER void gca_noted_reinit(struct gca_noted_mutex *m);
 
 /* ==== text.c: the dump's text (numbers, rows, escaped strings) ======== */
-/* A buffer of owner's OS pages that grows by doubling; fail is set (and */
-/* later writes do nothing) when memory runs out.  Zero-initialized with */
-/* an owner is empty; never malloc, so usable with the lock held.        */
+/* A buffer of OS pages (gca_os_alloc, uncounted) that grows by        */
+/* doubling; fail is set (and later writes do nothing) when memory runs */
+/* out.  Zero-initialized is empty; never malloc, so usable with the    */
+/* lock held.                                                            */
 struct gca_text {
   char *buf;
   size_t len, cap;
   int fail;
-  unsigned owner;               /* GCA_MEM_*                             */
 };
 /* Room for more bytes; 0 if none (fail set).                            */
 GC_INNER int gca_text_reserve(struct gca_text *t, size_t more);
+/* Its pages given back: empty again, fail cleared.                      */
+GC_INNER void gca_text_free(struct gca_text *t);
 GC_INNER void gca_text_put(struct gca_text *t, const char *s, size_t n);
 /* A string literal only ("" s "" does not compile otherwise).           */
 #define GCA_TEXT_LIT(t, s) gca_text_put(t, "" s "", sizeof("" s "") - 1)

@@ -31,7 +31,7 @@
 # include "gc_gcj.h"            /* GC_gcj_kind, GC_gcj_debug_kind */
 #endif
 
-static struct gca_text rec = { NULL, 0, 0, 0, GCA_MEM_TYPES };
+static struct gca_text rec = { NULL, 0, 0, 0 };
 static word rec_seq = 0;
 
 static word rec_prev_debug[MAXOBJKINDS];

@@ -27,7 +27,7 @@ static const char *const rr_root_names[] = {
 
 #define RR_CHAIN 4              /* declaring types, parents followed    */
 
-static struct gca_text rt = { NULL, 0, 0, 0, GCA_MEM_TYPES };
+static struct gca_text rt = { NULL, 0, 0, 0 };
 #define RT_LIT(s) GCA_TEXT_LIT(&rt, s)
 #define RT_KW(key, x) (RT_LIT(key), gca_text_word(&rt, (x)))
 

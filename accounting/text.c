@@ -40,6 +40,14 @@ GC_INNER int gca_text_reserve(struct gca_text *t, size_t more)
   return 1;
 }
 
+GC_INNER void gca_text_free(struct gca_text *t)
+{
+  gca_os_free(t->buf, t->cap);
+  t->buf = NULL;
+  t->len = t->cap = 0;
+  t->fail = 0;
+}
+
 GC_INNER void gca_text_put(struct gca_text *t, const char *s, size_t n)
 {
   if (!gca_text_reserve(t, n)) return;

@@ -592,7 +592,7 @@ static word dump_generation = 0;
 /* dump_ctl held, no dump running.                                      */
 static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
 {
-  struct gca_text h = { NULL, 0, 0, 0, GCA_MEM_DUMP };
+  struct gca_text h = { NULL, 0, 0, 0 };
   int err;
 
   if (dump_stuck) {
@@ -621,13 +621,13 @@ static int dump_start_locked(const char *tmpl, gca_dump_header_fn header)
   /* The header, written here rather than by the writer thread, so that */
   /* a file that cannot be written (/dev/full) fails the start.         */
   if (!header(&h, gca_dumpfile_path(), dump.limit)) {
-    gca_os_free(h.buf, h.cap);
+    gca_text_free(&h);
     gca_dumpfile_warn("cannot build the header of dump file", ENOMEM);
     dump_release();
     return GC_NO_MEMORY;
   }
   err = gca_dumpfile_write_header(h.buf, h.len);
-  gca_os_free(h.buf, h.cap);
+  gca_text_free(&h);
   if (err != 0) {
     gca_dumpfile_warn("cannot write dump file", err);
     dump_release();

@@ -66,7 +66,6 @@ int main(void)
   json_t *j;
   word row[3] = { 0, 12345, (word)1 << 40 };
 
-  t.owner = GCA_MEM_TYPES;
   /* Numbers.                                                           */
   check_word(0, "0");
   check_word(9, "9");
