@@ -71,10 +71,10 @@ struct types_srow {
 /* them needs them: rows from smp_cap (hi_cap) on read as zeros.       */
 struct types_rows {
   struct types_row *cur;
-  unsigned cap;
+  word cap;
   struct types_srow *smp;       /* [smp_cap], NULL until a sample       */
   word *age_hi;                 /* [hi_cap][GCA_AGE_BINS], NULL: no carry */
-  unsigned smp_cap, hi_cap;
+  word smp_cap, hi_cap;
 };
 #define AGE_HI_BYTES(n) ((size_t)(n) * GCA_AGE_BINS * sizeof(word))
 static struct types_rows type_rows, site_rows;
@@ -90,22 +90,29 @@ static word types_fit(word elem_bytes, word need, word cur)
                      cur * elem_bytes < ((word)64 << 10) ? 0 : cur);
 }
 
+/* Table p of *have entries of elem bytes grown to want (gca_mem_grow: */
+/* kept, the rest zeroed) and *have set; NULL if no memory (p and      */
+/* *have kept).  The rows and each table beside them grow so.          */
+static void *types_grow(void *p, word *have, word want, size_t elem)
+{
+  void *q = gca_mem_grow(GCA_MEM_TYPES, p, *have * elem, want * elem);
+
+  if (q != NULL) *have = want;
+  return q;
+}
+
 /* Make rows [0, n) exist; 0 on failure.  Rows start at a page's worth  */
 /* (types_fit): a program with a few types or sites keeps a page or two. */
 static int types_rows_reserve(struct types_rows *r, unsigned n)
 {
-  unsigned cap;
   struct types_row *cur;
 
   GC_STATIC_ASSERT(GCA_MAX_PAIRS < (1u << 24));
   if (n <= r->cap) return 1;
-  cap = (unsigned)types_fit(sizeof(struct types_row), n, r->cap);
-  cur = (struct types_row *)gca_mem_grow(GCA_MEM_TYPES, r->cur,
-                                         r->cap * sizeof(struct types_row),
-                                         cap * sizeof(struct types_row));
+  cur = (struct types_row *)types_grow(r->cur, &r->cap,
+                        types_fit(sizeof(*cur), n, r->cap), sizeof(*cur));
   if (NULL == cur) return 0;
   r->cur = cur;
-  r->cap = cap;
   return 1;
 }
 
@@ -122,13 +129,11 @@ static const struct types_srow *row_smp(const struct types_rows *r,
 static struct types_srow *row_smp_make(struct types_rows *r, unsigned k)
 {
   if (k >= r->smp_cap) {
-    struct types_srow *m = (struct types_srow *)gca_mem_grow(GCA_MEM_TYPES,
-                        r->smp, r->smp_cap * sizeof(struct types_srow),
-                        r->cap * sizeof(struct types_srow));
+    struct types_srow *m = (struct types_srow *)types_grow(r->smp,
+                                        &r->smp_cap, r->cap, sizeof(*m));
 
     if (NULL == m) return NULL;
     r->smp = m;
-    r->smp_cap = r->cap;
   }
   return &r->smp[k];
 }
@@ -164,13 +169,11 @@ static void row_ages_set(struct types_rows *r, unsigned k,
   }
   if (EXPECT(k >= r->hi_cap && 0 == hi, TRUE)) return;
   if (k >= r->hi_cap) {
-    word *h = (word *)gca_mem_grow(GCA_MEM_TYPES, r->age_hi,
-                                   AGE_HI_BYTES(r->hi_cap),
-                                   AGE_HI_BYTES(r->cap));
+    word *h = (word *)types_grow(r->age_hi, &r->hi_cap, r->cap,
+                                 AGE_HI_BYTES(1));
 
     if (NULL == h) return;
     r->age_hi = h;
-    r->hi_cap = r->cap;
   }
   for (b = 0; b < GCA_AGE_BINS; b++)
     r->age_hi[(word)k * GCA_AGE_BINS + b] = GCA_AGE_HI(age[b]);
@@ -300,13 +303,11 @@ static word acc_smp_cap = 0, acc_hi_cap = 0;
 GC_INNER void gca_acc_age_carry(unsigned pair, unsigned b, word hi)
 {
   if (pair >= acc_hi_cap) {
-    word *h = (word *)gca_mem_grow(GCA_MEM_TYPES, acc_age_hi,
-                                   AGE_HI_BYTES(acc_hi_cap),
-                                   AGE_HI_BYTES(gca_acc_cap));
+    word *h = (word *)types_grow(acc_age_hi, &acc_hi_cap, gca_acc_cap,
+                                 AGE_HI_BYTES(1));
 
     if (NULL == h) return;              /* lost, as a sample's counts   */
     acc_age_hi = h;
-    acc_hi_cap = gca_acc_cap;
   }
   acc_age_hi[(word)pair * GCA_AGE_BINS + b] += hi;
 }
@@ -328,13 +329,11 @@ GCA_ALWAYS_INLINE void acc_ages_add(word age[GCA_AGE_BINS], unsigned pair)
 GC_INNER struct gca_acc_smp *gca_acc_samples(unsigned pair)
 {
   if (pair >= acc_smp_cap) {
-    struct gca_acc_smp *m = (struct gca_acc_smp *)gca_mem_grow(
-                        GCA_MEM_TYPES, acc_smp, acc_smp_cap * sizeof(*m),
-                        gca_acc_cap * sizeof(*m));
+    struct gca_acc_smp *m = (struct gca_acc_smp *)types_grow(acc_smp,
+                                    &acc_smp_cap, gca_acc_cap, sizeof(*m));
 
     if (NULL == m) return NULL;
     acc_smp = m;
-    acc_smp_cap = gca_acc_cap;
   }
   return &acc_smp[pair];
 }
