@@ -336,7 +336,7 @@ static const char *env_later_path = NULL;
 #define ENV_SET_KINDS(set, v) set((unsigned)(v)->w)
 #define ENV_SET_STACKS(set, v) set((v)->i, (v)->w)
 #define ENV_SET_DEPTH(set, v) set((unsigned)(v)->w)
-#define ENV_SET_UNWIND(set, v) ((set) = (v)->i)
+#define ENV_SET_UNWIND(set, v) (void)set((v)->i)
 #define ENV_SET_MSEC(set, v) set((unsigned)(v)->w)
 #define ENV_SET_KEYFRAME(set, v) set((unsigned)(v)->w)
 #define ENV_SET_TYPEMODE(set, v) set((v)->i)

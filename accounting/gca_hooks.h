@@ -215,14 +215,23 @@
 /* collector is compiled as the flags say, without frame pointers at    */
 /* -O2, so the mark loop has all its registers (docs/design.md,       */
 /* "Frame records where the walk passes").  --disable-accounting: none. */
+/* GCA_NO_FRAME_RECORD: on a function inside such a region below which  */
+/* no stack is ever taken (malloc.c GC_alloc_large: it runs with the   */
+/* lock held, no program code and no allocation hook below it), so that */
+/* it is compiled as with accounting compiled out: its frame the same   */
+/* size, and the same stale words in it for the conservative marker     */
+/* (docs/design.md, "klass's drift: the allocator's frames").           */
 #if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__)
 # define GCA_FRAME_RECORDS_BEGIN \
         _Pragma("GCC push_options") \
         _Pragma("GCC optimize(\"no-omit-frame-pointer\")")
 # define GCA_FRAME_RECORDS_END _Pragma("GCC pop_options")
+# define GCA_NO_FRAME_RECORD \
+        __attribute__((__optimize__("omit-frame-pointer")))
 #else
 # define GCA_FRAME_RECORDS_BEGIN /* empty */
 # define GCA_FRAME_RECORDS_END /* empty */
+# define GCA_NO_FRAME_RECORD /* empty */
 #endif
 
 #ifdef GC_ACC_DISABLE
@@ -515,10 +524,17 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         (GCA_SAMPLE_DUE(GCA_LARGE_GRANULES(n_blocks)) \
          ? (void)((p) = gca_hook_large_due(p, lb, k, n_blocks)) \
          : gca_locked_count_large(lb, k, n_blocks))
+/* GC_generic_malloc is made three times too (GC_ACC_COPIES, below):    */
+/* there gca_counting 0 (the copy of mode 0) leaves nothing, and 3 (the */
+/* copy of mode 1) counts without asking the mode.  Elsewhere          */
+/* (GC_generic_malloc_ignore_off_page, the fork's sites) gca_counting  */
+/* is the constant 1 and the mode is asked.                              */
 # define GC_ACC_ON_ALLOC_LARGE(p, lb, k, n_blocks) \
-        GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
-               ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
-               : gca_hook_alloc_large(p, lb, k, n_blocks))
+        (!gca_counting ? (void)0 \
+         : 3 == gca_counting ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
+         : GCA_IF(gca_tl_mode, 1 == gca_tl_mode \
+                  ? GCA_LARGE_COUNT(p, lb, k, n_blocks) \
+                  : gca_hook_alloc_large(p, lb, k, n_blocks)))
 /* GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's among  */
 /* them: 29,072 on gameloop-gcj) went to gca_hook_alloc, which found    */
 /* their blocks in the header: some 60 instructions an object.  Their  */
@@ -660,7 +676,10 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* flags were set (docs/design.md, "Two copies of the fast path", "A    */
 /* third copy").  Unity's fork makes GC_malloc_kind_global so too (the */
 /* path of every GC_malloc in IL2CPP's build, which has no thread-local */
-/* allocation).  Outside such a body (the fork's other fast paths, made */
+/* allocation), and both make GC_generic_malloc so (its large objects:  */
+/* GC_ACC_ON_ALLOC_LARGE; its copy of mode 1 runs only under the table  */
+/* walk, tlflags.c; docs/design.md, "GC_generic_malloc made three       */
+/* times").  Outside such a body (the fork's other fast paths, made */
 /* once) the hooks see this gca_counting instead, and count as before.  */
 /* Which copies keep the frame record: a stack taken below a copy's     */
 /* frame (in a function it calls, not one it jumps to) needs it for the */
@@ -693,6 +712,12 @@ enum { gca_counting = 1 };
 # define GCA_COPY_CNT_ATTR_malloc_kind_global /* the record */
 # define GCA_COPY_CNT_ATTR_malloc_kind GCA_COPY_JUMPS_ATTR
 # define GCA_COPY_CNT_ATTR_gcj_malloc GCA_COPY_JUMPS_ATTR
+/* GC_generic_malloc's copy of mode 1 keeps no record: it calls the    */
+/* hook that samples a large object (gca_hook_large_due), so it runs    */
+/* only while sampled stacks are taken by the unwind tables, which need */
+/* none (tlflags.c picks the copy of mode 2, with the record, for mode  */
+/* 1 whenever a frame-pointer walk may run below it).                  */
+# define GCA_COPY_CNT_ATTR_generic_malloc GCA_COPY_OFF_ATTR
 /* GCA_COPY_API_ATTR_<fn>: the public function's.  With thread-local  */
 /* allocation GC_malloc_kind_global is called only by the thread-local */
 /* copies: with their options it is inlined into the two without a    */
@@ -704,6 +729,7 @@ enum { gca_counting = 1 };
 # endif
 # define GCA_COPY_API_ATTR_malloc_kind /* none */
 # define GCA_COPY_API_ATTR_gcj_malloc /* none */
+# define GCA_COPY_API_ATTR_generic_malloc /* none */
 # define GCA_COPY_ARGS_(...) __VA_ARGS__
 # define GC_ACC_COPY_BODY(name, fn, params) \
         GCA_COPY_BODY_INLINE void *gca_copy_##fn##_body(int gca_counting, \
@@ -724,12 +750,14 @@ enum { gca_counting = 1 };
 /* upstream's function; on, nothing changes.                             */
 # define GCA_COPY_EXTRA_malloc_kind_global(fn, params, args) /* none */
 # define GCA_COPY_EXTRA_malloc_kind(fn, params, args) /* none */
+# define GCA_COPY_EXTRA_generic_malloc(fn, params, args) /* none */
 # define GCA_COPY_EXTRA_gcj_malloc(fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_offni params \
         { return gca_copy_##fn##_body(0, 1, GCA_COPY_ARGS_ args); }
 # define GCA_COPY_FIRST_malloc_kind_global gca_copy_malloc_kind_global_off
 # define GCA_COPY_FIRST_malloc_kind gca_copy_malloc_kind_off
 # define GCA_COPY_FIRST_gcj_malloc gca_copy_gcj_malloc_offni
+# define GCA_COPY_FIRST_generic_malloc gca_copy_generic_malloc_off
 # define GC_ACC_COPIES(name, fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_off params \
         { return gca_copy_##fn##_body(0, 0, GCA_COPY_ARGS_ args); } \
@@ -749,6 +777,10 @@ GC_INNER void *gca_copy_malloc_kind_global_off(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_cnt(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_global_on(size_t lb, int k);
 GC_EXTERN void *(*gca_copy_malloc_kind_global)(size_t lb, int k);
+GC_INNER void *gca_copy_generic_malloc_off(size_t lb, int k);
+GC_INNER void *gca_copy_generic_malloc_cnt(size_t lb, int k);
+GC_INNER void *gca_copy_generic_malloc_on(size_t lb, int k);
+GC_EXTERN void *(*gca_copy_generic_malloc)(size_t lb, int k);
 # endif
 /* GC_ACC_ON_ALLOC_FL in a copy's body: the copy with the counts runs   */
 /* while the mode is not 0 (but for a pop that raced with a change), so */

@@ -1273,6 +1273,14 @@ GC_INNER void gca_tl_mode_update(void);
 /* tlflags.c: incremental collection may start (gca_hook_incremental): */
 /* GC_gcj_malloc's copy without the test of GC_incremental runs no more.*/
 GC_INNER void gca_tlflags_incremental(void);
+/* tlflags.c: the unwinder changed (lock held): GC_generic_malloc's     */
+/* copy of mode 1 without the frame record runs only while sampled      */
+/* stacks are taken by the tables (gca_sites_sampled_by_tables).        */
+GC_INNER void gca_tlflags_unwinder_changed(void);
+/* sites.c: nonzero if a sampled stack is now taken by the unwind       */
+/* tables (GC_ACC_UNWIND auto where the C library allows it, libgcc),   */
+/* which need no frame records; 0 if by the frame-pointer walk.         */
+GC_INNER int gca_sites_sampled_by_tables(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
 /* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */

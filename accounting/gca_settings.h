@@ -27,7 +27,7 @@
  *                                              set(unsigned mask)
  *         STACKS  off, all or sample=BYTES     set(int mode, word bytes)
  *         DEPTH   1 to 64                      set(unsigned)
- *         UNWIND  auto, fp or libgcc       set = the int variable
+ *         UNWIND  auto, fp or libgcc       set(int: GCA_UNWIND_*)
  *         MSEC    milliseconds, 0 to 60000     set(unsigned)
  *         KEYFRAME a count of records, 1 to 1000000
  *                                              set(unsigned)
@@ -117,7 +117,7 @@
   S(GC_ACC_STACK_DEPTH, DEPTH, gca_stacks_set_depth) \
     K(GC_ACC_STACK_DEPTH, stacks_depth, integer, gca_stacks_depth) \
     A(GC_ACC_STACK_DEPTH, GC_acc_set_stack_depth) \
-  S(GC_ACC_UNWIND, UNWIND, gca_unwinder) \
+  S(GC_ACC_UNWIND, UNWIND, GC_acc_set_unwinder) \
     K(GC_ACC_UNWIND, unwind, string, \
       gca_unwinder == GCA_UNWIND_LIBGCC ? "libgcc" \
       : gca_unwinder == GCA_UNWIND_AUTO ? "auto" : "fp") \

@@ -420,6 +420,17 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   static const int sites_auto_tables = 0;
 #endif
 
+GC_INNER int gca_sites_sampled_by_tables(void)
+{
+# ifdef GCA_HAVE_UNWIND_H
+    int u = GCA_LOAD(&gca_unwinder);
+
+    return GCA_UNWIND_LIBGCC == u || (GCA_UNWIND_AUTO == u && sites_auto_tables);
+# else
+    return 0;   /* no table walk: fp (or no frames at all) */
+# endif
+}
+
 /* The same by the unwind tables: sampled stacks under the auto        */
 /* unwinder, every stack under libgcc (no guesses: those are fp's).     */
 static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
@@ -639,9 +650,14 @@ GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
 
 GC_API int GC_CALL GC_acc_set_unwinder(int u)
 {
+  DCL_LOCK_STATE;
+
   if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC && u != GCA_UNWIND_AUTO)
     return GC_ERROR;
+  LOCK();
   GCA_STORE(&gca_unwinder, u);
+  gca_tlflags_unwinder_changed();   /* GC_generic_malloc's copy */
+  UNLOCK();
   return GC_SUCCESS;
 }
 

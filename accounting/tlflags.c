@@ -7,7 +7,10 @@
  * public fast paths at the copies of that mode (gca_hooks.h,
  * GC_ACC_COPIES): upstream's own code in mode 0, the countdown's copy in
  * mode 1 (no flag read: counters.c, "the countdown's promise"), the
- * flags' copy in mode 2.
+ * flags' copy in mode 2.  GC_generic_malloc's copy of mode 1 keeps no
+ * frame record: it runs only while sampled stacks are taken by the
+ * unwind tables, and the unwinder's changes pick again
+ * (gca_tlflags_unwinder_changed).
  *
  * bdwgc's thread-local fast path (GC_malloc_kind, GC_gcj_malloc) reads
  * one word beside the free list it pops from, and nothing else
@@ -157,6 +160,29 @@ GC_INNER void gca_tlflags_incremental(void)
 # endif
 }
 
+#ifdef GCA_COPIES
+/* GC_generic_malloc's copy for mode (gca_hooks.h, GC_ACC_COPIES): in  */
+/* mode 1 the one without the frame record only while sampled stacks   */
+/* are taken by the unwind tables (the table walk needs no record; the */
+/* frame-pointer walk would lose the program's frames below it, at the */
+/* large object's sample); else the one with the record.                */
+static void *(*tlflags_generic_copy(int mode))(size_t, int)
+{
+  return 0 == mode ? gca_copy_generic_malloc_off
+         : 1 == mode && gca_sites_sampled_by_tables()
+         ? gca_copy_generic_malloc_cnt : gca_copy_generic_malloc_on;
+}
+#endif
+
+/* The unwinder changed (GC_acc_set_unwinder, lock held).              */
+GC_INNER void gca_tlflags_unwinder_changed(void)
+{
+# ifdef GCA_COPIES
+    GCA_STORE(&gca_copy_generic_malloc,
+              tlflags_generic_copy((int)GCA_LOAD(&gca_tl_mode)));
+# endif
+}
+
 /* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
 GC_INNER void gca_tl_mode_update(void)
 {
@@ -182,6 +208,7 @@ GC_INNER void gca_tl_mode_update(void)
               ? gca_copy_malloc_kind_global_cnt : 2 == mode
               ? gca_copy_malloc_kind_global_on
               : gca_copy_malloc_kind_global_off);
+    GCA_STORE(&gca_copy_generic_malloc, tlflags_generic_copy(mode));
 #   ifdef THREAD_LOCAL_ALLOC
       GCA_STORE(&gca_copy_malloc_kind, 1 == mode
                 ? gca_copy_malloc_kind_cnt : 2 == mode
@@ -216,7 +243,10 @@ GC_INNER void gca_tl_mode_update(void)
 #   define TLFLAGS_COPY_ON(fn) \
         (GCA_LOAD(&gca_copy_##fn) == (1 == m ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
-    int on = TLFLAGS_COPY_ON(malloc_kind_global), n = 1;
+    int on = TLFLAGS_COPY_ON(malloc_kind_global), n = 2;
+
+    /* GC_generic_malloc's: the copy of the mode and the unwinder.      */
+    on += GCA_LOAD(&gca_copy_generic_malloc) != gca_copy_generic_malloc_off;
 
 #   ifdef THREAD_LOCAL_ALLOC
       on += TLFLAGS_COPY_ON(malloc_kind);
@@ -228,6 +258,24 @@ GC_INNER void gca_tl_mode_update(void)
 #   endif
 #   undef TLFLAGS_COPY_ON
     return 0 == on ? 0 : on == n ? 1 : 2;
+#  endif
+  }
+
+  /* Tests only: GC_generic_malloc's copy now: 0, upstream's code (mode */
+  /* 0); 1, mode 1's without the frame record; 2, the one with it (mode */
+  /* 2, or mode 1 while a frame-pointer walk may take sampled stacks);  */
+  /* -1 where the series makes none; 3 if it is not the one             */
+  /* tlflags_generic_copy picks for the mode and unwinder now.          */
+  GC_API int GC_CALL GC_acc_test_copy_large(void)
+  {
+#  ifndef GCA_COPIES
+    return -1;
+#  else
+    void *(*c)(size_t, int) = GCA_LOAD(&gca_copy_generic_malloc);
+
+    if (c != tlflags_generic_copy((int)GCA_LOAD(&gca_tl_mode))) return 3;
+    return c == gca_copy_generic_malloc_off ? 0
+           : c == gca_copy_generic_malloc_cnt ? 1 : 2;
 #  endif
   }
 

@@ -13,6 +13,13 @@
  * innermost.  So its sample is taken at its pop instead, where the fast
  * path jumps to the hook (accounting/counters.c, "sampled at its pop").
  *
+ * Every sixteenth object is large (GC_generic_malloc, below the global
+ * path's frame): its sample is taken below GC_generic_malloc's frame,
+ * so the copy of GC_generic_malloc that runs must keep its frame record
+ * whenever the fp walk takes sampled stacks (accounting/tlflags.c; the
+ * unwinder is set to fp here after the profile, so the copy is picked
+ * again then).
+ *
  * One sample per 16 bytes, so that nearly every object is sampled; a
  * small heap and small live data, so that refills often find the heap
  * full (the test asks for some collections).  Sizes mixed in the
@@ -58,7 +65,9 @@ NOINLINE void sample_loop(unsigned n)
 
   for (i = 0; i < n; i++) {
     r = r * 1103515245u + 12345u;
-    ring[i % LIVE] = sample_alloc(16 + (size_t)((r >> 8) % 365));
+    ring[i % LIVE] = sample_alloc(i % 16 == 15
+                                  ? 2100 + (size_t)((r >> 8) % 12000)
+                                  : 16 + (size_t)((r >> 8) % 365));
   }
   KEEP(ring[0]);
 }

@@ -12,6 +12,10 @@
  * test there with --copies, where a series without the copies fails.  Checked through the test
  * library's GC_acc_test_copies: the copies without the counts while off,
  * from the start, and again after GC_acc_enable(0); the others while on.
+ * GC_generic_malloc is made three times as well: its copy of mode 1,
+ * without the frame record, only while sampled stacks are taken by the
+ * unwind tables (GC_acc_test_copy_large), across changes of the
+ * unwinder and the profile.
  * And the counts across the switches: worker threads fill their free
  * lists while accounting is off, then allocate exactly N objects each
  * (mixed sizes, mostly of the thread-local lists, every eighth beyond
@@ -33,6 +37,24 @@
 
 GC_API int GC_CALL GC_acc_test_copies(void);
 GC_API int GC_CALL GC_acc_test_gcj_divert(void);
+GC_API int GC_CALL GC_acc_test_copy_large(void);
+
+/* GC_generic_malloc's copy in mode 1 (GC_ACC_PROFILE off or sampled):   */
+/* the one without the frame record (1) only while sampled stacks are   */
+/* taken by the unwind tables, the one with it (2) under the fp walk;  */
+/* never another (3: not the one the mode and the unwinder pick).       */
+static void check_copy_large_mode1(void)
+{
+  CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_FP), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copy_large(), 2);
+  CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_AUTO), GC_SUCCESS);
+# if defined(__x86_64__) && defined(__GLIBC__) \
+     && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+    CHECK_EQ(GC_acc_test_copy_large(), 1);  /* auto: the table walk     */
+# else
+    CHECK(GC_acc_test_copy_large() == 1 || GC_acc_test_copy_large() == 2);
+# endif
+}
 
 #define THREADS 3
 #define N 20000                 /* objects a worker allocates in a phase */
@@ -98,6 +120,7 @@ int main(int argc, char **argv)
     return 0;
   }
   CHECK_EQ(GC_acc_test_copies(), 0);    /* off from the start           */
+  CHECK_EQ(GC_acc_test_copy_large(), 0);
   /* GC_gcj_malloc's public function runs upstream's body while off,    */
   /* and goes to the copies while on (gca_hooks.h, GC_ACC_GCJ_SLOW).    */
   if (GC_acc_test_gcj_divert() >= 0) CHECK_EQ(GC_acc_test_gcj_divert(), 0);
@@ -109,6 +132,7 @@ int main(int argc, char **argv)
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   CHECK_EQ(GC_acc_test_copies(), 1);
   if (GC_acc_test_gcj_divert() >= 0) CHECK_EQ(GC_acc_test_gcj_divert(), 1);
+  check_copy_large_mode1();
   snap(&s0);
   pthread_barrier_wait(&bar);
   pthread_barrier_wait(&bar);           /* the on phase is done         */
@@ -119,10 +143,17 @@ int main(int argc, char **argv)
 
   CHECK_EQ(GC_acc_enable(0), GC_SUCCESS);
   CHECK_EQ(GC_acc_test_copies(), 0);
+  CHECK_EQ(GC_acc_test_copy_large(), 0);
+  /* The unwinder changed while off: the copy of mode 0 stays, and     */
+  /* mode 1 then takes the one the unwinder asks for.                  */
+  CHECK_EQ(GC_acc_set_unwinder(GC_ACC_UNWIND_FP), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copy_large(), 0);
   pthread_barrier_wait(&bar);
   pthread_barrier_wait(&bar);           /* the off phase is done        */
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
   CHECK_EQ(GC_acc_test_copies(), 1);
+  CHECK_EQ(GC_acc_test_copy_large(), 2);        /* fp, from before      */
+  check_copy_large_mode1();
   snap(&s2);
   CHECK_EQ(s2.allocs - s1.allocs, 0);   /* nothing counted while off    */
   pthread_barrier_wait(&bar);
@@ -134,6 +165,12 @@ int main(int argc, char **argv)
   CHECK_EQ(s3.alloc_req_bytes - s0.alloc_req_bytes
            - (s2.alloc_req_bytes - s1.alloc_req_bytes), req);
   for (t = 0; t < THREADS; t++) CHECK_EQ(pthread_join(th[t], NULL), 0);
+  /* The full profile (tags: mode 2) takes its stacks as objects are    */
+  /* made: the copy with the record whatever the unwinder.              */
+  CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0), GC_SUCCESS);
+  CHECK_EQ(GC_acc_test_copy_large(), 2);
+  CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 0), GC_SUCCESS);
+  check_copy_large_mode1();
   /* Off again, then incremental collection: upstream sends it to       */
   /* GC_core_gcj_malloc (the thread-local path is not safe with it), so  */
   /* GC_gcj_malloc's public function goes to the copies, which test      */

@@ -63,17 +63,31 @@ if [ -n "$cnt_check" ] && command -v objdump > /dev/null 2>&1; then
     '/push/ && !/%rbp/ { printf "saves %s ", $NF }' \
     "the counting copy should keep the object in a scratch register" \
     "the counting copy of GC_malloc_kind_global saves no register but %rbp"
-  # Mode 1's large objects, counted inline in GC_generic_malloc
-  # (GCA_LARGE_COUNT): one thread-local word, the countdown (whether
-  # GC_generic_malloc_many makes the object is asked in the due hook
-  # only), and the row from a base per kind and a bsr (no multiply of
-  # the kind by its rows, nor of the row by its size: two imuls before).
+  # Mode 1's large objects, counted inline in GC_generic_malloc's copy
+  # of mode 1 (GCA_LARGE_COUNT): one thread-local word, the countdown
+  # (whether GC_generic_malloc_many makes the object is asked in the due
+  # hook only), and the row from a base per kind and a bsr (no multiply
+  # of the kind by its rows, nor of the row by its size: two imuls
+  # before), in a frame without a record (the copy runs only while the
+  # table walk takes sampled stacks: accounting/tlflags.c).
+  code_check gca_copy_generic_malloc_cnt \
+    '/%fs:/ { tls++ } /imul/ { mul++ } /bsr/ { b++ }
+     /mov +%rsp,%rbp/ { rec++ }
+     END { if (tls != 1 || mul != 0 || b != 1 || rec)
+             printf "%d thread-local accesses, %d multiplies, %d bsr, %d records",
+                    tls, mul, b, rec }' \
+    "want 1 thread-local access, the countdown, a bsr, no multiply, no frame record" \
+    "GC_generic_malloc's copy of mode 1 counts with one thread-local word and a bsr, multiplies nothing, keeps no record"
+  # Its copy of mode 0 is upstream's code: no count, no mode read; the
+  # public function only jumps to the copy of the mode.
+  code_check gca_copy_generic_malloc_off \
+    '/%fs:|bsr|gca_tl_mode|gca_hook/ { printf "%s ", $0 }' \
+    "want upstream's code, with no hook" \
+    "GC_generic_malloc's copy of mode 0 has no count, no mode read"
   code_check GC_generic_malloc \
-    '/%fs:/ { tls++ } /imul/ { mul++ }
-     END { if (tls != 1 || mul != 0)
-             printf "%d thread-local accesses, %d multiplies", tls, mul }' \
-    "want 1 thread-local access, the countdown, and no multiply" \
-    "GC_generic_malloc's large count reads one thread-local word, multiplies nothing"
+    'NF && !/nop/ { n++; if (!/jmp +\*/) bad = 1 } END { if (n != 1 || bad) printf "%d instructions", n }' \
+    "want one jump through gca_copy_generic_malloc" \
+    "GC_generic_malloc jumps to the copy of the mode"
   # GC_generic_malloc_inner's large objects (GC_core_gcj_malloc's):
   # counted inline as well (GC_ACC_ON_ALLOC_LARGE_LB, the row's bsr),
   # not by a call of gca_hook_alloc, which found the blocks in the header.
