@@ -218,9 +218,9 @@
 /* GCA_NO_FRAME_RECORD: on a function inside such a region below which  */
 /* no stack is ever taken (malloc.c GC_alloc_large: it runs with the   */
 /* lock held, no program code and no allocation hook below it), so that */
-/* it is compiled as with accounting compiled out: its frame the same   */
-/* size, and the same stale words in it for the conservative marker     */
-/* (docs/design.md, "klass's drift: the allocator's frames").           */
+/* it is compiled as with accounting compiled out, frame and all        */
+/* (docs/design.md, "klass's drift: the allocator's frames",            */
+/* "GC_generic_malloc made three times").                                */
 #if !defined(GC_ACC_DISABLE) && defined(__GNUC__) && !defined(__clang__)
 # define GCA_FRAME_RECORDS_BEGIN \
         _Pragma("GCC push_options") \

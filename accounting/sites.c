@@ -425,7 +425,8 @@ GC_INNER int gca_sites_sampled_by_tables(void)
 # ifdef GCA_HAVE_UNWIND_H
     int u = GCA_LOAD(&gca_unwinder);
 
-    return GCA_UNWIND_LIBGCC == u || (GCA_UNWIND_AUTO == u && sites_auto_tables);
+    return GCA_UNWIND_LIBGCC == u
+           || (GCA_UNWIND_AUTO == u && sites_auto_tables);
 # else
     return 0;   /* no table walk: fp (or no frames at all) */
 # endif

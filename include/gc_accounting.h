@@ -278,8 +278,11 @@ GC_API int GC_CALL GC_acc_set_stack_depth(unsigned /* depth */);
 /* frame pointers, never faults without them: one frame on code built   */
 /* without) or GC_ACC_UNWIND_LIBGCC (_Unwind_Backtrace: DWARF unwind     */
 /* tables, right without frame pointers, some us a stack).  Equivalent  */
-/* to GC_ACC_UNWIND.  Returns GC_SUCCESS, GC_ERROR for an unknown value, */
-/* GC_UNIMPLEMENTED in a --disable-accounting build.                     */
+/* to GC_ACC_UNWIND.  Takes the allocation lock (the large objects'     */
+/* path that runs depends on the unwinder: docs/design.md,               */
+/* "GC_generic_malloc made three times").  Returns GC_SUCCESS, GC_ERROR  */
+/* for an unknown value, GC_UNIMPLEMENTED in a --disable-accounting     */
+/* build.                                                                */
 #define GC_ACC_UNWIND_FP 0
 #define GC_ACC_UNWIND_LIBGCC 1
 #define GC_ACC_UNWIND_AUTO 2

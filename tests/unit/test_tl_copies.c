@@ -119,6 +119,19 @@ int main(int argc, char **argv)
     printf("test_tl_copies: this series makes no copies\n");
     return 0;
   }
+  if (argc > 1 && 0 == strcmp(argv[1], "--env")) {
+    /* tests/copy_large_env.sh: on from the environment (GC_ACC_ENABLE,  */
+    /* read before GC_ACC_UNWIND): the unwinder it names picks the copy. */
+    const char *u = getenv("GC_ACC_UNWIND");
+
+    CHECK(u != NULL);
+    if (u != NULL && 0 == strcmp(u, "fp")) {
+      CHECK_EQ(GC_acc_test_copy_large(), 2);
+    } else {
+      CHECK(GC_acc_test_copy_large() == 1 || GC_acc_test_copy_large() == 2);
+    }
+    return check_done("test_tl_copies --env");
+  }
   CHECK_EQ(GC_acc_test_copies(), 0);    /* off from the start           */
   CHECK_EQ(GC_acc_test_copy_large(), 0);
   /* GC_gcj_malloc's public function runs upstream's body while off,    */
