@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # copy_large_env.sh: GC_ACC_UNWIND from the environment picks
 # GC_generic_malloc's copy (accounting/tlflags.c), also when accounting
 # goes on from the environment first (GC_ACC_ENABLE is read before
