@@ -145,7 +145,7 @@ union unw_rule_bits {
 /* data as roots (32 KiB of return addresses it need not scan).         */
 struct unw_cfi_ent {
   word pc;
-  uint64_t rule;
+  union unw_rule_bits rule;     /* written whole, read field by field  */
 };
 /* The table in use and its size: its log is UNW_CFI_LOG0, or         */
 /* UNW_CFI_LOG when it is unw_cfi_big (both published, acquire loads). */
@@ -577,7 +577,7 @@ static GC_ATTR_NOINLINE struct unw_rule unw_cfi_learn(
       }
     }
     if (~0u == k) k = (unsigned)UNW_CFI_SLOT(pc, log);   /* full: first */
-    __atomic_store_n(&t[k].rule, u.bits, __ATOMIC_RELAXED);
+    __atomic_store_n(&t[k].rule.bits, u.bits, __ATOMIC_RELAXED);
     __atomic_store_n(&t[k].pc, pc, __ATOMIC_RELAXED);
     __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
     if (*seq == s) *seq = own;            /* (else the walk is stale)  */
@@ -585,12 +585,16 @@ static GC_ATTR_NOINLINE struct unw_rule unw_cfi_learn(
   return u.r;
 }
 
-/* pc's rule: from table t of 1 << log rules, else found and put there */
-/* (unw_cfi_learn).  *seq: the count the walk's reads hold for (moved   */
-/* on by the walk's own insertion, 0 when that grew the table).         */
-GC_INLINE struct unw_rule unw_cfi_rule(struct unw_cfi_ent *t, unsigned log,
-                                       word pc, const struct gca_unw_code *code,
-                                       word *seq)
+/* pc's rule: from table t of 1 << log rules (a pointer into it, whose */
+/* fields a walk loads one by one: no unpacking of a copy), else found */
+/* and put there (unw_cfi_learn), in *learned.  *seq: the count the    */
+/* walk's reads hold for (moved on by the walk's own insertion, 0 when */
+/* that grew the table).  A rule being written as it is read is torn: */
+/* the count then moved, and the walk goes to libgcc.                  */
+GCA_ALWAYS_INLINE const struct unw_rule *unw_cfi_rule(
+                        struct unw_cfi_ent *t, unsigned log, word pc,
+                        const struct gca_unw_code *code, word *seq,
+                        struct unw_rule *learned)
 {
   unsigned i, k = ~0u, slot = (unsigned)UNW_CFI_SLOT(pc, log);
 
@@ -598,18 +602,17 @@ GC_INLINE struct unw_rule unw_cfi_rule(struct unw_cfi_ent *t, unsigned log,
     unsigned j = (slot + i) & (((unsigned)1 << log) - 1);
     word e = __atomic_load_n(&t[j].pc, __ATOMIC_RELAXED);
 
-    if (e == pc) {
-      union unw_rule_bits u;
-
-      u.bits = __atomic_load_n(&t[j].rule, __ATOMIC_RELAXED);
-      if (EXPECT(u.r.flags != 0, TRUE)) return u.r;
-    }
+    if (e == pc
+        && EXPECT(__atomic_load_n(&t[j].rule.r.flags, __ATOMIC_RELAXED) != 0,
+                  TRUE))
+      return &t[j].rule.r;
     if (0 == e) {
       k = j;
       break;
     }
   }
-  return unw_cfi_learn(t, log, pc, code, seq, k);
+  *learned = unw_cfi_learn(t, log, pc, code, seq, k);
+  return learned;
 }
 
 /* The list of loaded modules changed (a new code list): forget all    */
@@ -635,10 +638,48 @@ static void unw_cfi_flush(const void *code)
   __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/* One frame up from (pc, sp, bp) by pc's rule: 0 done (the caller's */
+/* pc, sp and bp in place), 1 the last frame (UNW_R_LAST), -1 a rule   */
+/* not modelled or a load that would leave the stack (to libgcc).      */
+GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
+                                   const struct gca_unw_code *code,
+                                   word *seq, word hi, word *pc, word *sp,
+                                   word *bp)
+{
+  struct unw_rule learned;
+  const struct unw_rule *r = unw_cfi_rule(tab, log, *pc, code, seq,
+                                          &learned);
+  unsigned flags = __atomic_load_n(&r->flags, __ATOMIC_RELAXED);
+  word cfa, at;
+
+  if (EXPECT(flags & (UNW_R_LAST | UNW_R_NONE), FALSE))
+    return (flags & UNW_R_NONE) ? -1 : 1;
+  cfa = ((flags & UNW_R_CFA_RBP) ? *bp : *sp)
+        + (word)(signed_word)__atomic_load_n(&r->cfa_off, __ATOMIC_RELAXED);
+  /* The loads from the CFA lie on the stack, above the frame's sp.     */
+  at = cfa + (word)((signed_word)__atomic_load_n(&r->ra_off, __ATOMIC_RELAXED)
+                    * (signed_word)sizeof(word));
+  if (EXPECT(cfa <= *sp || cfa > hi || at < *sp || at > hi - sizeof(word)
+             || (at & (sizeof(word) - 1)) != 0, FALSE))
+    return -1;
+  *pc = *(const word *)at;
+  if (flags & UNW_R_RBP_SAVED) {
+    at = cfa + (word)(signed_word)__atomic_load_n(&r->rbp_off,
+                                                  __ATOMIC_RELAXED);
+    if (EXPECT(at < *sp || at > hi - sizeof(word)
+               || (at & (sizeof(word) - 1)) != 0, FALSE))
+      return -1;
+    *bp = *(const word *)at;
+  }
+  *sp = cfa;
+  return 0;
+}
+
 /* The walk: as gca_unwcfi_gcc, from this function's own frame (a      */
 /* frame pointer: __builtin_frame_address), by the table's rules;       */
 /* anything else to gca_unwcfi_gcc.  Its stack's bounds known           */
-/* (unw_walk_slow).                                                      */
+/* (unw_walk_slow).  Two loops: the collector's frames and the skipped */
+/* ones, then the kept ones (no test of either in a kept frame's step). */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
                                   unsigned skip, word lo, word hi,
                                   const struct gca_unw_code *code)
@@ -647,7 +688,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   struct unw_cfi_ent *tab = unw_cfi_table();
   word pc, sp, bp, seq, s0;
   unsigned n = 0, skip0 = skip, log;
-  int in_gc = 1;
+  int in_gc = 1, st = 0;
 
   if (EXPECT(NULL == tab, FALSE)) return gca_unwcfi_gcc(frames, max, skip);
   if (NULL == code) return GCA_UNWCFI_RELIST;   /* (the table mapped)   */
@@ -665,41 +706,27 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   pc = fp[1];                   /* our return address: our caller's pc */
   sp = (word)(fp + 2);          /* its stack pointer: our CFA            */
   bp = fp[0];                   /* its rbp                               */
-  while (n < max && pc != 0) {
-    struct unw_rule r;
-    word cfa, at;
-
-    if (in_gc && unwcfi_in_libgc(pc)) {
-      /* the collector's own frame                                       */
-    } else if (skip > 0) {
+  if (0 == max) goto done;
+  for (;;) {                    /* the collector's frames, then skip     */
+    if (0 == pc) goto done;
+    if (!(in_gc && unwcfi_in_libgc(pc))) {
       in_gc = 0;
+      if (0 == skip) break;
       skip--;
-    } else {
-      in_gc = 0;
-      frames[n++] = pc;
-      if (n >= max) break;
     }
-    r = unw_cfi_rule(tab, log, pc, code, &seq);
-    if (EXPECT(r.flags & (UNW_R_LAST | UNW_R_NONE), FALSE)) {
-      if (r.flags & UNW_R_NONE) goto fall;
-      break;
-    }
-    cfa = ((r.flags & UNW_R_CFA_RBP) ? bp : sp) + (word)(signed_word)r.cfa_off;
-    /* The loads from the CFA lie on the stack, above the frame's sp.   */
-    at = cfa + (word)((signed_word)r.ra_off * (signed_word)sizeof(word));
-    if (cfa <= sp || cfa > hi || at < sp || at > hi - sizeof(word)
-        || (at & (sizeof(word) - 1)) != 0)
-      goto fall;
-    pc = *(const word *)at;
-    if (r.flags & UNW_R_RBP_SAVED) {
-      at = cfa + (word)(signed_word)r.rbp_off;
-      if (at < sp || at > hi - sizeof(word)
-          || (at & (sizeof(word) - 1)) != 0)
-        goto fall;
-      bp = *(const word *)at;
-    }
-    sp = cfa;
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp)) != 0)
+      goto stop;
   }
+  for (;;) {                    /* the kept frames (pc != 0)             */
+    frames[n++] = pc;
+    if (n >= max) goto done;
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp)) != 0)
+      goto stop;
+    if (0 == pc) goto done;
+  }
+stop:
+  if (st < 0) goto fall;
+done:
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE))
     return n;                   /* no writer came between               */
