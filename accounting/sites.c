@@ -119,6 +119,7 @@ struct sites_guesses {
   struct sites_guesses *next;
   int owned;
   struct gca_unw_guesses t;
+  void *cfi;                    /* the table walks' memos, once needed  */
 };
 static struct sites_guesses *sites_guess_list = NULL;
 
@@ -422,14 +423,40 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
 
 /* The same by the unwind tables: sampled stacks under the auto        */
 /* unwinder, every stack under libgcc (no guesses: those are fp's).     */
+/* The thread's memos of its table walks (gca_unwcfi_memo_bytes, OS   */
+/* memory kept with its guesses: 10 KiB, made at its first sampled    */
+/* table walk), or NULL.                                                */
+static GC_ATTR_NOINLINE void *sites_cfi_memo(struct sites_tls *me)
+{
+  struct gca_unw_guesses *t = me->guess;
+  struct sites_guesses *g;
+  word bytes = gca_unwcfi_memo_bytes();
+
+  if (NULL == t) t = sites_guess_get(me);
+  if (NULL == t || 0 == bytes) return NULL;
+  g = (struct sites_guesses *)((char *)t - offsetof(struct sites_guesses, t));
+  if (NULL == g->cfi) {
+    sites_spin_lock();
+    if (sites_mem + bytes <= gca_table_limit()
+        && (g->cfi = gca_os_alloc(bytes)) != NULL)
+      sites_mem += bytes;
+    sites_spin_unlock();
+  }
+  return g->cfi;
+}
+
 static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     word *frames,
                                                     unsigned max,
                                                     unsigned none)
 {
-  unsigned n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
-  struct gca_site *s = sites_intern(me, frames, n);
+  unsigned n;
+  struct gca_site *s;
 
+  gca_unwcfi_memo_use(sites_cfi_memo(me));
+  n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
+  gca_unwcfi_memo_use(NULL);
+  s = sites_intern(me, frames, n);
   return s != NULL ? s->id : none;
 }
 

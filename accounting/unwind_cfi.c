@@ -638,13 +638,27 @@ static void unw_cfi_flush(const void *code)
   __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/* A stack word for the walk, noted in rd for its memo.               */
+GCA_ALWAYS_INLINE word unw_read(struct gca_unwcfi_reads *rd, word at)
+{
+  word v = *(const word *)at;
+
+  if (rd->n < GCA_UNWCFI_MEMO_READS) {
+    rd->at[rd->n] = at;
+    rd->v[rd->n] = v;
+  }
+  rd->n++;
+  return v;
+}
+
 /* One frame up from (pc, sp, bp) by pc's rule: 0 done (the caller's */
 /* pc, sp and bp in place), 1 the last frame (UNW_R_LAST), -1 a rule   */
 /* not modelled or a load that would leave the stack (to libgcc).      */
+/* The words read go to rd.                                              */
 GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
                                    const struct gca_unw_code *code,
                                    word *seq, word hi, word *pc, word *sp,
-                                   word *bp)
+                                   word *bp, struct gca_unwcfi_reads *rd)
 {
   struct unw_rule learned;
   const struct unw_rule *r = unw_cfi_rule(tab, log, *pc, code, seq,
@@ -662,14 +676,14 @@ GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
   if (EXPECT(cfa <= *sp || cfa > hi || at < *sp || at > hi - sizeof(word)
              || (at & (sizeof(word) - 1)) != 0, FALSE))
     return -1;
-  *pc = *(const word *)at;
+  *pc = unw_read(rd, at);
   if (flags & UNW_R_RBP_SAVED) {
     at = cfa + (word)(signed_word)__atomic_load_n(&r->rbp_off,
                                                   __ATOMIC_RELAXED);
     if (EXPECT(at < *sp || at > hi - sizeof(word)
                || (at & (sizeof(word) - 1)) != 0, FALSE))
       return -1;
-    *bp = *(const word *)at;
+    *bp = unw_read(rd, at);
   }
   *sp = cfa;
   return 0;
@@ -678,17 +692,20 @@ GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
 /* The walk: as gca_unwcfi_gcc, from this function's own frame (a      */
 /* frame pointer: __builtin_frame_address), by the table's rules;       */
 /* anything else to gca_unwcfi_gcc.  Its stack's bounds known           */
-/* (unw_walk_slow).  Two loops: the collector's frames and the skipped */
-/* ones, then the kept ones (no test of either in a kept frame's step). */
+/* (unw_walk_slow).  Two loops, the collector's and skipped frames and */
+/* the kept ones, each after the thread's memo of it (unwind_memo.c).  */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
                                   unsigned skip, word lo, word hi,
                                   const struct gca_unw_code *code)
 {
   const word *fp = (const word *)__builtin_frame_address(0);
   struct unw_cfi_ent *tab = unw_cfi_table();
-  word pc, sp, bp, seq, s0;
-  unsigned n = 0, skip0 = skip, log;
-  int in_gc = 1, st = 0;
+  struct gca_unwcfi_memos *mm = gca_unwcfi_memo_self;
+  const struct gca_unwcfi_memo *e;
+  struct gca_unwcfi_reads rp, rs;
+  word pc, sp, bp, seq, s0, start[3], kept[3];
+  unsigned n = 0, skip0 = skip, log, last = 0;
+  int in_gc = 1, st = 0, pre_new = 0, suf_new = 0;
 
   if (EXPECT(NULL == tab, FALSE)) return gca_unwcfi_gcc(frames, max, skip);
   if (NULL == code) return GCA_UNWCFI_RELIST;   /* (the table mapped)   */
@@ -703,10 +720,20 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   if ((s0 & 1) != 0 || unw_cfi_code != code) goto fall;
   tab = __atomic_load_n(&unw_cfi_tab, __ATOMIC_ACQUIRE);   /* as of s0 */
   log = UNW_CFI_LOG_OF(tab);
-  pc = fp[1];                   /* our return address: our caller's pc */
-  sp = (word)(fp + 2);          /* its stack pointer: our CFA            */
-  bp = fp[0];                   /* its rbp                               */
+  start[0] = pc = fp[1];        /* our return address: our caller's pc */
+  start[1] = sp = (word)(fp + 2);       /* its stack pointer: our CFA   */
+  start[2] = bp = fp[0];        /* its rbp                               */
   if (0 == max) goto done;
+  /* The collector's frames as last time, to the last step (whose words */
+  /* are the program's: read again, and its pc must be one).           */
+  if (mm != NULL && 0 == skip
+      && gca_unwcfi_memo_pre(mm, code, start, hi, &pc, &sp, &bp)) {
+    if (EXPECT(pc != 0 && !unwcfi_in_libgc(pc), TRUE)) goto kept;
+    pc = start[0];              /* another path: walk it                */
+    sp = start[1];
+    bp = start[2];
+  }
+  rp.n = 0;
   for (;;) {                    /* the collector's frames, then skip     */
     if (0 == pc) goto done;
     if (!(in_gc && unwcfi_in_libgc(pc))) {
@@ -714,13 +741,30 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
       if (0 == skip) break;
       skip--;
     }
-    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp)) != 0)
+    last = rp.n;
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp,
+                           &rp)) != 0)
       goto stop;
   }
+  pre_new = 0 == skip0 && rp.n > 0;
+kept:
+  kept[0] = pc;
+  kept[1] = sp;
+  kept[2] = bp;
+  if (mm != NULL
+      && (e = gca_unwcfi_memo_find(mm->suf, GCA_UNWCFI_MEMO_SUF, code, pc,
+                                   sp, bp, hi, max)) != NULL) {
+    n = e->n;
+    memcpy(frames, e->frames, n * sizeof(word));
+    goto done;
+  }
+  rs.n = 0;
+  suf_new = 1;
   for (;;) {                    /* the kept frames (pc != 0)             */
     frames[n++] = pc;
     if (n >= max) goto done;
-    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp)) != 0)
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp,
+                           &rs)) != 0)
       goto stop;
     if (0 == pc) goto done;
   }
@@ -728,8 +772,12 @@ stop:
   if (st < 0) goto fall;
 done:
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE))
-    return n;                   /* no writer came between               */
+  if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE)) {
+    if (mm != NULL)             /* no writer came between: it held      */
+      gca_unwcfi_memo_keep(mm, code, hi, max, start, pre_new ? &rp : NULL,
+                           last, kept, suf_new ? &rs : NULL, frames, n);
+    return n;
+  }
 fall:
   (void)__atomic_fetch_add(&unw_cfi_falls, 1, __ATOMIC_RELAXED);
   return gca_unwcfi_gcc(frames, max, skip0);
