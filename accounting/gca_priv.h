@@ -842,6 +842,9 @@ GC_INNER void gca_unwcfi_walks(word *walks, word *fell_back);
 /* tables are not walked.                                                 */
 GC_INNER word gca_unwcfi_memo_bytes(void);
 GC_INNER void gca_unwcfi_memo_use(void *m);
+/* The site id slot of the kept frames' memo of m's last walk (the     */
+/* frames it gave; 0: none yet), NULL if there is none.                  */
+GC_INNER unsigned *gca_unwcfi_memo_id(void *m);
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */
 /* (two-way), the stack last interned from there: its frames (a         */

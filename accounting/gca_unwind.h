@@ -111,6 +111,7 @@ struct gca_unwcfi_memo {
   const void *code;             /* the code list; NULL: empty           */
   word pc, sp, bp, hi;          /* the start                            */
   unsigned arg, nr, n;          /* pre: skip, suf: max; reads; frames   */
+  unsigned id;                  /* suf: the site of its frames, 0: none */
   word out_pc, out_sp, out_bp;  /* pre: where the kept pc is, its sp,   */
                                 /* its rbp (or where it is: n 1)        */
   word at[GCA_UNWCFI_MEMO_READS], v[GCA_UNWCFI_MEMO_READS];
@@ -121,6 +122,7 @@ struct gca_unwcfi_memo {
 struct gca_unwcfi_memos {
   struct gca_unwcfi_memo pre[GCA_UNWCFI_MEMO_PRE], suf[GCA_UNWCFI_MEMO_SUF];
   unsigned pre_next, suf_next;  /* the next to replace                  */
+  struct gca_unwcfi_memo *last; /* the walk's kept frames' memo, or NULL */
 };
 /* The stack words a walk read, where and what (counted past the      */
 /* memo's room: then not kept).                                         */

@@ -450,14 +450,19 @@ static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     unsigned max,
                                                     unsigned none)
 {
-  unsigned n;
+  void *m = sites_cfi_memo(me);
+  unsigned n, *id;
   struct gca_site *s;
 
-  gca_unwcfi_memo_use(sites_cfi_memo(me));
+  gca_unwcfi_memo_use(m);
   n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
   gca_unwcfi_memo_use(NULL);
+  id = gca_unwcfi_memo_id(m);   /* the frames a memo gave: their site? */
+  if (id != NULL && *id != 0) return *id;
   s = sites_intern(me, frames, n);
-  return s != NULL ? s->id : none;
+  if (NULL == s) return none;
+  if (id != NULL && s->n == n) *id = s->id;   /* (not "unknown")      */
+  return s->id;
 }
 
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */

@@ -724,8 +724,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   start[1] = sp = (word)(fp + 2);       /* its stack pointer: our CFA   */
   start[2] = bp = fp[0];        /* its rbp                               */
   if (0 == max) goto done;
-  /* The collector's frames as last time, to the last step (whose words */
-  /* are the program's: read again, and its pc must be one).           */
+  /* The collector's frames as last time (unwind_memo.c), then on.    */
   if (mm != NULL && 0 == skip
       && gca_unwcfi_memo_pre(mm, code, start, hi, &pc, &sp, &bp)) {
     if (EXPECT(pc != 0 && !unwcfi_in_libgc(pc), TRUE)) goto kept;
@@ -756,6 +755,7 @@ kept:
                                    sp, bp, hi, max)) != NULL) {
     n = e->n;
     memcpy(frames, e->frames, n * sizeof(word));
+    mm->last = (struct gca_unwcfi_memo *)e;
     goto done;
   }
   rs.n = 0;

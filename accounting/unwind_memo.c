@@ -15,7 +15,8 @@
  * step's words not kept: they are the program's), then the kept frames
  * (suf: the frames; one per stack, a few of them, searched through).
  * The memory is sites.c's, per thread (gca_unwcfi_memo_use around a
- * walk): about 10 KiB.
+ * walk): about 10 KiB.  A kept-frames memo also holds the site sites.c
+ * interned its frames as (gca_unwcfi_memo_id: sites are never freed).
  */
 
 #include "gca_priv.h"
@@ -52,14 +53,16 @@ GC_INNER const struct gca_unwcfi_memo *gca_unwcfi_memo_find(
 /* A walk from start[0..2] (pc, sp, bp) with arg that read rd: into   */
 /* m's slot for it (out: pre's end; frames: suf's), if it fits.         */
 /* m's memos replaced in turn (*next).                                   */
-static void memo_put(struct gca_unwcfi_memo *m, unsigned ways,
+static struct gca_unwcfi_memo *memo_put(struct gca_unwcfi_memo *m,
+                                        unsigned ways,
                      unsigned *next, const void *code, const word *start,
                      word hi, unsigned arg, const struct gca_unwcfi_reads *rd,
                      const word *out, unsigned n, const word *frames)
 {
   struct gca_unwcfi_memo *e;
 
-  if (rd->n > GCA_UNWCFI_MEMO_READS || n > GCA_UNWCFI_MEMO_FRAMES) return;
+  if (rd->n > GCA_UNWCFI_MEMO_READS || n > GCA_UNWCFI_MEMO_FRAMES)
+    return NULL;
   e = &m[*next % ways];
   *next = (*next + 1) % ways;
   e->code = code;
@@ -77,7 +80,9 @@ static void memo_put(struct gca_unwcfi_memo *m, unsigned ways,
     e->out_bp = out[2];
   }
   e->n = n;
+  e->id = 0;
   if (frames != NULL && n > 0) memcpy(e->frames, frames, n * sizeof(word));
+  return e;
 }
 
 GC_INNER int gca_unwcfi_memo_pre(const struct gca_unwcfi_memos *mm,
@@ -115,8 +120,8 @@ GC_INNER void gca_unwcfi_memo_keep(struct gca_unwcfi_memos *mm,
              0, rp, out, 2 == k, NULL);
   }
   if (rs != NULL)
-    memo_put(mm->suf, GCA_UNWCFI_MEMO_SUF, &mm->suf_next, code, kept, hi,
-             max, rs, NULL, n, frames);
+    mm->last = memo_put(mm->suf, GCA_UNWCFI_MEMO_SUF, &mm->suf_next, code,
+                        kept, hi, max, rs, NULL, n, frames);
 }
 
 GC_INNER word gca_unwcfi_memo_bytes(void)
@@ -127,6 +132,14 @@ GC_INNER word gca_unwcfi_memo_bytes(void)
 GC_INNER void gca_unwcfi_memo_use(void *m)
 {
   gca_unwcfi_memo_self = (struct gca_unwcfi_memos *)m;
+  if (m != NULL) gca_unwcfi_memo_self->last = NULL;
+}
+
+GC_INNER unsigned *gca_unwcfi_memo_id(void *m)
+{
+  struct gca_unwcfi_memos *mm = (struct gca_unwcfi_memos *)m;
+
+  return mm != NULL && mm->last != NULL ? &mm->last->id : NULL;
 }
 
 #else
@@ -139,6 +152,12 @@ GC_INNER word gca_unwcfi_memo_bytes(void)
 GC_INNER void gca_unwcfi_memo_use(void *m)
 {
   (void)m;
+}
+
+GC_INNER unsigned *gca_unwcfi_memo_id(void *m)
+{
+  (void)m;
+  return NULL;
 }
 
 #endif /* GCA_UNW_CFI */

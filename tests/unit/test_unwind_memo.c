@@ -9,9 +9,10 @@
  * the start and differ further up, alternately: captures in two leaves
  * (the collector's frames the same, the program's first frame not),
  * under two mids (the first kept frame the same, the next not), under
- * two tops (the third frame), each with four values of a local the walk
- * does not read (the same stack), in runs of repeats and interleaved:
- * 32 variants, more than the memos hold.  Frame pointers kept: every
+ * two tops (the third frame), under two bases (the fourth), each with
+ * two values of a local the walk does not read (the same stack), in
+ * runs of repeats and interleaved: 16 stacks, twice the memos kept, so
+ * that memos are replaced (a site kept with one must go with it).  Frame pointers kept: every
  * frame saves rbp, a word each memo checks too.  Each must be the stack
  * _Unwind_Backtrace gives (GC_ACC_UNWIND=libgcc), frame for frame: a
  * memo taken on its start alone, or on some of its words, gives another
@@ -90,11 +91,28 @@ NOINLINE static unsigned top_b(int mid, int leaf, long salt)
   return id;
 }
 
-/* Stack v (bits: leaf, mid, top; salt), from one call site.           */
+NOINLINE static unsigned base_a(unsigned v)
+{
+  unsigned id = (v & 4) ? top_b((v >> 1) & 1, v & 1, (long)(v >> 4))
+                        : top_a((v >> 1) & 1, v & 1, (long)(v >> 4));
+
+  sink++;
+  return id;
+}
+
+NOINLINE static unsigned base_b(unsigned v)
+{
+  unsigned id = (v & 4) ? top_b((v >> 1) & 1, v & 1, (long)(v >> 4))
+                        : top_a((v >> 1) & 1, v & 1, (long)(v >> 4));
+
+  sink--;
+  return id;
+}
+
+/* Stack v (bits: leaf, mid, top, base; salt), from one call site.     */
 NOINLINE static int capture(unsigned v, GC_word *f)
 {
-  unsigned id = (v & 4) ? top_b((v >> 1) & 1, v & 1, (long)(v >> 3))
-                        : top_a((v >> 1) & 1, v & 1, (long)(v >> 3));
+  unsigned id = (v & 8) ? base_b(v) : base_a(v);
 
   if (!CHECK(id >= 2)) return -1;
   return GC_acc_site_frames(id, f, DEPTH);
@@ -118,7 +136,7 @@ static int same(const GC_word *a, int an, const GC_word *b, int bn)
   return 1;
 }
 
-#define N_VARIANTS 32           /* 8 paths x 4 salts                    */
+#define N_VARIANTS 32           /* 16 paths x 2 salts                   */
 #define ROUNDS 6
 
 int main(void)
@@ -176,9 +194,14 @@ int main(void)
       }
     }
   }
-  for (v = 1; v < 8; v++)       /* the paths' stacks differ              */
-    if (!same(ref[v], ref_n[v], ref[0], ref_n[0])) distinct++;
-  CHECK_EQ(distinct, 7);
+  for (v = 0; v < 16; v++) {    /* the paths' stacks differ              */
+    unsigned w;
+
+    for (w = 0; w < v; w++)
+      if (same(ref[v], ref_n[v], ref[w], ref_n[w])) break;
+    if (w == v) distinct++;
+  }
+  CHECK_EQ(distinct, 16);
   CHECK_EQ(bad, 0);
   CHECK_EQ(GC_acc_set_stacks(GC_ACC_STACKS_OFF, 0), GC_SUCCESS);
   return check_done("test_unwind_memo");
