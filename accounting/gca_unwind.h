@@ -112,8 +112,10 @@ struct gca_unwcfi_memo {
   word pc, sp, bp, hi;          /* the start                            */
   unsigned arg, nr, n;          /* pre: skip, suf: max; reads; frames   */
   unsigned id;                  /* suf: the site of its frames, 0: none */
+  int bp_key;                   /* its start's rbp was used: compared   */
   word out_pc, out_sp, out_bp;  /* pre: where the kept pc is, its sp,   */
-                                /* its rbp (or where it is: n 1)        */
+                                /* its rbp (where it is: n 1; the       */
+                                /* start's, never loaded: n 2)          */
   word at[GCA_UNWCFI_MEMO_READS], v[GCA_UNWCFI_MEMO_READS];
   word frames[GCA_UNWCFI_MEMO_FRAMES];  /* suf                          */
 };
@@ -128,6 +130,8 @@ struct gca_unwcfi_memos {
 /* memo's room: then not kept).                                         */
 struct gca_unwcfi_reads {
   unsigned n;
+  int bp_used;                  /* a CFA by the start's rbp              */
+  int bp_loaded;                /* rbp loaded from the stack since       */
   word at[GCA_UNWCFI_MEMO_READS], v[GCA_UNWCFI_MEMO_READS];
 };
 /* unwind_memo.c: the calling thread's memos (gca_unwcfi_memo_use);    */

@@ -668,6 +668,7 @@ GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
 
   if (EXPECT(flags & (UNW_R_LAST | UNW_R_NONE), FALSE))
     return (flags & UNW_R_NONE) ? -1 : 1;
+  if ((flags & UNW_R_CFA_RBP) && !rd->bp_loaded) rd->bp_used = 1;
   cfa = ((flags & UNW_R_CFA_RBP) ? *bp : *sp)
         + (word)(signed_word)__atomic_load_n(&r->cfa_off, __ATOMIC_RELAXED);
   /* The loads from the CFA lie on the stack, above the frame's sp.     */
@@ -684,6 +685,7 @@ GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
                || (at & (sizeof(word) - 1)) != 0, FALSE))
       return -1;
     *bp = unw_read(rd, at);
+    rd->bp_loaded = 1;
   }
   *sp = cfa;
   return 0;
@@ -732,7 +734,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
     sp = start[1];
     bp = start[2];
   }
-  rp.n = 0;
+  rp.n = 0, rp.bp_used = 0, rp.bp_loaded = 0;
   for (;;) {                    /* the collector's frames, then skip     */
     if (0 == pc) goto done;
     if (!(in_gc && unwcfi_in_libgc(pc))) {
@@ -747,9 +749,7 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   }
   pre_new = 0 == skip0 && rp.n > 0;
 kept:
-  kept[0] = pc;
-  kept[1] = sp;
-  kept[2] = bp;
+  kept[0] = pc, kept[1] = sp, kept[2] = bp;
   if (mm != NULL
       && (e = gca_unwcfi_memo_find(mm->suf, GCA_UNWCFI_MEMO_SUF, code, pc,
                                    sp, bp, hi, max)) != NULL) {
@@ -758,7 +758,7 @@ kept:
     mm->last = (struct gca_unwcfi_memo *)e;
     goto done;
   }
-  rs.n = 0;
+  rs.n = 0, rs.bp_used = 0, rs.bp_loaded = 0;
   suf_new = 1;
   for (;;) {                    /* the kept frames (pc != 0)             */
     frames[n++] = pc;

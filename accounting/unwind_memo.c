@@ -8,7 +8,9 @@
  * hold what they held, it ends where it ended.  So the walk of a sampled
  * stack first looks up its start here and compares the words (one load
  * and compare each, no rule looked up, no bound checked again: they lay
- * on the stack above the walk's frame then and do now); only if one
+ * on the stack above the walk's frame then and do now; the start's rbp
+ * only if a CFA was by it before rbp was loaded from the stack: code
+ * without frame pointers keeps anything in rbp); only if one
  * differs does it walk, and then keeps what it read, in place of its
  * oldest memo.  Two parts: the collector's frames (pre: where the kept
  * frames start; a few, one per path through the collector, the last
@@ -40,8 +42,8 @@ GC_INNER const struct gca_unwcfi_memo *gca_unwcfi_memo_find(
   for (w = 0; w < ways; w++) {
     const struct gca_unwcfi_memo *e = &m[w];
 
-    if (e->pc != pc || e->sp != sp || e->code != code || e->bp != bp
-        || e->hi != hi || e->arg != arg)
+    if (e->pc != pc || e->sp != sp || e->code != code
+        || (e->bp_key && e->bp != bp) || e->hi != hi || e->arg != arg)
       continue;
     for (i = 0; i < e->nr; i++)
       if (*(const word *)e->at[i] != e->v[i]) break;
@@ -81,6 +83,7 @@ static struct gca_unwcfi_memo *memo_put(struct gca_unwcfi_memo *m,
   }
   e->n = n;
   e->id = 0;
+  e->bp_key = rd->bp_used;
   if (frames != NULL && n > 0) memcpy(e->frames, frames, n * sizeof(word));
   return e;
 }
@@ -96,7 +99,8 @@ GC_INNER int gca_unwcfi_memo_pre(const struct gca_unwcfi_memos *mm,
   if (NULL == e) return 0;
   *pc = *(const word *)e->out_pc;
   *sp = e->out_sp;
-  *bp = e->n != 0 ? *(const word *)e->out_bp : e->out_bp;
+  *bp = 1 == e->n ? *(const word *)e->out_bp
+        : 2 == e->n ? start[2] : e->out_bp;
   return 1;
 }
 
@@ -117,7 +121,7 @@ GC_INNER void gca_unwcfi_memo_keep(struct gca_unwcfi_memos *mm,
     out[2] = 2 == k ? rp->at[last + 1] : kept[2];
     rp->n = last;                       /* the program's words: not kept */
     memo_put(mm->pre, GCA_UNWCFI_MEMO_PRE, &mm->pre_next, code, start, hi,
-             0, rp, out, 2 == k, NULL);
+             0, rp, out, 2 == k ? 1 : rp->bp_loaded ? 0 : 2, NULL);
   }
   if (rs != NULL)
     mm->last = memo_put(mm->suf, GCA_UNWCFI_MEMO_SUF, &mm->suf_next, code,
