@@ -43,27 +43,15 @@ static double old_neg_log(double u)
 
 static double old_one_minus_exp_neg(double x)
 {
-  double sum = 0, term = x, r, e;
-  int k, n;
+  double sum = 0, term = x;
+  int k;
 
-  if (x < 0.5) {
-    for (k = 1; k <= 16; k++) {
-      sum += term;
-      term *= -x / (k + 1);
-    }
-    return sum;
+  if (x >= 0.5) return gca_one_minus_exp_neg(x);        /* unchanged */
+  for (k = 1; k <= 16; k++) {
+    sum += term;
+    term *= -x / (k + 1);
   }
-  if (x > 60) return 1;
-  n = (int)(x / 0.69314718055994530942);
-  r = x - n * 0.69314718055994530942;
-  e = 1;
-  term = 1;
-  for (k = 1; k <= 20; k++) {
-    term *= -r / k;
-    e += term;
-  }
-  while (n-- > 0) e *= 0.5;
-  return 1 - e;
+  return sum;
 }
 
 static signed_word old_rng_exp(unsigned long long *st, word mean)
