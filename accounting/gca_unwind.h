@@ -105,7 +105,7 @@ GC_INNER unsigned gca_unwcfi_walk(word *frames, unsigned max, unsigned skip,
 /* what they held, it ends where it ended.  Two parts: the collector's */
 /* frames and the skipped ones (pre: where the kept frames start), then */
 /* the kept frames (suf: the frames), each kept per start.             */
-# define GCA_UNWCFI_MEMO_READS 40     /* return addresses and saved rbp */
+# define GCA_UNWCFI_MEMO_READS 32     /* return addresses and saved rbp */
 # define GCA_UNWCFI_MEMO_FRAMES 16    /* GC_ACC_STACK_DEPTH's default   */
 struct gca_unwcfi_memo {
   const void *code;             /* the code list; NULL: empty           */

@@ -120,7 +120,14 @@ struct sites_guesses {
   int owned;
   struct gca_unw_guesses t;
   void *cfi;                    /* the table walks' memos, once needed  */
+  int cfi_tried;                /* (made, or not: there are enough)     */
 };
+/* Threads with memos of their table walks, at most SITES_CFI_MAX (9   */
+/* KiB each: eight threads' took a small program's accounting memory  */
+/* past its bound, tests/faults/acc_memory.sh); kept with the guesses, */
+/* which go to the next thread when one exits.  Under sites_lock.      */
+#define SITES_CFI_MAX 3
+static unsigned sites_cfi_n = 0;
 static struct sites_guesses *sites_guess_list = NULL;
 
 static void sites_spin_lock(void)
@@ -424,8 +431,8 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
 /* The same by the unwind tables: sampled stacks under the auto        */
 /* unwinder, every stack under libgcc (no guesses: those are fp's).     */
 /* The thread's memos of its table walks (gca_unwcfi_memo_bytes, OS   */
-/* memory kept with its guesses: 10 KiB, made at its first sampled    */
-/* table walk), or NULL.                                                */
+/* memory kept with its guesses, made at its first sampled table walk  */
+/* if fewer than SITES_CFI_MAX threads have some), or NULL.             */
 static GC_ATTR_NOINLINE void *sites_cfi_memo(struct sites_tls *me)
 {
   struct gca_unw_guesses *t = me->guess;
@@ -435,11 +442,14 @@ static GC_ATTR_NOINLINE void *sites_cfi_memo(struct sites_tls *me)
   if (NULL == t) t = sites_guess_get(me);
   if (NULL == t || 0 == bytes) return NULL;
   g = (struct sites_guesses *)((char *)t - offsetof(struct sites_guesses, t));
-  if (NULL == g->cfi) {
+  if (EXPECT(!g->cfi_tried, FALSE)) {
     sites_spin_lock();
-    if (sites_mem + bytes <= gca_table_limit()
-        && (g->cfi = gca_os_alloc(bytes)) != NULL)
+    if (sites_cfi_n < SITES_CFI_MAX && sites_mem + bytes <= gca_table_limit()
+        && (g->cfi = gca_os_alloc(bytes)) != NULL) {
       sites_mem += bytes;
+      sites_cfi_n++;
+    }
+    g->cfi_tried = 1;
     sites_spin_unlock();
   }
   return g->cfi;
@@ -450,7 +460,8 @@ static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     unsigned max,
                                                     unsigned none)
 {
-  void *m = sites_cfi_memo(me);
+  void *m = GCA_LOAD(&gca_unwinder) != GCA_UNWIND_LIBGCC
+            ? sites_cfi_memo(me) : NULL;  /* (libgcc's walk keeps none) */
   unsigned n, *id;
   struct gca_site *s;
 

@@ -17,7 +17,7 @@
  * step's words not kept: they are the program's), then the kept frames
  * (suf: the frames; one per stack, a few of them, searched through).
  * The memory is sites.c's, per thread (gca_unwcfi_memo_use around a
- * walk): about 10 KiB.  A kept-frames memo also holds the site sites.c
+ * walk): about 9 KiB, for three threads at a time.  A kept-frames memo also holds the site sites.c
  * interned its frames as (gca_unwcfi_memo_id: sites are never freed).
  */
 
