@@ -428,8 +428,6 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   static const int sites_auto_tables = 0;
 #endif
 
-/* The same by the unwind tables: sampled stacks under the auto        */
-/* unwinder, every stack under libgcc (no guesses: those are fp's).     */
 /* The thread's memos of its table walks (gca_unwcfi_memo_bytes, OS   */
 /* memory kept with its guesses, made at its first sampled table walk  */
 /* if fewer than SITES_CFI_MAX threads have some), or NULL.             */
@@ -455,6 +453,9 @@ static GC_ATTR_NOINLINE void *sites_cfi_memo(struct sites_tls *me)
   return g->cfi;
 }
 
+/* The same by the unwind tables: sampled stacks under the auto        */
+/* unwinder, every stack under libgcc (no guesses: those are fp's; the */
+/* walk's memos under auto, with the site of a memo's frames).          */
 static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     word *frames,
                                                     unsigned max,
