@@ -418,7 +418,9 @@ static void census_clear(void)
 /* census_ride_gc_no ties a ride to its collection: a ride that never */
 /* reached its census (accounting went off) is not taken for the next. */
 /* census_ahead_bi: the bottom index of the last block ridden (never   */
-/* freed by the collector; forgotten at each ride's start).            */
+/* freed by the collector); at each ride's start the collector's empty */
+/* one (key 0, all slots nil: no block's, and ahead of it nothing), so  */
+/* that a block needs no test for none.                                  */
 static bottom_index *census_ahead_bi = NULL;
 GC_INNER int gca_census_riding = 0;
 static word census_ride_gc_no = 0;
@@ -428,7 +430,7 @@ GC_INNER void gca_census_ride_begin(int report_if_found)
   gca_census_riding = 0;
   if (report_if_found || gca_tags_on || gca_tables_get() == 0) return;
   census_clear();
-  census_ahead_bi = NULL;
+  census_ahead_bi = GC_all_nils;
   census_ride_gc_no = GC_gc_no;
   gca_census_riding = 1;
 }
@@ -460,7 +462,7 @@ GCA_ALWAYS_INLINE hdr *census_ride_ahead(struct hblk *h)
   bottom_index *bi = census_ahead_bi;
   hdr *hh;
 
-  if (EXPECT(NULL == bi || bi->key != b >> LOG_BOTTOM_SZ, FALSE)) {
+  if (EXPECT(bi->key != b >> LOG_BOTTOM_SZ, FALSE)) {
     GET_BI(h, bi);
     census_ahead_bi = bi;
   }

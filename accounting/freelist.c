@@ -107,21 +107,38 @@ static void freelist_walk_heap(struct gca_freelist_books *b)
 }
 
 #ifdef FREELIST_HAVE_LISTS
-  /* Every block on upstream's free lists into b, on its list.           */
+  /* Every block on upstream's free lists into b, on its list: each     */
+  /* list's sums and the totals in registers, stored once a list (at   */
+  /* every record; books_add's stores into b, which the compiler must  */
+  /* assume a header may alias, were a fifth of the walk).              */
   static void freelist_walk_lists(struct gca_freelist_books *b)
   {
+    word total = 0, largest = 0;
     int i;
 
-    BZERO(b, sizeof(*b));
     for (i = 0; i <= GCA_N_HBLK_FLS; i++) {
+      word blocks = 0, bytes = 0, unmapped = 0;
       struct hblk *h;
       hdr *hhdr;
 
       for (h = GC_hblkfreelist[i]; h != NULL; h = hhdr->hb_next) {
+        word sz;
+
         hhdr = HDR(h);
-        books_add(b, hhdr, i);
+        sz = hhdr->hb_sz;
+        blocks++;
+        bytes += sz;
+        if (EXPECT((hhdr->hb_flags & WAS_UNMAPPED) != 0, FALSE))
+          unmapped += sz;
+        if (sz > largest) largest = sz;
       }
+      b->blocks[i] = blocks;
+      b->bytes[i] = bytes;
+      b->unmapped_bytes[i] = unmapped;
+      total += bytes;
     }
+    b->total_bytes = total;
+    b->largest_bytes = largest;
   }
 #endif
 

@@ -14,6 +14,7 @@
 #include "base.c"
 #include "thread.c"
 #include "text.c"
+#include "unwind_memo.c"
 #include "unwind_cfi.c"
 #include "unwind.c"
 #include "sites.c"

@@ -836,6 +836,15 @@ GC_INNER void gca_unwind_init(void);   /* find libgc's code (once)       */
 /* unwind_cfi.c).                                                        */
 GC_INNER word gca_unwind_memory_bytes(void);
 GC_INNER void gca_unwcfi_walks(word *walks, word *fell_back);
+/* The calling thread's memory for its last table walks (sites.c's, */
+/* gca_unwcfi_memo_bytes of it, zeroed; NULL: none) for the walks until */
+/* the next call: set around a sampled stack's walk.  0 bytes where the */
+/* tables are not walked.                                                 */
+GC_INNER word gca_unwcfi_memo_bytes(void);
+GC_INNER void gca_unwcfi_memo_use(void *m);
+/* The site id slot of the kept frames' memo of m's last walk (the     */
+/* frames it gave; 0: none yet), NULL if there is none.                  */
+GC_INNER unsigned *gca_unwcfi_memo_id(void *m);
 /* A thread's guesses at its stacks (sites.c keeps them, unwind.c reads */
 /* them): per innermost return address ra0 and its frame's address      */
 /* (two-way), the stack last interned from there: its frames (a         */

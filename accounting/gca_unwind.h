@@ -98,6 +98,67 @@ GC_INNER unsigned gca_unwcfi_gcc(word *frames, unsigned max, unsigned skip);
 GC_INNER unsigned gca_unwcfi_walk(word *frames, unsigned max, unsigned skip,
                                   word lo, word hi,
                                   const struct gca_unw_code *code);
+
+/* A thread's last table walks, checked rather than walked again: the */
+/* walk is a function of where it starts (pc, sp, bp), the rules (the */
+/* code list's) and the stack words it reads, so if those words hold   */
+/* what they held, it ends where it ended.  Two parts: the collector's */
+/* frames and the skipped ones (pre: where the kept frames start), then */
+/* the kept frames (suf: the frames), each kept per start.             */
+# define GCA_UNWCFI_MEMO_READS 32     /* return addresses and saved rbp */
+# define GCA_UNWCFI_MEMO_FRAMES 16    /* GC_ACC_STACK_DEPTH's default   */
+struct gca_unwcfi_memo {
+  const void *code;             /* the code list; NULL: empty           */
+  word pc, sp, bp, hi;          /* the start                            */
+  unsigned arg, nr, n;          /* pre: skip, suf: max; reads; frames   */
+  unsigned id;                  /* suf: the site of its frames, 0: none */
+  int bp_key;                   /* its start's rbp was used: compared   */
+  word out_pc, out_sp, out_bp;  /* pre: where the kept pc is, its sp,   */
+                                /* its rbp (where it is: n 1; the       */
+                                /* start's, never loaded: n 2)          */
+  word at[GCA_UNWCFI_MEMO_READS], v[GCA_UNWCFI_MEMO_READS];
+  word frames[GCA_UNWCFI_MEMO_FRAMES];  /* suf                          */
+};
+# define GCA_UNWCFI_MEMO_PRE 4       /* collector's paths               */
+# define GCA_UNWCFI_MEMO_SUF 8       /* program stacks                  */
+struct gca_unwcfi_memos {
+  struct gca_unwcfi_memo pre[GCA_UNWCFI_MEMO_PRE], suf[GCA_UNWCFI_MEMO_SUF];
+  unsigned pre_next, suf_next;  /* the next to replace                  */
+  struct gca_unwcfi_memo *last; /* the walk's kept frames' memo, or NULL */
+};
+/* The stack words a walk read, where and what (counted past the      */
+/* memo's room: then not kept).                                         */
+struct gca_unwcfi_reads {
+  unsigned n;
+  int bp_used;                  /* a CFA by the start's rbp              */
+  int bp_loaded;                /* rbp loaded from the stack since       */
+  word at[GCA_UNWCFI_MEMO_READS], v[GCA_UNWCFI_MEMO_READS];
+};
+/* unwind_memo.c: the calling thread's memos (gca_unwcfi_memo_use);    */
+/* a memo of m (ways of them) for a walk from (pc, sp, bp) with arg    */
+/* (pre: skip, suf: max) whose every word read still holds what it     */
+/* held, else NULL.                                                      */
+GC_EXTERN GCA_TLS_FAST struct gca_unwcfi_memos *gca_unwcfi_memo_self;
+GC_INNER const struct gca_unwcfi_memo *gca_unwcfi_memo_find(
+                        const struct gca_unwcfi_memo *m, unsigned ways,
+                        const void *code, word pc, word sp, word bp, word hi,
+                        unsigned arg);
+/* Where the kept frames start (*pc, *sp, *bp: the last step reads the */
+/* program's words again) if the collector's frames are as the memo of */
+/* a walk from start (pc, sp, bp; skip 0) had them: 1, else 0.          */
+GC_INNER int gca_unwcfi_memo_pre(const struct gca_unwcfi_memos *mm,
+                                 const void *code, const word *start,
+                                 word hi, word *pc, word *sp, word *bp);
+/* A walk that held, into the memos: its collector's frames (rp, NULL: */
+/* not walked or skip; last: where its last step's reads begin), and  */
+/* its kept frames from kept (rs, NULL: not walked).                    */
+GC_INNER void gca_unwcfi_memo_keep(struct gca_unwcfi_memos *mm,
+                                   const void *code, word hi, unsigned max,
+                                   const word *start,
+                                   struct gca_unwcfi_reads *rp, unsigned last,
+                                   const word *kept,
+                                   const struct gca_unwcfi_reads *rs,
+                                   const word *frames, unsigned n);
 #endif
 
 #endif /* GCA_UNWIND_H */

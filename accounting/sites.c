@@ -119,7 +119,15 @@ struct sites_guesses {
   struct sites_guesses *next;
   int owned;
   struct gca_unw_guesses t;
+  void *cfi;                    /* the table walks' memos, once needed  */
+  int cfi_tried;                /* (made, or not: there are enough)     */
 };
+/* Threads with memos of their table walks, at most SITES_CFI_MAX (9   */
+/* KiB each: eight threads' took a small program's accounting memory  */
+/* past its bound, tests/faults/acc_memory.sh); kept with the guesses, */
+/* which go to the next thread when one exits.  Under sites_lock.      */
+#define SITES_CFI_MAX 3
+static unsigned sites_cfi_n = 0;
 static struct sites_guesses *sites_guess_list = NULL;
 
 static void sites_spin_lock(void)
@@ -432,17 +440,53 @@ GC_INNER int gca_sites_sampled_by_tables(void)
 # endif
 }
 
+/* The thread's memos of its table walks (gca_unwcfi_memo_bytes, OS   */
+/* memory kept with its guesses, made at its first sampled table walk  */
+/* if fewer than SITES_CFI_MAX threads have some), or NULL.             */
+static GC_ATTR_NOINLINE void *sites_cfi_memo(struct sites_tls *me)
+{
+  struct gca_unw_guesses *t = me->guess;
+  struct sites_guesses *g;
+  word bytes = gca_unwcfi_memo_bytes();
+
+  if (NULL == t) t = sites_guess_get(me);
+  if (NULL == t || 0 == bytes) return NULL;
+  g = (struct sites_guesses *)((char *)t - offsetof(struct sites_guesses, t));
+  if (EXPECT(!g->cfi_tried, FALSE)) {
+    sites_spin_lock();
+    if (sites_cfi_n < SITES_CFI_MAX && sites_mem + bytes <= gca_table_limit()
+        && (g->cfi = gca_os_alloc(bytes)) != NULL) {
+      sites_mem += bytes;
+      sites_cfi_n++;
+    }
+    g->cfi_tried = 1;
+    sites_spin_unlock();
+  }
+  return g->cfi;
+}
+
 /* The same by the unwind tables: sampled stacks under the auto        */
-/* unwinder, every stack under libgcc (no guesses: those are fp's).     */
+/* unwinder, every stack under libgcc (no guesses: those are fp's; the */
+/* walk's memos under auto, with the site of a memo's frames).          */
 static GC_ATTR_NOINLINE unsigned sites_stack_tables(struct sites_tls *me,
                                                     word *frames,
                                                     unsigned max,
                                                     unsigned none)
 {
-  unsigned n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
-  struct gca_site *s = sites_intern(me, frames, n);
+  void *m = GCA_LOAD(&gca_unwinder) != GCA_UNWIND_LIBGCC
+            ? sites_cfi_memo(me) : NULL;  /* (libgcc's walk keeps none) */
+  unsigned n, *id;
+  struct gca_site *s;
 
-  return s != NULL ? s->id : none;
+  gca_unwcfi_memo_use(m);
+  n = gca_unwind(frames, max, GCA_UNWIND_BY_TABLES);
+  gca_unwcfi_memo_use(NULL);
+  id = gca_unwcfi_memo_id(m);   /* the frames a memo gave: their site? */
+  if (id != NULL && *id != 0) return *id;
+  s = sites_intern(me, frames, n);
+  if (NULL == s) return none;
+  if (id != NULL && s->n == n) *id = s->id;   /* (not "unknown")      */
+  return s->id;
 }
 
 /* The calling stack's site (GC_ACC_STACK_DEPTH frames), or none when */

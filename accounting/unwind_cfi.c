@@ -145,7 +145,7 @@ union unw_rule_bits {
 /* data as roots (32 KiB of return addresses it need not scan).         */
 struct unw_cfi_ent {
   word pc;
-  uint64_t rule;
+  union unw_rule_bits rule;     /* written whole, read field by field  */
 };
 /* The table in use and its size: its log is UNW_CFI_LOG0, or         */
 /* UNW_CFI_LOG when it is unw_cfi_big (both published, acquire loads). */
@@ -577,7 +577,7 @@ static GC_ATTR_NOINLINE struct unw_rule unw_cfi_learn(
       }
     }
     if (~0u == k) k = (unsigned)UNW_CFI_SLOT(pc, log);   /* full: first */
-    __atomic_store_n(&t[k].rule, u.bits, __ATOMIC_RELAXED);
+    __atomic_store_n(&t[k].rule.bits, u.bits, __ATOMIC_RELAXED);
     __atomic_store_n(&t[k].pc, pc, __ATOMIC_RELAXED);
     __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
     if (*seq == s) *seq = own;            /* (else the walk is stale)  */
@@ -585,12 +585,16 @@ static GC_ATTR_NOINLINE struct unw_rule unw_cfi_learn(
   return u.r;
 }
 
-/* pc's rule: from table t of 1 << log rules, else found and put there */
-/* (unw_cfi_learn).  *seq: the count the walk's reads hold for (moved   */
-/* on by the walk's own insertion, 0 when that grew the table).         */
-GC_INLINE struct unw_rule unw_cfi_rule(struct unw_cfi_ent *t, unsigned log,
-                                       word pc, const struct gca_unw_code *code,
-                                       word *seq)
+/* pc's rule: from table t of 1 << log rules (a pointer into it, whose */
+/* fields a walk loads one by one: no unpacking of a copy), else found */
+/* and put there (unw_cfi_learn), in *learned.  *seq: the count the    */
+/* walk's reads hold for (moved on by the walk's own insertion, 0 when */
+/* that grew the table).  A rule being written as it is read is torn: */
+/* the count then moved, and the walk goes to libgcc.                  */
+GCA_ALWAYS_INLINE const struct unw_rule *unw_cfi_rule(
+                        struct unw_cfi_ent *t, unsigned log, word pc,
+                        const struct gca_unw_code *code, word *seq,
+                        struct unw_rule *learned)
 {
   unsigned i, k = ~0u, slot = (unsigned)UNW_CFI_SLOT(pc, log);
 
@@ -598,18 +602,17 @@ GC_INLINE struct unw_rule unw_cfi_rule(struct unw_cfi_ent *t, unsigned log,
     unsigned j = (slot + i) & (((unsigned)1 << log) - 1);
     word e = __atomic_load_n(&t[j].pc, __ATOMIC_RELAXED);
 
-    if (e == pc) {
-      union unw_rule_bits u;
-
-      u.bits = __atomic_load_n(&t[j].rule, __ATOMIC_RELAXED);
-      if (EXPECT(u.r.flags != 0, TRUE)) return u.r;
-    }
+    if (e == pc
+        && EXPECT(__atomic_load_n(&t[j].rule.r.flags, __ATOMIC_RELAXED) != 0,
+                  TRUE))
+      return &t[j].rule.r;
     if (0 == e) {
       k = j;
       break;
     }
   }
-  return unw_cfi_learn(t, log, pc, code, seq, k);
+  *learned = unw_cfi_learn(t, log, pc, code, seq, k);
+  return learned;
 }
 
 /* The list of loaded modules changed (a new code list): forget all    */
@@ -635,19 +638,76 @@ static void unw_cfi_flush(const void *code)
   __atomic_store_n(&unw_cfi_seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/* A stack word for the walk, noted in rd for its memo.               */
+GCA_ALWAYS_INLINE word unw_read(struct gca_unwcfi_reads *rd, word at)
+{
+  word v = *(const word *)at;
+
+  if (rd->n < GCA_UNWCFI_MEMO_READS) {
+    rd->at[rd->n] = at;
+    rd->v[rd->n] = v;
+  }
+  rd->n++;
+  return v;
+}
+
+/* One frame up from (pc, sp, bp) by pc's rule: 0 done (the caller's */
+/* pc, sp and bp in place), 1 the last frame (UNW_R_LAST), -1 a rule   */
+/* not modelled or a load that would leave the stack (to libgcc).      */
+/* The words read go to rd.                                              */
+GCA_ALWAYS_INLINE int unw_cfi_step(struct unw_cfi_ent *tab, unsigned log,
+                                   const struct gca_unw_code *code,
+                                   word *seq, word hi, word *pc, word *sp,
+                                   word *bp, struct gca_unwcfi_reads *rd)
+{
+  struct unw_rule learned;
+  const struct unw_rule *r = unw_cfi_rule(tab, log, *pc, code, seq,
+                                          &learned);
+  unsigned flags = __atomic_load_n(&r->flags, __ATOMIC_RELAXED);
+  word cfa, at;
+
+  if (EXPECT(flags & (UNW_R_LAST | UNW_R_NONE), FALSE))
+    return (flags & UNW_R_NONE) ? -1 : 1;
+  if ((flags & UNW_R_CFA_RBP) && !rd->bp_loaded) rd->bp_used = 1;
+  cfa = ((flags & UNW_R_CFA_RBP) ? *bp : *sp)
+        + (word)(signed_word)__atomic_load_n(&r->cfa_off, __ATOMIC_RELAXED);
+  /* The loads from the CFA lie on the stack, above the frame's sp.     */
+  at = cfa + (word)((signed_word)__atomic_load_n(&r->ra_off, __ATOMIC_RELAXED)
+                    * (signed_word)sizeof(word));
+  if (EXPECT(cfa <= *sp || cfa > hi || at < *sp || at > hi - sizeof(word)
+             || (at & (sizeof(word) - 1)) != 0, FALSE))
+    return -1;
+  *pc = unw_read(rd, at);
+  if (flags & UNW_R_RBP_SAVED) {
+    at = cfa + (word)(signed_word)__atomic_load_n(&r->rbp_off,
+                                                  __ATOMIC_RELAXED);
+    if (EXPECT(at < *sp || at > hi - sizeof(word)
+               || (at & (sizeof(word) - 1)) != 0, FALSE))
+      return -1;
+    *bp = unw_read(rd, at);
+    rd->bp_loaded = 1;
+  }
+  *sp = cfa;
+  return 0;
+}
+
 /* The walk: as gca_unwcfi_gcc, from this function's own frame (a      */
 /* frame pointer: __builtin_frame_address), by the table's rules;       */
 /* anything else to gca_unwcfi_gcc.  Its stack's bounds known           */
-/* (unw_walk_slow).                                                      */
+/* (unw_walk_slow).  Two loops, the collector's and skipped frames and */
+/* the kept ones, each after the thread's memo of it (unwind_memo.c).  */
 GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
                                   unsigned skip, word lo, word hi,
                                   const struct gca_unw_code *code)
 {
   const word *fp = (const word *)__builtin_frame_address(0);
   struct unw_cfi_ent *tab = unw_cfi_table();
-  word pc, sp, bp, seq, s0;
-  unsigned n = 0, skip0 = skip, log;
-  int in_gc = 1;
+  struct gca_unwcfi_memos *mm = gca_unwcfi_memo_self;
+  const struct gca_unwcfi_memo *e;
+  struct gca_unwcfi_reads rp, rs;
+  word pc, sp, bp, seq, s0, start[3], kept[3];
+  unsigned n = 0, skip0 = skip, log, last = 0;
+  int in_gc = 1, st = 0, pre_new = 0, suf_new = 0;
 
   if (EXPECT(NULL == tab, FALSE)) return gca_unwcfi_gcc(frames, max, skip);
   if (NULL == code) return GCA_UNWCFI_RELIST;   /* (the table mapped)   */
@@ -662,47 +722,62 @@ GC_INNER GC_ATTR_NOINLINE unsigned gca_unwcfi_walk(word *frames, unsigned max,
   if ((s0 & 1) != 0 || unw_cfi_code != code) goto fall;
   tab = __atomic_load_n(&unw_cfi_tab, __ATOMIC_ACQUIRE);   /* as of s0 */
   log = UNW_CFI_LOG_OF(tab);
-  pc = fp[1];                   /* our return address: our caller's pc */
-  sp = (word)(fp + 2);          /* its stack pointer: our CFA            */
-  bp = fp[0];                   /* its rbp                               */
-  while (n < max && pc != 0) {
-    struct unw_rule r;
-    word cfa, at;
-
-    if (in_gc && unwcfi_in_libgc(pc)) {
-      /* the collector's own frame                                       */
-    } else if (skip > 0) {
-      in_gc = 0;
-      skip--;
-    } else {
-      in_gc = 0;
-      frames[n++] = pc;
-      if (n >= max) break;
-    }
-    r = unw_cfi_rule(tab, log, pc, code, &seq);
-    if (EXPECT(r.flags & (UNW_R_LAST | UNW_R_NONE), FALSE)) {
-      if (r.flags & UNW_R_NONE) goto fall;
-      break;
-    }
-    cfa = ((r.flags & UNW_R_CFA_RBP) ? bp : sp) + (word)(signed_word)r.cfa_off;
-    /* The loads from the CFA lie on the stack, above the frame's sp.   */
-    at = cfa + (word)((signed_word)r.ra_off * (signed_word)sizeof(word));
-    if (cfa <= sp || cfa > hi || at < sp || at > hi - sizeof(word)
-        || (at & (sizeof(word) - 1)) != 0)
-      goto fall;
-    pc = *(const word *)at;
-    if (r.flags & UNW_R_RBP_SAVED) {
-      at = cfa + (word)(signed_word)r.rbp_off;
-      if (at < sp || at > hi - sizeof(word)
-          || (at & (sizeof(word) - 1)) != 0)
-        goto fall;
-      bp = *(const word *)at;
-    }
-    sp = cfa;
+  start[0] = pc = fp[1];        /* our return address: our caller's pc */
+  start[1] = sp = (word)(fp + 2);       /* its stack pointer: our CFA   */
+  start[2] = bp = fp[0];        /* its rbp                               */
+  if (0 == max) goto done;
+  /* The collector's frames as last time (unwind_memo.c), then on.    */
+  if (mm != NULL && 0 == skip
+      && gca_unwcfi_memo_pre(mm, code, start, hi, &pc, &sp, &bp)) {
+    if (EXPECT(pc != 0 && !unwcfi_in_libgc(pc), TRUE)) goto kept;
+    pc = start[0];              /* another path: walk it                */
+    sp = start[1];
+    bp = start[2];
   }
+  rp.n = 0, rp.bp_used = 0, rp.bp_loaded = 0;
+  for (;;) {                    /* the collector's frames, then skip     */
+    if (0 == pc) goto done;
+    if (!(in_gc && unwcfi_in_libgc(pc))) {
+      in_gc = 0;
+      if (0 == skip) break;
+      skip--;
+    }
+    last = rp.n;
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp,
+                           &rp)) != 0)
+      goto stop;
+  }
+  pre_new = 0 == skip0 && rp.n > 0;
+kept:
+  kept[0] = pc, kept[1] = sp, kept[2] = bp;
+  if (mm != NULL
+      && (e = gca_unwcfi_memo_find(mm->suf, GCA_UNWCFI_MEMO_SUF, code, pc,
+                                   sp, bp, hi, max)) != NULL) {
+    n = e->n;
+    memcpy(frames, e->frames, n * sizeof(word));
+    mm->last = (struct gca_unwcfi_memo *)e;
+    goto done;
+  }
+  rs.n = 0, rs.bp_used = 0, rs.bp_loaded = 0;
+  suf_new = 1;
+  for (;;) {                    /* the kept frames (pc != 0)             */
+    frames[n++] = pc;
+    if (n >= max) goto done;
+    if ((st = unw_cfi_step(tab, log, code, &seq, hi, &pc, &sp, &bp,
+                           &rs)) != 0)
+      goto stop;
+    if (0 == pc) goto done;
+  }
+stop:
+  if (st < 0) goto fall;
+done:
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE))
-    return n;                   /* no writer came between               */
+  if (EXPECT(__atomic_load_n(&unw_cfi_seq, __ATOMIC_RELAXED) == seq, TRUE)) {
+    if (mm != NULL)             /* no writer came between: it held      */
+      gca_unwcfi_memo_keep(mm, code, hi, max, start, pre_new ? &rp : NULL,
+                           last, kept, suf_new ? &rs : NULL, frames, n);
+    return n;
+  }
 fall:
   (void)__atomic_fetch_add(&unw_cfi_falls, 1, __ATOMIC_RELAXED);
   return gca_unwcfi_gcc(frames, max, skip0);
