@@ -173,6 +173,7 @@ struct gca_tl {
   unsigned long long p_rng;
   word p_epoch;
   signed_word p_next_left;
+  signed_word p_next_w;         /* and its lists' countdowns' sum       */
   int p_busy;
   struct gca_sample *p_nodes;
   /* counters.c: the countdown made due for the hook of the copy of     */
@@ -419,9 +420,13 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
                                           size_t granules, int k);
-/* The due pop of the copy of mode 1 (gca_hook_tl_due).                */
+/* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl.  */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
-                                         size_t granules, int k);
+                                         size_t granules, int k, void **fl);
+/* The sum of the calling thread's lists' countdowns (gca_w): a pop    */
+/* lowers it by GCA_TL_S or more, so an unchanged sum (and countdown)  */
+/* says no allocation came between (GC_acc_set_next_type's type).       */
+GC_INNER signed_word gca_counters_tl_wsum(void);
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
 /* (counters.c, "the countdown's promise").                             */
@@ -925,6 +930,17 @@ GC_EXTERN word gca_sample_bytes;
 GC_INNER void gca_samples_set_rate(word bytes);     /* 0: the default   */
 GC_INNER void gca_samples_new_epoch(void);
 GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
+/* The thread-local lists' countdowns (counters.c, "the lists'          */
+/* countdowns"): a list's countdown ran out at a pop of granted bytes,  */
+/* at its sample point (real) or made due; is that pop a sample?  *next */
+/* the pops, the next one first, to the list's next sample point (its  */
+/* objects of list_granted bytes), 0 if none within GCA_TL_CAP pops.  */
+/* gca_samples_tl_take records the sample (cookie_ok: the explicit     */
+/* type is its).                                                         */
+GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
+                                word *next);
+GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k,
+                                  int cookie_ok);
 GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */
