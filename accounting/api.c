@@ -125,6 +125,13 @@ GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
     gca_samples_stats(&taken, &dropped, &tracked);
     return taken;
   }
+
+  /* Tests only (tests/unit/test_tl_countdown.c): the most pops a list's */
+  /* countdown runs before it is due (gca_hooks.h, GCA_TL_CAP).          */
+  GC_API GC_word GC_CALL GC_acc_test_tl_cap(void)
+  {
+    return (word)GCA_TL_CAP;
+  }
 #endif
 
 #ifdef GCA_TEST_API

@@ -667,16 +667,20 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 }
 
 /* The countdown's promise.  Mode 1's copy of the fast paths reads no   */
-/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline while the thread's */
-/* countdown is not due, else by gca_hook_tl_due.  The sums read inline */
-/* counts through the record (t->tlfs), so the thread links them before */
-/* its countdown is ever not due: gca_counters_tl_keep after each draw, */
-/* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
-/* it due; so does the refill's last-attempt object (counted already),  */
-/* and (with or without thread-local lists) a refill that may make a    */
-/* large object (gca_counters_many_begin).  Only its thread writes it;  */
-/* its value waits in due_left, put back by gca_counters_tl_sample_due  */
-/* wherever it is found due.                                             */
+/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline, into its list's */
+/* countdown ("the lists' countdowns", above), while that is not due,   */
+/* else by gca_hook_tl_due.  The sums read inline counts through the    */
+/* record (t->tlfs), so the thread links them before a list's countdown */
+/* is ever not due: a list's countdown is set to a sample point only    */
+/* once the thread is linked, and starts at 0, due (new lists,          */
+/* GC_ACC_ON_TLFS_INIT, are set so); the refill's last-attempt object  */
+/* (counted already) has its list armed due for it.  The thread's own   */
+/* countdown by granules (gca_sample_left), which every other path of   */
+/* mode 1 counts down, is made due for a refill that may make a large  */
+/* object (gca_counters_many_begin), for new lists and while the thread */
+/* is not linked (gca_counters_tl_keep after each draw, as before).     */
+/* Only its thread writes it; its value waits in due_left, put back by  */
+/* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {

@@ -362,7 +362,10 @@ gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 /* path of mode 1 subtracts its object's granules (one subtraction and  */
 /* a branch; a thread-local variable of the initial-exec model is one   */
 /* instruction's operand on x86-64), and calls gca_hook_sample when it */
-/* goes below zero.  Written by its thread only.  In the full profile  */
+/* goes below zero; but the pops of the copy of mode 1, which count     */
+/* down their list's own countdown in objects (GCA_TL_COUNT_COPY_: the  */
+/* same samples, each object one with probability 1 - exp(-s/R)).      */
+/* Written by its thread only.  In the full profile  */
 /* (mode 2) a thread whose pops are counted inline keeps it at         */
 /* GCA_SAMPLE_EVERY, always due: its thread-local pops count inline as */
 /* in mode 1, then call gca_hook_sample_ret, which tags the object.    */
@@ -560,8 +563,10 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* branch, never taken, and nothing else.  (Compared at the function's */
 /* end, where the paths of the two kinds of GC_malloc_kind join, it    */
 /* cost gcc a jump to the join as well.)  On 8.2.2 the copy that runs  */
-/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): the sample      */
-/* countdown sends its pops to the hook instead.                        */
+/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): each list's      */
+/* countdown, gca_w, which also holds its pops' counts until the hook   */
+/* folds them (with gca_b, the value gca_w was set to), sends its pops */
+/* to the hook instead.                                                  */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
@@ -587,7 +592,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* In the pop branch, list slot fl, lb bytes asked for, g granules: the */
 /* flag 0, nothing; 1, counted, and v set to fl if a sample is due; -1, */
 /* v set to fl + 1 (a list slot is word-aligned), for the hook         */
-/* function.  The flag's compare and the inline counts are there,      */
+/* function (in the copy of mode 1: v set to fl when its countdown is  */
+/* due, for gca_hook_tl_due).  The flag's compare and the inline counts are there,      */
 /* before the two kinds' paths part; GC_ACC_ON_ALLOC_TL_RETURN, after  */
 /* they join, has only the tail calls (v NULL on the paths that call   */
 /* none, so gcc leaves its test out there).                             */
