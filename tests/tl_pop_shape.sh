@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tl_pop_shape.sh: the pop of the copy of mode 1 is three instructions.
+#
+# The copy of mode 1 of the thread-local fast paths (gca_copy_malloc_kind_cnt,
+# gca_copy_gcj_malloc_cnt: gca_hooks.h, GCA_TL_COUNT_COPY_) counts a pop
+# and counts its list's countdown down in one word: a lea of the request
+# plus 2^30, a sub of it from the list's word (in memory, no thread-local
+# variable) and a js on its sign (gcc may put moves between) (counters.c, "the lists' countdowns").
+# Before, the pop added to two words and subtracted from the thread's
+# countdown (a %fs: operand).  Checked in the one-file libgc's object.
+# x86-64 and gcc only.
+set -eu
+command -v objdump > /dev/null 2>&1 || { echo "SKIP: no objdump"; exit 77; }
+case $(uname -m) in x86_64) ;; *) echo "SKIP: x86-64 only"; exit 77 ;; esac
+case ${CC:-cc} in *clang*) echo "SKIP: gcc's code is what is read"; exit 77 ;; esac
+up=bdwgc/upstream
+o="$up/extra/.libs/gc.o"
+[ -f "$o" ] || { echo "SKIP: no $o (not the one-file build)"; exit 77; }
+grep -q -- '-DGC_ACC_DISABLE' "$up/Makefile" &&
+  { echo "SKIP: accounting is compiled out in this build"; exit 77; }
+grep -q "define THREAD_LOCAL_ALLOC 1" "$up/include/config.h" 2>/dev/null ||
+  grep -q -- "-DTHREAD_LOCAL_ALLOC" "$up/Makefile" ||
+  { echo "SKIP: no THREAD_LOCAL_ALLOC in this build"; exit 77; }
+fns=gca_copy_malloc_kind_cnt
+if grep -q "define GC_GCJ_SUPPORT 1" "$up/include/config.h" 2>/dev/null ||
+   grep -q -- "-DGC_GCJ_SUPPORT" "$up/Makefile"; then
+  fns="$fns gca_copy_gcj_malloc_cnt"
+fi
+rc=0
+for fn in $fns; do
+  res=$(objdump -d --no-show-raw-insn "$o" | awk -v fn="<$fn>:" '
+    $NF == fn { f = 1; seen = 1; next }
+    f && /^$/ { f = 0 }
+    !f || !/^ *[0-9a-f]+:/ { next }
+    { sub(/^ *[0-9a-f]+:[ \t]*/, ""); i++ }
+    /%fs:/ && /^(sub|add)/ { printf "a thread-local %s; ", $0 }
+    /^lea +0x40000000\(/ { lea = i; r = $0; sub(/.*,/, "", r) }
+    /^sub +%r[a-z0-9]+,0x[0-9a-f]+\(%r[a-z0-9]+\)$/ && lea && i - lea <= 3 {
+      s = $0; sub(/^sub +/, "", s); sub(/,.*/, "", s)
+      if (s == r) { subi = i; next } }
+    # gcc may schedule moves and the prefetch (no flags set) before the js.
+    subi && /^js / { ok++; subi = 0; next }
+    subi && !/^(mov|prefetch|lea)/ { subi = 0 }
+    END {
+      if (!seen) print "missing"
+      else if (ok != 1) printf "no lea 0x40000000, sub to memory, js (%d)", ok
+    }')
+  if [ -n "$res" ]; then
+    echo "FAIL: $fn in $o: $res" >&2
+    rc=1
+  else
+    echo "ok: $fn pops with a lea, a sub to its list's word and a js"
+  fi
+done
+exit $rc
