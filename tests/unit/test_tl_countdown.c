@@ -11,6 +11,8 @@
  * books exact after each run:
  *  - at one sample per 64 bytes (a sample every pop or two: the countdown
  *    due at nearly every pop), and per 4 KiB (every hundred or so);
+ *  - GC_acc_set_next_type's type taken by the next allocation only (a
+ *    typed object, then an untyped one from another list);
  *  - with the profile switched to full and back while the list is part
  *    used (the word left as it was, the pops between counted by the
  *    flags' copy);
@@ -74,6 +76,34 @@ static void run(const char *label, unsigned g, unsigned long n,
     fprintf(stderr, "  run: %s\n", label);
 }
 
+/* GC_acc_set_next_type's type goes to the next allocation only: each */
+/* of N rounds gives it to a 32-byte object (list 2), then allocates a  */
+/* 64-byte one (list 4) untyped, both sampled often (one sample per 64  */
+/* bytes: 39% and 63% of them).  The type's estimated bytes, once a      */
+/* collection counted the samples, are the typed objects' (N * 32 =     */
+/* 64000, sd some 1800: at most 84000); untyped samples taking the      */
+/* type would add some 128000.                                           */
+static char type_t;
+
+static void typed_then_not(void)
+{
+  struct GC_acc_group_stats_s st;
+  unsigned i;
+
+  for (i = 0; i < 2000; i++) {
+    GC_acc_set_next_type((GC_word)&type_t);
+    sink = GC_MALLOC_ATOMIC(17 + i % 15);
+    sink = GC_MALLOC_ATOMIC(49 + i % 15);
+  }
+  GC_gcollect();
+  CHECK_EQ(GC_acc_get_type_stats((GC_word)&type_t, &st, sizeof(st)),
+           sizeof(st));
+  CHECK(st.alloc_bytes > 44000 && st.alloc_bytes < 84000);
+  if (st.alloc_bytes >= 84000)
+    fprintf(stderr, "  the type's estimated bytes: %lu\n",
+            (unsigned long)st.alloc_bytes);
+}
+
 int main(void)
 {
   GC_word cap, taken;
@@ -94,6 +124,7 @@ int main(void)
   /* At 32 bytes an object, some 39% of the pops are samples (1574 of  */
   /* 4000, sd 31): at least 1000 (a bound 18 sd off: never missed).     */
   CHECK(GC_acc_test_samples_taken() - taken >= 1000);
+  typed_then_not();
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 4096), GC_SUCCESS);
   run("one sample per 4 KiB", 1, 100003, 3);
   run("part of a countdown", 1, 77, 4);
