@@ -11,22 +11,11 @@
 # countdown (a %fs: operand).  Checked in the one-file libgc's object.
 # x86-64 and gcc only.
 set -eu
-command -v objdump > /dev/null 2>&1 || { echo "SKIP: no objdump"; exit 77; }
-case $(uname -m) in x86_64) ;; *) echo "SKIP: x86-64 only"; exit 77 ;; esac
-case ${CC:-cc} in *clang*) echo "SKIP: gcc's code is what is read"; exit 77 ;; esac
-up=bdwgc/upstream
-o="$up/extra/.libs/gc.o"
-[ -f "$o" ] || { echo "SKIP: no $o (not the one-file build)"; exit 77; }
-grep -q -- '-DGC_ACC_DISABLE' "$up/Makefile" &&
-  { echo "SKIP: accounting is compiled out in this build"; exit 77; }
-grep -q "define THREAD_LOCAL_ALLOC 1" "$up/include/config.h" 2>/dev/null ||
-  grep -q -- "-DTHREAD_LOCAL_ALLOC" "$up/Makefile" ||
+. "${srcdir:-.}/tests/gc_obj_lib.sh"
+gc_obj_has THREAD_LOCAL_ALLOC ||
   { echo "SKIP: no THREAD_LOCAL_ALLOC in this build"; exit 77; }
 fns=gca_copy_malloc_kind_cnt
-if grep -q "define GC_GCJ_SUPPORT 1" "$up/include/config.h" 2>/dev/null ||
-   grep -q -- "-DGC_GCJ_SUPPORT" "$up/Makefile"; then
-  fns="$fns gca_copy_gcj_malloc_cnt"
-fi
+if gc_obj_has GC_GCJ_SUPPORT; then fns="$fns gca_copy_gcj_malloc_cnt"; fi
 rc=0
 for fn in $fns; do
   res=$(objdump -d --no-show-raw-insn "$o" | awk -v fn="<$fn>:" '
