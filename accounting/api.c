@@ -512,6 +512,7 @@ GC_API int GC_CALL GC_acc_set_table_limit(size_t bytes)
 /* sampled profile, taken by it if it is a sample (samples.c).           */
 static void api_next_type(word cookie)
 {
+  if (EXPECT(!GCA_LOAD(&gca_tl_typed), FALSE)) gca_tlflags_typed();
   gca_samples_note_next();
   gca_objtype_set_next(cookie);
 }

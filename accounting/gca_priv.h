@@ -1289,6 +1289,11 @@ GC_INNER void gca_tl_mode_update(void);
 /* tlflags.c: incremental collection may start (gca_hook_incremental): */
 /* GC_gcj_malloc's copy without the test of GC_incremental runs no more.*/
 GC_INNER void gca_tlflags_incremental(void);
+/* tlflags.c: GC_acc_set_next_type was called: mode 1 runs the flags'  */
+/* copy of the thread-local fast paths from now on (gca_tl_typed, set   */
+/* once; takes the allocation lock).                                     */
+GC_EXTERN int gca_tl_typed;
+GC_INNER void gca_tlflags_typed(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
 /* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */

@@ -219,7 +219,7 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   /* (the countdown is where GC_acc_set_next_type found it).             */
   if (EXPECT(me->next_type != 0, FALSE)) {
     if (gca_sample_left + (signed_word)granules == me->p_next_left
-        && gca_counters_tl_wsum() == me->p_next_w)
+        && (GCA_LOAD(&gca_tl_typed) || gca_counters_tl_wsum() == me->p_next_w))
       cookie = me->next_type;
     me->next_type = 0;
   }
@@ -292,10 +292,16 @@ GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k,
                  GCA_LOAD(&gca_sample_bytes));
 }
 
+/* Since the copy of mode 1 runs no more once a type was set           */
+/* (gca_tl_typed, tlflags.c), the countdown alone says whether an        */
+/* allocation came between; the lists' words (the copy's, which a pop   */
+/* that raced with the switch may have moved) are left out then: such  */
+/* a pop is due, and its hook asks them (gca_counters_alloc_tl_due).    */
 GC_INNER void gca_samples_note_next(void)
 {
   gca_tl_self.p_next_left = gca_sample_left;
-  gca_tl_self.p_next_w = gca_counters_tl_wsum();
+  gca_tl_self.p_next_w = GCA_LOAD(&gca_tl_typed) ? 0
+                         : gca_counters_tl_wsum();
 }
 
 GC_INNER void gca_samples_list(void *list, word granted, int k)

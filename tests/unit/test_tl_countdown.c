@@ -11,14 +11,15 @@
  * books exact after each run:
  *  - at one sample per 64 bytes (a sample every pop or two: the countdown
  *    due at nearly every pop), and per 4 KiB (every hundred or so);
- *  - GC_acc_set_next_type's type taken by the next allocation only (a
- *    typed object, then an untyped one from another list);
  *  - with the profile switched to full and back while the list is part
  *    used (the word left as it was, the pops between counted by the
  *    flags' copy);
  *  - at one sample per 2^62 bytes, on a list not popped before, 2 * cap
  *    + 3 pops: the countdown runs out at the cap twice, and takes no
- *    sample there (a real one would come once in some 10^11 runs).
+ *    sample there (a real one would come once in some 10^11 runs);
+ *  - last, GC_acc_set_next_type's type taken by the next allocation only
+ *    (a typed object, then an untyped one from another list), once the
+ *    first call switched mode 1 to the flags' copy (tlflags.c).
  * A decode off by one (the sample point a pop early or late, the request
  * a byte off at each fold) changes the counts.
  */
@@ -30,6 +31,7 @@
 #include "../check.h"
 #include "../gc_test_util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 GC_API GC_word GC_CALL GC_acc_test_samples_taken(void);
@@ -85,7 +87,7 @@ static void run(const char *label, unsigned g, unsigned long n,
 /* type would add some 128000.                                           */
 static char type_t;
 
-static void typed_then_not(void)
+static void *typed_then_not(void *arg)
 {
   struct GC_acc_group_stats_s st;
   unsigned i;
@@ -102,11 +104,13 @@ static void typed_then_not(void)
   if (st.alloc_bytes >= 84000)
     fprintf(stderr, "  the type's estimated bytes: %lu\n",
             (unsigned long)st.alloc_bytes);
+  return arg;
 }
 
 int main(void)
 {
   GC_word cap, taken;
+  pthread_t th;
 
   GC_INIT();
   CHECK_EQ(GC_acc_enable(1), GC_SUCCESS);
@@ -124,7 +128,6 @@ int main(void)
   /* At 32 bytes an object, some 39% of the pops are samples (1574 of  */
   /* 4000, sd 31): at least 1000 (a bound 18 sd off: never missed).     */
   CHECK(GC_acc_test_samples_taken() - taken >= 1000);
-  typed_then_not();
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 4096), GC_SUCCESS);
   run("one sample per 4 KiB", 1, 100003, 3);
   run("part of a countdown", 1, 77, 4);
@@ -145,5 +148,13 @@ int main(void)
   run("across two caps", 0, 2 * (unsigned long)cap + 3, 1);
   CHECK_EQ(GC_acc_test_samples_taken(), taken);
   GC_enable();
+  /* Last: a type set once, mode 1 runs the flags' copy from then on.   */
+  /* On a new thread, whose countdown is drawn at this rate (this one's */
+  /* was drawn at 2^62 bytes, and runs on until its next sample).       */
+  CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 64), GC_SUCCESS);
+  CHECK_EQ(pthread_create(&th, NULL, typed_then_not, NULL), 0);
+  CHECK_EQ(pthread_join(th, NULL), 0);
+  CHECK_EQ(GC_acc_test_copies(), 1);
+  run("after a type was set", 1, 10007, 7);
   return check_done("test_tl_countdown");
 }
