@@ -167,18 +167,6 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
 # define TL_B_REAL(m) ((word)(m) * (word)TL_S - 1)
 # define TL_B_CAPPED ((word)GCA_TL_CAP * (word)TL_S - 2)
 # define TL_B_PENDING ((word)-2 * (word)TL_S)
-# if defined(__GNUC__) || defined(__clang__)
-#   define COUNTERS_CTZ(m) (CPP_WORDSZ > 32 ? __builtin_ctzll(m) \
-                            : __builtin_ctz((unsigned)(m)))
-# else
-    static unsigned COUNTERS_CTZ(word m)
-    {
-      unsigned n = 0;
-
-      while (!(m & 1)) { m >>= 1; n++; }
-      return n;
-    }
-# endif
 
   /* The pops counted in b - w: objects and requested bytes.            */
   GC_INLINE void counters_tl_decode(word b, signed_word w, word *objs,
@@ -203,19 +191,11 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
     *req = GCA_LOAD(&tlfs->gca_req[k][g]) + r;
   }
 
-  /* Fold list fl of tlfs's countdown into its counts and set it to b,  */
-  /* its word to w (the owner calling; lock: when its thread's counts    */
-  /* are read by the sums).  The owner's own loads need no lock.  And    */
-  /* the set of lists whose word is not 0 (gca_wset, a bit a list, by    */
-  /* its index from _freelists[0][0]): the others' words are 0 until     */
-  /* popped, and then due, so GC_acc_set_next_type sums the set's words */
-  /* only (gca_counters_tl_wsum).                                        */
-  static void counters_tl_rearm(GC_tlfs tlfs, void **fl, word b,
-                                signed_word w, int lock)
+  /* Fold list fl's countdown into its counts and set it to b, its word */
+  /* to w (the owner calling; lock: when its thread's counts are read by */
+  /* the sums).  The owner's own loads need no lock.                     */
+  static void counters_tl_rearm(void **fl, word b, signed_word w, int lock)
   {
-    word i = (word)(fl - &tlfs->_freelists[0][0]);
-    word *m = &tlfs->gca_wset[i / CPP_WORDSZ];
-    word bit = (word)1 << (i % CPP_WORDSZ);
     word o, r;
 
     counters_tl_decode(*TL_B(fl), *TL_W(fl), &o, &r);
@@ -227,34 +207,6 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
     GCA_STORE(TL_B(fl), b);
     GCA_STORE(TL_W(fl), w);
     if (lock) COUNTERS_UNLOCK();
-    *m = 0 == w ? *m & ~bit : *m | bit;
-  }
-
-  /* The sum of the words of tlfs's lists in the set.                   */
-  static signed_word counters_tl_wset_sum(GC_tlfs tlfs)
-  {
-    const signed_word *w = &tlfs->gca_w[0][0];
-    signed_word sum = 0;
-    unsigned j;
-
-    for (j = 0; j < sizeof(tlfs->gca_wset) / sizeof(word); j++) {
-      word m = tlfs->gca_wset[j];
-
-      while (m != 0) {
-        sum += w[j * CPP_WORDSZ + (unsigned)COUNTERS_CTZ(m)];
-        m &= m - 1;
-      }
-    }
-    return sum;
-  }
-
-  GC_INNER signed_word gca_counters_tl_wsum(void)
-  {
-    struct gca_thread *t = gca_tl_self.counters;
-    GC_tlfs tlfs = t != NULL && t->tlfs != NULL ? t->tlfs
-                   : gca_tlflags_own();
-
-    return NULL == tlfs ? 0 : counters_tl_wset_sum(tlfs);
   }
 
   GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
@@ -753,7 +705,7 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
   /* counters_tl_link clears the counts; set up again, they are kept).  */
   for (k = 0; k < GCA_TL_ROWS; k++) {
     for (g = 0; g < TINY_FREELISTS; g++)
-      counters_tl_rearm(p, &p->_freelists[0][0] + k * TINY_FREELISTS + g, 0, 0,
+      counters_tl_rearm(&p->_freelists[0][0] + k * TINY_FREELISTS + g, 0, 0,
                         t != NULL && t->tlfs == p);
   }
   if (t != NULL && t->tlfs == p) return;        /* set up again */
@@ -761,7 +713,6 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
 }
 #else
   GC_INNER void gca_counters_tl_keep(void) {}
-  GC_INNER signed_word gca_counters_tl_wsum(void) { return 0; }
 #endif /* THREAD_LOCAL_ALLOC */
 
 GC_INNER int gca_counters_tl_sample_due(word g)
@@ -791,21 +742,8 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
   word granted = list_granted;
   /* Armed for the refill's object: this pop is in no count yet.        */
   int pend = (signed_word)(b - (word)*TL_W(fl)) < 0;
-  int take = 0, cookie_ok = 0, linked = t != NULL && t->tlfs != NULL;
-  GC_tlfs tlfs = linked ? t->tlfs : gca_tlflags_own();
+  int take = 0, linked = t != NULL && t->tlfs != NULL;
 
-  if (EXPECT(me->next_type != 0, FALSE)) {
-    /* No allocation since GC_acc_set_next_type: this pop alone moved   */
-    /* the countdowns (gca_samples_take checks the same).  This list's  */
-    /* word was 0 then if it is not in the set (counters_tl_rearm).     */
-    word i = (word)(fl - &tlfs->_freelists[0][0]);
-    signed_word sum = counters_tl_wset_sum(tlfs);
-
-    if (!(tlfs->gca_wset[i / CPP_WORDSZ] & ((word)1 << (i % CPP_WORDSZ))))
-      sum += *TL_W(fl);
-    cookie_ok = sum + TL_S + (signed_word)lb == me->p_next_w
-                && gca_sample_left == me->p_next_left;
-  }
   if (!linked && 1 == mode) {
     t = counters_get(me);
     linked = t != NULL && counters_tl_link(t) != NULL;
@@ -820,7 +758,7 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
   /* The list's next pops: counted inline while its counts are read,   */
   /* up to the sample point drawn; else each one due.                   */
   b = !linked || mode != 1 ? 0 : 0 == next ? TL_B_CAPPED : TL_B_REAL(next);
-  counters_tl_rearm(tlfs, fl, b, (signed_word)b, linked);
+  counters_tl_rearm(fl, b, (signed_word)b, linked);
   if (pend || !linked) {
     /* Not counted by the fold: counted as the hook of the flags counts */
     /* it (the refill's object: its request only).                      */
@@ -830,11 +768,13 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     /* The copy raced with a change of mode: counted, now tagged.       */
     return gca_tags_alloc_tl(me, p, list_granted);
   }
-  if (take) {
-    gca_samples_tl_take(p, lb, granted, k, cookie_ok);
-  } else if (me->next_type != 0) {
-    me->next_type = 0;          /* this allocation's, not sampled */
-  }
+  /* A type set for the next allocation is never this one's: the first */
+  /* GC_acc_set_next_type switched mode 1 to the flags' copy before it  */
+  /* noted the type (tlflags.c, gca_tl_typed), so a pop of this copy    */
+  /* after it raced with the switch: the type is dropped, not given to  */
+  /* an object it may not be for.                                        */
+  me->next_type = 0;
+  if (take) gca_samples_tl_take(p, lb, granted, k);
   return p;
 }
 #endif
@@ -908,10 +848,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
           }
           /* The copy of mode 1's way: the list armed so (counters.c, */
           /* "the lists' countdowns").                                  */
-          if (EXPECT(me->next_type != 0, FALSE))
-            me->p_next_w -= *TL_W(result);      /* not a pop */
-          counters_tl_rearm(t->tlfs != NULL ? t->tlfs : gca_tlflags_own(),
-                            result, TL_B_PENDING, 0, t->tlfs != NULL);
+          counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */

@@ -578,8 +578,6 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         signed_word gca_inline[GCA_TL_ROWS][TINY_FREELISTS]; \
         signed_word gca_w[GCA_TL_ROWS][TINY_FREELISTS]; \
         word gca_b[GCA_TL_ROWS][TINY_FREELISTS]; \
-        word gca_wset[(GCA_TL_ROWS * TINY_FREELISTS + CPP_WORDSZ - 1) \
-                      / CPP_WORDSZ]; \
         struct thread_local_freelists *gca_tlfs_next, *gca_tlfs_prev; \
         word gca_tlfs_linked;
 /* The word of list slot fl (&tlfs->_freelists[k][g], or              */

@@ -173,7 +173,6 @@ struct gca_tl {
   unsigned long long p_rng;
   word p_epoch;
   signed_word p_next_left;
-  signed_word p_next_w;         /* and its lists' countdowns' sum       */
   int p_busy;
   struct gca_sample *p_nodes;
   /* counters.c: the countdown made due for the hook of the copy of     */
@@ -423,10 +422,7 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
 /* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl.  */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
                                          size_t granules, int k, void **fl);
-/* The sum of the calling thread's lists' countdowns (gca_w): a pop    */
-/* lowers it by GCA_TL_S or more, so an unchanged sum (and countdown)  */
-/* says no allocation came between (GC_acc_set_next_type's type).       */
-GC_INNER signed_word gca_counters_tl_wsum(void);
+
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
 /* (counters.c, "the countdown's promise").                             */
@@ -935,12 +931,11 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
 /* at its sample point (real) or made due; is that pop a sample?  *next */
 /* the pops, the next one first, to the list's next sample point (its  */
 /* objects of list_granted bytes), 0 if none within GCA_TL_CAP pops.  */
-/* gca_samples_tl_take records the sample (cookie_ok: the explicit     */
-/* type is its).                                                         */
+/* gca_samples_tl_take records the sample (no explicit type: counters.c */
+/* drops one).                                                           */
 GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
                                 word *next);
-GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k,
-                                  int cookie_ok);
+GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k);
 GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */

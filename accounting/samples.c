@@ -218,8 +218,7 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   /* The explicit type is this object's if no allocation came between   */
   /* (the countdown is where GC_acc_set_next_type found it).             */
   if (EXPECT(me->next_type != 0, FALSE)) {
-    if (gca_sample_left + (signed_word)granules == me->p_next_left
-        && (GCA_LOAD(&gca_tl_typed) || gca_counters_tl_wsum() == me->p_next_w))
+    if (gca_sample_left + (signed_word)granules == me->p_next_left)
       cookie = me->next_type;
     me->next_type = 0;
   }
@@ -281,27 +280,17 @@ GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
   return take;
 }
 
-GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k,
-                                  int cookie_ok)
+GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k)
 {
-  struct gca_tl *me = &gca_tl_self;
-  word cookie = cookie_ok ? me->next_type : 0;
-
-  me->next_type = 0;
-  samples_record(me, p, lb, granted, k, cookie,
+  samples_record(&gca_tl_self, p, lb, granted, k, 0,
                  GCA_LOAD(&gca_sample_bytes));
 }
 
-/* Since the copy of mode 1 runs no more once a type was set           */
-/* (gca_tl_typed, tlflags.c), the countdown alone says whether an        */
-/* allocation came between; the lists' words (the copy's, which a pop   */
-/* that raced with the switch may have moved) are left out then: such  */
-/* a pop is due, and its hook asks them (gca_counters_alloc_tl_due).    */
+/* (The copy of mode 1 does not count the thread's countdown down: it  */
+/* runs no more once a type was set, tlflags.c.)                         */
 GC_INNER void gca_samples_note_next(void)
 {
   gca_tl_self.p_next_left = gca_sample_left;
-  gca_tl_self.p_next_w = GCA_LOAD(&gca_tl_typed) ? 0
-                         : gca_counters_tl_wsum();
 }
 
 GC_INNER void gca_samples_list(void *list, word granted, int k)
