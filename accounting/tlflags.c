@@ -6,8 +6,9 @@
  * gca_tl_mode_update keeps the mode from the switches and points the
  * public fast paths at the copies of that mode (gca_hooks.h,
  * GC_ACC_COPIES): upstream's own code in mode 0, the countdown's copy in
- * mode 1 (no flag read: counters.c, "the countdown's promise"), the
- * flags' copy in mode 2.
+ * mode 1 (no flag read: counters.c, "the countdown's promise"; the flags'
+ * copy once the program has set a type, gca_tl_typed), the flags' copy
+ * in mode 2.
  *
  * bdwgc's thread-local fast path (GC_malloc_kind, GC_gcj_malloc) reads
  * one word beside the free list it pops from, and nothing else
