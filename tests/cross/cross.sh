@@ -165,7 +165,7 @@ t0=$(now)
 # that one part is left out here; test_fork covers fork with accounting.
 link gctest default -DNO_TEST_HANDLE_FORK "$up/tests/test.c"
 for t in test_counters test_frag_churn test_census test_frag test_unwind \
-         test_fork test_fork_counts test_tl_countdown; do
+         test_fork test_fork_counts; do
   link "$t" default "$srcdir/tests/unit/$t.c"
 done
 for t in test_counters test_frag_churn test_census test_frag test_types \
@@ -199,7 +199,7 @@ fi
 run gctest-on GC_DISABLE_INCREMENTAL=1 GC_ACC_ENABLE=1 GC_ACC_DUMP="$out/gctest.jsonl.gz" \
   "$Q" "$out/gctest-default"
 for t in test_counters test_frag_churn test_census test_frag test_unwind \
-         test_fork test_fork_counts test_tl_countdown; do
+         test_fork test_fork_counts; do
   [ "$set" = full ] && run "$t-default-off" "$Q" "$out/$t-default"
   run "$t-default-on" GC_ACC_ENABLE=1 "$Q" "$out/$t-default"
 done
