@@ -365,7 +365,7 @@ gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 /* goes below zero; but the pops of the copy of mode 1, which count     */
 /* down their list's own countdown in objects (GCA_TL_COUNT_COPY_: the  */
 /* same samples, each object one with probability 1 - exp(-s/R)).      */
-/* Written by its thread only.  In the full profile  */
+/* Written by its thread only.  In the full profile                     */
 /* (mode 2) a thread whose pops are counted inline keeps it at         */
 /* GCA_SAMPLE_EVERY, always due: its thread-local pops count inline as */
 /* in mode 1, then call gca_hook_sample_ret, which tags the object.    */
@@ -593,7 +593,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* flag 0, nothing; 1, counted, and v set to fl if a sample is due; -1, */
 /* v set to fl + 1 (a list slot is word-aligned), for the hook         */
 /* function (in the copy of mode 1: v set to fl when its countdown is  */
-/* due, for gca_hook_tl_due).  The flag's compare and the inline counts are there,      */
+/* due, for gca_hook_tl_due).  The flag's compare and the inline       */
+/* counts are there,                                                     */
 /* before the two kinds' paths part; GC_ACC_ON_ALLOC_TL_RETURN, after  */
 /* they join, has only the tail calls (v NULL on the paths that call   */
 /* none, so gcc leaves its test out there).                             */
@@ -626,7 +627,7 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* one, and sets W again.  From its last setting to B (gca_b), the      */
 /* list's k pops of r requested bytes made B - W = k * GCA_TL_S + r     */
 /* (counters.c, "the lists' countdowns").  On x86-64: a lea, a sub to  */
-/* memory and a js, the flags taken from the sub (GCA_TL_W_DOWN).  The  */
+/* memory and a js, the flags taken from the sub (gca_tl_w_down).  The  */
 /* words start at 0, so a list's first pop is due; the thread makes a   */
 /* list due whenever a pop must reach the hook (its first, the one      */
 /* object GC_generic_malloc_many made for it as a last attempt, new     */
