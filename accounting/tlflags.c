@@ -201,7 +201,7 @@ static void tlflags_copies(int mode, int typed)
 # endif
 }
 
-GC_INNER void gca_tlflags_typed(void)
+GC_INNER GC_ATTR_NOINLINE void gca_tlflags_typed(void)
 {
   DCL_LOCK_STATE;
 
