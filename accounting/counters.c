@@ -135,8 +135,9 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
 
 #ifdef THREAD_LOCAL_ALLOC
   /* The lists' countdowns.  The copy of mode 1 counts a list's pops    */
-  /* into one word, W (gca_w, gca_hooks.h, GCA_TL_COUNT_COPY_): each     */
-  /* lowers it by GCA_TL_S + lb.  Set to B (gca_b) with no pops since,   */
+  /* into one word, W (gca_w holds -W and gca_b -B, read and written     */
+  /* through TL_W, TL_B, TL_SET: gca_hooks.h, GCA_TL_COUNT_COPY_): each  */
+  /* lowers it by GCA_TL_S + lb.  Set to B with no pops since,           */
   /* after k pops of r requested bytes in all it is B - k * GCA_TL_S - r, */
   /* and r < GCA_TL_S (each lb is below GCA_TL_MAX_LB, k at most          */
   /* GCA_TL_CAP): so B - W = k * GCA_TL_S + r, k and r its high and low  */
@@ -145,7 +146,9 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* point within m = GCA_TL_CAP pops), or 0 (due at the next pop,      */
   /* which a fresh draw decides: a list's first, or made due): W stays  */
   /* at or above 0 for m - 1 pops (m - k pops left: W >= GCA_TL_S - 2 - */
-  /* r >= 0) and goes below at the m-th (-1 - r or -2 - r), due.  The   */
+  /* r >= 0, and so above 0 but for r = GCA_TL_S - 1 or - 2, which the */
+  /* cap leaves out) and goes below at the m-th (-1 - r or -2 - r), due */
+  /* (the pop is due when W is not above 0: never 0 after a pop).  The  */
   /* low bit of B says which: 1, the pop that ran it out is a sample.   */
   /* One more state: B = -2 * GCA_TL_S, W = 0, armed for the object     */
   /* GC_generic_malloc_many made for the list as a last attempt         */
@@ -162,8 +165,12 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* alone moves under it: it counts a pop or not, never twice.         */
 # define TL_LOG_S GCA_TL_LOG_S
 # define TL_S GCA_TL_S
-# define TL_W(fl) ((signed_word *)GCA_TL_AT(fl, gca_w))
-# define TL_B(fl) GCA_TL_AT(fl, gca_b)
+/* The words hold -W and -B (gca_hooks.h: never a heap address).      */
+# define TL_W(fl) (-*(signed_word *)GCA_TL_AT(fl, gca_w))
+# define TL_B(fl) ((word)0 - *GCA_TL_AT(fl, gca_b))
+# define TL_SET(fl, b, w) \
+        (GCA_STORE(GCA_TL_AT(fl, gca_b), (word)0 - (b)), \
+         GCA_STORE((signed_word *)GCA_TL_AT(fl, gca_w), -(w)))
 # define TL_B_REAL(m) ((word)(m) * (word)TL_S - 1)
 # define TL_B_CAPPED ((word)GCA_TL_CAP * (word)TL_S - 2)
 # define TL_B_PENDING ((word)-2 * (word)TL_S)
@@ -185,8 +192,8 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   {
     word o, r;
 
-    counters_tl_decode(GCA_LOAD(&tlfs->gca_b[k][g]),
-                       GCA_LOAD(&tlfs->gca_w[k][g]), &o, &r);
+    counters_tl_decode((word)0 - GCA_LOAD(&tlfs->gca_b[k][g]),
+                       -GCA_LOAD(&tlfs->gca_w[k][g]), &o, &r);
     *objs = GCA_LOAD(&tlfs->gca_objs[k][g]) + o;
     *req = GCA_LOAD(&tlfs->gca_req[k][g]) + r;
   }
@@ -198,14 +205,13 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   {
     word o, r;
 
-    counters_tl_decode(*TL_B(fl), *TL_W(fl), &o, &r);
+    counters_tl_decode(TL_B(fl), TL_W(fl), &o, &r);
     if (lock) COUNTERS_LOCK();
     if ((o | r) != 0) {
       GCA_OWN_ADD(GCA_TL_AT(fl, gca_objs), o);
       GCA_OWN_ADD(GCA_TL_AT(fl, gca_req), r);
     }
-    GCA_STORE(TL_B(fl), b);
-    GCA_STORE(TL_W(fl), w);
+    TL_SET(fl, b, w);
     if (lock) COUNTERS_UNLOCK();
   }
 
@@ -736,12 +742,12 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
-  word b = *TL_B(fl), next = 0;
+  word b = TL_B(fl), next = 0;
   /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
   word list_granted = GRANULES_TO_BYTES(granules != 0 ? (word)granules : 1);
   word granted = list_granted;
   /* Armed for the refill's object: this pop is in no count yet.        */
-  int pend = (signed_word)(b - (word)*TL_W(fl)) < 0;
+  int pend = (signed_word)(b - (word)TL_W(fl)) < 0;
   int take = 0, linked = t != NULL && t->tlfs != NULL;
 
   if (!linked && 1 == mode) {

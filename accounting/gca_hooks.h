@@ -618,16 +618,18 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
          (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
 # define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
 /* The copy of mode 1 (gca_counting 3) reads no flag: its pop counts   */
-/* and counts down in one word of its list, W (gca_w), which it lowers */
-/* by GCA_TL_S + lb: one object is GCA_TL_S, its request the low part  */
-/* (lb < GCA_TL_MAX_LB, and the list's countdown is capped so that its */
-/* requests stay below GCA_TL_S).  W below zero: the list's countdown   */
+/* and counts down in one word of its list, W, which it lowers by      */
+/* GCA_TL_S + lb (gca_w holds -W, raised by as much), one object        */
+/* GCA_TL_S, its request the low part (lb < GCA_TL_MAX_LB, and the      */
+/* list's countdown is capped so that its requests stay below           */
+/* GCA_TL_S).  W no longer above zero (never 0 after a pop, counters.c): */
+/* the list's countdown                                                  */
 /* is due, and gca_hook_tl_due (v the list's slot) folds its counts     */
 /* into the list's gca_objs and gca_req, samples the object if it is    */
 /* one, and sets W again.  From its last setting to B (gca_b), the      */
 /* list's k pops of r requested bytes made B - W = k * GCA_TL_S + r     */
-/* (counters.c, "the lists' countdowns").  On x86-64: a lea, a sub to  */
-/* memory and a js, the flags taken from the sub (gca_tl_w_down).  The  */
+/* (counters.c, "the lists' countdowns").  On x86-64: a lea, an add to */
+/* memory and a jns, the flags taken from the add (gca_tl_w_up).  The   */
 /* words start at 0, so a list's first pop is due; the thread makes a   */
 /* list due whenever a pop must reach the hook (its first, the one      */
 /* object GC_generic_malloc_many made for it as a last attempt, new     */
@@ -647,34 +649,41 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         ((signed_word)(((word)1 << (CPP_WORDSZ - 1)) / (word)GCA_TL_S) - 2)
 # define GCA_TL_CAP (GCA_TL_CAP_REQ < GCA_TL_CAP_WORD ? GCA_TL_CAP_REQ \
                      : GCA_TL_CAP_WORD)
+/* The list's word holds -W (and gca_b -B): the pop adds, and is due   */
+/* when the sum is no longer negative (it is never 0 after a pop:       */
+/* counters.c).  So the word, read as an address, is in the kernel's   */
+/* half but at a due, never one of the heap's, where the struct is      */
+/* scanned conservatively (a W counting down through the heap's range  */
+/* kept objects alive: 0.8 M more marking on gameloop).                 */
 # if (defined(__GNUC__) && __GNUC__ >= 6 || defined(__clang__)) \
      && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
-    /* *w -= d, and is it below zero: one sub to memory (a word only its */
-    /* thread writes, read by other threads), its sign flag the result.  */
-    GCA_HOOK_INLINE int gca_tl_w_down(signed_word *w, signed_word d)
+    /* *w += d, and is it no longer below zero: one add to memory (a    */
+    /* word only its thread writes, read by other threads), its sign    */
+    /* flag the result.                                                  */
+    GCA_HOOK_INLINE int gca_tl_w_up(signed_word *w, signed_word d)
     {
-      int neg;
+      int due;
 
-      __asm__ __volatile__("subq %2, %0" : "+m" (*w), "=@ccs" (neg)
+      __asm__ __volatile__("addq %2, %0" : "+m" (*w), "=@ccns" (due)
                            : "er" (d));
-      return neg;
+      return due;
     }
 # else
-    GCA_HOOK_INLINE int gca_tl_w_down(signed_word *w, signed_word d)
+    GCA_HOOK_INLINE int gca_tl_w_up(signed_word *w, signed_word d)
     {
-      signed_word v = *w - d;
+      signed_word v = *w + d;
 
 #     if defined(__GNUC__) || defined(__clang__)
         __atomic_store_n(w, v, __ATOMIC_RELAXED);
 #     else
         *(volatile signed_word *)w = v;
 #     endif
-      return v < 0;
+      return v >= 0;
     }
 # endif
 # define GCA_TL_COUNT_COPY_(v, fl, lb, g) \
-        (EXPECT(gca_tl_w_down((signed_word *)GCA_TL_AT(fl, gca_w), \
-                              GCA_TL_S + (signed_word)(lb)), FALSE) \
+        (EXPECT(gca_tl_w_up((signed_word *)GCA_TL_AT(fl, gca_w), \
+                            GCA_TL_S + (signed_word)(lb)), FALSE) \
          ? (void)((v) = (fl)) : (void)0)
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
         (3 == gca_counting ? GCA_TL_COUNT_COPY_(v, fl, lb, g) \
