@@ -134,6 +134,87 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
 }
 
 #ifdef THREAD_LOCAL_ALLOC
+  /* The lists' countdowns.  The copy of mode 1 counts a list's pops    */
+  /* into one word, W (gca_w holds -W and gca_b -B, read and written     */
+  /* through TL_W, TL_B, TL_SET: gca_hooks.h, GCA_TL_COUNT_COPY_): each  */
+  /* lowers it by GCA_TL_S + lb.  Set to B with no pops since,           */
+  /* after k pops of r requested bytes in all it is B - k * GCA_TL_S - r, */
+  /* and r < GCA_TL_S (each lb is below GCA_TL_MAX_LB, k at most          */
+  /* GCA_TL_CAP): so B - W = k * GCA_TL_S + r, k and r its high and low  */
+  /* parts, no borrow between them.  B is m * GCA_TL_S - 1 (a sample    */
+  /* point m pops on: a draw, samples.c), m * GCA_TL_S - 2 (no sample   */
+  /* point within m = GCA_TL_CAP pops), or 0 (due at the next pop,      */
+  /* which a fresh draw decides: a list's first, or made due): W stays  */
+  /* at or above 0 for m - 1 pops (m - k pops left: W >= GCA_TL_S - 2 - */
+  /* r >= 0, and so above 0 but for r = GCA_TL_S - 1 or - 2, which the */
+  /* cap leaves out) and goes below at the m-th (-1 - r or -2 - r), due */
+  /* (the pop is due when W is not above 0: never 0 after a pop).  The  */
+  /* low bit of B says which: 1, the pop that ran it out is a sample.   */
+  /* One more state: B = -2 * GCA_TL_S, W = 0, armed for the object     */
+  /* GC_generic_malloc_many made for the list as a last attempt         */
+  /* (counters_many_end_slow), counted when made: B - W is below 0      */
+  /* before its pop and after it (-GCA_TL_S + lb), which reads as no    */
+  /* counts, and the pop is due: the hook counts it.                    */
+  /*   The owner alone writes W (its pops, one store each) and B.  The  */
+  /* sums (another thread, the allocation lock held, world maybe        */
+  /* running) read a list's gca_objs, gca_req, B and W with the          */
+  /* registry's lock (COUNTERS_LOCK) held; the owner folds B - W into  */
+  /* gca_objs and gca_req and sets B and W again only with that lock    */
+  /* held (counters_tl_rearm), at a due: about once a sample, or        */
+  /* GCA_TL_CAP pops.  So a sum never finds a fold half done, and W     */
+  /* alone moves under it: it counts a pop or not, never twice.         */
+# define TL_LOG_S GCA_TL_LOG_S
+# define TL_S GCA_TL_S
+/* The words hold -W and -B (gca_hooks.h: never a heap address).      */
+# define TL_W(fl) (-*(signed_word *)GCA_TL_AT(fl, gca_w))
+# define TL_B(fl) ((word)0 - *GCA_TL_AT(fl, gca_b))
+# define TL_SET(fl, b, w) \
+        (GCA_STORE(GCA_TL_AT(fl, gca_b), (word)0 - (b)), \
+         GCA_STORE((signed_word *)GCA_TL_AT(fl, gca_w), -(w)))
+# define TL_B_REAL(m) ((word)(m) * (word)TL_S - 1)
+# define TL_B_CAPPED ((word)GCA_TL_CAP * (word)TL_S - 2)
+# define TL_B_PENDING ((word)-2 * (word)TL_S)
+
+  /* The pops counted in b - w: objects and requested bytes.            */
+  GC_INLINE void counters_tl_decode(word b, signed_word w, word *objs,
+                                    word *req)
+  {
+    signed_word x = (signed_word)(b - (word)w);
+
+    if (x < 0) x = 0;           /* armed for the refill's object */
+    *objs = (word)x >> TL_LOG_S;
+    *req = (word)x & (word)(TL_S - 1);
+  }
+
+  /* List g of row k of tlfs: its counts, folded and not.               */
+  static void counters_tl_list(GC_tlfs tlfs, unsigned k, unsigned g,
+                               word *objs, word *req)
+  {
+    word o, r;
+
+    counters_tl_decode((word)0 - GCA_LOAD(&tlfs->gca_b[k][g]),
+                       -GCA_LOAD(&tlfs->gca_w[k][g]), &o, &r);
+    *objs = GCA_LOAD(&tlfs->gca_objs[k][g]) + o;
+    *req = GCA_LOAD(&tlfs->gca_req[k][g]) + r;
+  }
+
+  /* Fold list fl's countdown into its counts and set it to b, its word */
+  /* to w (the owner calling; lock: when its thread's counts are read by */
+  /* the sums).  The owner's own loads need no lock.                     */
+  static void counters_tl_rearm(void **fl, word b, signed_word w, int lock)
+  {
+    word o, r;
+
+    counters_tl_decode(TL_B(fl), TL_W(fl), &o, &r);
+    if (lock) COUNTERS_LOCK();
+    if ((o | r) != 0) {
+      GCA_OWN_ADD(GCA_TL_AT(fl, gca_objs), o);
+      GCA_OWN_ADD(GCA_TL_AT(fl, gca_req), r);
+    }
+    TL_SET(fl, b, w);
+    if (lock) COUNTERS_UNLOCK();
+  }
+
   GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
                                      struct counters_tl_counts *out)
   {
@@ -147,17 +228,13 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
                           + sizeof(tlfs->_freelists));
 #   endif
     for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
-      for (g = 0; g < TINY_FREELISTS; g++) {
-        out->objs[k][g] = GCA_LOAD(&tlfs->gca_objs[k][g]);
-        out->req[k][g] = GCA_LOAD(&tlfs->gca_req[k][g]);
-      }
+      for (g = 0; g < TINY_FREELISTS; g++)
+        counters_tl_list(tlfs, k, g, &out->objs[k][g], &out->req[k][g]);
     }
 #   ifdef GC_GCJ_SUPPORT
-      for (g = 0; g < TINY_FREELISTS; g++) {
-        out->gcj_objs[g] =
-                GCA_LOAD(&tlfs->gca_objs[THREAD_FREELISTS_KINDS][g]);
-        out->gcj_req[g] = GCA_LOAD(&tlfs->gca_req[THREAD_FREELISTS_KINDS][g]);
-      }
+      for (g = 0; g < TINY_FREELISTS; g++)
+        counters_tl_list(tlfs, THREAD_FREELISTS_KINDS, g, &out->gcj_objs[g],
+                         &out->gcj_req[g]);
 #   endif
   }
 
@@ -580,16 +657,20 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 }
 
 /* The countdown's promise.  Mode 1's copy of the fast paths reads no   */
-/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline while the thread's */
-/* countdown is not due, else by gca_hook_tl_due.  The sums read inline */
-/* counts through the record (t->tlfs), so the thread links them before */
-/* its countdown is ever not due: gca_counters_tl_keep after each draw, */
-/* a countdown that starts at 0, new lists (GC_ACC_ON_TLFS_INIT) make   */
-/* it due; so does the refill's last-attempt object (counted already),  */
-/* and (with or without thread-local lists) a refill that may make a    */
-/* large object (gca_counters_many_begin).  Only its thread writes it;  */
-/* its value waits in due_left, put back by gca_counters_tl_sample_due  */
-/* wherever it is found due.                                             */
+/* flag (GCA_TL_COUNT_COPY_): a pop is counted inline, into its list's */
+/* countdown ("the lists' countdowns", above), while that is not due,   */
+/* else by gca_hook_tl_due.  The sums read inline counts through the    */
+/* record (t->tlfs), so the thread links them before a list's countdown */
+/* is ever not due: a list's countdown is set to a sample point only    */
+/* once the thread is linked, and starts at 0, due (new lists,          */
+/* GC_ACC_ON_TLFS_INIT, are set so); the refill's last-attempt object  */
+/* (counted already) has its list armed due for it.  The thread's own   */
+/* countdown by granules (gca_sample_left), which every other path of   */
+/* mode 1 counts down, is made due for a refill that may make a large  */
+/* object (gca_counters_many_begin), for new lists and while the thread */
+/* is not linked (gca_counters_tl_keep after each draw, as before).     */
+/* Only its thread writes it; its value waits in due_left, put back by  */
+/* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
 {
   if (!me->due_forced) {
@@ -624,7 +705,15 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
+  unsigned k, g;
 
+  /* Each list's first pop due (the struct may be an earlier thread's:  */
+  /* counters_tl_link clears the counts; set up again, they are kept).  */
+  for (k = 0; k < GCA_TL_ROWS; k++) {
+    for (g = 0; g < TINY_FREELISTS; g++)
+      counters_tl_rearm(&p->_freelists[0][0] + k * TINY_FREELISTS + g, 0, 0,
+                        t != NULL && t->tlfs == p);
+  }
   if (t != NULL && t->tlfs == p) return;        /* set up again */
   if (gca_sample_left >= 0) counters_force_due(me);
 }
@@ -644,37 +733,57 @@ GC_INNER int gca_counters_tl_sample_due(word g)
   return 0;
 }
 
+#ifdef THREAD_LOCAL_ALLOC
+/* The due pop p of the copy of mode 1, from list fl (counters.c, "the  */
+/* lists' countdowns"), lb bytes asked for, granules its list's.       */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
-                                         int k)
+                                         int k, void **fl)
 {
   struct gca_tl *me = &gca_tl_self;
   struct gca_thread *t = me->counters;
   int mode = (int)GCA_LOAD(&gca_tl_mode);
-  /* Sampled at its pop: the refill's object for its list (the hook     */
-  /* left it due), by its own granules, its countdown drawn when made.  */
-  word g = t != NULL && COUNTERS_PENDING == t->in_many && p == t->last_p
-           ? BYTES_TO_GRANULES(HDR(p)->hb_sz) : 0;
-  int due = gca_counters_tl_sample_due(0 == g ? (word)granules : 0);
+  word b = TL_B(fl), next = 0;
+  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
+  word list_granted = GRANULES_TO_BYTES(granules != 0 ? (word)granules : 1);
+  word granted = list_granted;
+  /* Armed for the refill's object: this pop is in no count yet.        */
+  int pend = (signed_word)(b - (word)TL_W(fl)) < 0;
+  int take = 0, linked = t != NULL && t->tlfs != NULL;
 
-  if (EXPECT(mode != 1, FALSE)) {
-    /* The copy raced with a change of mode: the full profile's pop, or */
-    /* (mode 0) one not counted, as a pop that read its flag 0.         */
+  if (!linked && 1 == mode) {
+    t = counters_get(me);
+    linked = t != NULL && counters_tl_link(t) != NULL;
+  }
+  if (1 == mode) {
+    if (pend && t != NULL && COUNTERS_PENDING == t->in_many
+        && p == t->last_p)
+      granted = HDR(p)->hb_sz;  /* its own size: counted when made */
+    take = gca_samples_tl_due(!pend && (b & 1) != 0, granted, list_granted,
+                              &next);
+  }
+  /* The list's next pops: counted inline while its counts are read,   */
+  /* up to the sample point drawn; else each one due.                   */
+  b = !linked || mode != 1 ? 0 : 0 == next ? TL_B_CAPPED : TL_B_REAL(next);
+  counters_tl_rearm(fl, b, (signed_word)b, linked);
+  if (pend || !linked) {
+    /* Not counted by the fold: counted as the hook of the flags counts */
+    /* it (the refill's object: its request only).                      */
     if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
-    return p;
+    if (1 == mode) (void)counters_alloc_tl_slow(me, p, lb, granules, k);
+  } else if (2 == mode) {
+    /* The copy raced with a change of mode: counted, now tagged.       */
+    return gca_tags_alloc_tl(me, p, list_granted);
   }
-  /* As inline, in the record (granules 0: the sum folds it in class 1). */
-  if (EXPECT(NULL == t || t->in_many, FALSE)) {
-    (void)counters_alloc_tl_slow(me, p, lb, granules, k);
-  } else {
-    counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
-                 GRANULES_TO_BYTES((word)granules));
-  }
-  if (due) {
-    gca_samples_take(p, lb, 0 == g ? (word)granules : g, k);
-    gca_counters_tl_keep();
-  }
+  /* A type set for the next allocation is never this one's: the first */
+  /* GC_acc_set_next_type switched mode 1 to the flags' copy before it  */
+  /* noted the type (tlflags.c, gca_tl_typed), so a pop of this copy    */
+  /* after it raced with the switch: the type is dropped, not given to  */
+  /* an object it may not be for.                                        */
+  me->next_type = 0;
+  if (take) gca_samples_tl_take(p, lb, granted, k);
   return p;
 }
+#endif
 
 /* Is result one of the calling thread's own thread-local free lists?   */
 static int counters_is_own_tl_list(void **result)
@@ -743,7 +852,9 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
 
             gca_tlflags_settle(t->tlfs, m, GCA_TL_FLAG_FOR(m));
           }
-          counters_force_due(me);       /* the copy of mode 1's way */
+          /* The copy of mode 1's way: the list armed so (counters.c, */
+          /* "the lists' countdowns").                                  */
+          counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */

@@ -6,8 +6,10 @@
  *
  * A sum adds each record's chunks that were made (acquire loads of their
  * pointers, relaxed loads of the counts their owners store), each live
- * thread's fast-path counts (its thread-local lists' own, kept in the
- * record as last read for a child of fork()), and the rows not in the
+ * thread's fast-path counts (its thread-local lists' own, folded and
+ * still in their countdowns, read with the registry's lock held, which
+ * the owner holds to fold them: counters.c, "the lists' countdowns"; kept
+ * in the record as last read for a child of fork()), and the rows not in the
  * records: the global free-list pops counted with the allocation lock
  * held (gca_tables) and the large rows (gca_rows).  Called with the
  * allocation lock held; takes the registry's lock (gca_counters.h) only

@@ -371,7 +371,10 @@ gca_hook_tlfs_destroy(struct thread_local_freelists *p);
 /* path of mode 1 subtracts its object's granules (one subtraction and  */
 /* a branch; a thread-local variable of the initial-exec model is one   */
 /* instruction's operand on x86-64), and calls gca_hook_sample when it */
-/* goes below zero.  Written by its thread only.  In the full profile  */
+/* goes below zero; but the pops of the copy of mode 1, which count     */
+/* down their list's own countdown in objects (GCA_TL_COUNT_COPY_: the  */
+/* same samples, each object one with probability 1 - exp(-s/R)).      */
+/* Written by its thread only.  In the full profile                     */
 /* (mode 2) a thread whose pops are counted inline keeps it at         */
 /* GCA_SAMPLE_EVERY, always due: its thread-local pops count inline as */
 /* in mode 1, then call gca_hook_sample_ret, which tags the object.    */
@@ -386,7 +389,8 @@ GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
 /* only where the series makes the copies (8.2.2 with thread-local      */
 /* allocation).                                                          */
 GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
-                                                 size_t granules, int k);
+                                                 size_t granules, int k,
+                                                 void **fl);
 # define GCA_SAMPLE_DUE(g) \
         EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
 
@@ -575,8 +579,10 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* branch, never taken, and nothing else.  (Compared at the function's */
 /* end, where the paths of the two kinds of GC_malloc_kind join, it    */
 /* cost gcc a jump to the join as well.)  On 8.2.2 the copy that runs  */
-/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): the sample      */
-/* countdown sends its pops to the hook instead.                        */
+/* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): each list's      */
+/* countdown, gca_w, which also holds its pops' counts until the hook   */
+/* folds them (with gca_b, the value gca_w was set to), sends its pops */
+/* to the hook instead.                                                  */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
@@ -586,6 +592,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         word gca_objs[GCA_TL_ROWS][TINY_FREELISTS]; \
         word gca_req[GCA_TL_ROWS][TINY_FREELISTS]; \
         signed_word gca_inline[GCA_TL_ROWS][TINY_FREELISTS]; \
+        signed_word gca_w[GCA_TL_ROWS][TINY_FREELISTS]; \
+        word gca_b[GCA_TL_ROWS][TINY_FREELISTS]; \
         struct thread_local_freelists *gca_tlfs_next, *gca_tlfs_prev; \
         word gca_tlfs_linked;
 /* The word of list slot fl (&tlfs->_freelists[k][g], or              */
@@ -600,7 +608,9 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* In the pop branch, list slot fl, lb bytes asked for, g granules: the */
 /* flag 0, nothing; 1, counted, and v set to fl if a sample is due; -1, */
 /* v set to fl + 1 (a list slot is word-aligned), for the hook         */
-/* function.  The flag's compare and the inline counts are there,      */
+/* function (in the copy of mode 1: v set to fl when its countdown is  */
+/* due, for gca_hook_tl_due).  The flag's compare and the inline       */
+/* counts are there,                                                     */
 /* before the two kinds' paths part; GC_ACC_ON_ALLOC_TL_RETURN, after  */
 /* they join, has only the tail calls (v NULL on the paths that call   */
 /* none, so gcc leaves its test out there).                             */
@@ -623,19 +633,74 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
          GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
          (void)((v) = GCA_SAMPLE_DUE(g) ? (fl) : NULL))
 # define GCA_TL_HOOK_(v, fl) (void)((v) = (void **)((char *)(fl) + 1))
-/* The copy of mode 1 (gca_counting 3) reads no flag: the countdown is  */
-/* its only test.  A pop that is not due is counted inline; a due pop   */
-/* is counted by gca_hook_tl_due instead, with its sample.  The thread  */
-/* makes its own countdown due whenever a pop must reach that hook      */
-/* (counters.c: its first pop, and the one object GC_generic_malloc_    */
-/* many made for its list as a last attempt), and a countdown that is   */
-/* not due means the sums read the thread's counts: every thread sets  */
-/* it, never another (counters.c, "the countdown's promise").  Modes 0  */
-/* and 2 run other copies (gca_tl_mode_update).                         */
+/* The copy of mode 1 (gca_counting 3) reads no flag: its pop counts   */
+/* and counts down in one word of its list, W, which it lowers by      */
+/* GCA_TL_S + lb (gca_w holds -W, raised by as much), one object        */
+/* GCA_TL_S, its request the low part (lb < GCA_TL_MAX_LB, and the      */
+/* list's countdown is capped so that its requests stay below           */
+/* GCA_TL_S).  W no longer above zero (never 0 after a pop, counters.c): */
+/* the list's countdown                                                  */
+/* is due, and gca_hook_tl_due (v the list's slot) folds its counts     */
+/* into the list's gca_objs and gca_req, samples the object if it is    */
+/* one, and sets W again.  From its last setting to B (gca_b), the      */
+/* list's k pops of r requested bytes made B - W = k * GCA_TL_S + r     */
+/* (counters.c, "the lists' countdowns").  On x86-64: a lea, an add to */
+/* memory and a jns, the flags taken from the add (gca_tl_w_up).  The   */
+/* words start at 0, so a list's first pop is due; the thread makes a   */
+/* list due whenever a pop must reach the hook (its first, the one      */
+/* object GC_generic_malloc_many made for it as a last attempt, new     */
+/* lists), and a W that is not due means the sums read the thread's    */
+/* counts (counters.c, "the countdown's promise").  Only the owner      */
+/* thread writes W and B.  Modes 0 and 2 run other copies               */
+/* (gca_tl_mode_update).                                                */
+# define GCA_TL_LOG_S (CPP_WORDSZ >= 64 ? 30 : 20)
+# define GCA_TL_S ((signed_word)1 << GCA_TL_LOG_S)
+/* Over any request a list serves (its granules are below                */
+/* GC_TINY_FREELISTS); the cap keeps a countdown's requests below        */
+/* GCA_TL_S with room to spare, and its B (GCA_TL_CAP * GCA_TL_S) in a   */
+/* signed word.                                                          */
+# define GCA_TL_MAX_LB ((signed_word)GC_TINY_FREELISTS * GC_GRANULE_BYTES)
+# define GCA_TL_CAP_REQ ((GCA_TL_S - 2) / GCA_TL_MAX_LB / 2)
+# define GCA_TL_CAP_WORD \
+        ((signed_word)(((word)1 << (CPP_WORDSZ - 1)) / (word)GCA_TL_S) - 2)
+# define GCA_TL_CAP (GCA_TL_CAP_REQ < GCA_TL_CAP_WORD ? GCA_TL_CAP_REQ \
+                     : GCA_TL_CAP_WORD)
+/* The list's word holds -W (and gca_b -B): the pop adds, and is due   */
+/* when the sum is no longer negative (it is never 0 after a pop:       */
+/* counters.c).  So the word, read as an address, is in the kernel's   */
+/* half but at a due, never one of the heap's, where the struct is      */
+/* scanned conservatively (a W counting down through the heap's range  */
+/* kept objects alive: 0.8 M more marking on gameloop).                 */
+# if (defined(__GNUC__) && __GNUC__ >= 6 || defined(__clang__)) \
+     && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+    /* *w += d, and is it no longer below zero: one add to memory (a    */
+    /* word only its thread writes, read by other threads), its sign    */
+    /* flag the result.                                                  */
+    GCA_HOOK_INLINE int gca_tl_w_up(signed_word *w, signed_word d)
+    {
+      int due;
+
+      __asm__ __volatile__("addq %2, %0" : "+m" (*w), "=@ccns" (due)
+                           : "er" (d));
+      return due;
+    }
+# else
+    GCA_HOOK_INLINE int gca_tl_w_up(signed_word *w, signed_word d)
+    {
+      signed_word v = *w + d;
+
+#     if defined(__GNUC__) || defined(__clang__)
+        __atomic_store_n(w, v, __ATOMIC_RELAXED);
+#     else
+        *(volatile signed_word *)w = v;
+#     endif
+      return v >= 0;
+    }
+# endif
 # define GCA_TL_COUNT_COPY_(v, fl, lb, g) \
-        (GCA_SAMPLE_DUE(g) ? GCA_TL_HOOK_(v, fl) \
-         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
-            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb)))
+        (EXPECT(gca_tl_w_up((signed_word *)GCA_TL_AT(fl, gca_w), \
+                            GCA_TL_S + (signed_word)(lb)), FALSE) \
+         ? (void)((v) = (fl)) : (void)0)
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
         (3 == gca_counting ? GCA_TL_COUNT_COPY_(v, fl, lb, g) \
          : 2 == gca_counting \
@@ -648,7 +713,7 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         do { \
           if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
             if (3 == gca_counting) \
-              return gca_hook_tl_due(p, lb, granules, k); \
+              return gca_hook_tl_due(p, lb, granules, k, v); \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \

@@ -419,9 +419,10 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
                                           size_t granules, int k);
-/* The due pop of the copy of mode 1 (gca_hook_tl_due).                */
+/* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl.  */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
-                                         size_t granules, int k);
+                                         size_t granules, int k, void **fl);
+
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
 /* (counters.c, "the countdown's promise").                             */
@@ -934,6 +935,16 @@ GC_EXTERN word gca_sample_bytes;
 GC_INNER void gca_samples_set_rate(word bytes);     /* 0: the default   */
 GC_INNER void gca_samples_new_epoch(void);
 GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
+/* The thread-local lists' countdowns (counters.c, "the lists'          */
+/* countdowns"): a list's countdown ran out at a pop of granted bytes,  */
+/* at its sample point (real) or made due; is that pop a sample?  *next */
+/* the pops, the next one first, to the list's next sample point (its  */
+/* objects of list_granted bytes), 0 if none within GCA_TL_CAP pops.  */
+/* gca_samples_tl_take records the sample (no explicit type: counters.c */
+/* drops one).                                                           */
+GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
+                                word *next);
+GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k);
 GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */
@@ -1290,6 +1301,11 @@ GC_INNER void gca_tlflags_unwinder_changed(void);
 /* tables (GC_ACC_UNWIND auto where the C library allows it, libgcc),   */
 /* which need no frame records; 0 if by the frame-pointer walk.         */
 GC_INNER int gca_sites_sampled_by_tables(void);
+/* tlflags.c: GC_acc_set_next_type was called: mode 1 runs the flags'  */
+/* copy of the thread-local fast paths from now on (gca_tl_typed, set   */
+/* once; takes the allocation lock).                                     */
+GC_EXTERN int gca_tl_typed;
+GC_INNER void gca_tlflags_typed(void);
 /* counters.c: the table block was just made (lock held).               */
 GC_INNER void gca_counters_tables_ready(void);
 /* counters.c: nonzero once gca_tl_mode was 1 (the locked rows may hold */

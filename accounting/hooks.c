@@ -86,12 +86,13 @@ GC_INNER void gca_hook_deinit(void)
 /* a hook for every object: in mode 1 only (mode 2 is the full profile). */
 /* Every draw of a thread's countdown is followed by gca_counters_tl_   */
 /* keep (counters.c, "the countdown's promise"; samples.c is below it). */
-/* HOOKS_SAMPLE_UNLESS: a sample found due is left to the object's pop */
-/* when later is nonzero (counters.c, "sampled at its pop").            */
+/* HOOKS_SAMPLE_UNLESS: the object is left to its pop, which decides  */
+/* its sample (the countdown of its list, counters.c), when later is    */
+/* nonzero.                                                              */
 #define HOOKS_SAMPLE_UNLESS(p, lb, g, k, later) \
         do { \
-          if (1 == gca_tl_mode && GCA_SAMPLE_DUE(g) \
-              && gca_counters_tl_sample_due(g) && !(later)) { \
+          if (!(later) && 1 == gca_tl_mode && GCA_SAMPLE_DUE(g) \
+              && gca_counters_tl_sample_due(g)) { \
             gca_samples_take(p, lb, g, k); \
             gca_counters_tl_keep(); \
           } \
@@ -211,9 +212,15 @@ GC_INNER void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
   return p;
 }
 
-GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k)
+GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k,
+                               void **fl)
 {
-  return gca_counters_alloc_tl_due(p, lb, granules, k);
+# ifdef THREAD_LOCAL_ALLOC
+    return gca_counters_alloc_tl_due(p, lb, granules, k, fl);
+# else
+    (void)lb; (void)granules; (void)k; (void)fl;
+    return p;
+# endif
 }
 
 /* The refill's state for the macros (gca_hooks.h): BEGIN, an object  */

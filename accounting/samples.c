@@ -242,6 +242,52 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   samples_record(me, p, lb, GRANULES_TO_BYTES(granules), k, cookie, rate);
 }
 
+/* Pops of objects of granted bytes up to the next sample point, this  */
+/* one first: 1 + floor(E * R / granted), E ~ Exp(1) (P(n > j) =        */
+/* exp(-j * granted / R): each pop a sample with probability             */
+/* 1 - exp(-granted / R), independently, as the countdown by bytes      */
+/* samples them); 0 past GCA_TL_CAP.                                     */
+static word samples_tl_n(struct gca_tl *me, word rate, word granted)
+{
+  word q = (word)gca_rng_exp(&me->p_rng, rate) / granted;
+
+  return q >= (word)GCA_TL_CAP ? 0 : q + 1;
+}
+
+GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
+                                word *next)
+{
+  struct gca_tl *me = &gca_tl_self;
+  word rate = GCA_LOAD(&gca_sample_bytes);
+  word epoch = __atomic_load_n(&samples_epoch, __ATOMIC_ACQUIRE);
+  int take;
+
+  if (GCA_LOAD(&gca_profile) != GCA_PROFILE_SAMPLED) {
+    *next = 0;
+    return 0;
+  }
+  if (EXPECT(me->p_epoch != epoch, FALSE)) {
+    /* New thread, or the profile or rate changed since the draw: a    */
+    /* fresh draw decides this pop too (memoryless, unbiased).          */
+    if (0 == me->p_rng) gca_rng_seed(&me->p_rng);
+    me->p_epoch = epoch;
+    real = 0;
+  }
+  /* Made due (not a sample point): the pop is a sample with its own  */
+  /* probability, as if a draw from before it ran out here.            */
+  take = real || 1 == samples_tl_n(me, rate, granted);
+  *next = samples_tl_n(me, rate, list_granted);
+  return take;
+}
+
+GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k)
+{
+  samples_record(&gca_tl_self, p, lb, granted, k, 0,
+                 GCA_LOAD(&gca_sample_bytes));
+}
+
+/* (The copy of mode 1 does not count the thread's countdown down: it  */
+/* runs no more once a type was set, tlflags.c.)                         */
 GC_INNER void gca_samples_note_next(void)
 {
   gca_tl_self.p_next_left = gca_sample_left;

@@ -6,11 +6,11 @@
  * gca_tl_mode_update keeps the mode from the switches and points the
  * public fast paths at the copies of that mode (gca_hooks.h,
  * GC_ACC_COPIES): upstream's own code in mode 0, the countdown's copy in
- * mode 1 (no flag read: counters.c, "the countdown's promise"), the
- * flags' copy in mode 2.  GC_generic_malloc's copy of mode 1 keeps no
- * frame record: it runs only while sampled stacks are taken by the
- * unwind tables, and the unwinder's changes pick again
- * (gca_tlflags_unwinder_changed).
+ * mode 1 (no flag read: counters.c, "the countdown's promise"; the flags'
+ * copy once the program has set a type, gca_tl_typed), the flags' copy
+ * in mode 2.  GC_generic_malloc's copy of mode 1 keeps no frame record:
+ * it runs only while sampled stacks are taken by the unwind tables, and
+ * the unwinder's changes pick again (gca_tlflags_unwinder_changed).
  *
  * bdwgc's thread-local fast path (GC_malloc_kind, GC_gcj_malloc) reads
  * one word beside the free list it pops from, and nothing else
@@ -183,6 +183,65 @@ GC_INNER void gca_tlflags_unwinder_changed(void)
 # endif
 }
 
+/* Set (lock held, once) when GC_acc_set_next_type is first called: from */
+/* then on mode 1 runs the flags' copy of the thread-local fast paths,   */
+/* whose pops count the thread's countdown down, as the global path's    */
+/* do.  The copy of mode 1 counts its pops in its lists' words only      */
+/* (counters.c, "the lists' countdowns"), which a type set for the next  */
+/* allocation could only check by summing the thread's lists' words at  */
+/* every call (some 300 instructions on gameloop-typed): a program that */
+/* names its types pays two or three instructions a pop instead.         */
+GC_INNER int gca_tl_typed = 0;
+
+/* The copies of the fast paths of mode (gca_hooks.h, GC_ACC_COPIES):   */
+/* upstream's own code in mode 0, the countdown's copy in mode 1 (the   */
+/* flags' copy once typed), the flags' copy in mode 2; lock held.        */
+static void tlflags_copies(int mode, int typed)
+{
+# ifdef GCA_COPIES
+    int cnt = 1 == mode && !typed;
+
+    AO_nop_full();
+    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
+              ? gca_copy_malloc_kind_global_cnt : 2 == mode
+              ? gca_copy_malloc_kind_global_on
+              : gca_copy_malloc_kind_global_off);
+    GCA_STORE(&gca_copy_generic_malloc, tlflags_generic_copy(mode));
+#   ifdef THREAD_LOCAL_ALLOC
+      GCA_STORE(&gca_copy_malloc_kind, cnt ? gca_copy_malloc_kind_cnt
+                : mode != 0 ? gca_copy_malloc_kind_on
+                : gca_copy_malloc_kind_off);
+#     ifdef GC_GCJ_SUPPORT
+        GCA_STORE(&gca_copy_gcj_malloc, cnt ? gca_copy_gcj_malloc_cnt
+                  : mode != 0 ? gca_copy_gcj_malloc_on
+                  : AO_load_full(&tlflags_incremental)
+                  ? gca_copy_gcj_malloc_off : gca_copy_gcj_malloc_offni);
+        /* A GC_enable_incremental racing with it (its hook sets the   */
+        /* flag, then swaps) finds the copy without the test gone.     */
+        AO_nop_full();
+        if (AO_load(&tlflags_incremental)) TLFLAGS_GCJ_NI_TO_OFF();
+#     endif
+#   endif
+# else
+    (void)mode; (void)typed;
+# endif
+}
+
+GC_INNER GC_ATTR_NOINLINE void gca_tlflags_typed(void)
+{
+  DCL_LOCK_STATE;
+
+  LOCK();
+  if (!gca_tl_typed) {
+    /* The copies first: a thread that finds gca_tl_typed set (and so   */
+    /* notes no list words, samples.c) pops in the flags' copy.          */
+    tlflags_copies(gca_tl_mode, 1);
+    AO_nop_full();
+    GCA_STORE(&gca_tl_typed, 1);
+  }
+  UNLOCK();
+}
+
 /* gca_tl_mode from gca_on and gca_tags_on; lock held.                    */
 GC_INNER void gca_tl_mode_update(void)
 {
@@ -202,30 +261,7 @@ GC_INNER void gca_tl_mode_update(void)
   /* one just before the change, as a pop that read a flag just before */
   /* it always did.  (A global pop that waited for the lock in the copy */
   /* without the counts, while the mode changed, is such a pop too.)    */
-# ifdef GCA_COPIES
-    AO_nop_full();
-    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
-              ? gca_copy_malloc_kind_global_cnt : 2 == mode
-              ? gca_copy_malloc_kind_global_on
-              : gca_copy_malloc_kind_global_off);
-    GCA_STORE(&gca_copy_generic_malloc, tlflags_generic_copy(mode));
-#   ifdef THREAD_LOCAL_ALLOC
-      GCA_STORE(&gca_copy_malloc_kind, 1 == mode
-                ? gca_copy_malloc_kind_cnt : 2 == mode
-                ? gca_copy_malloc_kind_on : gca_copy_malloc_kind_off);
-#     ifdef GC_GCJ_SUPPORT
-        GCA_STORE(&gca_copy_gcj_malloc, 1 == mode
-                  ? gca_copy_gcj_malloc_cnt : 2 == mode
-                  ? gca_copy_gcj_malloc_on
-                  : AO_load_full(&tlflags_incremental)
-                  ? gca_copy_gcj_malloc_off : gca_copy_gcj_malloc_offni);
-        /* A GC_enable_incremental racing with it (its hook sets the   */
-        /* flag, then swaps) finds the copy without the test gone.     */
-        AO_nop_full();
-        if (AO_load(&tlflags_incremental)) TLFLAGS_GCJ_NI_TO_OFF();
-#     endif
-#   endif
-# endif
+  tlflags_copies(mode, gca_tl_typed);
 }
 
 #ifdef GCA_TEST_API
@@ -239,20 +275,20 @@ GC_INNER void gca_tl_mode_update(void)
     return -1;
 #  else
     /* The copies of the mode now (1: the countdown's, 2: the flags'). */
-    int m = (int)GCA_LOAD(&gca_tl_mode);
-#   define TLFLAGS_COPY_ON(fn) \
-        (GCA_LOAD(&gca_copy_##fn) == (1 == m ? gca_copy_##fn##_cnt \
+    int m = (int)GCA_LOAD(&gca_tl_mode), c = 1 == m && !gca_tl_typed;
+#   define TLFLAGS_COPY_ON(fn, c) \
+        (GCA_LOAD(&gca_copy_##fn) == ((c) ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
-    int on = TLFLAGS_COPY_ON(malloc_kind_global), n = 2;
+    int on = TLFLAGS_COPY_ON(malloc_kind_global, 1 == m), n = 2;
 
     /* GC_generic_malloc's: the copy of the mode and the unwinder.      */
     on += GCA_LOAD(&gca_copy_generic_malloc) != gca_copy_generic_malloc_off;
 
 #   ifdef THREAD_LOCAL_ALLOC
-      on += TLFLAGS_COPY_ON(malloc_kind);
+      on += TLFLAGS_COPY_ON(malloc_kind, c);
       n++;
 #     ifdef GC_GCJ_SUPPORT
-        on += TLFLAGS_COPY_ON(gcj_malloc);
+        on += TLFLAGS_COPY_ON(gcj_malloc, c);
         n++;
 #     endif
 #   endif

@@ -14,18 +14,9 @@
 # one-file libgc's object: that copy is there, shorter than the copy with
 # the test, gca_copy_gcj_malloc_off.  x86-64 and gcc only.
 set -eu
-command -v objdump > /dev/null 2>&1 || { echo "SKIP: no objdump"; exit 77; }
-case $(uname -m) in x86_64) ;; *) echo "SKIP: x86-64 only"; exit 77 ;; esac
-case ${CC:-cc} in *clang*) echo "SKIP: gcc's code is what is read"; exit 77 ;; esac
-up=bdwgc/upstream
-o="$up/extra/.libs/gc.o"
-[ -f "$o" ] || { echo "SKIP: no $o (not the one-file build)"; exit 77; }
-grep -q -- '-DGC_ACC_DISABLE' "$up/Makefile" &&
-  { echo "SKIP: accounting is compiled out in this build"; exit 77; }
+. "${srcdir:-.}/tests/gc_obj_lib.sh"
 for d in GC_GCJ_SUPPORT THREAD_LOCAL_ALLOC; do
-  grep -q "define $d 1" "$up/include/config.h" 2>/dev/null ||
-    grep -q -- "-D$d" "$up/Makefile" ||
-    { echo "SKIP: no $d in this build"; exit 77; }
+  gc_obj_has $d || { echo "SKIP: no $d in this build"; exit 77; }
 done
 res=$(objdump -d --no-show-raw-insn "$o" | awk '
   /<gca_copy_gcj_malloc_offni>:$/ { f = "ni"; next }
