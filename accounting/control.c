@@ -87,3 +87,33 @@ GC_INNER int gca_control_dump_start(const char *path_template)
 }
 
 #endif /* !GC_ACC_DISABLE */
+
+/* ---- the unwinder (gc_accounting.h, "callsites") -------------------- */
+/* Here rather than in sites.c: the unwinder picks GC_generic_malloc's  */
+/* copy (tlflags.c, a layer above sites.c), and GC_ACC_UNWIND (env.c)    */
+/* sets it through this.                                                  */
+
+#ifdef GC_ACC_DISABLE
+
+GC_API int GC_CALL GC_acc_set_unwinder(int u)
+{
+  (void)u;
+  return GC_UNIMPLEMENTED;
+}
+
+#else
+
+GC_API int GC_CALL GC_acc_set_unwinder(int u)
+{
+  DCL_LOCK_STATE;
+
+  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC && u != GCA_UNWIND_AUTO)
+    return GC_ERROR;
+  LOCK();
+  GCA_STORE(&gca_unwinder, u);
+  gca_tlflags_unwinder_changed();   /* GC_generic_malloc's copy */
+  UNLOCK();
+  return GC_SUCCESS;
+}
+
+#endif /* GC_ACC_DISABLE */

@@ -24,11 +24,10 @@
  * thread-local fast path's counts, kept in each thread's own
  * thread_local_freelists (GCA_TLFS_FIELDS in gca_hooks.h), which a record
  * points to while its thread lives and which are folded into the record
- * when the thread exits.
- *
- * Called from the allocation hooks only (hooks.c dispatches); the
- * thread-local fast path counts inline in the hook itself (gca_hooks.h).
- * Never allocates from the GC heap, never takes the allocation lock.
+ * when the thread exits (their words: counters_tl.c).  Called from the
+ * allocation hooks only (hooks.c dispatches); the thread-local fast path
+ * counts inline in the hook itself (gca_hooks.h).  Never allocates from
+ * the GC heap, never takes the allocation lock.
  */
 
 #include "gca_priv.h"
@@ -52,10 +51,6 @@
 /* The OS pages the records take at a time.                             */
 #define COUNTERS_PAGE ((size_t)(GC_page_size != 0 ? GC_page_size : 4096))
 
-GC_INNER struct gca_thread *volatile gca_counters_registry = NULL;
-#ifdef THREADS
-  GC_INNER volatile AO_TS_t gca_counters_lock = AO_TS_INITIALIZER;
-#endif
 static void counters_many_req(struct gca_thread *t);
 
 /* Counts i of t (i: kind * COUNTERS_STRIDE + class) grow by n, req,   */
@@ -134,110 +129,6 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
 }
 
 #ifdef THREAD_LOCAL_ALLOC
-  /* The lists' countdowns.  The copy of mode 1 counts a list's pops    */
-  /* into one word, W (gca_w holds -W and gca_b -B, read and written     */
-  /* through TL_W, TL_B, TL_SET: gca_hooks.h, GCA_TL_COUNT_COPY_): each  */
-  /* lowers it by GCA_TL_S + lb.  Set to B with no pops since,           */
-  /* after k pops of r requested bytes in all it is B - k * GCA_TL_S - r, */
-  /* and r < GCA_TL_S (each lb is below GCA_TL_MAX_LB, k at most          */
-  /* GCA_TL_CAP): so B - W = k * GCA_TL_S + r, k and r its high and low  */
-  /* parts, no borrow between them.  B is m * GCA_TL_S - 1 (a sample    */
-  /* point m pops on: a draw, samples.c), m * GCA_TL_S - 2 (no sample   */
-  /* point within m = GCA_TL_CAP pops), or 0 (due at the next pop,      */
-  /* which a fresh draw decides: a list's first, or made due): W stays  */
-  /* at or above 0 for m - 1 pops (m - k pops left: W >= GCA_TL_S - 2 - */
-  /* r >= 0, and so above 0 but for r = GCA_TL_S - 1 or - 2, which the */
-  /* cap leaves out) and goes below at the m-th (-1 - r or -2 - r), due */
-  /* (the pop is due when W is not above 0: never 0 after a pop).  The  */
-  /* low bit of B says which: 1, the pop that ran it out is a sample.   */
-  /* One more state: B = -2 * GCA_TL_S, W = 0, armed for the object     */
-  /* GC_generic_malloc_many made for the list as a last attempt         */
-  /* (counters_many_end_slow), counted when made: B - W is below 0      */
-  /* before its pop and after it (-GCA_TL_S + lb), which reads as no    */
-  /* counts, and the pop is due: the hook counts it.                    */
-  /*   The owner alone writes W (its pops, one store each) and B.  The  */
-  /* sums (another thread, the allocation lock held, world maybe        */
-  /* running) read a list's gca_objs, gca_req, B and W with the          */
-  /* registry's lock (COUNTERS_LOCK) held; the owner folds B - W into  */
-  /* gca_objs and gca_req and sets B and W again only with that lock    */
-  /* held (counters_tl_rearm), at a due: about once a sample, or        */
-  /* GCA_TL_CAP pops.  So a sum never finds a fold half done, and W     */
-  /* alone moves under it: it counts a pop or not, never twice.         */
-# define TL_LOG_S GCA_TL_LOG_S
-# define TL_S GCA_TL_S
-/* The words hold -W and -B (gca_hooks.h: never a heap address).      */
-# define TL_W(fl) (-*(signed_word *)GCA_TL_AT(fl, gca_w))
-# define TL_B(fl) ((word)0 - *GCA_TL_AT(fl, gca_b))
-# define TL_SET(fl, b, w) \
-        (GCA_STORE(GCA_TL_AT(fl, gca_b), (word)0 - (b)), \
-         GCA_STORE((signed_word *)GCA_TL_AT(fl, gca_w), -(w)))
-# define TL_B_REAL(m) ((word)(m) * (word)TL_S - 1)
-# define TL_B_CAPPED ((word)GCA_TL_CAP * (word)TL_S - 2)
-# define TL_B_PENDING ((word)-2 * (word)TL_S)
-
-  /* The pops counted in b - w: objects and requested bytes.            */
-  GC_INLINE void counters_tl_decode(word b, signed_word w, word *objs,
-                                    word *req)
-  {
-    signed_word x = (signed_word)(b - (word)w);
-
-    if (x < 0) x = 0;           /* armed for the refill's object */
-    *objs = (word)x >> TL_LOG_S;
-    *req = (word)x & (word)(TL_S - 1);
-  }
-
-  /* List g of row k of tlfs: its counts, folded and not.               */
-  static void counters_tl_list(GC_tlfs tlfs, unsigned k, unsigned g,
-                               word *objs, word *req)
-  {
-    word o, r;
-
-    counters_tl_decode((word)0 - GCA_LOAD(&tlfs->gca_b[k][g]),
-                       -GCA_LOAD(&tlfs->gca_w[k][g]), &o, &r);
-    *objs = GCA_LOAD(&tlfs->gca_objs[k][g]) + o;
-    *req = GCA_LOAD(&tlfs->gca_req[k][g]) + r;
-  }
-
-  /* Fold list fl's countdown into its counts and set it to b, its word */
-  /* to w (the owner calling; lock: when its thread's counts are read by */
-  /* the sums).  The owner's own loads need no lock.                     */
-  static void counters_tl_rearm(void **fl, word b, signed_word w, int lock)
-  {
-    word o, r;
-
-    counters_tl_decode(TL_B(fl), TL_W(fl), &o, &r);
-    if (lock) COUNTERS_LOCK();
-    if ((o | r) != 0) {
-      GCA_OWN_ADD(GCA_TL_AT(fl, gca_objs), o);
-      GCA_OWN_ADD(GCA_TL_AT(fl, gca_req), r);
-    }
-    TL_SET(fl, b, w);
-    if (lock) COUNTERS_UNLOCK();
-  }
-
-  GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
-                                     struct counters_tl_counts *out)
-  {
-    unsigned k, g;
-
-#   ifdef GC_GCJ_SUPPORT
-      /* gcj_freelists is row THREAD_FREELISTS_KINDS of the lists for   */
-      /* the fast path's counts and flags (GCA_TLFS_FIELDS).             */
-      GC_STATIC_ASSERT(offsetof(struct thread_local_freelists, gcj_freelists)
-                       == offsetof(struct thread_local_freelists, _freelists)
-                          + sizeof(tlfs->_freelists));
-#   endif
-    for (k = 0; k < THREAD_FREELISTS_KINDS; k++) {
-      for (g = 0; g < TINY_FREELISTS; g++)
-        counters_tl_list(tlfs, k, g, &out->objs[k][g], &out->req[k][g]);
-    }
-#   ifdef GC_GCJ_SUPPORT
-      for (g = 0; g < TINY_FREELISTS; g++)
-        counters_tl_list(tlfs, THREAD_FREELISTS_KINDS, g, &out->gcj_objs[g],
-                         &out->gcj_req[g]);
-#   endif
-  }
-
   /* Adds objs and req to class g of kind k: of t's record (its owner,  */
   /* or the only thread left after fork(), calling; none made for 0),   */
   /* or, t NULL, of the rows' sum (gca_counters_sum_add).               */
@@ -711,7 +602,7 @@ GC_INNER void gca_counters_tl_new_lists(GC_tlfs p)
   /* counters_tl_link clears the counts; set up again, they are kept).  */
   for (k = 0; k < GCA_TL_ROWS; k++) {
     for (g = 0; g < TINY_FREELISTS; g++)
-      counters_tl_rearm(&p->_freelists[0][0] + k * TINY_FREELISTS + g, 0, 0,
+      gca_counters_tl_rearm(&p->_freelists[0][0] + k * TINY_FREELISTS + g, 0, 0,
                         t != NULL && t->tlfs == p);
   }
   if (t != NULL && t->tlfs == p) return;        /* set up again */
@@ -764,7 +655,7 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
   /* The list's next pops: counted inline while its counts are read,   */
   /* up to the sample point drawn; else each one due.                   */
   b = !linked || mode != 1 ? 0 : 0 == next ? TL_B_CAPPED : TL_B_REAL(next);
-  counters_tl_rearm(fl, b, (signed_word)b, linked);
+  gca_counters_tl_rearm(fl, b, (signed_word)b, linked);
   if (pend || !linked) {
     /* Not counted by the fold: counted as the hook of the flags counts */
     /* it (the refill's object: its request only).                      */
@@ -854,7 +745,7 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
           }
           /* The copy of mode 1's way: the list armed so (counters.c, */
           /* "the lists' countdowns").                                  */
-          counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
+          gca_counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */

@@ -27,6 +27,7 @@
 #include "tagslab.c"
 #include "tags.c"
 #include "tlflags.c"
+#include "counters_tl.c"
 #include "counters.c"
 #include "counters_sum.c"
 #include "freelist.c"

@@ -78,6 +78,24 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
                                    word req, word granted);
 
 #ifdef THREAD_LOCAL_ALLOC
+  /* The lists' words (counters_tl.c, "the lists' countdowns").         */
+# define TL_LOG_S GCA_TL_LOG_S
+# define TL_S GCA_TL_S
+/* The words hold -W and -B (gca_hooks.h: never a heap address).      */
+# define TL_W(fl) (-*(signed_word *)GCA_TL_AT(fl, gca_w))
+# define TL_B(fl) ((word)0 - *GCA_TL_AT(fl, gca_b))
+# define TL_SET(fl, b, w) \
+        (GCA_STORE(GCA_TL_AT(fl, gca_b), (word)0 - (b)), \
+         GCA_STORE((signed_word *)GCA_TL_AT(fl, gca_w), -(w)))
+# define TL_B_REAL(m) ((word)(m) * (word)TL_S - 1)
+# define TL_B_CAPPED ((word)GCA_TL_CAP * (word)TL_S - 2)
+# define TL_B_PENDING ((word)-2 * (word)TL_S)
+
+  /* Fold list fl's countdown into its counts and set it to b, its word */
+  /* to w (its owner calling; lock: the thread's counts are read by the */
+  /* sums).                                                              */
+  GC_INNER void gca_counters_tl_rearm(void **fl, word b, signed_word w,
+                                      int lock);
   /* The fast path's counts of tlfs, copied into out.                   */
   GC_INNER void gca_counters_tl_read(GC_tlfs tlfs,
                                      struct counters_tl_counts *out);

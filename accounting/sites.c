@@ -669,11 +669,6 @@ GC_INNER word gca_sites_memory_bytes(void)
 
 #ifdef GC_ACC_DISABLE
 
-GC_API int GC_CALL GC_acc_set_unwinder(int u)
-{
-  (void)u;
-  return GC_UNIMPLEMENTED;
-}
 GC_API unsigned GC_CALL GC_acc_capture_site(size_t granted_bytes)
 {
   (void)granted_bytes;
@@ -692,19 +687,6 @@ GC_API double GC_CALL GC_acc_site_weight(size_t granted_bytes)
 }
 
 #else
-
-GC_API int GC_CALL GC_acc_set_unwinder(int u)
-{
-  DCL_LOCK_STATE;
-
-  if (u != GCA_UNWIND_FP && u != GCA_UNWIND_LIBGCC && u != GCA_UNWIND_AUTO)
-    return GC_ERROR;
-  LOCK();
-  GCA_STORE(&gca_unwinder, u);
-  gca_tlflags_unwinder_changed();   /* GC_generic_malloc's copy */
-  UNLOCK();
-  return GC_SUCCESS;
-}
 
 GC_API unsigned GC_CALL GC_acc_capture_site(size_t granted_bytes)
 {
