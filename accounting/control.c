@@ -28,7 +28,7 @@ GC_INNER void gca_control_enable(int on)
   if (on && !gca_on) {
     /* Every in-use block gets a clean tag table (types, sites, ages   */
     /* start from here).                                               */
-    gca_tags_reset_all(!gca_track_heap);
+    gca_tags_reset_all(!(gca_hblk_hooks & GCA_HBLK_TABLES));
   }
   if (on) gca_track_heap = 1;
   gca_hblk_hooks_update();
@@ -63,12 +63,15 @@ GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
     gca_samples_new_epoch();
   }
   if (tags != gca_tags_on) {
+    /* hb_acc is kept by the block hooks once GCA_HBLK_TABLES is set    */
+    /* (tracking on and tags on once); until then it may be anything.   */
+    int first = !(gca_hblk_hooks & GCA_HBLK_TABLES);
+
     gca_tags_on = tags;
     gca_hblk_hooks_update();
     gca_tl_mode_update();
-    /* With accounting off hb_acc is kept NULL by the block hooks      */
-    /* (tracking on) or reset when accounting goes on.                  */
-    if (gca_on || gca_track_heap) gca_tags_reset_all(0);
+    /* With tracking off, reset when accounting goes on.                */
+    if (gca_on || gca_track_heap) gca_tags_reset_all(first);
   }
   UNLOCK();
 }

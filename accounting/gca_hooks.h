@@ -895,8 +895,14 @@ GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 # define GCA_HBLK_CALL 2        /* and tags are on, or a request unmet */
 # define GCA_HBLK_TABLES 4      /* and tags were on: tables may exist  */
 GC_EXTERN int gca_hblk_hooks;
+/* A block handed out: the hook when tags are on or a request is unmet, */
+/* else hb_acc NULL once tags have ever been on (a recycled header's    */
+/* may be anything; tags.c trusts hb_acc only while GCA_HBLK_TABLES is */
+/* set, and gca_tags_reset_all makes every in-use block's valid when it */
+/* first is: "first").  Until then nothing is stored: a test and a     */
+/* branch a block.                                                      */
 # define GC_ACC_ON_HBLK_ALLOC(h, hhdr) \
-        GCA_IF(gca_hblk_hooks, \
+        GCA_IF(gca_hblk_hooks & (GCA_HBLK_CALL | GCA_HBLK_TABLES), \
                EXPECT((gca_hblk_hooks & GCA_HBLK_CALL) != 0, FALSE) \
                ? gca_hook_hblk_alloc(h, hhdr) \
                : (void)((hhdr)->hb_acc = NULL))

@@ -366,4 +366,29 @@ GC_INNER void gca_hook_collection_end(void)
   gca_retain_auto_collection_end();     /* auto: every census folded  */
 }
 
+#ifdef GCA_TEST_API
+  static void hooks_poison_visit(struct hblk *h, word bad)
+  {
+    HDR(h)->hb_acc = (void *)bad;
+  }
+
+  /* Tests only (tests/unit/test_hb_acc): while the block hooks keep no  */
+  /* hb_acc (GCA_HBLK_TABLES unset: tags never on), set every in-use     */
+  /* block's to bad, as a header recycled from scratch memory may have   */
+  /* it.  Returns 1, or 0 if hb_acc is kept now (nothing done).          */
+  GC_API int GC_CALL GC_acc_test_hb_acc_poison(GC_word bad)
+  {
+    int r = 0;
+    DCL_LOCK_STATE;
+
+    LOCK();
+    if (!(gca_hblk_hooks & GCA_HBLK_TABLES)) {
+      GC_apply_to_all_blocks(hooks_poison_visit, (word)bad);
+      r = 1;
+    }
+    UNLOCK();
+    return r;
+  }
+#endif
+
 #endif /* !GC_ACC_DISABLE */

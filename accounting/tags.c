@@ -69,6 +69,15 @@ GC_INNER word gca_tags_in_use_bytes(void)
   return gca_tagslab_in_use_bytes();
 }
 
+
+/* A block's table: hb_acc, kept (NULL or a table) only while           */
+/* GCA_HBLK_TABLES is set (gca_hooks.h, GC_ACC_ON_HBLK_ALLOC); before,   */
+/* no table exists and hb_acc may be anything; and none while tags are */
+/* off (the tables kept then are not read: tags_reset_visit).  For the  */
+/* readers that run in any profile (GC_free's, the retention walk's,    */
+/* the tests').                                                          */
+#define TAGS_TAB(hhdr) (gca_tags_on && (gca_hblk_hooks & GCA_HBLK_TABLES) \
+                        ? (struct tag_tab *)(hhdr)->hb_acc : NULL)
 /* ---- allocation ---------------------------------------------------------- */
 
 /* Not a site id: the allocation path has not decided the site.       */
@@ -407,7 +416,7 @@ GC_INLINE void tags_count_freed(gca_tag_t tag, int origin, ptr_t obj,
 GC_INNER void gca_tags_free(void *p)
 {
   hdr *hhdr = HDR(p);
-  struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
+  struct tag_tab *tb = TAGS_TAB(hhdr);
   word i;
   unsigned b;
   gca_tag_t tag;
@@ -583,7 +592,7 @@ GC_INNER void gca_tags_hblk_free(struct hblk *h, hdr *hhdr)
 {
   struct tag_tab *tb = (struct tag_tab *)hhdr->hb_acc;
 
-  if (gca_on) {
+  if (gca_on && gca_tags_on) {  /* kept while tags are off: not counted */
     word tab_g, tab_w, tab_lim, s, n = gca_tags_n_slots(hhdr);
     const unsigned char *idx = TAB_IDX(tb);
     unsigned b;
@@ -613,20 +622,26 @@ static void tags_reset_visit(struct hblk *h, word dummy)
 
   (void)dummy;
   if (!gca_tags_on) {
-    if (!tags_reset_first && tb != NULL) gca_tagtab_release(tb);
-    hhdr->hb_acc = NULL;
+    /* The table stays, unused, till its block is freed or tags come    */
+    /* back: a thread that read hb_acc just before the switch may still */
+    /* store into it (no lock on that path), and memory freed under it  */
+    /* may be unmapped (gca_tagslab_trim).  tags.c's readers see no      */
+    /* table while tags are off (TAGS_TAB).                              */
+    if (tags_reset_first) hhdr->hb_acc = NULL;
   } else if (tags_reset_first || NULL == tb) {
     hhdr->hb_acc = gca_tagtab_new(hhdr);
   } else {
+    /* Cleared, its wide groups kept (no slot's half byte points there  */
+    /* now), for the same reason.                                         */
     BZERO(tb->pal, sizeof(tb->pal));
     BZERO(TAB_IDX(tb), TAB_IDX_BYTES(gca_tags_n_slots(hhdr)));
-    gca_tagtab_wide_drop(tb);
   }
 }
 
 /* Accounting goes on, or tagging is switched (lock held): every in-use */
-/* block gets a clean table (none with tags off).  first: heap tracking */
-/* was off until now, so hb_acc of the blocks in use may be anything    */
+/* block gets a clean table (none with tags off).  first: hb_acc was    */
+/* not kept until now (heap tracking off, or tags never on:             */
+/* GC_ACC_ON_HBLK_ALLOC), so the blocks in use may have anything there  */
 /* (headers are recycled).                                               */
 GC_INNER void gca_tags_reset_all(int first)
 {
@@ -730,7 +745,7 @@ GC_INNER int gca_tags_of(void *p, word *cookie, unsigned *site)
   word i;
 
   if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return 0;
-  tb = (struct tag_tab *)hhdr->hb_acc;
+  tb = TAGS_TAB(hhdr);
   if (NULL == tb) return 0;
   i = tab_slot(tb, p);
   b = tab_nib(TAB_IDX(tb), i);
@@ -758,7 +773,7 @@ GC_INNER int gca_tags_block_pairs(hdr *hhdr, unsigned *pairs, int *untagged)
 
   GC_STATIC_ASSERT(TAB_PAL == GCA_TAGS_PAIRS_MAX);
   if (NULL == hhdr || HBLK_IS_FREE(hhdr)) return -1;
-  tb = (struct tag_tab *)hhdr->hb_acc;
+  tb = TAGS_TAB(hhdr);
   if (NULL == tb) return -1;
   if (ACQ_LOADP(&tb->wide) != NULL) return GCA_TAGS_PAIRS_MAX + 1;
   idx = TAB_IDX(tb);

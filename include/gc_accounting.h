@@ -408,7 +408,10 @@ GC_API int GC_CALL GC_acc_set_type_mode(int /* mode */);
 /* Set the profile; sample_bytes is SAMPLED's mean distance between     */
 /* samples (0: the default, 512 KiB), ignored otherwise.  Equivalent to */
 /* GC_ACC_PROFILE in the environment.  Switching starts the new profile */
-/* from nothing (samples or tags taken before are forgotten).  Takes    */
+/* from nothing (samples or tags taken before are forgotten).  Leaving */
+/* the full or trace profile keeps the tag tables of the blocks in use, */
+/* unread (acc_memory.tags_bytes), till each block is freed or tags    */
+/* come back: threads tag without a lock.  Takes                         */
 /* the allocation lock.  Returns GC_SUCCESS, GC_ERROR for an unknown    */
 /* profile or a sample_bytes above 2^63 - 1, the largest number the     */
 /* dump's header can carry (with one warning; the setting is kept),     */
