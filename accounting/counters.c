@@ -666,9 +666,13 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 /* GC_ACC_ON_TLFS_INIT, are set so); the refill's last-attempt object  */
 /* (counted already) has its list armed due for it.  The thread's own   */
 /* countdown by granules (gca_sample_left), which every other path of   */
-/* mode 1 counts down, is made due for a refill that may make a large  */
-/* object (gca_counters_many_begin), for new lists and while the thread */
-/* is not linked (gca_counters_tl_keep after each draw, as before).     */
+/* mode 1 counts down, the typed copy's pops among them                 */
+/* (GCA_TL_COUNT_TYPED_: counted inline into gca_objs and gca_req while */
+/* it is not due, else by gca_hook_tl_typed_due), keeps the same        */
+/* promise: it is made due for new lists, for the refill's last-attempt */
+/* object, for a refill that may make a large object                    */
+/* (gca_counters_many_begin), and while the thread is not linked        */
+/* (gca_counters_tl_keep after each draw).                               */
 /* Only its thread writes it; its value waits in due_left, put back by  */
 /* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
@@ -775,12 +779,52 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     return gca_tags_alloc_tl(me, p, list_granted);
   }
   /* A type set for the next allocation is never this one's: the first */
-  /* GC_acc_set_next_type switched mode 1 to the flags' copy before it  */
+  /* GC_acc_set_next_type switched mode 1 to the typed copy before it   */
   /* noted the type (tlflags.c, gca_tl_typed), so a pop of this copy    */
   /* after it raced with the switch: the type is dropped, not given to  */
   /* an object it may not be for.                                        */
   me->next_type = 0;
   if (take) gca_samples_tl_take(p, lb, granted, k);
+  return p;
+}
+#endif
+
+#ifdef THREAD_LOCAL_ALLOC
+/* The due pop p of the typed copy of mode 1 (gca_hooks.h,             */
+/* GCA_TL_COUNT_TYPED_): the thread's countdown ran out, or was made    */
+/* due ("the countdown's promise", above); counted in the record, and   */
+/* sampled by gca_samples_take, which gives it the type set for the     */
+/* next allocation if none came between.                                 */
+GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
+                                               size_t granules, int k)
+{
+  struct gca_tl *me = &gca_tl_self;
+  struct gca_thread *t = me->counters;
+  int mode = (int)GCA_LOAD(&gca_tl_mode);
+  /* Sampled at its pop: the refill's object for its list (made due for */
+  /* it, counters_many_end_slow), by its own granules, its countdown    */
+  /* drawn when made.                                                    */
+  word g = t != NULL && COUNTERS_PENDING == t->in_many && p == t->last_p
+           ? BYTES_TO_GRANULES(HDR(p)->hb_sz) : 0;
+  int due = gca_counters_tl_sample_due(0 == g ? (word)granules : 0);
+
+  if (EXPECT(mode != 1, FALSE)) {
+    /* The copy raced with a change of mode: the full profile's pop, or */
+    /* (mode 0) one not counted, as a pop that read its flag 0.         */
+    if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
+    return p;
+  }
+  /* As inline, in the record (granules 0: the sum folds it in class 1). */
+  if (EXPECT(NULL == t || t->in_many, FALSE)) {
+    (void)counters_alloc_tl_slow(me, p, lb, granules, k);
+  } else {
+    counters_add(t, (unsigned)k, (unsigned)granules, 1, (word)lb,
+                 GRANULES_TO_BYTES((word)granules));
+  }
+  if (due) {
+    gca_samples_take(p, lb, 0 == g ? (word)granules : g, k);
+    gca_counters_tl_keep();
+  }
   return p;
 }
 #endif
@@ -855,6 +899,8 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
           /* The copy of mode 1's way: the list armed so (counters.c, */
           /* "the lists' countdowns").                                  */
           counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
+          /* The typed copy's way: the thread's countdown made due.    */
+          counters_force_due(me);
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */
