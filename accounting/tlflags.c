@@ -192,8 +192,9 @@ GC_INNER void gca_tlflags_unwinder_changed(void)
 /* next allocation could only check by summing the thread's lists'     */
 /* words at every call (some 300 instructions on gameloop-typed).  The  */
 /* flags' copy would do too, at a load and compare of the flag more a   */
-/* pop (gameloop-typed sampled: 1.0380 of compiled out, the typed copy  */
-/* 1.027); programs that never set a type keep the one-word pop.        */
+/* pop (gameloop-typed sampled: 1.0376 of compiled out, the typed copy  */
+/* 1.0304; docs/design.md); programs that never set a type keep the    */
+/* one-word pop.                                                         */
 GC_INNER int gca_tl_typed = 0;
 
 #if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
