@@ -42,12 +42,6 @@
 #endif
 #include "gca_counters.h"
 
-/* in_many after a refill of one of the thread's own lists that got a  */
-/* single object from the fallback allocation: that object (last_p) is */
-/* counted already, at its true size, and its pop must not count it     */
-/* again (gca_counters_many_end).                                        */
-#define COUNTERS_PENDING 2
-
 /* The OS pages the records take at a time.                             */
 #define COUNTERS_PAGE ((size_t)(GC_page_size != 0 ? GC_page_size : 4096))
 
@@ -170,7 +164,7 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
   /* (gca_tlflags_settle says how the two sides are ordered).           */
   /* t's owner's lists, which the sums read through t from now on, or  */
   /* NULL: it has none.                                                   */
-  static GC_tlfs counters_tl_link(struct gca_thread *t)
+  GC_INNER GC_tlfs gca_counters_tl_link(struct gca_thread *t)
   {
     GC_tlfs tlfs = t->tlfs;
 
@@ -192,7 +186,7 @@ GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,
 
   static void counters_tl_enable(struct gca_thread *t, int m)
   {
-    GC_tlfs tlfs = counters_tl_link(t);
+    GC_tlfs tlfs = gca_counters_tl_link(t);
 
     if (NULL == tlfs) return;
     /* Before the flags: an inline pop of mode 2 must find it due.      */
@@ -261,6 +255,11 @@ GC_INLINE struct gca_thread *counters_get(struct gca_tl *me)
   struct gca_thread *t = me->counters;
 
   return EXPECT(t != NULL, TRUE) ? t : counters_claim(me);
+}
+
+GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me)
+{
+  return counters_get(me);
 }
 
 static struct gca_thread *counters_get_self(void)
@@ -438,8 +437,8 @@ GC_INNER void gca_counters_alloc_large(void *p, size_t lb, int k,
   gca_locked_count_large(lb, k, n_blocks);
 }
 
-static GC_ATTR_NOINLINE void *counters_alloc_tl_slow(struct gca_tl *me,
-                                   void *p, size_t lb,
+GC_INNER GC_ATTR_NOINLINE void *gca_counters_alloc_tl_slow(
+                                   struct gca_tl *me, void *p, size_t lb,
                                    size_t granules, int k)
 {
   struct gca_thread *t = counters_get(me);
@@ -512,7 +511,7 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
 
   if (EXPECT(NULL == t || t->in_many, FALSE)
       || EXPECT(NULL == (c = t->chunk[i / COUNTERS_CH]), FALSE))
-    return counters_alloc_tl_slow(me, p, lb, granules, k);
+    return gca_counters_alloc_tl_slow(me, p, lb, granules, k);
   counters_bump(c, i, 1, (word)lb, granted);
 # ifdef THREAD_LOCAL_ALLOC
     counters_tl_enable(t, 2);
@@ -533,7 +532,7 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 # endif
   if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
   if (EXPECT(NULL == t || t->in_many, FALSE))
-    return counters_alloc_tl_slow(me, p, lb, granules, k);
+    return gca_counters_alloc_tl_slow(me, p, lb, granules, k);
 # ifdef THREAD_LOCAL_ALLOC
     /* Mode 1, and the pop was not counted inline: from the next one on */
     /* it is.                                                           */
@@ -557,9 +556,13 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
 /* GC_ACC_ON_TLFS_INIT, are set so); the refill's last-attempt object  */
 /* (counted already) has its list armed due for it.  The thread's own   */
 /* countdown by granules (gca_sample_left), which every other path of   */
-/* mode 1 counts down, is made due for a refill that may make a large  */
-/* object (gca_counters_many_begin), for new lists and while the thread */
-/* is not linked (gca_counters_tl_keep after each draw, as before).     */
+/* mode 1 counts down, the typed copy's pops among them                 */
+/* (GCA_TL_COUNT_TYPED_: counted inline into gca_objs and gca_req while */
+/* it is not due, else by gca_hook_tl_typed_due), keeps the same        */
+/* promise: it is made due for new lists, for the refill's last-attempt */
+/* object, for a refill that may make a large object                    */
+/* (gca_counters_many_begin), and while the thread is not linked        */
+/* (gca_counters_tl_keep after each draw).                               */
 /* Only its thread writes it; its value waits in due_left, put back by  */
 /* gca_counters_tl_sample_due wherever it is found due.                 */
 GC_INLINE void counters_force_due(struct gca_tl *me)
@@ -581,7 +584,7 @@ static int counters_tl_linked(struct gca_tl *me)
   if (EXPECT(t != NULL && t->tlfs != NULL, TRUE)) return 1;
   if (NULL == gca_tlflags_own()) return 1;
   t = counters_get(me);
-  return t != NULL && counters_tl_link(t) != NULL;
+  return t != NULL && gca_counters_tl_link(t) != NULL;
 }
 
 /* Not linked (no memory for a record): every pop goes to the hook,     */
@@ -624,57 +627,6 @@ GC_INNER int gca_counters_tl_sample_due(word g)
   return 0;
 }
 
-#ifdef THREAD_LOCAL_ALLOC
-/* The due pop p of the copy of mode 1, from list fl (counters.c, "the  */
-/* lists' countdowns"), lb bytes asked for, granules its list's.       */
-GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
-                                         int k, void **fl)
-{
-  struct gca_tl *me = &gca_tl_self;
-  struct gca_thread *t = me->counters;
-  int mode = (int)GCA_LOAD(&gca_tl_mode);
-  word b = TL_B(fl), next = 0;
-  /* List 0 holds objects of one granule (GC_FAST_MALLOC_GRANS).        */
-  word list_granted = GRANULES_TO_BYTES(granules != 0 ? (word)granules : 1);
-  word granted = list_granted;
-  /* Armed for the refill's object: this pop is in no count yet.        */
-  int pend = (signed_word)(b - (word)TL_W(fl)) < 0;
-  int take = 0, linked = t != NULL && t->tlfs != NULL;
-
-  if (!linked && 1 == mode) {
-    t = counters_get(me);
-    linked = t != NULL && counters_tl_link(t) != NULL;
-  }
-  if (1 == mode) {
-    if (pend && t != NULL && COUNTERS_PENDING == t->in_many
-        && p == t->last_p)
-      granted = HDR(p)->hb_sz;  /* its own size: counted when made */
-    take = gca_samples_tl_due(!pend && (b & 1) != 0, granted, list_granted,
-                              &next);
-  }
-  /* The list's next pops: counted inline while its counts are read,   */
-  /* up to the sample point drawn; else each one due.                   */
-  b = !linked || mode != 1 ? 0 : 0 == next ? TL_B_CAPPED : TL_B_REAL(next);
-  gca_counters_tl_rearm(fl, b, (signed_word)b, linked);
-  if (pend || !linked) {
-    /* Not counted by the fold: counted as the hook of the flags counts */
-    /* it (the refill's object: its request only).                      */
-    if (2 == mode) return gca_counters_alloc_tl_tags(p, lb, granules, k);
-    if (1 == mode) (void)counters_alloc_tl_slow(me, p, lb, granules, k);
-  } else if (2 == mode) {
-    /* The copy raced with a change of mode: counted, now tagged.       */
-    return gca_tags_alloc_tl(me, p, list_granted);
-  }
-  /* A type set for the next allocation is never this one's: the first */
-  /* GC_acc_set_next_type switched mode 1 to the flags' copy before it  */
-  /* noted the type (tlflags.c, gca_tl_typed), so a pop of this copy    */
-  /* after it raced with the switch: the type is dropped, not given to  */
-  /* an object it may not be for.                                        */
-  me->next_type = 0;
-  if (take) gca_samples_tl_take(p, lb, granted, k);
-  return p;
-}
-#endif
 
 /* Is result one of the calling thread's own thread-local free lists?   */
 static int counters_is_own_tl_list(void **result)
@@ -746,6 +698,8 @@ static GC_ATTR_NOINLINE void counters_many_end_slow(struct gca_thread *t,
           /* The copy of mode 1's way: the list armed so (counters.c, */
           /* "the lists' countdowns").                                  */
           gca_counters_tl_rearm(result, TL_B_PENDING, 0, t->tlfs != NULL);
+          /* The typed copy's way: the thread's countdown made due.    */
+          counters_force_due(me);
 #       endif
       } else {
         counters_many_req(t);   /* the list is the caller's, as made   */

@@ -29,6 +29,7 @@
 #include "tlflags.c"
 #include "counters_tl.c"
 #include "counters.c"
+#include "counters_due.c"
 #include "counters_sum.c"
 #include "freelist.c"
 #include "heapgrow.c"

@@ -72,6 +72,22 @@ GC_EXTERN struct gca_thread *volatile gca_counters_registry;
 # define COUNTERS_UNLOCK() (void)0
 #endif
 
+/* in_many after a refill of one of the thread's own lists that got a  */
+/* single object from the fallback allocation: that object (last_p) is */
+/* counted already, at its true size, and its pop must not count it     */
+/* again (gca_counters_many_end).                                        */
+#define COUNTERS_PENDING 2
+
+/* counters.c, for counters_due.c: t of the calling thread's gca_tl me */
+/* (claimed if need be; NULL: no memory); its lists linked for the sums */
+/* (NULL: it has none); a pop counted in the record, out of line.       */
+GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me);
+#ifdef THREAD_LOCAL_ALLOC
+  GC_INNER GC_tlfs gca_counters_tl_link(struct gca_thread *t);
+#endif
+GC_INNER void *gca_counters_alloc_tl_slow(struct gca_tl *me, void *p,
+                                          size_t lb, size_t granules, int k);
+
 /* A sum (lock held; counters.c, for counters_sum.c): adds counts to   */
 /* the cur counts of the row of (k, cls), made for its first counts.    */
 GC_INNER void gca_counters_sum_add(unsigned k, unsigned cls, word objs,

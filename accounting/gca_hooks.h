@@ -106,7 +106,9 @@
  *                               (GC_ACC_COPY_BODY, below): with
  *                               accounting off a copy without these
  *                               hooks runs, upstream's own code; in
- *                               mode 1 one that reads no flag.
+ *                               mode 1 one that reads no flag (and
+ *                               once a type was set a fourth, the
+ *                               typed copy, GCA_TL_COUNT_TYPED_).
  *   GCA_TLFS_FIELDS             include/private/thread_local_alloc.h, in
  *                               struct thread_local_freelists: the counts
  *                               the two macros above add to (below).
@@ -391,6 +393,12 @@ GCA_HOOK_FN void *gca_hook_sample_ret(void *p, size_t lb, size_t granules,
 GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_due(void *p, size_t lb,
                                                  size_t granules, int k,
                                                  void **fl);
+/* The due pop of the typed copy of mode 1 (GCA_TL_COUNT_TYPED_): the  */
+/* thread's countdown ran out, or was made due ("the countdown's        */
+/* promise"); counted here, and sampled if the countdown says so.       */
+GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_tl_typed_due(void *p, size_t lb,
+                                                       size_t granules,
+                                                       int k);
 # define GCA_SAMPLE_DUE(g) \
         EXPECT((gca_sample_left -= (signed_word)(g)) < 0, FALSE)
 
@@ -582,7 +590,9 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* in mode 1 reads no flag (GCA_TL_COUNT_COPY_ below): each list's      */
 /* countdown, gca_w, which also holds its pops' counts until the hook   */
 /* folds them (with gca_b, the value gca_w was set to), sends its pops */
-/* to the hook instead.                                                  */
+/* to the hook instead; once a type was set, mode 1's typed copy        */
+/* (GCA_TL_COUNT_TYPED_) reads no flag either: the thread's countdown   */
+/* does.                                                                 */
 # ifdef GC_GCJ_SUPPORT
 #   define GCA_TL_ROWS (THREAD_FREELISTS_KINDS + 1)
 # else
@@ -627,7 +637,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* the flags, which runs in mode 2, so it asks first for 1 (count       */
 /* inline): the count falls through, a compare and a branch before it; */
 /* 1 where the function is made once (Unity's fork's thread-local      */
-/* paths), which asks first for 0.                                      */
+/* paths), which asks first for 0; 4 in the typed copy, which runs in   */
+/* mode 1 once a type was set (GCA_TL_COUNT_TYPED_ below).              */
 # define GCA_TL_COUNT_(v, fl, lb, g) \
         (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
          GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb), \
@@ -652,7 +663,9 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* lists), and a W that is not due means the sums read the thread's    */
 /* counts (counters.c, "the countdown's promise").  Only the owner      */
 /* thread writes W and B.  Modes 0 and 2 run other copies               */
-/* (gca_tl_mode_update).                                                */
+/* (gca_tl_mode_update), and so does mode 1 once a type was set (the    */
+/* typed copy, below: its pops leave W and B as they were, which the   */
+/* sums still read).                                                     */
 # define GCA_TL_LOG_S (CPP_WORDSZ >= 64 ? 30 : 20)
 # define GCA_TL_S ((signed_word)1 << GCA_TL_LOG_S)
 /* Over any request a list serves (its granules are below                */
@@ -701,8 +714,25 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
         (EXPECT(gca_tl_w_up((signed_word *)GCA_TL_AT(fl, gca_w), \
                             GCA_TL_S + (signed_word)(lb)), FALSE) \
          ? (void)((v) = (fl)) : (void)0)
+/* The typed copy of mode 1 (gca_counting 4), which mode 1 runs once   */
+/* the program set a type (tlflags.c, gca_tl_typed): the copy of mode 1 */
+/* as it was before the lists' countdowns.  Its pop counts the thread's */
+/* countdown by granules down (gca_sample_left, as every other path of  */
+/* mode 1 does, so that GC_acc_set_next_type sees whether an allocation */
+/* came between it and a sample: samples.c) and, not due, counts inline */
+/* into its list's gca_objs and gca_req; due, v is set to fl and        */
+/* gca_hook_tl_typed_due counts it, with its sample.  The thread makes  */
+/* its countdown due whenever a pop must reach that hook (counters.c,   */
+/* "the countdown's promise"): so a countdown not due means the sums    */
+/* read the thread's inline counts.  On x86-64: a sub from the TLS word */
+/* and a js, then two adds to memory.                                    */
+# define GCA_TL_COUNT_TYPED_(v, fl, lb, g) \
+        (GCA_SAMPLE_DUE(g) ? (void)((v) = (fl)) \
+         : (GCA_TL_ADD(GCA_TL_AT(fl, gca_objs), 1), \
+            GCA_TL_ADD(GCA_TL_AT(fl, gca_req), lb)))
 # define GC_ACC_TL_POPPED(v, fl, lb, g) \
         (3 == gca_counting ? GCA_TL_COUNT_COPY_(v, fl, lb, g) \
+         : 4 == gca_counting ? GCA_TL_COUNT_TYPED_(v, fl, lb, g) \
          : 2 == gca_counting \
          ? (EXPECT(GCA_TL_FLAG(fl) > 0, TRUE) ? GCA_TL_COUNT_(v, fl, lb, g) \
             : GCA_TL_FLAG(fl) < 0 ? GCA_TL_HOOK_(v, fl) : (void)0) \
@@ -714,6 +744,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
           if (gca_counting && EXPECT((v) != NULL, FALSE)) { \
             if (3 == gca_counting) \
               return gca_hook_tl_due(p, lb, granules, k, v); \
+            if (4 == gca_counting) \
+              return gca_hook_tl_typed_due(p, lb, granules, k); \
             if (((word)(v) & 1) != 0) \
               return gca_hook_alloc_tl_ret(p, lb, granules, k); \
             return gca_hook_sample_ret(p, lb, granules, k); \
@@ -733,7 +765,8 @@ GCA_HOOK_INLINE void gca_locked_count_large(size_t lb, int k,
 /* the body with gca_counting 0 (the hooks vanish, and with them the     */
 /* frame record the pragma regions give: nothing there takes a stack),  */
 /* gca_copy_<fn>_cnt, with 3 (mode 1: the counts and the countdown, no   */
-/* flag), gca_copy_<fn>_on, with 2 (mode 2: the flags and counts), and  */
+/* flag), gca_copy_<fn>_on, with 2 (mode 2: the flags and counts), the  */
+/* thread-local ones gca_copy_<fn>_typ, with 4 (mode 1 once typed), and */
 /* the public function, which jumps through the pointer gca_copy_<fn>   */
 /* to one of them: the jump replaces the call's own, and costs no       */
 /* instruction more where the compiler inlines it into GC_malloc.       */
@@ -814,11 +847,20 @@ enum { gca_counting = 1 };
 /* that test's load, test and branch: two instructions fewer than      */
 /* upstream's function; on, nothing changes.                             */
 # define GCA_COPY_EXTRA_malloc_kind_global(fn, params, args) /* none */
-# define GCA_COPY_EXTRA_malloc_kind(fn, params, args) /* none */
+/* The thread-local fast paths have one more, gca_copy_<fn>_typ, with  */
+/* gca_counting 4: mode 1's once the program set a type                 */
+/* (GCA_TL_COUNT_TYPED_; tlflags.c, gca_tl_typed), its attribute that   */
+/* of gca_copy_<fn>_cnt (its hook reached by a tail jump too).          */
+# define GCA_COPY_TYPED_(fn, params, args) \
+        GC_INNER GCA_COPY_CNT_ATTR_##fn void *gca_copy_##fn##_typ params \
+        { return gca_copy_##fn##_body(4, 0, GCA_COPY_ARGS_ args); }
+# define GCA_COPY_EXTRA_malloc_kind(fn, params, args) \
+        GCA_COPY_TYPED_(fn, params, args)
 # define GCA_COPY_EXTRA_generic_malloc(fn, params, args) /* none */
 # define GCA_COPY_EXTRA_gcj_malloc(fn, params, args) \
         GC_INNER GCA_COPY_OFF_ATTR void *gca_copy_##fn##_offni params \
-        { return gca_copy_##fn##_body(0, 1, GCA_COPY_ARGS_ args); }
+        { return gca_copy_##fn##_body(0, 1, GCA_COPY_ARGS_ args); } \
+        GCA_COPY_TYPED_(fn, params, args)
 # define GCA_COPY_FIRST_malloc_kind_global gca_copy_malloc_kind_global_off
 # define GCA_COPY_FIRST_malloc_kind gca_copy_malloc_kind_off
 # define GCA_COPY_FIRST_gcj_malloc gca_copy_gcj_malloc_offni
@@ -862,12 +904,14 @@ GC_EXTERN void *(*gca_copy_generic_malloc)(size_t lb, int k);
 GC_INNER void *gca_copy_malloc_kind_off(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_cnt(size_t bytes, int kind);
 GC_INNER void *gca_copy_malloc_kind_on(size_t bytes, int kind);
+GC_INNER void *gca_copy_malloc_kind_typ(size_t bytes, int kind);
 GC_EXTERN void *(*gca_copy_malloc_kind)(size_t bytes, int kind);
 #   ifdef GC_GCJ_SUPPORT
 GC_INNER void *gca_copy_gcj_malloc_off(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_cnt(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_on(size_t bytes, void *descr);
 GC_INNER void *gca_copy_gcj_malloc_offni(size_t bytes, void *descr);
+GC_INNER void *gca_copy_gcj_malloc_typ(size_t bytes, void *descr);
 GC_EXTERN void *(*gca_copy_gcj_malloc)(size_t bytes, void *descr);
 #   endif
 # endif

@@ -422,6 +422,9 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
 /* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl.  */
 GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
                                          size_t granules, int k, void **fl);
+/* The due pop of the typed copy of mode 1 (gca_hook_tl_typed_due).    */
+GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
+                                               size_t granules, int k);
 
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */

@@ -223,6 +223,17 @@ GC_INNER void *gca_hook_tl_due(void *p, size_t lb, size_t granules, int k,
 # endif
 }
 
+GC_INNER void *gca_hook_tl_typed_due(void *p, size_t lb, size_t granules,
+                                     int k)
+{
+# ifdef THREAD_LOCAL_ALLOC
+    return gca_counters_alloc_tl_typed_due(p, lb, granules, k);
+# else
+    (void)lb; (void)granules; (void)k;
+    return p;
+# endif
+}
+
 /* The refill's state for the macros (gca_hooks.h): BEGIN, an object  */
 /* made inside next, which the end must know (so GC_ACC_ON_ALLOC_INNER  */
 /* and this file's large objects take the general path), and the       */

@@ -6,7 +6,7 @@
  * gca_tl_mode_update keeps the mode from the switches and points the
  * public fast paths at the copies of that mode (gca_hooks.h,
  * GC_ACC_COPIES): upstream's own code in mode 0, the countdown's copy in
- * mode 1 (no flag read: counters.c, "the countdown's promise"; the flags'
+ * mode 1 (no flag read: counters.c, "the countdown's promise"; the typed
  * copy once the program has set a type, gca_tl_typed), the flags' copy
  * in mode 2.  GC_generic_malloc's copy of mode 1 keeps no frame record:
  * it runs only while sampled stacks are taken by the unwind tables, and
@@ -184,22 +184,36 @@ GC_INNER void gca_tlflags_unwinder_changed(void)
 }
 
 /* Set (lock held, once) when GC_acc_set_next_type is first called: from */
-/* then on mode 1 runs the flags' copy of the thread-local fast paths,   */
-/* whose pops count the thread's countdown down, as the global path's    */
-/* do.  The copy of mode 1 counts its pops in its lists' words only      */
-/* (counters.c, "the lists' countdowns"), which a type set for the next  */
-/* allocation could only check by summing the thread's lists' words at  */
-/* every call (some 300 instructions on gameloop-typed): a program that */
-/* names its types pays two or three instructions a pop instead.         */
+/* then on mode 1 runs the typed copy of the thread-local fast paths     */
+/* (gca_hooks.h, GCA_TL_COUNT_TYPED_), whose pops count the thread's    */
+/* countdown down, as the global path's do, and count inline while it  */
+/* is not due.  The copy of mode 1 counts its pops in its lists' words  */
+/* only (counters.c, "the lists' countdowns"), which a type set for the */
+/* next allocation could only check by summing the thread's lists'     */
+/* words at every call (some 300 instructions on gameloop-typed).  The  */
+/* flags' copy would do too, at a load and compare of the flag more a   */
+/* pop (gameloop-typed sampled: 1.0376 of compiled out, the typed copy  */
+/* 1.0304; docs/design.md); programs that never set a type keep the    */
+/* one-word pop.                                                         */
 GC_INNER int gca_tl_typed = 0;
+
+#if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
+/* The thread-local fast paths' copy of mode: 0, upstream's code; 3,    */
+/* the lists' countdowns' (mode 1); 4, the typed copy (mode 1 once      */
+/* typed); 2, the flags' (mode 2).                                      */
+# define TLFLAGS_TL_COPY(mode, typed) \
+        (0 == (mode) ? 0 : 2 == (mode) ? 2 : (typed) ? 4 : 3)
+#endif
 
 /* The copies of the fast paths of mode (gca_hooks.h, GC_ACC_COPIES):   */
 /* upstream's own code in mode 0, the countdown's copy in mode 1 (the   */
-/* flags' copy once typed), the flags' copy in mode 2; lock held.        */
+/* typed copy once typed), the flags' copy in mode 2; lock held.         */
 static void tlflags_copies(int mode, int typed)
 {
 # ifdef GCA_COPIES
-    int cnt = 1 == mode && !typed;
+#   ifdef THREAD_LOCAL_ALLOC
+      int c = TLFLAGS_TL_COPY(mode, typed);
+#   endif
 
     AO_nop_full();
     GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
@@ -208,12 +222,14 @@ static void tlflags_copies(int mode, int typed)
               : gca_copy_malloc_kind_global_off);
     GCA_STORE(&gca_copy_generic_malloc, tlflags_generic_copy(mode));
 #   ifdef THREAD_LOCAL_ALLOC
-      GCA_STORE(&gca_copy_malloc_kind, cnt ? gca_copy_malloc_kind_cnt
-                : mode != 0 ? gca_copy_malloc_kind_on
+      GCA_STORE(&gca_copy_malloc_kind, 3 == c ? gca_copy_malloc_kind_cnt
+                : 4 == c ? gca_copy_malloc_kind_typ
+                : 2 == c ? gca_copy_malloc_kind_on
                 : gca_copy_malloc_kind_off);
 #     ifdef GC_GCJ_SUPPORT
-        GCA_STORE(&gca_copy_gcj_malloc, cnt ? gca_copy_gcj_malloc_cnt
-                  : mode != 0 ? gca_copy_gcj_malloc_on
+        GCA_STORE(&gca_copy_gcj_malloc, 3 == c ? gca_copy_gcj_malloc_cnt
+                  : 4 == c ? gca_copy_gcj_malloc_typ
+                  : 2 == c ? gca_copy_gcj_malloc_on
                   : AO_load_full(&tlflags_incremental)
                   ? gca_copy_gcj_malloc_off : gca_copy_gcj_malloc_offni);
         /* A GC_enable_incremental racing with it (its hook sets the   */
@@ -233,8 +249,8 @@ GC_INNER GC_ATTR_NOINLINE void gca_tlflags_typed(void)
 
   LOCK();
   if (!gca_tl_typed) {
-    /* The copies first: a thread that finds gca_tl_typed set (and so   */
-    /* notes no list words, samples.c) pops in the flags' copy.          */
+    /* The copies first: a thread that finds gca_tl_typed set pops in   */
+    /* the typed copy, whose pops GC_acc_set_next_type's note sees.      */
     tlflags_copies(gca_tl_mode, 1);
     AO_nop_full();
     GCA_STORE(&gca_tl_typed, 1);
@@ -255,7 +271,8 @@ GC_INNER void gca_tl_mode_update(void)
 # endif
   /* Then the copies of the fast paths of the mode (gca_hooks.h,        */
   /* GC_ACC_COPIES): upstream's own code in mode 0, the countdown's     */
-  /* copy in mode 1, the flags' copy in mode 2: after the flags, so     */
+  /* copy in mode 1 (once typed, the typed copy), the flags' copy in    */
+  /* mode 2: after the flags, so                                         */
   /* that a thread that takes the flags' copy finds its flags -1, not a */
   /* 0 of before.  A pop that took another copy just before counts as   */
   /* one just before the change, as a pop that read a flag just before */
@@ -265,6 +282,31 @@ GC_INNER void gca_tl_mode_update(void)
 }
 
 #ifdef GCA_TEST_API
+#if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)
+  /* Tests only: the copy the thread-local fast paths now run: 0,       */
+  /* upstream's code; 3, the lists' countdowns' (mode 1); 4, the typed   */
+  /* copy (mode 1 once a type was set); 2, the flags' (mode 2); -2 if    */
+  /* GC_gcj_malloc's is not GC_malloc_kind's.                            */
+  GC_API int GC_CALL GC_acc_test_tl_copy(void)
+  {
+    void *(*c)(size_t, int) = GCA_LOAD(&gca_copy_malloc_kind);
+    int r = c == gca_copy_malloc_kind_cnt ? 3
+            : c == gca_copy_malloc_kind_typ ? 4
+            : c == gca_copy_malloc_kind_on ? 2 : 0;
+
+#   ifdef GC_GCJ_SUPPORT
+      void *(*j)(size_t, void *) = GCA_LOAD(&gca_copy_gcj_malloc);
+
+      if ((j == gca_copy_gcj_malloc_cnt ? 3 : j == gca_copy_gcj_malloc_typ
+           ? 4 : j == gca_copy_gcj_malloc_on ? 2 : 0) != r)
+        return -2;
+#   endif
+    return r;
+  }
+#else
+  GC_API int GC_CALL GC_acc_test_tl_copy(void) { return -1; }
+#endif
+
   /* Tests only (tests/unit/test_tl_copies.c): which copies of the     */
   /* fast paths the public functions now jump to: 0, all upstream's    */
   /* own code; 1, all the copies with the counts; 2, some of each; -1,  */
@@ -274,8 +316,9 @@ GC_INNER void gca_tl_mode_update(void)
 #  ifndef GCA_COPIES
     return -1;
 #  else
-    /* The copies of the mode now (1: the countdown's, 2: the flags'). */
-    int m = (int)GCA_LOAD(&gca_tl_mode), c = 1 == m && !gca_tl_typed;
+    /* The copies of the mode now (1: the countdown's or the typed     */
+    /* one, 2: the flags').                                               */
+    int m = (int)GCA_LOAD(&gca_tl_mode);
 #   define TLFLAGS_COPY_ON(fn, c) \
         (GCA_LOAD(&gca_copy_##fn) == ((c) ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
@@ -285,12 +328,10 @@ GC_INNER void gca_tl_mode_update(void)
     on += GCA_LOAD(&gca_copy_generic_malloc) != gca_copy_generic_malloc_off;
 
 #   ifdef THREAD_LOCAL_ALLOC
-      on += TLFLAGS_COPY_ON(malloc_kind, c);
+      /* Mode 0 as the other copies: are they the flags' copy?          */
+      on += GC_acc_test_tl_copy()
+            == (0 == m ? 2 : TLFLAGS_TL_COPY(m, gca_tl_typed));
       n++;
-#     ifdef GC_GCJ_SUPPORT
-        on += TLFLAGS_COPY_ON(gcj_malloc, c);
-        n++;
-#     endif
 #   endif
 #   undef TLFLAGS_COPY_ON
     return 0 == on ? 0 : on == n ? 1 : 2;
