@@ -257,10 +257,12 @@ GC_INLINE struct gca_thread *counters_get(struct gca_tl *me)
   return EXPECT(t != NULL, TRUE) ? t : counters_claim(me);
 }
 
-GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me)
-{
-  return counters_get(me);
-}
+#ifdef THREAD_LOCAL_ALLOC
+  GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me)
+  {
+    return counters_get(me);
+  }
+#endif
 
 static struct gca_thread *counters_get_self(void)
 {

@@ -81,8 +81,8 @@ GC_EXTERN struct gca_thread *volatile gca_counters_registry;
 /* counters.c, for counters_due.c: t of the calling thread's gca_tl me */
 /* (claimed if need be; NULL: no memory); its lists linked for the sums */
 /* (NULL: it has none); a pop counted in the record, out of line.       */
-GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me);
 #ifdef THREAD_LOCAL_ALLOC
+  GC_INNER struct gca_thread *gca_counters_get(struct gca_tl *me);
   GC_INNER GC_tlfs gca_counters_tl_link(struct gca_thread *t);
 #endif
 GC_INNER void *gca_counters_alloc_tl_slow(struct gca_tl *me, void *p,

@@ -419,12 +419,15 @@ GC_INNER void *gca_counters_alloc_tl(void *p, size_t lb, size_t granules,
                                      int k);
 GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
                                           size_t granules, int k);
-/* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl.  */
-GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
-                                         size_t granules, int k, void **fl);
-/* The due pop of the typed copy of mode 1 (gca_hook_tl_typed_due).    */
-GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
-                                               size_t granules, int k);
+#ifdef THREAD_LOCAL_ALLOC
+  /* The due pop of the copy of mode 1 (gca_hook_tl_due), from list fl. */
+  GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb,
+                                           size_t granules, int k,
+                                           void **fl);
+  /* The due pop of the typed copy of mode 1 (gca_hook_tl_typed_due).  */
+  GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
+                                                 size_t granules, int k);
+#endif
 
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
@@ -945,9 +948,12 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
 /* objects of list_granted bytes), 0 if none within GCA_TL_CAP pops.  */
 /* gca_samples_tl_take records the sample (no explicit type: counters.c */
 /* drops one).                                                           */
-GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
-                                word *next);
-GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k);
+#ifdef THREAD_LOCAL_ALLOC
+  GC_INNER int gca_samples_tl_due(int real, word granted,
+                                  word list_granted, word *next);
+  GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted,
+                                    int k);
+#endif
 GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */

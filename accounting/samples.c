@@ -242,6 +242,7 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   samples_record(me, p, lb, GRANULES_TO_BYTES(granules), k, cookie, rate);
 }
 
+#ifdef THREAD_LOCAL_ALLOC
 /* Pops of objects of granted bytes up to the next sample point, this  */
 /* one first: 1 + floor(E * R / granted), E ~ Exp(1) (P(n > j) =        */
 /* exp(-j * granted / R): each pop a sample with probability             */
@@ -285,6 +286,7 @@ GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k)
   samples_record(&gca_tl_self, p, lb, granted, k, 0,
                  GCA_LOAD(&gca_sample_bytes));
 }
+#endif /* THREAD_LOCAL_ALLOC */
 
 /* (The copy of mode 1 does not count the thread's countdown down: it  */
 /* runs no more once a type was set, tlflags.c.)                         */

@@ -213,6 +213,8 @@ static void tlflags_copies(int mode, int typed)
 # ifdef GCA_COPIES
 #   ifdef THREAD_LOCAL_ALLOC
       int c = TLFLAGS_TL_COPY(mode, typed);
+#   else
+      (void)typed;
 #   endif
 
     AO_nop_full();
