@@ -1,21 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gca_unwind.h: what unwind.c hands down to unwind_cfi.c (the walks by
- * the unwind tables: libgcc's, and the cache of its rules): the list of
- * where code is, the collector's own code ranges, and the walks' entry
- * points.  Shared by those two modules alone (docs/design.md, "Layers").
+ * the unwind tables: libgcc's, and the cache of its rules) and to
+ * unwind_memo.c (the walks' memos): the list of where code is, the
+ * collector's own code ranges, and the walks' entry points; and, for
+ * sites.c too, where the table walks exist (docs/design.md, "Layers").
  */
 #ifndef GCA_UNWIND_H
 #define GCA_UNWIND_H
 
 #include "gca_priv.h"
 
+/* May auto take sampled stacks with _Unwind_Backtrace (sites.c)?  Only */
+/* where it finds a module's unwind tables without the loader's lock:   */
+/* glibc 2.35 and later have _dl_find_object, which libgcc (12 and      */
+/* later) uses.  A sample is taken with the allocation lock held, while */
+/* a thread in dlopen may hold the loader's lock and wait for ours      */
+/* (elsewhere auto stays fp; GC_ACC_UNWIND=libgcc takes that risk on    */
+/* the user's word).  Without <unwind.h> (MSVC) there is no table walk. */
+#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
+    && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+# define GCA_UNW_AUTO_TABLES 1
+#endif
+
 /* auto's sampled stacks by the tables' rules, cached (unwind_cfi.c):  */
 /* x86-64 glibc 2.35 and later.                                         */
-#if defined(__x86_64__) && defined(__linux__) && defined(GCA_HAVE_UNWIND_H) \
-    && (defined(__GNUC__) || defined(__clang__)) && defined(__GLIBC__) \
-    && defined(__GLIBC_MINOR__) \
-    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35)) \
+#if defined(GCA_UNW_AUTO_TABLES) && defined(__x86_64__) \
+    && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) \
     && !defined(__ILP32__) && !defined(GCA_NO_CFI_CACHE)
 # define GCA_UNW_CFI 1
 #endif

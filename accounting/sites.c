@@ -38,6 +38,7 @@
  */
 
 #include "gca_priv.h"
+#include "gca_unwind.h"
 
 #ifndef GC_ACC_DISABLE
 
@@ -413,16 +414,10 @@ static GC_ATTR_NOINLINE unsigned sites_stack_plain(struct sites_tls *me,
   return s != NULL ? s->id : none;
 }
 
-/* May auto take sampled stacks with _Unwind_Backtrace?  Only where it  */
-/* finds a module's unwind tables without the loader's lock: glibc 2.35 */
-/* and later have _dl_find_object, which libgcc (12 and later) uses.  A */
-/* sample is taken with the allocation lock held, while a thread in     */
-/* dlopen may hold the loader's lock and wait for ours (elsewhere auto  */
-/* stays fp; GC_ACC_UNWIND=libgcc takes that risk on the user's word).  */
-/* Without <unwind.h> (MSVC) there is no table walk: fp.                */
-#if defined(GCA_HAVE_UNWIND_H) && defined(__GLIBC__) \
-    && defined(__GLIBC_MINOR__) \
-    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+/* May auto take sampled stacks with _Unwind_Backtrace?  Where libgcc  */
+/* finds the tables without the loader's lock (GCA_UNW_AUTO_TABLES,     */
+/* gca_unwind.h); elsewhere fp.                                          */
+#ifdef GCA_UNW_AUTO_TABLES
   static const int sites_auto_tables = 1;
 #else
   static const int sites_auto_tables = 0;

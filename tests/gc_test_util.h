@@ -4,7 +4,9 @@
  * then look at what the collector kept (the unit tests test_census,
  * test_frag, test_types, test_types_gcj; the CLI workloads workload,
  * fragload, typedload), and by those that count what threads allocate
- * (test_tl_copies, test_tl_promise).  Include after gc.h.
+ * (test_tl_copies, test_tl_promise); and where the collector's table
+ * walk runs (test_unwind_cache, test_unwind_memo, test_nofp,
+ * test_tl_copies).  Include after gc.h.
  *
  * Everything is static and marked unused, so a program pays only for
  * what it calls.  The collector scans the stack conservatively: a dead
@@ -28,6 +30,15 @@
 /* changed, so that a call producing it is neither dropped nor moved.   */
 #ifndef KEEP
 # define KEEP(x) __asm__ __volatile__("" : "+r"(x) : : "memory")
+#endif
+
+/* Where auto takes sampled stacks by the unwind tables, cached: x86-64 */
+/* glibc 2.35 and later (the collector's GCA_UNW_AUTO_TABLES and        */
+/* GCA_UNW_CFI, accounting/gca_unwind.h; elsewhere the tests that check */
+/* that walk skip).                                                      */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GLIBC_MINOR__) \
+    && (__GLIBC__ > 2 || (2 == __GLIBC__ && __GLIBC_MINOR__ >= 35))
+# define GC_TEST_TABLE_WALK 1
 #endif
 
 /* Zero a good part of the stack below us (64 KiB), where dead frames   */
