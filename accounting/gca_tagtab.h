@@ -232,8 +232,6 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt,
                                  word *mark, word cleared);
 GC_INNER void gca_tagtab_reclaim(struct tag_tab *tb, unsigned used);
 GC_INNER void gca_tagtab_release(struct tag_tab *tb);       /* lock held */
-/* tb's wide table goes (tags reset); lock held, no thread tagging.   */
-GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb);
 GC_INNER word gca_tagslab_mapped_bytes(void);   /* taken from the OS    */
 GC_INNER word gca_tagslab_in_use_bytes(void);   /* in live tables       */
 

@@ -538,7 +538,8 @@ GC_INNER unsigned gca_tagtab_set(struct tag_tab *tb, word s, gca_tag_t nt,
   return tab_nib(TAB_IDX(tb), s);
 }
 
-GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
+/* tb's wide table goes (with tb: gca_tagtab_release).  Lock held.   */
+static void tab_wide_drop(struct tag_tab *tb)
 {
   struct tag_wide *w = tb->wide;
   word k, ng;
@@ -554,7 +555,7 @@ GC_INNER void gca_tagtab_wide_drop(struct tag_tab *tb)
 /* A block's table goes (a block freed, tags off).  Lock held.          */
 GC_INNER void gca_tagtab_release(struct tag_tab *tb)
 {
-  gca_tagtab_wide_drop(tb);
+  tab_wide_drop(tb);
   gca_tagslab_release(tb, TAB_SLAB(tb));
 }
 
