@@ -11,6 +11,9 @@
 
 #include "gca_priv.h"
 
+#ifndef GC_ACC_DISABLE   /* (else GC_INNER, static in the one-file build, */
+                         /* declares what nothing defines: warnings)     */
+
 /* May auto take sampled stacks with _Unwind_Backtrace (sites.c)?  Only */
 /* where it finds a module's unwind tables without the loader's lock:   */
 /* glibc 2.35 and later have _dl_find_object, which libgcc (12 and      */
@@ -172,5 +175,7 @@ GC_INNER void gca_unwcfi_memo_keep(struct gca_unwcfi_memos *mm,
                                    const struct gca_unwcfi_reads *rs,
                                    const word *frames, unsigned n);
 #endif
+
+#endif /* !GC_ACC_DISABLE */
 
 #endif /* GCA_UNWIND_H */
