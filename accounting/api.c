@@ -126,6 +126,16 @@ GC_API int GC_CALL GC_acc_set_dump_keyframe(unsigned every)
     return taken;
   }
 
+  /* Tests only (tests/unit/test_locked_countdown.c): samples decided so */
+  /* far, taken or dropped (no room in the table).                       */
+  GC_API GC_word GC_CALL GC_acc_test_samples_decided(void)
+  {
+    word taken, dropped, tracked;
+
+    gca_samples_stats(&taken, &dropped, &tracked);
+    return taken + dropped;
+  }
+
   /* Tests only (tests/unit/test_tl_countdown.c): the most pops a list's */
   /* countdown runs before it is due (gca_hooks.h, GCA_TL_CAP).          */
   GC_API GC_word GC_CALL GC_acc_test_tl_cap(void)

@@ -330,6 +330,9 @@ GC_INNER word *gca_locked_kind[MAXOBJKINDS] = { NULL };
 /* Where kind k's lock-held large rows start, at its class GCA_LARGE0   */
 /* + 1 (gca_hooks.h, gca_locked_count_large).                           */
 GC_INNER word *gca_locked_large_kind[MAXOBJKINDS] = { NULL };
+/* Where kind k's lock-held rows' countdowns start (gca_hooks.h,       */
+/* GCA_LOCKED_POP_CNT).                                                   */
+GC_INNER signed_word *gca_locked_w_kind[MAXOBJKINDS] = { NULL };
 
 GC_INNER int gca_tables_get(void)
 {
@@ -341,6 +344,7 @@ GC_INNER int gca_tables_get(void)
       gca_locked_kind[k] = gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
       gca_locked_large_kind[k] =
                 gca_tables->locked_large[k * GCA_LOCKED_LARGE_ROWS + 1];
+      gca_locked_w_kind[k] = &gca_tables->locked_w[k * GCA_LOCKED_KIND_ROWS];
     }
   }
   return gca_tables != NULL;

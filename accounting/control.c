@@ -39,7 +39,7 @@ GC_INNER void gca_control_enable(int on)
 
 GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
 {
-  int tags = profile >= GCA_PROFILE_FULL;
+  int tags = profile >= GCA_PROFILE_FULL, redraw;
   DCL_LOCK_STATE;
 
   /* trace: a stack on every allocation; full: sampled stacks ("full"   */
@@ -55,6 +55,8 @@ GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
   /* must never be waited for with ours held.                             */
   if (GCA_PROFILE_SAMPLED == profile) gca_unwind_init();
   LOCK();
+  redraw = profile != gca_profile
+           || (GCA_PROFILE_SAMPLED == profile && sample_bytes != 0);
   if (GCA_PROFILE_SAMPLED == profile && sample_bytes != 0)
     gca_samples_set_rate(sample_bytes);
   if (profile != gca_profile) {
@@ -62,6 +64,10 @@ GC_INNER void gca_control_set_profile(int profile, word sample_bytes)
     GCA_STORE(&gca_profile, profile);
     gca_samples_new_epoch();
   }
+  /* The rows' countdowns drawn at the old rate or profile: each one's */
+  /* next pop drawn afresh (the lists' and the threads' redraw at their */
+  /* next due, seeing the epoch).                                        */
+  if (redraw) gca_counters_locked_rearm_all();
   if (tags != gca_tags_on) {
     /* hb_acc is kept by the block hooks once GCA_HBLK_TABLES is set    */
     /* (tracking on and tags on once); until then it may be anything.   */

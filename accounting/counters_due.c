@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * counters_due.c: the due pops of mode 1's thread-local copies: the
+ * counters_due.c: the due pops of mode 1's copies: the thread-local
  * lists' copy's (a list's countdown ran out, or was made due: counters_tl.c,
- * "the lists' countdowns") and the typed copy's (the thread's countdown:
- * counters.c, "the countdown's promise").  Each counts the pop as its copy
- * could not, re-arms, and takes the sample if there is one.  Called from
- * the hooks (hooks.c) only.
+ * "the lists' countdowns"), the typed copy's (the thread's countdown:
+ * counters.c, "the countdown's promise") and GC_malloc_kind_global's (a
+ * lock-held row's countdown: "the rows' countdowns", below).  Each counts
+ * the pop as its copy could not, re-arms, and takes the sample if there
+ * is one.  Called from the hooks (hooks.c) only; and the rows' countdowns'
+ * folds for the sums and for a change of rate.
  */
 
 #include "gca_priv.h"
@@ -42,8 +44,8 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
     if (pend && t != NULL && COUNTERS_PENDING == t->in_many
         && p == t->last_p)
       granted = HDR(p)->hb_sz;  /* its own size: counted when made */
-    take = gca_samples_tl_due(!pend && (b & 1) != 0, granted, list_granted,
-                              &next);
+    take = gca_samples_countdown_due(!pend && (b & 1) != 0, granted,
+                                     list_granted, &next);
   }
   /* The list's next pops: counted inline while its counts are read,   */
   /* up to the sample point drawn; else each one due.                   */
@@ -64,7 +66,7 @@ GC_INNER void *gca_counters_alloc_tl_due(void *p, size_t lb, size_t granules,
   /* after it raced with the switch: the type is dropped, not given to  */
   /* an object it may not be for.                                        */
   me->next_type = 0;
-  if (take) gca_samples_tl_take(p, lb, granted, k);
+  if (take) gca_samples_countdown_take(p, lb, granted, k);
   return p;
 }
 #endif
@@ -103,6 +105,118 @@ GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
   }
   return p;
 }
+#endif
+
+/* ---- the rows' countdowns ------------------------------------------------ */
+
+/* GC_malloc_kind_global's copy of mode 1 counts its pops into one word  */
+/* a lock-held row, as the lists' copy does into one a list             */
+/* (counters_tl.c, "the lists' countdowns", whose arithmetic this is):   */
+/* locked_w[i] holds -W and locked_b[i] B, and after k pops of r         */
+/* requested bytes since B was set, B - W = k * GCA_TL_S + r.  The      */
+/* rows are shared by all threads, and everything here, the pops, the   */
+/* folds and the sums (counters_sum.c), runs with the allocation lock   */
+/* held.  A row's requests are at most its class's bytes, so its cap is */
+/* its own: (GCA_TL_S - 2) / 2 over them (on 64-bit targets 264,208     */
+/* pops of 2 KiB objects, on 32-bit ones 258), and never over           */
+/* GCA_TL_CAP_WORD (B in a signed word).  A countdown drawn from its    */
+/* row's objects samples each pop independently, with the probability  */
+/* the thread's countdown by bytes gives it (samples.c), whichever       */
+/* thread pops it.                                                        */
+#define LOCKED_S ((word)GCA_TL_S)
+
+static word locked_cap(word lg)
+{
+  word cap = (LOCKED_S - 2) / GRANULES_TO_BYTES(lg) / 2;
+
+  return cap < (word)GCA_TL_CAP_WORD ? cap : (word)GCA_TL_CAP_WORD;
+}
+
+GC_INNER void gca_counters_locked_pending(word i, word *objs, word *req)
+{
+  word x = gca_tables->locked_b[i] + (word)gca_tables->locked_w[i];
+
+  *objs = x >> GCA_TL_LOG_S;
+  *req = x & (LOCKED_S - 1);
+}
+
+/* Row i's countdown folded into its counts and set to b.               */
+static void locked_rearm(word i, word b)
+{
+  word o, r;
+
+  gca_counters_locked_pending(i, &o, &r);
+  if ((o | r) != 0) {
+    GCA_OWN_ADD(&gca_tables->locked_rows[i][0], o);
+    GCA_OWN_ADD(&gca_tables->locked_rows[i][1], r);
+  }
+  gca_tables->locked_b[i] = b;
+  GCA_STORE(&gca_tables->locked_w[i], -(signed_word)b);
+}
+
+GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k)
+{
+  word i = (word)k * GCA_LOCKED_KIND_ROWS + (word)lg;
+  word granted = GRANULES_TO_BYTES((word)lg), next = 0, cap = 0;
+  int take = 0;
+
+  if (EXPECT(1 == gca_tl_mode, TRUE)) {
+    /* B odd: its last pop is the sample point drawn; else (made due,  */
+    /* or capped) a fresh draw decides this pop.                         */
+    take = gca_samples_countdown_due((gca_tables->locked_b[i] & 1) != 0,
+                                     granted, granted, &next);
+    cap = locked_cap((word)lg);
+  }
+  /* Not mode 1 (the copy raced with a change of mode: the pop counted */
+  /* as one just before it), the next pop due again.                    */
+  locked_rearm(i, 0 == cap ? 0 : 0 == next || next > cap
+                  ? cap * LOCKED_S - 2 : next * LOCKED_S - 1);
+  /* A type set for the next allocation is never this one's: once a    */
+  /* type was set, mode 1 runs GC_malloc_kind_global's copy of mode 2  */
+  /* (tlflags.c), so this pop raced with that switch.                   */
+  gca_tl_self.next_type = 0;
+  if (take) gca_samples_countdown_take(p, lb, granted, k);
+  return p;
+}
+
+GC_INNER void gca_counters_locked_rearm_all(void)
+{
+  unsigned k, lg;
+
+  if (!gca_locked_rows_used) return;
+  for (k = 0; k < GC_n_kinds && k < MAXOBJKINDS; k++) {
+    for (lg = 1; lg <= MAXOBJGRANULES; lg++) {
+      word i = (word)k * GCA_LOCKED_KIND_ROWS + lg;
+
+      if (gca_tables->locked_b[i] != 0 || gca_tables->locked_w[i] != 0)
+        locked_rearm(i, 0);
+    }
+  }
+}
+
+#ifdef GCA_TEST_API
+  /* Tests only (tests/unit/test_locked_countdown.c): the cap of the   */
+  /* rows' countdowns of lg granules.                                    */
+  GC_API GC_word GC_CALL GC_acc_test_locked_cap(GC_word lg)
+  {
+    return lg != 0 ? locked_cap(lg) : 0;
+  }
+
+  /* Tests only: the pops row (k, lg)'s countdown was last set to run, */
+  /* its sample point or cap (0: due at its next pop).                   */
+  GC_API GC_word GC_CALL GC_acc_test_locked_draw(int k, GC_word lg)
+  {
+    word b;
+    DCL_LOCK_STATE;
+
+    if (k < 0 || k >= MAXOBJKINDS || 0 == lg || lg > MAXOBJGRANULES
+        || NULL == gca_tables)
+      return 0;
+    LOCK();
+    b = gca_tables->locked_b[(word)k * GCA_LOCKED_KIND_ROWS + lg];
+    UNLOCK();
+    return (b + 2) >> GCA_TL_LOG_S;
+  }
 #endif
 
 #endif /* !GC_ACC_DISABLE */

@@ -68,8 +68,14 @@ GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
   for (k = 0; gca_locked_rows_used && k < n_kinds; k++) {
     word (*l)[2] = &gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
 
-    for (cls = 1; cls <= MAXOBJGRANULES; cls++)
-      gca_counters_sum_add(k, cls, l[cls][0], l[cls][1], 0);
+    for (cls = 1; cls <= MAXOBJGRANULES; cls++) {
+      word o, r;
+
+      /* And GC_malloc_kind_global's pops still in the row's countdown */
+      /* (counters_due.c, "the rows' countdowns").                      */
+      gca_counters_locked_pending(k * GCA_LOCKED_KIND_ROWS + cls, &o, &r);
+      gca_counters_sum_add(k, cls, l[cls][0] + o, l[cls][1] + r, 0);
+    }
   }
   /* And the large objects counted inline (GC_ACC_ON_ALLOC_LARGE), with */
   /* their granted blocks: row b of kind k is class GCA_LARGE0 + b.     */

@@ -167,11 +167,13 @@ struct gca_tl {
   unsigned s_last_site;
   struct sites_tls *sites;      /* sites.c's TLS, NULL until first use   */
   /* samples.c: the sampled profile's random state (0: not seeded), the */
-  /* profile's epoch of its last draw, the countdown when                */
-  /* GC_acc_set_next_type was last called, a re-entry guard, and the     */
-  /* thread's cache of free sample nodes.                                 */
+  /* profile's epoch of the thread's countdown's last draw and of its   */
+  /* countdowns by objects' (the lists' and rows': each its own, or a   */
+  /* draw of one would hide that the other was drawn at an old rate),   */
+  /* the countdown when GC_acc_set_next_type was last called, a re-entry */
+  /* guard, and the thread's cache of free sample nodes.                 */
   unsigned long long p_rng;
-  word p_epoch;
+  word p_epoch, p_cd_epoch;
   signed_word p_next_left;
   int p_busy;
   struct gca_sample *p_nodes;
@@ -428,6 +430,16 @@ GC_INNER void *gca_counters_alloc_tl_tags(void *p, size_t lb,
   GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
                                                  size_t granules, int k);
 #endif
+/* The due pop of GC_malloc_kind_global's copy of mode 1               */
+/* (gca_hook_locked_due; counters_due.c, "the rows' countdowns"), lock */
+/* held; returns p.                                                      */
+GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k);
+/* Every row's countdown folded and made due, its next pop drawn afresh */
+/* (the profile or the rate changed; lock held).                        */
+GC_INNER void gca_counters_locked_rearm_all(void);
+/* The counts still in row i's countdown: objects and requested bytes  */
+/* (lock held; counters_sum.c).                                          */
+GC_INNER void gca_counters_locked_pending(word i, word *objs, word *req);
 
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
@@ -680,6 +692,13 @@ struct gca_tables {
   /* rows: kind k's large class GCA_LARGE0 + b is row                    */
   /* k * GCA_LOCKED_LARGE_ROWS + b: objects, requested bytes, blocks).  */
   word locked_large[MAXOBJKINDS * GCA_LOCKED_LARGE_ROWS][3];
+  /* The countdowns of the lock-held rows (counters_due.c, "the rows'   */
+  /* countdowns"): row k * GCA_LOCKED_KIND_ROWS + lg's word and its     */
+  /* setting, base.c's gca_locked_w_kind[k] pointing at kind k's words; */
+  /* last, so that the pages of kinds that do not exist are never       */
+  /* touched.                                                            */
+  signed_word locked_w[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1];
+  word locked_b[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1];
 };
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */
@@ -941,19 +960,18 @@ GC_EXTERN word gca_sample_bytes;
 GC_INNER void gca_samples_set_rate(word bytes);     /* 0: the default   */
 GC_INNER void gca_samples_new_epoch(void);
 GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k);
-/* The thread-local lists' countdowns (counters.c, "the lists'          */
-/* countdowns"): a list's countdown ran out at a pop of granted bytes,  */
-/* at its sample point (real) or made due; is that pop a sample?  *next */
-/* the pops, the next one first, to the list's next sample point (its  */
-/* objects of list_granted bytes), 0 if none within GCA_TL_CAP pops.  */
-/* gca_samples_tl_take records the sample (no explicit type: counters.c */
-/* drops one).                                                           */
-#ifdef THREAD_LOCAL_ALLOC
-  GC_INNER int gca_samples_tl_due(int real, word granted,
-                                  word list_granted, word *next);
-  GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted,
-                                    int k);
-#endif
+/* The countdowns by objects: the thread-local lists' (counters_tl.c,  */
+/* "the lists' countdowns") and the lock-held rows' (counters_due.c,    */
+/* "the rows' countdowns").  One ran out at a pop of granted bytes, at  */
+/* its sample point (real) or made due; is that pop a sample?  *next   */
+/* the pops, the next one first, to the countdown's next sample point   */
+/* (its objects of list_granted bytes), 0 if none within GCA_TL_CAP     */
+/* pops.  gca_samples_countdown_take records the sample (no explicit    */
+/* type: counters_due.c drops one).                                     */
+GC_INNER int gca_samples_countdown_due(int real, word granted,
+                                       word list_granted, word *next);
+GC_INNER void gca_samples_countdown_take(void *p, size_t lb, word granted,
+                                         int k);
 GC_INNER void gca_samples_note_next(void);
 GC_INNER void gca_samples_list(void *list, word granted, int k);
 GC_INNER void gca_samples_free(void *p);            /* GC_free          */

@@ -234,6 +234,11 @@ GC_INNER void *gca_hook_tl_typed_due(void *p, size_t lb, size_t granules,
 # endif
 }
 
+GC_INNER void *gca_hook_locked_due(void *p, size_t lb, size_t lg, int k)
+{
+  return gca_counters_locked_due(p, lb, lg, k);
+}
+
 /* The refill's state for the macros (gca_hooks.h): BEGIN, an object  */
 /* made inside next, which the end must know (so GC_ACC_ON_ALLOC_INNER  */
 /* and this file's large objects take the general path), and the       */

@@ -242,20 +242,19 @@ GC_INNER void gca_samples_take(void *p, size_t lb, word granules, int k)
   samples_record(me, p, lb, GRANULES_TO_BYTES(granules), k, cookie, rate);
 }
 
-#ifdef THREAD_LOCAL_ALLOC
 /* Pops of objects of granted bytes up to the next sample point, this  */
 /* one first: 1 + floor(E * R / granted), E ~ Exp(1) (P(n > j) =        */
 /* exp(-j * granted / R): each pop a sample with probability             */
 /* 1 - exp(-granted / R), independently, as the countdown by bytes      */
 /* samples them); 0 past GCA_TL_CAP.                                     */
-static word samples_tl_n(struct gca_tl *me, word rate, word granted)
+static word samples_countdown_n(struct gca_tl *me, word rate, word granted)
 {
   word q = (word)gca_rng_exp(&me->p_rng, rate) / granted;
 
   return q >= (word)GCA_TL_CAP ? 0 : q + 1;
 }
 
-GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
+GC_INNER int gca_samples_countdown_due(int real, word granted, word list_granted,
                                 word *next)
 {
   struct gca_tl *me = &gca_tl_self;
@@ -267,26 +266,26 @@ GC_INNER int gca_samples_tl_due(int real, word granted, word list_granted,
     *next = 0;
     return 0;
   }
-  if (EXPECT(me->p_epoch != epoch, FALSE)) {
+  if (EXPECT(me->p_cd_epoch != epoch, FALSE)) {
     /* New thread, or the profile or rate changed since the draw: a    */
     /* fresh draw decides this pop too (memoryless, unbiased).          */
     if (0 == me->p_rng) gca_rng_seed(&me->p_rng);
-    me->p_epoch = epoch;
+    me->p_cd_epoch = epoch;
     real = 0;
   }
   /* Made due (not a sample point): the pop is a sample with its own  */
   /* probability, as if a draw from before it ran out here.            */
-  take = real || 1 == samples_tl_n(me, rate, granted);
-  *next = samples_tl_n(me, rate, list_granted);
+  take = real || 1 == samples_countdown_n(me, rate, granted);
+  *next = samples_countdown_n(me, rate, list_granted);
   return take;
 }
 
-GC_INNER void gca_samples_tl_take(void *p, size_t lb, word granted, int k)
+GC_INNER void gca_samples_countdown_take(void *p, size_t lb, word granted,
+                                         int k)
 {
   samples_record(&gca_tl_self, p, lb, granted, k, 0,
                  GCA_LOAD(&gca_sample_bytes));
 }
-#endif /* THREAD_LOCAL_ALLOC */
 
 /* (The copy of mode 1 does not count the thread's countdown down: it  */
 /* runs no more once a type was set, tlflags.c.)                         */

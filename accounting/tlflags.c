@@ -213,13 +213,13 @@ static void tlflags_copies(int mode, int typed)
 # ifdef GCA_COPIES
 #   ifdef THREAD_LOCAL_ALLOC
       int c = TLFLAGS_TL_COPY(mode, typed);
-#   else
-      (void)typed;
 #   endif
 
     AO_nop_full();
-    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode
-              ? gca_copy_malloc_kind_global_cnt : 2 == mode
+    /* Mode 1 once typed: the copy of mode 2, whose pops move the        */
+    /* thread's countdown (gca_hooks.h, GCA_LOCKED_POP_CNT).              */
+    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode && !typed
+              ? gca_copy_malloc_kind_global_cnt : mode != 0
               ? gca_copy_malloc_kind_global_on
               : gca_copy_malloc_kind_global_off);
     GCA_STORE(&gca_copy_generic_malloc, tlflags_generic_copy(mode));
@@ -324,7 +324,8 @@ GC_INNER void gca_tl_mode_update(void)
 #   define TLFLAGS_COPY_ON(fn, c) \
         (GCA_LOAD(&gca_copy_##fn) == ((c) ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
-    int on = TLFLAGS_COPY_ON(malloc_kind_global, 1 == m), n = 2;
+    int on = TLFLAGS_COPY_ON(malloc_kind_global, 1 == m && !gca_tl_typed),
+        n = 2;
 
     /* GC_generic_malloc's: the copy of the mode and the unwinder.      */
     on += GCA_LOAD(&gca_copy_generic_malloc) != gca_copy_generic_malloc_off;
@@ -337,6 +338,21 @@ GC_INNER void gca_tl_mode_update(void)
 #   endif
 #   undef TLFLAGS_COPY_ON
     return 0 == on ? 0 : on == n ? 1 : 2;
+#  endif
+  }
+
+  /* Tests only: GC_malloc_kind_global's copy now: 0, upstream's code; */
+  /* 3, mode 1's (the rows' countdowns); 2, the one that asks the mode  */
+  /* (mode 2, or mode 1 once typed); -1 where the series makes none.    */
+  GC_API int GC_CALL GC_acc_test_global_copy(void)
+  {
+#  ifndef GCA_COPIES
+    return -1;
+#  else
+    void *(*c)(size_t, int) = GCA_LOAD(&gca_copy_malloc_kind_global);
+
+    return c == gca_copy_malloc_kind_global_cnt ? 3
+           : c == gca_copy_malloc_kind_global_on ? 2 : 0;
 #  endif
   }
 
