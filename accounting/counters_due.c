@@ -160,6 +160,7 @@ GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k)
   word granted = GRANULES_TO_BYTES((word)lg), next = 0, cap = 0;
   int take = 0;
 
+  GC_ASSERT(I_HOLD_LOCK());
   if (EXPECT(1 == gca_tl_mode, TRUE)) {
     /* B odd: its last pop is the sample point drawn; else (made due,  */
     /* or capped) a fresh draw decides this pop.                         */
@@ -183,6 +184,7 @@ GC_INNER void gca_counters_locked_rearm_all(void)
 {
   unsigned k, lg;
 
+  GC_ASSERT(I_HOLD_LOCK());
   if (!gca_locked_rows_used) return;
   for (k = 0; k < GC_n_kinds && k < MAXOBJKINDS; k++) {
     for (lg = 1; lg <= MAXOBJGRANULES; lg++) {

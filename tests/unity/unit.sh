@@ -155,7 +155,7 @@ UNITY_CFLAGS=-O1 unity_build gc-assert -fno-omit-frame-pointer -w \
   -DGC_ASSERTIONS -DGCA_DUMP_NO_FUTEX -DGCA_TEST_API
 for t in unit/test_counters unit/test_dump_ring unit/test_frag_churn \
          unit/test_census unit/test_frag unit/test_types unit/test_types_gcj \
-         unit/test_tl_copies unity/test_vector; do
+         unit/test_tl_copies unit/test_locked_countdown unity/test_vector; do
   n=${t#*/}
   # test_dump_ring reads its dumps back through the reader's parser;
   # test_tl_copies must find GC_malloc_kind_global made in copies (the
@@ -168,7 +168,8 @@ for t in unit/test_counters unit/test_dump_ring unit/test_frag_churn \
   esac
   # shellcheck disable=SC2086
   $CC -O1 -w -fno-omit-frame-pointer -rdynamic -o "$OUT/$n-assert" $inc \
-    "$srcdir/tests/$t.c" $reader "$OUT/gc-assert.o" -lpthread -lz -ljansson -ldl
+    "$srcdir/tests/$t.c" $reader "$OUT/gc-assert.o" -lpthread -lz -ljansson -ldl \
+    -lm
   # shellcheck disable=SC2086
   "$OUT/$n-assert" $args
 done
