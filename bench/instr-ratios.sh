@@ -139,8 +139,23 @@ samples() {
     sed -n 's/.*"samples":{"taken":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
 }
 
+# Each workload's rows are ratios to its unpatched row, or to its
+# compiled-out row when that is not run, or else to its first: those
+# rows run first, whatever order BENCH_INSTR_CONFIGS gives.
+ordered=
+for pass in unpatched compiled-out other; do
+  for c in $configs; do
+    case $c in
+      *unpatched) p=unpatched ;;
+      *compiled-out) p=compiled-out ;;
+      *) p=other ;;
+    esac
+    [ "$p" != "$pass" ] || ordered="$ordered $c"
+  done
+done
+configs=$ordered
+
 printf '%-24s %14s %7s %14s %7s %6s %8s %6s %7s %8s %7s\n' configuration "main thread" ratio "all threads" ratio colls "wall ms" ratio "ns/obj" "drift M" "w/o"
-base_main= base_all= base_wall= base_cpu= base_nth= base_blk= base_mark=
 for c in $configs; do
   # A klass or gcj configuration is its gameloop row run on gameloop-klass
   # or gameloop-gcj, with types from word 0 where that row has types; a
@@ -158,6 +173,8 @@ for c in $configs; do
     unpatched|compiled-out|patched-*) row=$c0 prog=gameloop ;;
     *) row=patched-$c0 prog=gameloop ;;
   esac
+  # The workload, which its rows' base is kept under (base_*_<key>).
+  key=$(printf '%s%s' "$names" "$prog" | tr -c 'a-zA-Z0-9\n' '_')
   dir=patched$sfx
   set --
   case $row in
@@ -220,15 +237,17 @@ for c in $configs; do
     field main_cpu_ns "$tmp/wstdout" >> "$tmp/cpu"
   done
   wall=$(median < "$tmp/wall"); cpu=$(median < "$tmp/cpu")
-  # Each workload's rows are ratios to its own unpatched row (or to the
-  # first row, when that is not run).
-  case $c in
-    *unpatched) base_main= ;;
-  esac
-  if [ -z "$base_main" ]; then
-    base_main=$main base_all=$all base_wall=$wall base_cpu=$cpu
-    base_nth=$nth_calls base_blk=$blk_ir base_mark=$mark_ir
+  # The workload's first row is its base (ordered above).
+  eval "seen=\${base_main_$key:-}"
+  if [ -z "$seen" ]; then
+    eval "base_main_$key=\$main base_all_$key=\$all base_wall_$key=\$wall" \
+         "base_cpu_$key=\$cpu base_nth_$key=\$nth_calls" \
+         "base_blk_$key=\$blk_ir base_mark_$key=\$mark_ir"
   fi
+  eval "base_main=\$base_main_$key base_all=\$base_all_$key" \
+       "base_wall=\$base_wall_$key base_cpu=\$base_cpu_$key" \
+       "base_nth=\$base_nth_$key base_blk=\$base_blk_$key" \
+       "base_mark=\$base_mark_$key"
   case $c in
     klass-dump) dump_main=$main dump_cpu=$cpu ;;
     klass-sampled4k) s4_main=$main s4_cpu=$cpu s4_taken=$taken ;;
@@ -253,4 +272,4 @@ if [ -n "${s4_main:-}" ] && [ -n "${dump_main:-}" ] && [ "${s4_taken:-0}" -gt 0 
     if (um != "" && ud != "") printf ", %.0f ns of the main thread'"'"'s CPU", (um - ud) / n
     printf "\n" }'
 fi
-echo "(callgrind, gameloop -f $frames -w $passes (snprintf-: with -S), GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to each workload's unpatched row; wall ms: median of $wall_runs native runs, ns/obj: main thread's CPU over unpatched's per object)"
+echo "(callgrind, gameloop -f $frames -w $passes (snprintf-: with -S), GC_INITIAL_HEAP_SIZE=$heap${norand:+, ASLR off}${sfx:+, builds without thread-local allocation}; ratios to each workload's unpatched row, else its compiled-out row; wall ms: median of $wall_runs native runs, ns/obj: main thread's CPU over unpatched's per object)"
