@@ -344,7 +344,8 @@ GC_INNER int gca_tables_get(void)
       gca_locked_kind[k] = gca_tables->locked_rows[k * GCA_LOCKED_KIND_ROWS];
       gca_locked_large_kind[k] =
                 gca_tables->locked_large[k * GCA_LOCKED_LARGE_ROWS + 1];
-      gca_locked_w_kind[k] = &gca_tables->locked_w[k * GCA_LOCKED_KIND_ROWS];
+      gca_locked_w_kind[k] =
+                gca_tables->locked_wb[k * GCA_LOCKED_KIND_ROWS];
     }
   }
   return gca_tables != NULL;

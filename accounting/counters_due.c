@@ -112,8 +112,8 @@ GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
 /* GC_malloc_kind_global's copy of mode 1 counts its pops into one word  */
 /* a lock-held row, as the lists' copy does into one a list             */
 /* (counters_tl.c, "the lists' countdowns", whose arithmetic this is):   */
-/* locked_w[i] holds -W and locked_b[i] B, and after k pops of r         */
-/* requested bytes since B was set, B - W = k * GCA_TL_S + r.  The      */
+/* locked_wb[i] holds -W and B, and after k pops of r requested bytes  */
+/* since B was set, B - W = k * GCA_TL_S + r.  The                      */
 /* rows are shared by all threads, and everything here, the pops, the   */
 /* folds and the sums (counters_sum.c), runs with the allocation lock   */
 /* held.  A row's requests are at most its class's bytes, so its cap is */
@@ -125,6 +125,13 @@ GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
 /* thread pops it.                                                        */
 #define LOCKED_S ((word)GCA_TL_S)
 
+/* The kinds whose rows' countdowns were ever set (a due of one of     */
+/* their rows, at its first pop: a row's word is 0 till then): the     */
+/* sums and the redraw read only theirs, so that the pages of the      */
+/* others are never touched, not even read (a page read is resident   */
+/* too, as mincore and acc_memory.sh count).  Lock held.                */
+static unsigned char locked_kind_set[MAXOBJKINDS];
+
 static word locked_cap(word lg)
 {
   word cap = (LOCKED_S - 2) / GRANULES_TO_BYTES(lg) / 2;
@@ -132,26 +139,33 @@ static word locked_cap(word lg)
   return cap < (word)GCA_TL_CAP_WORD ? cap : (word)GCA_TL_CAP_WORD;
 }
 
-GC_INNER void gca_counters_locked_pending(word i, word *objs, word *req)
+GC_INNER void gca_counters_locked_pending(unsigned k, unsigned lg,
+                                         word *objs, word *req)
 {
-  word x = gca_tables->locked_b[i] + (word)gca_tables->locked_w[i];
+  word i = (word)k * GCA_LOCKED_KIND_ROWS + lg, x;
+
+  if (!locked_kind_set[k]) {
+    *objs = *req = 0;           /* never set: not read either          */
+    return;
+  }
+  x = (word)gca_tables->locked_wb[i][1] + (word)gca_tables->locked_wb[i][0];
 
   *objs = x >> GCA_TL_LOG_S;
   *req = x & (LOCKED_S - 1);
 }
 
-/* Row i's countdown folded into its counts and set to b.               */
-static void locked_rearm(word i, word b)
+/* Row (k, lg)'s countdown folded into its counts and set to b.        */
+static void locked_rearm(unsigned k, unsigned lg, word b)
 {
-  word o, r;
+  word i = (word)k * GCA_LOCKED_KIND_ROWS + lg, o, r;
 
-  gca_counters_locked_pending(i, &o, &r);
+  gca_counters_locked_pending(k, lg, &o, &r);
   if ((o | r) != 0) {
     GCA_OWN_ADD(&gca_tables->locked_rows[i][0], o);
     GCA_OWN_ADD(&gca_tables->locked_rows[i][1], r);
   }
-  gca_tables->locked_b[i] = b;
-  GCA_STORE(&gca_tables->locked_w[i], -(signed_word)b);
+  gca_tables->locked_wb[i][1] = (signed_word)b;
+  GCA_STORE(&gca_tables->locked_wb[i][0], -(signed_word)b);
 }
 
 GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k)
@@ -161,16 +175,18 @@ GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k)
   int take = 0;
 
   GC_ASSERT(I_HOLD_LOCK());
+  locked_kind_set[k] = 1;
   if (EXPECT(1 == gca_tl_mode, TRUE)) {
     /* B odd: its last pop is the sample point drawn; else (made due,  */
     /* or capped) a fresh draw decides this pop.                         */
-    take = gca_samples_countdown_due((gca_tables->locked_b[i] & 1) != 0,
+    take = gca_samples_countdown_due((gca_tables->locked_wb[i][1] & 1) != 0,
                                      granted, granted, &next);
     cap = locked_cap((word)lg);
   }
   /* Not mode 1 (the copy raced with a change of mode: the pop counted */
   /* as one just before it), the next pop due again.                    */
-  locked_rearm(i, 0 == cap ? 0 : 0 == next || next > cap
+  locked_rearm((unsigned)k, (unsigned)lg, 0 == cap ? 0
+               : 0 == next || next > cap
                   ? cap * LOCKED_S - 2 : next * LOCKED_S - 1);
   /* A type set for the next allocation is never this one's: once a    */
   /* type was set, mode 1 runs GC_malloc_kind_global's copy of mode 2  */
@@ -187,11 +203,12 @@ GC_INNER void gca_counters_locked_rearm_all(void)
   GC_ASSERT(I_HOLD_LOCK());
   if (!gca_locked_rows_used) return;
   for (k = 0; k < GC_n_kinds && k < MAXOBJKINDS; k++) {
+    if (!locked_kind_set[k]) continue;
     for (lg = 1; lg <= MAXOBJGRANULES; lg++) {
       word i = (word)k * GCA_LOCKED_KIND_ROWS + lg;
 
-      if (gca_tables->locked_b[i] != 0 || gca_tables->locked_w[i] != 0)
-        locked_rearm(i, 0);
+      if ((gca_tables->locked_wb[i][0] | gca_tables->locked_wb[i][1]) != 0)
+        locked_rearm(k, lg, 0);
     }
   }
 }
@@ -201,7 +218,12 @@ GC_INNER void gca_counters_locked_rearm_all(void)
   /* rows' countdowns of lg granules.                                    */
   GC_API GC_word GC_CALL GC_acc_test_locked_cap(GC_word lg)
   {
-    return lg != 0 ? locked_cap(lg) : 0;
+#   ifdef THREAD_LOCAL_ALLOC
+      (void)lg;
+      return 0;                 /* the copy counts as the other sites  */
+#   else
+      return lg != 0 ? locked_cap(lg) : 0;
+#   endif
   }
 
   /* Tests only: the pops row (k, lg)'s countdown was last set to run, */
@@ -215,7 +237,7 @@ GC_INNER void gca_counters_locked_rearm_all(void)
         || NULL == gca_tables)
       return 0;
     LOCK();
-    b = gca_tables->locked_b[(word)k * GCA_LOCKED_KIND_ROWS + lg];
+    b = (word)gca_tables->locked_wb[(word)k * GCA_LOCKED_KIND_ROWS + lg][1];
     UNLOCK();
     return (b + 2) >> GCA_TL_LOG_S;
   }

@@ -73,7 +73,7 @@ GC_INNER void gca_counters_sum_rows(unsigned n_kinds)
 
       /* And GC_malloc_kind_global's pops still in the row's countdown */
       /* (counters_due.c, "the rows' countdowns").                      */
-      gca_counters_locked_pending(k * GCA_LOCKED_KIND_ROWS + cls, &o, &r);
+      gca_counters_locked_pending(k, cls, &o, &r);
       gca_counters_sum_add(k, cls, l[cls][0] + o, l[cls][1] + r, 0);
     }
   }

@@ -897,12 +897,12 @@ GC_EXTERN void *(*gca_copy_generic_malloc)(size_t lb, int k);
 /* lock-held rows are there, and read, once the mode was first 1).     */
 /* That copy of mode 1 counts its pops as the thread-local lists' copy */
 /* does (GCA_TL_COUNT_COPY_), into one word a row: kind k's class lg's  */
-/* countdown, gca_locked_w_kind[k][lg] (base.c), raised by GCA_TL_S +   */
-/* lb.  No longer below zero, it is due: gca_hook_locked_due folds it  */
-/* into the row's counts (gca_locked_count's), samples the object if it */
-/* is one and sets the word again (counters_due.c, "the rows'          */
-/* countdowns").  On x86-64 a lea, an add to memory and a jns, where    */
-/* the row's two adds and the thread's countdown took six.  The other  */
+/* countdown, gca_locked_w_kind[k][2 * lg] (base.c), raised by          */
+/* GCA_TL_S + lb.  No longer below zero, it is due: gca_hook_locked_due */
+/* folds it into the row's counts (gca_locked_count's), samples the     */
+/* object if it is one and sets the word again (counters_due.c, "the   */
+/* rows' countdowns").  On x86-64 a load, an add to memory and a jns,  */
+/* where the row's two adds and the thread's countdown took six.  The  */
 /* copies and the other lock-held sites count the row and the thread's */
 /* countdown (GCA_LOCKED_POP), and so does mode 1 once a type was set  */
 /* (tlflags.c runs the copy of mode 2 then: its pops move the thread's */
@@ -910,12 +910,14 @@ GC_EXTERN void *(*gca_copy_generic_malloc)(size_t lb, int k);
 GC_EXTERN signed_word *gca_locked_w_kind[MAXOBJKINDS];
 GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_locked_due(void *p, size_t lb,
                                                      size_t lg, int k);
-/* gca_locked_w_kind[k][lg] += d, and is it no longer below zero.  On  */
-/* x86-64 with gcc or clang, one asm: the row's base loaded and the add */
-/* to memory, indexed by k and lg (C let gcc share lg * 8 with the      */
-/* host's address of its free list, ok_freelist + lg, and make that one */
-/* lea three instructions).  No C code of the copy reads the words: the */
-/* sums and the due hook are called functions.                          */
+/* Row lg of kind k's countdowns += d (its word, -W, the first of a    */
+/* pair with B: gca_priv.h, locked_wb), and is it no longer below zero. */
+/* On x86-64 with gcc or clang, one asm: the kind's base loaded and the */
+/* add to memory, indexed by lg * 16, which the host has just computed */
+/* for GC_bytes_allocd (C let gcc share lg * 8 with the host's address */
+/* of its free list, ok_freelist + lg, and make that one lea three      */
+/* instructions).  No C code of the copy reads the words: the sums and */
+/* the due hook are called functions.                                    */
 # if (defined(__GNUC__) && __GNUC__ >= 6 || defined(__clang__)) \
      && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
     GCA_HOOK_INLINE int gca_locked_w_up(signed_word k, word lg, signed_word d)
@@ -923,25 +925,35 @@ GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_locked_due(void *p, size_t lb,
       signed_word *w;
       int due;
 
-      __asm__ __volatile__("movq (%2,%3,8), %0\n\taddq %5, (%0,%4,8)"
+      __asm__ __volatile__("movq (%2,%3,8), %0\n\taddq %5, (%0,%4)"
                            : "=&r" (w), "=@ccns" (due)
-                           : "r" (gca_locked_w_kind), "r" (k), "r" (lg),
-                             "r" (d));
+                           : "r" (gca_locked_w_kind), "r" (k),
+                             "r" (lg * (2 * sizeof(word))), "r" (d));
       return due;
     }
 # else
     GCA_HOOK_INLINE int gca_locked_w_up(signed_word k, word lg, signed_word d)
     {
-      return gca_tl_w_up(gca_locked_w_kind[k] + lg, d);
+      return gca_tl_w_up(gca_locked_w_kind[k] + 2 * lg, d);
     }
 # endif
 # define GCA_LOCKED_POP_CNT(p, lb, k, lg) \
         (EXPECT(gca_locked_w_up((signed_word)(k), (word)(lg), \
                                 GCA_TL_S + (signed_word)(lb)), FALSE) \
          ? (void)((p) = gca_hook_locked_due(p, lb, lg, k)) : (void)0)
+/* Only where GC_malloc_kind_global pops every small object: builds    */
+/* without thread-local allocation (IL2CPP's).  With it, the global     */
+/* path serves the objects past the lists (25 granules and more) and a */
+/* thread's first ones, and the rows' words would cost a page or two   */
+/* of memory (acc_memory.sh's threads8 has none to spare) for little.  */
+# ifdef THREAD_LOCAL_ALLOC
+#   define GCA_LOCKED_POP_COPY GCA_LOCKED_POP
+# else
+#   define GCA_LOCKED_POP_COPY GCA_LOCKED_POP_CNT
+# endif
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \
         (!gca_counting ? (void)0 \
-         : 3 == gca_counting ? GCA_LOCKED_POP_CNT(p, lb, k, lg) \
+         : 3 == gca_counting ? GCA_LOCKED_POP_COPY(p, lb, k, lg) \
          : EXPECT(1 == gca_tl_mode, TRUE) ? GCA_LOCKED_POP(p, lb, k, lg) \
          : 0 != gca_tl_mode ? gca_hook_alloc(p, lb, k) : (void)0)
 # if defined(GCA_COPIES) && defined(THREAD_LOCAL_ALLOC)

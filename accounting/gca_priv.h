@@ -437,9 +437,10 @@ GC_INNER void *gca_counters_locked_due(void *p, size_t lb, size_t lg, int k);
 /* Every row's countdown folded and made due, its next pop drawn afresh */
 /* (the profile or the rate changed; lock held).                        */
 GC_INNER void gca_counters_locked_rearm_all(void);
-/* The counts still in row i's countdown: objects and requested bytes  */
-/* (lock held; counters_sum.c).                                          */
-GC_INNER void gca_counters_locked_pending(word i, word *objs, word *req);
+/* The counts still in row (k, lg)'s countdown: objects and requested  */
+/* bytes (lock held; counters_sum.c).                                    */
+GC_INNER void gca_counters_locked_pending(unsigned k, unsigned lg,
+                                         word *objs, word *req);
 
 /* After a draw of the calling thread's countdown (samples.c): kept due */
 /* if it is not and the sums cannot read the thread's inline counts yet */
@@ -693,12 +694,13 @@ struct gca_tables {
   /* k * GCA_LOCKED_LARGE_ROWS + b: objects, requested bytes, blocks).  */
   word locked_large[MAXOBJKINDS * GCA_LOCKED_LARGE_ROWS][3];
   /* The countdowns of the lock-held rows (counters_due.c, "the rows'   */
-  /* countdowns"): row k * GCA_LOCKED_KIND_ROWS + lg's word and its     */
-  /* setting, base.c's gca_locked_w_kind[k] pointing at kind k's words; */
-  /* last, so that the pages of kinds that do not exist are never       */
-  /* touched.                                                            */
-  signed_word locked_w[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1];
-  word locked_b[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1];
+  /* countdowns"): row k * GCA_LOCKED_KIND_ROWS + lg's word ([0], -W)   */
+  /* and its setting ([1], B) side by side, base.c's gca_locked_w_kind  */
+  /* [k] pointing at kind k's; from a page of their own and last, so   */
+  /* that the two kinds GC_malloc_kind_global mostly pops (ptrfree and  */
+  /* normal) share one page and kinds not used touch none.               */
+  signed_word locked_wb[MAXOBJKINDS * GCA_LOCKED_KIND_ROWS + 1][2]
+        GCA_PAGE_ALIGNED;
 };
 GC_EXTERN struct gca_tables *gca_tables;
 /* Make the table block (base.c) if it is not yet; 0 if no memory.      */

@@ -205,6 +205,14 @@ GC_INNER int gca_tl_typed = 0;
         (0 == (mode) ? 0 : 2 == (mode) ? 2 : (typed) ? 4 : 3)
 #endif
 
+/* Does GC_malloc_kind_global's copy of mode 1 count in the rows'      */
+/* words (gca_hooks.h, GCA_LOCKED_POP_COPY)?                             */
+#ifdef THREAD_LOCAL_ALLOC
+# define TLFLAGS_ROWS 0
+#else
+# define TLFLAGS_ROWS 1
+#endif
+
 /* The copies of the fast paths of mode (gca_hooks.h, GC_ACC_COPIES):   */
 /* upstream's own code in mode 0, the countdown's copy in mode 1 (the   */
 /* typed copy once typed), the flags' copy in mode 2; lock held.         */
@@ -216,9 +224,11 @@ static void tlflags_copies(int mode, int typed)
 #   endif
 
     AO_nop_full();
-    /* Mode 1 once typed: the copy of mode 2, whose pops move the        */
-    /* thread's countdown (gca_hooks.h, GCA_LOCKED_POP_CNT).              */
-    GCA_STORE(&gca_copy_malloc_kind_global, 1 == mode && !typed
+    /* Mode 1 once typed, where its copy counts in the rows' words: the */
+    /* copy of mode 2, whose pops move the thread's countdown            */
+    /* (gca_hooks.h, GCA_LOCKED_POP_COPY).                                */
+    GCA_STORE(&gca_copy_malloc_kind_global,
+              1 == mode && !(typed && TLFLAGS_ROWS)
               ? gca_copy_malloc_kind_global_cnt : mode != 0
               ? gca_copy_malloc_kind_global_on
               : gca_copy_malloc_kind_global_off);
@@ -324,7 +334,8 @@ GC_INNER void gca_tl_mode_update(void)
 #   define TLFLAGS_COPY_ON(fn, c) \
         (GCA_LOAD(&gca_copy_##fn) == ((c) ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
-    int on = TLFLAGS_COPY_ON(malloc_kind_global, 1 == m && !gca_tl_typed),
+    int on = TLFLAGS_COPY_ON(malloc_kind_global,
+                             1 == m && !(gca_tl_typed && TLFLAGS_ROWS)),
         n = 2;
 
     /* GC_generic_malloc's: the copy of the mode and the unwinder.      */
