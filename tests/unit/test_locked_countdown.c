@@ -32,6 +32,7 @@
 #include "gc_accounting.h"
 #include "../check.h"
 #include "../gc_test_util.h"
+#include "countdown_runs.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -42,47 +43,15 @@ GC_API GC_word GC_CALL GC_acc_test_locked_cap(GC_word lg);
 GC_API int GC_CALL GC_acc_test_global_copy(void);
 GC_API GC_word GC_CALL GC_acc_test_locked_draw(int k, GC_word lg);
 
-static void *volatile sink;
-
-static void snap(struct GC_acc_stats_s *s)
+/* run's n pops; the samples they took (or dropped, the table full:    */
+/* the sampling's decisions).                                             */
+static GC_word run_samples(const char *label, unsigned g, unsigned long n,
+                           unsigned long seed)
 {
-  CHECK_EQ(GC_acc_get_stats(s, sizeof(*s)), sizeof(*s));
-}
+  GC_word decided = GC_acc_test_samples_decided();
 
-/* n objects of 16 * g + 1 to 16 * g + 15 bytes: g + 1 granules with   */
-/* the extra byte of interior pointers (64-bit targets); their          */
-/* requested bytes.                                                      */
-static unsigned long long pops(unsigned g, unsigned long n,
-                               unsigned long seed)
-{
-  unsigned long long req = 0;
-  unsigned long i;
-
-  for (i = 0; i < n; i++) {
-    size_t sz = 16 * g + 1 + (size_t)((i * 7 + seed) % 15);
-
-    sink = GC_MALLOC_ATOMIC(sz);
-    req += sz;
-  }
-  return req;
-}
-
-/* n pops counted exactly (label for the log); the samples they took   */
-/* (or dropped, the table full: the sampling's decisions).               */
-static GC_word run(const char *label, unsigned g, unsigned long n,
-                   unsigned long seed)
-{
-  struct GC_acc_stats_s b, a;
-  unsigned long long req;
-  GC_word taken = GC_acc_test_samples_decided();
-
-  snap(&b);
-  req = pops(g, n, seed);
-  snap(&a);
-  if (!CHECK_EQ(a.allocs - b.allocs, n)
-      || !CHECK_EQ(a.alloc_req_bytes - b.alloc_req_bytes, req))
-    fprintf(stderr, "  run: %s\n", label);
-  return GC_acc_test_samples_decided() - taken;
+  run(label, g, n, seed);
+  return GC_acc_test_samples_decided() - decided;
 }
 
 /* The samples of n pops of bytes each at one per rate: within 16 sd   */
@@ -106,7 +75,7 @@ static void check_samples(const char *label, GC_word got, unsigned long n,
 /* (this one's was drawn at 2^62 bytes a sample).                       */
 static void *redrawn(void *arg)
 {
-  GC_word got = run("redrawn at 64 bytes", 40, 100, 9);
+  GC_word got = run_samples("redrawn at 64 bytes", 40, 100, 9);
 
   check_samples("redrawn at 64 bytes", got, 100, 656, 64);
   return arg;
@@ -186,12 +155,12 @@ int main(void)
   CHECK_EQ(GC_acc_test_global_copy(), 3);
   /* 656 to 670 bytes (41 granules): a sample at every pop but some 1  */
   /* in 30,000.                                                          */
-  got = run("one sample per 64 bytes", 40, 4000, 2);
+  got = run_samples("one sample per 64 bytes", 40, 4000, 2);
   check_samples("one sample per 64 bytes", got, 4000, 656, 64);
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 4096), GC_SUCCESS);
-  got = run("one sample per 4 KiB", 40, 100003, 3);
+  got = run_samples("one sample per 4 KiB", 40, 100003, 3);
   check_samples("one sample per 4 KiB", got, 100003, 656, 4096);
-  got = run("another row", 70, 20011, 4);
+  got = run_samples("another row", 70, 20011, 4);
   check_samples("another row", got, 20011, 1136, 4096);
   run("part of a countdown", 40, 77, 5);
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_FULL, 0), GC_SUCCESS);
@@ -205,7 +174,7 @@ int main(void)
   /* row redrawn, the next pops samples.                                */
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, (size_t)1 << 62),
            GC_SUCCESS);
-  CHECK_EQ(run("drawn at 2^62 bytes", 40, 10, 8), 0);
+  CHECK_EQ(run_samples("drawn at 2^62 bytes", 40, 10, 8), 0);
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, 64), GC_SUCCESS);
   CHECK_EQ(pthread_create(&th[0], NULL, redrawn, NULL), 0);
   CHECK_EQ(pthread_join(th[0], NULL), 0);
@@ -215,7 +184,8 @@ int main(void)
   CHECK(cap > 1000 && cap * 2 * 127 * 16 < ((GC_word)1 << 30));
   CHECK_EQ(GC_acc_set_profile(GC_ACC_PROFILE_SAMPLED, (size_t)1 << 62),
            GC_SUCCESS);
-  CHECK_EQ(run("across two caps", 126, 2 * (unsigned long)cap + 3, 10), 0);
+  CHECK_EQ(run_samples("across two caps", 126,
+                       2 * (unsigned long)cap + 3, 10), 0);
   /* Draws past a row's cap are taken as the cap (the requests' sum     */
   /* would pass 2^30 and borrow, were they not): 64 draws for 2 KiB      */
   /* objects at 1.75 GiB a sample, each 1 + E * 917,504 pops, a third of */

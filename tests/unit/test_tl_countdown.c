@@ -36,6 +36,7 @@
 #include "gc_accounting.h"
 #include "../check.h"
 #include "../gc_test_util.h"
+#include "countdown_runs.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,46 +45,6 @@ GC_API GC_word GC_CALL GC_acc_test_samples_taken(void);
 GC_API GC_word GC_CALL GC_acc_test_tl_cap(void);
 GC_API int GC_CALL GC_acc_test_copies(void);
 GC_API int GC_CALL GC_acc_test_tl_copy(void);
-
-static void *volatile sink;
-
-static void snap(struct GC_acc_stats_s *s)
-{
-  CHECK_EQ(GC_acc_get_stats(s, sizeof(*s)), sizeof(*s));
-}
-
-/* n objects of 16 * g + 1 to 16 * g + 15 bytes (list g + 1, with the  */
-/* extra byte of interior pointers: one list, on 64-bit targets; two on */
-/* 32-bit ones, their granules 8 bytes); their requested bytes.         */
-static unsigned long long pops(unsigned g, unsigned long n,
-                               unsigned long seed)
-{
-  unsigned long long req = 0;
-  unsigned long i;
-
-  for (i = 0; i < n; i++) {
-    size_t sz = 16 * g + 1 + (size_t)((i * 7 + seed) % 15);
-
-    sink = GC_MALLOC_ATOMIC(sz);
-    req += sz;
-  }
-  return req;
-}
-
-/* n pops counted exactly (label for the log).                          */
-static void run(const char *label, unsigned g, unsigned long n,
-                unsigned long seed)
-{
-  struct GC_acc_stats_s b, a;
-  unsigned long long req;
-
-  snap(&b);
-  req = pops(g, n, seed);
-  snap(&a);
-  if (!CHECK_EQ(a.allocs - b.allocs, n)
-      || !CHECK_EQ(a.alloc_req_bytes - b.alloc_req_bytes, req))
-    fprintf(stderr, "  run: %s\n", label);
-}
 
 /* GC_acc_set_next_type's type goes to the next allocation only: each */
 /* of N rounds gives it (*arg, a type of its own) to a 32-byte object   */
