@@ -117,8 +117,8 @@ GC_INNER void *gca_counters_alloc_tl_typed_due(void *p, size_t lb,
 /* rows are shared by all threads, and everything here, the pops, the   */
 /* folds and the sums (counters_sum.c), runs with the allocation lock   */
 /* held.  A row's requests are at most its class's bytes, so its cap is */
-/* its own: (GCA_TL_S - 2) / 2 over them (on 64-bit targets 264,208     */
-/* pops of 2 KiB objects, on 32-bit ones 258), and never over           */
+/* its own: (GCA_TL_S - 2) / 2 over them (on 64-bit targets 262,143     */
+/* pops of 2 KiB objects, on 32-bit ones 255), and never over           */
 /* GCA_TL_CAP_WORD (B in a signed word).  A countdown drawn from its    */
 /* row's objects samples each pop independently, with the probability  */
 /* the thread's countdown by bytes gives it (samples.c), whichever       */
@@ -149,7 +149,6 @@ GC_INNER void gca_counters_locked_pending(unsigned k, unsigned lg,
     return;
   }
   x = (word)gca_tables->locked_wb[i][1] + (word)gca_tables->locked_wb[i][0];
-
   *objs = x >> GCA_TL_LOG_S;
   *req = x & (LOCKED_S - 1);
 }
