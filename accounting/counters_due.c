@@ -217,12 +217,8 @@ GC_INNER void gca_counters_locked_rearm_all(void)
   /* rows' countdowns of lg granules.                                    */
   GC_API GC_word GC_CALL GC_acc_test_locked_cap(GC_word lg)
   {
-#   ifdef THREAD_LOCAL_ALLOC
-      (void)lg;
-      return 0;                 /* the copy counts as the other sites  */
-#   else
-      return lg != 0 ? locked_cap(lg) : 0;
-#   endif
+    /* 0 where the copy counts as the other sites do.                  */
+    return GCA_LOCKED_ROWS_WORDS && lg != 0 ? locked_cap(lg) : 0;
   }
 
   /* Tests only: the pops row (k, lg)'s countdown was last set to run, */

@@ -947,8 +947,10 @@ GCA_HOOK_FN GC_ATTR_UNUSED void *gca_hook_locked_due(void *p, size_t lb,
 /* thread's first ones, and the rows' words would cost a page or two   */
 /* of memory (acc_memory.sh's threads8 has none to spare) for little.  */
 # ifdef THREAD_LOCAL_ALLOC
+#   define GCA_LOCKED_ROWS_WORDS 0
 #   define GCA_LOCKED_POP_COPY GCA_LOCKED_POP
 # else
+#   define GCA_LOCKED_ROWS_WORDS 1
 #   define GCA_LOCKED_POP_COPY GCA_LOCKED_POP_CNT
 # endif
 # define GC_ACC_ON_ALLOC_FL_COPY(p, lb, k, lg) \

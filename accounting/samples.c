@@ -254,8 +254,8 @@ static word samples_countdown_n(struct gca_tl *me, word rate, word granted)
   return q >= (word)GCA_TL_CAP ? 0 : q + 1;
 }
 
-GC_INNER int gca_samples_countdown_due(int real, word granted, word list_granted,
-                                word *next)
+GC_INNER int gca_samples_countdown_due(int real, word granted,
+                                       word list_granted, word *next)
 {
   struct gca_tl *me = &gca_tl_self;
   word rate = GCA_LOAD(&gca_sample_bytes);

@@ -205,14 +205,6 @@ GC_INNER int gca_tl_typed = 0;
         (0 == (mode) ? 0 : 2 == (mode) ? 2 : (typed) ? 4 : 3)
 #endif
 
-/* Does GC_malloc_kind_global's copy of mode 1 count in the rows'      */
-/* words (gca_hooks.h, GCA_LOCKED_POP_COPY)?                             */
-#ifdef THREAD_LOCAL_ALLOC
-# define TLFLAGS_ROWS 0
-#else
-# define TLFLAGS_ROWS 1
-#endif
-
 /* The copies of the fast paths of mode (gca_hooks.h, GC_ACC_COPIES):   */
 /* upstream's own code in mode 0, the countdown's copy in mode 1 (the   */
 /* typed copy once typed), the flags' copy in mode 2; lock held.         */
@@ -226,9 +218,9 @@ static void tlflags_copies(int mode, int typed)
     AO_nop_full();
     /* Mode 1 once typed, where its copy counts in the rows' words: the */
     /* copy of mode 2, whose pops move the thread's countdown            */
-    /* (gca_hooks.h, GCA_LOCKED_POP_COPY).                                */
+    /* (gca_hooks.h, GCA_LOCKED_ROWS_WORDS).                              */
     GCA_STORE(&gca_copy_malloc_kind_global,
-              1 == mode && !(typed && TLFLAGS_ROWS)
+              1 == mode && !(typed && GCA_LOCKED_ROWS_WORDS)
               ? gca_copy_malloc_kind_global_cnt : mode != 0
               ? gca_copy_malloc_kind_global_on
               : gca_copy_malloc_kind_global_off);
@@ -334,8 +326,8 @@ GC_INNER void gca_tl_mode_update(void)
 #   define TLFLAGS_COPY_ON(fn, c) \
         (GCA_LOAD(&gca_copy_##fn) == ((c) ? gca_copy_##fn##_cnt \
                                       : gca_copy_##fn##_on))
-    int on = TLFLAGS_COPY_ON(malloc_kind_global,
-                             1 == m && !(gca_tl_typed && TLFLAGS_ROWS)),
+    int on = TLFLAGS_COPY_ON(malloc_kind_global, 1 == m
+                             && !(gca_tl_typed && GCA_LOCKED_ROWS_WORDS)),
         n = 2;
 
     /* GC_generic_malloc's: the copy of the mode and the unwinder.      */
